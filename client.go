@@ -1,0 +1,210 @@
+package mms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// Environment variables NewClient reads when no option says otherwise.
+const (
+	EnvAPIKey    = "VENDOR_API_KEY"
+	EnvAuthToken = "VENDOR_AUTH_TOKEN"
+	EnvBaseURL   = "VENDOR_BASE_URL"
+)
+
+// Client is the entry point of the SDK. Its services mirror the URL tree of
+// the service. A Client is safe for concurrent use; build one and share it.
+type Client struct {
+	cfg *config.Config
+}
+
+// NewClient builds a client from options, with defaults from the
+// environment ($VENDOR_API_KEY, $VENDOR_AUTH_TOKEN, $VENDOR_BASE_URL);
+// explicit options win over the environment. It fails, naming the problem,
+// when an option is invalid, when no credential or both kinds of credential
+// are given, or when no base URL is known: the service publishes no default
+// address.
+func NewClient(opts ...option.RequestOption) (*Client, error) {
+	cfg := config.Default()
+	if err := cfg.Apply(opts); err != nil {
+		return nil, err
+	}
+	if !cfg.CredentialGiven() {
+		key, token := os.Getenv(EnvAPIKey), os.Getenv(EnvAuthToken)
+		switch {
+		case key != "" && token != "":
+			return nil, fmt.Errorf("mms: both $%s and $%s are set; the service takes exactly one credential (unset one, or pass option.WithAPIKey or option.WithAuthToken)", EnvAPIKey, EnvAuthToken)
+		case key != "":
+			cfg.APIKey = key
+		case token != "":
+			cfg.AuthToken = token
+		default:
+			return nil, fmt.Errorf("mms: no credential: set $%s or $%s, or pass option.WithAPIKey or option.WithAuthToken", EnvAPIKey, EnvAuthToken)
+		}
+	}
+	if cfg.BaseURL == nil {
+		env := os.Getenv(EnvBaseURL)
+		if env == "" {
+			return nil, fmt.Errorf("mms: no base URL: the service publishes no default address; set $%s or pass option.WithBaseURL", EnvBaseURL)
+		}
+		u, err := option.ParseBaseURL(env)
+		if err != nil {
+			return nil, fmt.Errorf("mms: $%s: %w", EnvBaseURL, err)
+		}
+		cfg.BaseURL = u
+	}
+	c := &Client{cfg: cfg}
+	c.initServices()
+	return c, nil
+}
+
+// initServices wires the per-resource services to the client.
+func (c *Client) initServices() {}
+
+// Do sends a request through the same pipeline as the typed services (auth,
+// version, betas, retries, rate limits, errors) for endpoints the SDK has not
+// typed yet. path is below the base URL and may carry a query
+// ("/v1/models?limit=5"). body is nil, a []byte or json.RawMessage sent as is,
+// an io.Reader sent as a stream (not retried), or any other value encoded as
+// JSON. out is nil (the body is discarded), a *[]byte or *json.RawMessage
+// receiving the raw body, or any value decoded from JSON. Endpoint betas the
+// path needs (managed agents, memory stores, tunnels) are added.
+func (c *Client) Do(ctx context.Context, method, path string, body, out any, opts ...option.RequestOption) error {
+	p, rawQuery, _ := strings.Cut(path, "?")
+	if !strings.HasPrefix(p, "/") {
+		p = "/" + p
+	}
+	q, err := url.ParseQuery(rawQuery)
+	if err != nil {
+		return fmt.Errorf("mms: Do: query of %q: %w", path, err)
+	}
+	r := &request{method: strings.ToUpper(method), path: p, query: q, out: out}
+	if beta := wire.RequiredBeta(p); beta != "" {
+		r.betas = []string{beta}
+	}
+	switch b := body.(type) {
+	case nil:
+	case []byte:
+		r.raw = b
+	case json.RawMessage:
+		r.raw = b
+	case io.Reader:
+		r.stream, r.size = b, -1
+	default:
+		r.body = b
+	}
+	_, err = c.send(ctx, r, opts)
+	return err
+}
+
+// request describes one call of a service method.
+type request struct {
+	method, path string
+	query        url.Values
+	body         any    // encoded as JSON
+	raw          []byte // sent as is (takes precedence over body)
+	stream       io.Reader
+	getBody      func() (io.Reader, error)
+	size         int64
+	contentType  string
+	accept       string
+	betas        []string
+	out          any  // decode target; nil discards
+	streaming    bool // leave the response body open
+	timeout      time.Duration
+}
+
+// configFor returns the client's configuration with per-call options applied.
+func (c *Client) configFor(opts []option.RequestOption) (*config.Config, error) {
+	if len(opts) == 0 {
+		return c.cfg, nil
+	}
+	cfg := c.cfg.Clone()
+	if err := cfg.Apply(opts); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// send runs r through the pipeline and decodes the answer into r.out.
+func (c *Client) send(ctx context.Context, r *request, opts []option.RequestOption) (*transport.Response, error) {
+	cfg, err := c.configFor(opts)
+	if err != nil {
+		return nil, err
+	}
+	treq := &transport.Request{
+		Method: r.method, Path: r.path, Query: r.query,
+		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
+		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
+		Stream: r.streaming, DefaultTimeout: r.timeout,
+	}
+	if treq.Body == nil && r.body != nil {
+		if treq.Body, err = codec.Marshal(r.body); err != nil {
+			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
+		}
+	}
+	// A token is about four bytes of JSON: a coarse estimate the limiter
+	// corrects from the reported usage.
+	treq.Tokens = len(treq.Body) / 4
+	resp, err := transport.Do(ctx, cfg, treq, apiError)
+	if err != nil {
+		return nil, err
+	}
+	if r.streaming || r.out == nil {
+		return resp, nil
+	}
+	if err := decodeInto(resp.Bytes, r.out); err != nil {
+		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.Meta.RequestID, err)
+	}
+	if u, ok := r.out.(interface{ billedTokens() int }); ok && cfg.Limiter != nil {
+		cfg.Limiter.Correct(treq.Tokens, u.billedTokens())
+	}
+	return resp, nil
+}
+
+func apiError(status int, h http.Header, body []byte, attempts int) error {
+	return newAPIError(status, h, body, attempts)
+}
+
+// decodeInto decodes a response body into out. Types with their own decoder
+// get it called directly, skipping a validation pass of encoding/json.
+func decodeInto(data []byte, out any) error {
+	switch o := out.(type) {
+	case *[]byte:
+		*o = data
+		return nil
+	case *json.RawMessage:
+		*o = data
+		return nil
+	case json.Unmarshaler:
+		return o.UnmarshalJSON(bytes.TrimSpace(data))
+	}
+	return json.Unmarshal(data, out)
+}
+
+// RequestTooLargeError reports a request body over its endpoint's limit
+// (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
+// ErrRequestTooLarge.
+type RequestTooLargeError = transport.TooLargeError
+
+// AttemptTimeoutError reports an attempt that ran past its per-attempt
+// timeout; it matches context.DeadlineExceeded.
+type AttemptTimeoutError = transport.AttemptTimeoutError
+
+// ErrNotReplayable is wrapped into the error of a failed call that was not
+// retried because its body was a stream that cannot be sent twice.
+var ErrNotReplayable = transport.ErrNotReplayable

@@ -1,0 +1,26 @@
+// Package mms is the Go client for the Model Messaging Service: Messages
+// (with streaming and token counting), Message Batches, Models, Files and
+// Skills, and the managed-agents resources.
+//
+// Build a client from options, then call the services hanging off it:
+//
+//	client, err := mms.NewClient(option.WithAPIKey(key), option.WithBaseURL(url))
+//	if err != nil {
+//		return err
+//	}
+//	msg, err := client.Messages.Create(ctx, mms.MessageCreateParams{
+//		Model:     "mms-large-1",
+//		MaxTokens: 1024,
+//		Messages:  []mms.MessageParam{mms.UserText("Hello")},
+//	})
+//
+// Every polymorphic JSON value is a sealed interface with one Go type per
+// wire type and an Unknown variant that keeps the raw JSON, so a value the
+// server adds later never breaks decoding. Package [github.com/mms-sdk/mms-go/mmstest]
+// is an in-process fake of the service for tests and demos.
+package mms
+
+// Ptr returns a pointer to v. Optional fields whose zero value means
+// something (temperature 0, top_k 0) are pointers; Ptr fills them in one
+// expression: Temperature: mms.Ptr(0.0).
+func Ptr[T any](v T) *T { return &v }

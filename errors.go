@@ -1,0 +1,152 @@
+package mms
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Error is the error returned for every non-2xx answer of the service, and
+// for an "error" event inside a stream. Match it with errors.As, and its
+// category with errors.Is and the Err* sentinels:
+//
+//	var apiErr *mms.Error
+//	if errors.As(err, &apiErr) {
+//		log.Printf("request %s failed: %s", apiErr.RequestID, apiErr.Message)
+//	}
+//	if errors.Is(err, mms.ErrOverloaded) { /* back off */ }
+type Error struct {
+	// StatusCode is the HTTP status (200 for an error event in a stream).
+	StatusCode int
+	// Type is the error body's error.type, e.g. "rate_limit_error". Bodies
+	// that are not the standard shape leave it empty.
+	Type string
+	// Message is the error body's error.message, or a short excerpt of a
+	// body that is not the standard shape.
+	Message string
+	// RequestID comes from the request-id header, else the body's request_id.
+	RequestID string
+	// Header holds the response headers (nil for stream error events).
+	Header http.Header
+	// Body is the raw response body.
+	Body []byte
+	// Attempts is how many HTTP attempts were made, retries included.
+	Attempts int
+}
+
+// Error returns one line: "mms: 429 rate_limit_error: <message> (request-id req_…)".
+func (e *Error) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "mms: %d", e.StatusCode)
+	if e.Type != "" {
+		b.WriteString(" " + e.Type)
+	}
+	if e.Message != "" {
+		b.WriteString(": " + e.Message)
+	}
+	if e.RequestID != "" {
+		b.WriteString(" (request-id " + e.RequestID + ")")
+	}
+	return b.String()
+}
+
+// Metadata returns the response metadata carried by the error's headers.
+func (e *Error) Metadata() ResponseMetadata {
+	return metadataFrom(e.StatusCode, e.Header, e.Attempts)
+}
+
+// Sentinels for errors.Is. An *Error matches the sentinel of its type, or of
+// its status when the body names no type.
+var (
+	ErrInvalidRequest  = errors.New("mms: invalid request")
+	ErrAuthentication  = errors.New("mms: authentication failed")
+	ErrBilling         = errors.New("mms: billing error")
+	ErrPermission      = errors.New("mms: permission denied")
+	ErrNotFound        = errors.New("mms: not found")
+	ErrRequestTooLarge = transport.ErrRequestTooLarge
+	ErrRateLimited     = errors.New("mms: rate limited")
+	ErrAPI             = errors.New("mms: API error")
+	ErrTimeout         = errors.New("mms: service timeout")
+	ErrOverloaded      = errors.New("mms: overloaded")
+
+	// ErrInvalidParams matches every *ValidationError: a request the SDK
+	// refused before sending.
+	ErrInvalidParams = errors.New("mms: invalid parameters")
+)
+
+var sentinelByType = map[string]error{
+	wire.ErrInvalidRequest:  ErrInvalidRequest,
+	wire.ErrAuthentication:  ErrAuthentication,
+	wire.ErrBilling:         ErrBilling,
+	wire.ErrPermission:      ErrPermission,
+	wire.ErrNotFound:        ErrNotFound,
+	wire.ErrRequestTooLarge: ErrRequestTooLarge,
+	wire.ErrRateLimit:       ErrRateLimited,
+	wire.ErrAPI:             ErrAPI,
+	wire.ErrTimeout:         ErrTimeout,
+	wire.ErrOverloaded:      ErrOverloaded,
+}
+
+var sentinelByStatus = map[int]error{
+	400: ErrInvalidRequest, 401: ErrAuthentication, 402: ErrBilling, 403: ErrPermission,
+	404: ErrNotFound, 413: ErrRequestTooLarge, 429: ErrRateLimited, 500: ErrAPI,
+	504: ErrTimeout, 529: ErrOverloaded,
+}
+
+// Is maps the error onto its sentinel: by error type first (a 413 whose body
+// says invalid_request_error is an invalid request), else by status.
+func (e *Error) Is(target error) bool {
+	if s, ok := sentinelByType[e.Type]; ok {
+		return s == target
+	}
+	if s, ok := sentinelByStatus[e.StatusCode]; ok {
+		return s == target
+	}
+	return e.StatusCode >= 500 && target == ErrAPI
+}
+
+// errorBody is the standard error body. Fields are pointers-free: absent
+// and empty read the same.
+type errorBody struct {
+	Type  string `json:"type"`
+	Error struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+	RequestID string `json:"request_id"`
+}
+
+// newAPIError builds the *Error for a response. Bodies that are not the
+// standard shape (a proxy's HTML page, an empty body, an error object without
+// the top-level type) still give an *Error with the status and an excerpt.
+func newAPIError(status int, header http.Header, body []byte, attempts int) *Error {
+	e := &Error{StatusCode: status, Header: header, Body: body, Attempts: attempts}
+	var eb errorBody
+	if json.Unmarshal(body, &eb) == nil && (eb.Error.Type != "" || eb.Error.Message != "") {
+		e.Type, e.Message, e.RequestID = eb.Error.Type, eb.Error.Message, eb.RequestID
+	} else {
+		e.Message = excerpt(body)
+	}
+	if id := header.Get(wire.HeaderRequestID); id != "" {
+		e.RequestID = id
+	}
+	return e
+}
+
+// excerpt gives the first line of a non-standard body, short enough for a log.
+func excerpt(body []byte) string {
+	s := strings.TrimSpace(string(body))
+	if i := strings.IndexAny(s, "\r\n"); i >= 0 {
+		s = s[:i]
+	}
+	const max = 200
+	if len(s) > max {
+		s = s[:max] + "…"
+	}
+	return s
+}

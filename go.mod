@@ -1,0 +1,10 @@
+module github.com/mms-sdk/mms-go
+
+go 1.24.0
+
+require (
+	github.com/google/go-cmp v0.7.0 // indirect
+	github.com/stretchr/testify v1.12.1 // indirect
+	go.uber.org/goleak v1.3.0 // indirect
+	golang.org/x/time v0.14.0 // indirect
+)

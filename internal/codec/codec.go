@@ -1,0 +1,227 @@
+// Package codec is the small JSON toolkit behind every mms type: a fast
+// scanner for object members and array elements, the "type" peek that union
+// decoders switch on, and the decode/encode pair that keeps members a Go type
+// does not model (so a server reply round-trips without loss).
+//
+// A variant type uses it like this:
+//
+//	func (b *TextBlock) UnmarshalJSON(data []byte) error {
+//		type plain TextBlock
+//		return codec.DecodeObject(data, (*plain)(b), &b.Extra)
+//	}
+//
+//	func (b TextBlock) MarshalJSON() ([]byte, error) {
+//		type plain TextBlock
+//		return codec.MarshalObject("text", plain(b), b.Extra)
+//	}
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Decode decodes data into a new T. When *T implements json.Unmarshaler its
+// method is called directly, skipping encoding/json's validation pass: the
+// variant's own decoder validates what it reads.
+func Decode[T any](data []byte) (T, error) {
+	var v T
+	if u, ok := any(&v).(json.Unmarshaler); ok {
+		return v, u.UnmarshalJSON(data)
+	}
+	return v, json.Unmarshal(data, &v)
+}
+
+// DecodeArray decodes the JSON array in data with decode, one element at a
+// time. A JSON null gives a nil slice.
+func DecodeArray[T any](data []byte, decode func([]byte) (T, error)) ([]T, error) {
+	var out []T
+	i := 0
+	err := EachElement(data, func(elem []byte) error {
+		v, err := decode(elem)
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", i, err)
+		}
+		out = append(out, v)
+		i++
+		return nil
+	})
+	if err == nil && out == nil && !isNull(data) {
+		out = []T{}
+	}
+	return out, err
+}
+
+func isNull(data []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(data), []byte("null"))
+}
+
+// Clone returns a copy of data that does not alias the decoder's buffer.
+func Clone(data []byte) json.RawMessage {
+	return json.RawMessage(bytes.Clone(data))
+}
+
+// DecodeObject decodes the JSON object in data into v, a pointer to a struct
+// without JSON methods of its own, and stores every member whose name none of
+// v's fields claims (other than "type", which the union owns) in *extra. The
+// stored values are copies. *extra stays nil when there are none.
+func DecodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	known := knownKeys(reflect.TypeOf(v).Elem())
+	*extra = nil
+	return EachMember(data, func(key string, value []byte) error {
+		if key == "type" || known[key] {
+			return nil
+		}
+		if *extra == nil {
+			*extra = make(map[string]json.RawMessage)
+		}
+		(*extra)[key] = Clone(value)
+		return nil
+	})
+}
+
+// MarshalObject encodes v, a struct without JSON methods of its own, as a JSON
+// object with "type":typ as its first member (omitted when typ is "") and the
+// members of extra appended in name order.
+func MarshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
+	body, err := Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if typ == "" && len(extra) == 0 {
+		return body, nil
+	}
+	if len(body) < 2 || body[0] != '{' {
+		return nil, fmt.Errorf("codec: %T does not encode as an object", v)
+	}
+	inner := body[1 : len(body)-1] // members without braces
+	out := make([]byte, 0, len(body)+len(typ)+16+extraSize(extra))
+	out = append(out, '{')
+	if typ != "" {
+		out = append(out, `"type":`...)
+		out = appendString(out, typ)
+		if len(inner) > 0 {
+			out = append(out, ',')
+		}
+	}
+	out = append(out, inner...)
+	first := typ == "" && len(inner) == 0
+	for _, k := range slices.Sorted(mapsKeys(extra)) {
+		if !first {
+			out = append(out, ',')
+		}
+		first = false
+		out = appendString(out, k)
+		out = append(out, ':')
+		out = append(out, extra[k]...)
+	}
+	return append(out, '}'), nil
+}
+
+func extraSize(extra map[string]json.RawMessage) int {
+	n := 0
+	for k, v := range extra {
+		n += len(k) + len(v) + 4
+	}
+	return n
+}
+
+func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// appendString appends s as a JSON string. Member names and type names are
+// plain ASCII in practice; anything else goes through the encoder.
+func appendString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			b, _ := Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+var encPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Marshal is json.Marshal without HTML escaping: the service's bodies are
+// not HTML, and escaping `<>&` would only make them larger.
+func Marshal(v any) ([]byte, error) {
+	buf := encPool.Get().(*bytes.Buffer)
+	defer encPool.Put(buf)
+	buf.Reset()
+	if err := Encode(buf, v); err != nil {
+		return nil, err
+	}
+	return bytes.Clone(buf.Bytes()), nil
+}
+
+// Encode writes v to buf as compact JSON without HTML escaping and without the
+// trailing newline json.Encoder adds.
+func Encode(buf *bytes.Buffer, v any) error {
+	enc := json.NewEncoder(buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	buf.Truncate(buf.Len() - 1) // the encoder's newline
+	return nil
+}
+
+var knownCache sync.Map // reflect.Type -> map[string]bool
+
+// knownKeys returns the member names the struct type t models, following
+// embedded structs as encoding/json does.
+func knownKeys(t reflect.Type) map[string]bool {
+	if k, ok := knownCache.Load(t); ok {
+		return k.(map[string]bool)
+	}
+	keys := make(map[string]bool)
+	collectKeys(t, keys)
+	knownCache.Store(t, keys)
+	return keys
+}
+
+func collectKeys(t reflect.Type, keys map[string]bool) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			collectKeys(f.Type, keys)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		keys[name] = true
+	}
+}

@@ -1,0 +1,220 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// errSyntax is returned by the scanner for input that is not well-formed JSON.
+// The scanner is only a fast path: encoding/json still validates what it decodes.
+var errSyntax = errors.New("malformed JSON")
+
+// errStop ends a member walk early; it never escapes this package.
+var errStop = errors.New("stop")
+
+func syntaxErr(off int, what string) error {
+	return fmt.Errorf("codec: %w at offset %d: %s", errSyntax, off, what)
+}
+
+func skipSpace(data []byte, i int) int {
+	for i < len(data) {
+		switch data[i] {
+		case ' ', '\t', '\n', '\r':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
+
+// skipString returns the offset just past the JSON string starting at data[i]
+// (which must be '"') and whether it contained escapes.
+func skipString(data []byte, i int) (end int, escaped bool, err error) {
+	i++ // opening quote
+	for {
+		j := bytes.IndexAny(data[i:], "\"\\")
+		if j < 0 {
+			return 0, false, syntaxErr(len(data), "unterminated string")
+		}
+		i += j
+		if data[i] == '"' {
+			return i + 1, escaped, nil
+		}
+		escaped = true
+		i += 2 // backslash and the escaped byte
+		if i > len(data) {
+			return 0, false, syntaxErr(len(data), "unterminated string")
+		}
+	}
+}
+
+// skipValue returns the offset just past the JSON value starting at data[i].
+func skipValue(data []byte, i int) (int, error) {
+	if i >= len(data) {
+		return 0, syntaxErr(i, "missing value")
+	}
+	switch data[i] {
+	case '"':
+		end, _, err := skipString(data, i)
+		return end, err
+	case '{', '[':
+		depth := 0
+		for i < len(data) {
+			switch data[i] {
+			case '"':
+				end, _, err := skipString(data, i)
+				if err != nil {
+					return 0, err
+				}
+				i = end
+				continue
+			case '{', '[':
+				depth++
+			case '}', ']':
+				depth--
+				if depth == 0 {
+					return i + 1, nil
+				}
+			}
+			i++
+		}
+		return 0, syntaxErr(i, "unterminated object or array")
+	default: // number, true, false, null
+		start := i
+		for i < len(data) {
+			switch data[i] {
+			case ',', '}', ']', ' ', '\t', '\n', '\r':
+				if i == start {
+					return 0, syntaxErr(i, "missing value")
+				}
+				return i, nil
+			}
+			i++
+		}
+		if i == start {
+			return 0, syntaxErr(i, "missing value")
+		}
+		return i, nil
+	}
+}
+
+// EachMember calls fn for every member of the JSON object in data, in order,
+// with the unquoted key and the raw value bytes (a sub-slice of data).
+func EachMember(data []byte, fn func(key string, value []byte) error) error {
+	i := skipSpace(data, 0)
+	if i >= len(data) || data[i] != '{' {
+		return syntaxErr(i, "expected an object")
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == '}' {
+		return nil
+	}
+	for {
+		if i >= len(data) || data[i] != '"' {
+			return syntaxErr(i, "expected a member name")
+		}
+		end, escaped, err := skipString(data, i)
+		if err != nil {
+			return err
+		}
+		var key string
+		if escaped {
+			if err := json.Unmarshal(data[i:end], &key); err != nil {
+				return fmt.Errorf("codec: member name: %w", err)
+			}
+		} else {
+			key = string(data[i+1 : end-1])
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) || data[i] != ':' {
+			return syntaxErr(i, "expected ':'")
+		}
+		i = skipSpace(data, i+1)
+		vend, err := skipValue(data, i)
+		if err != nil {
+			return err
+		}
+		if err := fn(key, data[i:vend]); err != nil {
+			return err
+		}
+		i = skipSpace(data, vend)
+		if i >= len(data) {
+			return syntaxErr(i, "unterminated object")
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case '}':
+			return nil
+		default:
+			return syntaxErr(i, "expected ',' or '}'")
+		}
+	}
+}
+
+// EachElement calls fn for every element of the JSON array in data. A JSON
+// null is an empty array.
+func EachElement(data []byte, fn func(elem []byte) error) error {
+	i := skipSpace(data, 0)
+	if bytes.HasPrefix(data[i:], []byte("null")) {
+		return nil
+	}
+	if i >= len(data) || data[i] != '[' {
+		return syntaxErr(i, "expected an array")
+	}
+	i = skipSpace(data, i+1)
+	if i < len(data) && data[i] == ']' {
+		return nil
+	}
+	for {
+		end, err := skipValue(data, i)
+		if err != nil {
+			return err
+		}
+		if err := fn(data[i:end]); err != nil {
+			return err
+		}
+		i = skipSpace(data, end)
+		if i >= len(data) {
+			return syntaxErr(i, "unterminated array")
+		}
+		switch data[i] {
+		case ',':
+			i = skipSpace(data, i+1)
+		case ']':
+			return nil
+		default:
+			return syntaxErr(i, "expected ',' or ']'")
+		}
+	}
+}
+
+// PeekType returns the string value of the top-level "type" member of the
+// JSON object in data. A missing "type" is an error: every union on the wire
+// is discriminated by it.
+func PeekType(data []byte) (string, error) {
+	var typ string
+	found := false
+	err := EachMember(data, func(key string, value []byte) error {
+		if key != "type" {
+			return nil
+		}
+		found = true
+		if len(value) >= 2 && value[0] == '"' && bytes.IndexByte(value, '\\') < 0 {
+			typ = string(value[1 : len(value)-1])
+		} else if err := json.Unmarshal(value, &typ); err != nil {
+			return fmt.Errorf(`codec: "type" is not a string: %w`, err)
+		}
+		return errStop
+	})
+	if err != nil && err != errStop {
+		return "", err
+	}
+	if !found {
+		return "", fmt.Errorf(`codec: object has no "type" member`)
+	}
+	return typ, nil
+}

@@ -1,0 +1,118 @@
+// Package config holds the settings every option writes and every request
+// reads. It is internal so that package option can stay a thin, documented
+// surface while the transport sees plain fields.
+package config
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Middleware wraps one HTTP attempt. Call next to continue the chain.
+type Middleware func(req *http.Request, next MiddlewareNext) (*http.Response, error)
+
+// MiddlewareNext continues a middleware chain.
+type MiddlewareNext = func(req *http.Request) (*http.Response, error)
+
+// Limiter paces requests on the client side (see internal/ratelimit).
+type Limiter interface {
+	// Wait blocks until a request estimated at tokens may be sent.
+	Wait(ctx context.Context, tokens int) error
+	// Observe lets the limiter learn from the server's rate-limit headers.
+	Observe(h http.Header)
+	// Correct replaces an estimate by the tokens the response reported.
+	Correct(estimate, actual int)
+}
+
+// Config is the complete client or per-call configuration.
+type Config struct {
+	APIKey    string
+	AuthToken string
+	BaseURL   *url.URL
+	Version   string
+	Betas     []string
+	Header    http.Header // extra headers from WithHeader
+
+	HTTPClient     *http.Client
+	MaxRetries     int
+	RequestTimeout time.Duration // per attempt; 0 = none
+	StreamIdle     time.Duration // streams: longest silence allowed; 0 = none
+	Middleware     []Middleware
+
+	UserProfileID string
+	WorkspaceID   string
+	Logger        *slog.Logger
+	Limiter       Limiter
+
+	// MetadataInto receives the response metadata of each call (value is a
+	// *transport.Metadata; typed any to keep this package dependency-free).
+	MetadataInto func(status int, h http.Header, attempts int)
+
+	// OmitBetas names endpoint betas the caller switched off (Files, Skills).
+	OmitBetas []string
+
+	// Set while applying one list of options, to refuse a key and a token
+	// given together.
+	keyGiven, tokenGiven bool
+}
+
+// Option is what package option's functions return.
+type Option = func(*Config) error
+
+// Default returns the configuration before options and environment.
+func Default() *Config {
+	return &Config{Version: wire.DefaultVersion, MaxRetries: 2}
+}
+
+// Clone returns a copy whose slices and maps may be appended to freely.
+func (c *Config) Clone() *Config {
+	d := *c
+	d.Betas = slices.Clip(c.Betas)
+	d.Middleware = slices.Clip(c.Middleware)
+	d.OmitBetas = slices.Clip(c.OmitBetas)
+	d.Header = c.Header.Clone()
+	return &d
+}
+
+// SetAPIKey records an explicitly given API key.
+func (c *Config) SetAPIKey(k string) { c.APIKey, c.keyGiven = k, true }
+
+// SetAuthToken records an explicitly given bearer token.
+func (c *Config) SetAuthToken(t string) { c.AuthToken, c.tokenGiven = t, true }
+
+// ErrBothCredentials is returned when one option list carries a key and a token.
+var ErrBothCredentials = errors.New("option: both WithAPIKey and WithAuthToken were given; the service takes exactly one credential")
+
+// Apply applies opts in order. A credential given in opts replaces the one
+// inherited from the client (so a call may switch from a key to a token),
+// but a key and a token in the same list is an error.
+func (c *Config) Apply(opts []Option) error {
+	c.keyGiven, c.tokenGiven = false, false
+	for _, o := range opts {
+		if o == nil {
+			continue
+		}
+		if err := o(c); err != nil {
+			return err
+		}
+	}
+	switch {
+	case c.keyGiven && c.tokenGiven:
+		return ErrBothCredentials
+	case c.keyGiven:
+		c.AuthToken = ""
+	case c.tokenGiven:
+		c.APIKey = ""
+	}
+	return nil
+}
+
+// CredentialGiven reports whether the last Apply set a key or a token.
+func (c *Config) CredentialGiven() bool { return c.keyGiven || c.tokenGiven }

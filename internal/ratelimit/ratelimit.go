@@ -1,0 +1,131 @@
+// Package ratelimit paces requests on the client side: a requests-per-minute
+// bucket, a tokens-per-minute bucket whose estimates are corrected from the
+// usage the service reports, and a pause that honours the server's own
+// vendor-ratelimit-* headers when they say a bucket is empty.
+package ratelimit
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"golang.org/x/time/rate"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Limiter implements config.Limiter.
+type Limiter struct {
+	requests waiter        // nil when unlimited
+	tokens   *rate.Limiter // nil when unlimited
+
+	mu         sync.Mutex
+	pauseUntil time.Time // set from server headers that report an empty bucket
+	now        func() time.Time
+}
+
+type waiter interface {
+	Wait(ctx context.Context) error
+}
+
+// New returns a limiter for requestsPerMinute and tokensPerMinute; 0 means
+// no limit on that axis. Bursts equal one minute's budget divided by 60 (at
+// least 1), so a fresh client cannot dump a whole minute at once.
+func New(requestsPerMinute, tokensPerMinute int) *Limiter {
+	l := &Limiter{now: time.Now}
+	if requestsPerMinute > 0 {
+		l.requests = rate.NewLimiter(rate.Limit(float64(requestsPerMinute)/60), max(1, requestsPerMinute/60))
+	}
+	if tokensPerMinute > 0 {
+		// A single request may need more than a second's worth of tokens:
+		// the burst is a minute's budget so a large prompt can still pass.
+		l.tokens = rate.NewLimiter(rate.Limit(float64(tokensPerMinute)/60), tokensPerMinute)
+	}
+	return l
+}
+
+// FromWaiter paces requests with a caller-supplied limiter.
+func FromWaiter(w waiter) *Limiter {
+	return &Limiter{requests: w, now: time.Now}
+}
+
+// Wait blocks until a request of about tokens may go, or ctx ends.
+func (l *Limiter) Wait(ctx context.Context, tokens int) error {
+	if err := l.waitPause(ctx); err != nil {
+		return err
+	}
+	if l.requests != nil {
+		if err := l.requests.Wait(ctx); err != nil {
+			return err
+		}
+	}
+	if l.tokens != nil && tokens > 0 {
+		n := min(tokens, l.tokens.Burst())
+		if err := l.tokens.WaitN(ctx, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (l *Limiter) waitPause(ctx context.Context) error {
+	l.mu.Lock()
+	d := l.pauseUntil.Sub(l.now())
+	l.mu.Unlock()
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// Correct charges the difference between the estimate and what the response
+// reported. Over-estimates are not refunded: x/time/rate cannot return
+// tokens already spent, and erring slow is the safe side.
+func (l *Limiter) Correct(estimate, actual int) {
+	if l.tokens == nil || actual <= estimate {
+		return
+	}
+	l.tokens.ReserveN(l.now(), min(actual-estimate, l.tokens.Burst()))
+}
+
+// Observe reads the server's rate-limit headers: when any bucket reports
+// zero remaining, further requests wait until that bucket's reset time.
+func (l *Limiter) Observe(h http.Header) {
+	var until time.Time
+	for key, vals := range h {
+		canon := http.CanonicalHeaderKey(key)
+		if !strings.HasPrefix(canon, wire.RateLimitPrefix) || !strings.HasSuffix(canon, "-Remaining") || len(vals) == 0 {
+			continue
+		}
+		if n, err := strconv.ParseInt(strings.TrimSpace(vals[0]), 10, 64); err != nil || n > 0 {
+			continue
+		}
+		reset := h.Get(strings.TrimSuffix(canon, "-Remaining") + "-Reset")
+		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(reset)); err == nil && t.After(until) {
+			until = t
+		}
+	}
+	if until.IsZero() {
+		return
+	}
+	// Never pause longer than a minute on the server's word: a clock skew
+	// must not freeze the client.
+	if limit := l.now().Add(time.Minute); until.After(limit) {
+		until = limit
+	}
+	l.mu.Lock()
+	if until.After(l.pauseUntil) {
+		l.pauseUntil = until
+	}
+	l.mu.Unlock()
+}

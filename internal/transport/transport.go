@@ -1,0 +1,482 @@
+// Package transport is mms-go's one request pipeline: URL and headers,
+// client-side pacing, the middleware chain, retries with backoff, per-attempt
+// timeouts, logging with secrets redacted, and response metadata. Every call
+// of every service, and the raw Client.Do, goes through Do.
+package transport
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"net/http"
+	"net/url"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Version is the SDK version reported in the User-Agent.
+const Version = "0.1.0"
+
+// UserAgent names mms-go, its version and the Go version.
+var UserAgent = fmt.Sprintf("mms-go/%s (%s; %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+
+// Request is one logical call; Do may send it several times.
+type Request struct {
+	Method string
+	Path   string     // escaped path below the base URL, e.g. "/v1/files/file_1"
+	Query  url.Values // may be nil
+
+	// Body is the encoded body; nil for none. It is replayable as is.
+	Body []byte
+	// BodyStream, when Body is nil, supplies a streamed body; Size is its
+	// length or -1. GetBody, if set, returns a fresh copy for a retry; a
+	// stream without GetBody is sent once and never retried.
+	BodyStream io.Reader
+	GetBody    func() (io.Reader, error)
+	Size       int64
+
+	ContentType string // default application/json when there is a body
+	Accept      string // default application/json
+
+	// Betas are the betas the endpoint needs; they are merged with the
+	// client's and the call's and can only be dropped via OmitBetas.
+	Betas []string
+
+	// Stream leaves the response body open for the caller; otherwise Do
+	// reads it whole inside the attempt (so a timeout while reading retries).
+	Stream bool
+	// DefaultTimeout is the per-attempt timeout when the caller set none.
+	DefaultTimeout time.Duration
+	// Tokens is the client-side rate limiter's estimate for this request.
+	Tokens int
+}
+
+// Response is a successful (2xx) answer.
+type Response struct {
+	*http.Response
+	// Bytes is the whole body when the request was not a stream.
+	Bytes []byte
+	Meta  Metadata
+}
+
+// APIErrorFunc builds the error for a non-2xx answer. The root package
+// supplies it, so its *mms.Error is the one type callers match.
+type APIErrorFunc func(status int, h http.Header, body []byte, attempts int) error
+
+// TooLargeError reports a body over its endpoint's limit. Exported by the
+// root package as mms.RequestTooLargeError.
+type TooLargeError struct {
+	Method, Path string
+	Size, Limit  int64
+	// Sent is true when the limit was crossed mid-stream (the size was not
+	// known up front), so part of the body had already left.
+	Sent bool
+}
+
+func (e *TooLargeError) Error() string {
+	if e.Sent {
+		return fmt.Sprintf("mms: request body for %s %s exceeded the %d-byte limit while streaming; the request was aborted", e.Method, e.Path, e.Limit)
+	}
+	return fmt.Sprintf("mms: request body for %s %s is %d bytes, over the %d-byte limit; nothing was sent", e.Method, e.Path, e.Size, e.Limit)
+}
+
+// Is makes a TooLargeError match ErrRequestTooLarge.
+func (e *TooLargeError) Is(target error) bool { return target == ErrRequestTooLarge }
+
+// ErrRequestTooLarge is the sentinel for bodies over the limit, from the
+// service (413) or from the SDK's own check. The root package re-exports it.
+var ErrRequestTooLarge = errors.New("mms: request too large")
+
+// ErrNotReplayable is wrapped into the error of a failed attempt that was not
+// retried because its body was a stream that cannot be sent again.
+var ErrNotReplayable = errors.New("not retried: the request body is a stream that cannot be replayed (pass an io.ReadSeeker, e.g. an *os.File, to make it retryable)")
+
+// errAttemptTimeout is the cancel cause of an attempt that ran out of time.
+var errAttemptTimeout = errors.New("attempt timed out")
+
+// AttemptTimeoutError reports an attempt that ran past its per-attempt timeout.
+type AttemptTimeoutError struct{ Timeout time.Duration }
+
+func (e *AttemptTimeoutError) Error() string {
+	return fmt.Sprintf("mms: attempt timed out after %v", e.Timeout)
+}
+
+// Is lets callers match it with context.DeadlineExceeded.
+func (e *AttemptTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// Do sends req, retrying as the retry policy says, and returns a 2xx
+// response or an error. newErr builds API errors.
+func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFunc) (*Response, error) {
+	if cfg.BaseURL == nil {
+		return nil, errors.New("mms: no base URL configured")
+	}
+	if err := checkSize(req); err != nil {
+		return nil, err
+	}
+	target := buildURL(cfg.BaseURL, req.Path, req.Query)
+	header := buildHeader(cfg, req)
+	client := cfg.HTTPClient
+	if client == nil {
+		client = http.DefaultClient
+	}
+	send := chain(cfg.Middleware, client.Do)
+
+	var lastErr error
+	var delay time.Duration
+	for attempt := 1; ; attempt++ {
+		if attempt > 1 {
+			logRetry(cfg, req, attempt, delay, lastErr)
+			if err := sleep(ctx, delay); err != nil {
+				return nil, fmt.Errorf("%w (gave up waiting to retry: %w)", lastErr, err)
+			}
+		}
+		if cfg.Limiter != nil {
+			if err := cfg.Limiter.Wait(ctx, req.Tokens); err != nil {
+				return nil, joinLast(lastErr, fmt.Errorf("mms: waiting for the client-side rate limit: %w", err))
+			}
+		}
+		resp, retry, err := attempt1(ctx, cfg, req, target, header, send, attempt, newErr)
+		if err == nil {
+			return resp, nil
+		}
+		lastErr = err
+		if !retry || attempt > cfg.MaxRetries {
+			return nil, err
+		}
+		delay = retryDelay(resp, attempt-1)
+	}
+}
+
+// attempt1 makes one attempt. On failure it reports whether a retry may
+// follow, and returns the response (headers only) when there was one, for
+// the retry delay.
+func attempt1(ctx context.Context, cfg *config.Config, req *Request, target string, header http.Header,
+	send config.MiddlewareNext, attempt int, newErr APIErrorFunc) (*Response, bool, error) {
+	body, replayable, err := bodyFor(req, attempt)
+	if err != nil {
+		return nil, false, err
+	}
+	actx, cancel := context.WithCancelCause(ctx)
+	timeout := cfg.RequestTimeout
+	if timeout == 0 {
+		timeout = req.DefaultTimeout
+	}
+	var timer *time.Timer
+	if timeout > 0 {
+		timer = time.AfterFunc(timeout, func() { cancel(errAttemptTimeout) })
+	}
+	stopTimer := func() {
+		if timer != nil {
+			timer.Stop()
+		}
+	}
+	var counter *countingReader
+	if body != nil {
+		counter = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req}
+		body = counter
+	}
+	hreq, err := http.NewRequestWithContext(actx, req.Method, target, body)
+	if err != nil {
+		stopTimer()
+		cancel(nil)
+		return nil, false, fmt.Errorf("mms: building request: %w", err)
+	}
+	hreq.Header = header.Clone()
+	if req.Body != nil {
+		hreq.ContentLength = int64(len(req.Body))
+	} else if req.BodyStream != nil && req.Size >= 0 {
+		hreq.ContentLength = req.Size
+	}
+	// The standard library may ask for the body again (e.g. on a 307); only
+	// offer it when we can make a fresh one.
+	hreq.GetBody = nil
+
+	start := time.Now()
+	logAttempt(cfg, hreq, attempt)
+	hresp, err := send(hreq)
+	if err != nil {
+		stopTimer()
+		cancel(nil)
+		var tooLarge *TooLargeError
+		switch {
+		case errors.As(err, &tooLarge):
+			return nil, false, tooLarge
+		case ctx.Err() != nil: // the caller's context ended: no retry
+			return nil, false, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
+		case context.Cause(actx) == errAttemptTimeout:
+			err = &AttemptTimeoutError{Timeout: timeout}
+		}
+		return nil, replayable, notReplayable(fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, err), true, replayable)
+	}
+	meta := ParseMetadata(hresp.StatusCode, hresp.Header, attempt)
+	if cfg.Limiter != nil {
+		cfg.Limiter.Observe(hresp.Header)
+	}
+	logResponse(cfg, req, hresp, attempt, time.Since(start))
+	resp := &Response{Response: hresp, Meta: meta}
+
+	if hresp.StatusCode >= 200 && hresp.StatusCode < 300 {
+		if req.Stream {
+			stopTimer() // the timeout covered the wait for headers
+			hresp.Body = &cancelOnClose{ReadCloser: hresp.Body, cancel: func() { cancel(nil) }}
+			report(cfg, meta)
+			return resp, false, nil
+		}
+		resp.Bytes, err = io.ReadAll(hresp.Body)
+		hresp.Body.Close()
+		stopTimer()
+		if err != nil {
+			timedOut := context.Cause(actx) == errAttemptTimeout
+			cancel(nil)
+			if timedOut {
+				err = &AttemptTimeoutError{Timeout: timeout}
+			} else if ctx.Err() != nil {
+				return nil, false, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, ctx.Err())
+			}
+			return nil, replayable, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, err)
+		}
+		cancel(nil)
+		hresp.Body = io.NopCloser(bytes.NewReader(resp.Bytes))
+		report(cfg, meta)
+		return resp, false, nil
+	}
+
+	errBody, _ := io.ReadAll(io.LimitReader(hresp.Body, 1<<20))
+	hresp.Body.Close()
+	stopTimer()
+	cancel(nil)
+	report(cfg, meta)
+	apiErr := newErr(hresp.StatusCode, hresp.Header, errBody, attempt)
+	retry := shouldRetry(hresp)
+	return resp, retry && replayable, notReplayable(apiErr, retry, replayable)
+}
+
+// notReplayable explains, on an error that would have been retried, that the
+// body could not be sent again.
+func notReplayable(err error, retry, replayable bool) error {
+	if retry && !replayable {
+		return fmt.Errorf("%w; %w", err, ErrNotReplayable)
+	}
+	return err
+}
+
+func report(cfg *config.Config, m Metadata) {
+	if cfg.MetadataInto != nil {
+		cfg.MetadataInto(m.StatusCode, m.Header, m.Attempts)
+	}
+}
+
+// checkSize refuses a body over its endpoint's limit before anything is sent.
+func checkSize(req *Request) error {
+	size := int64(len(req.Body))
+	if req.Body == nil {
+		size = req.Size
+	}
+	if limit := wire.BodyLimit(req.Path); size > limit {
+		return &TooLargeError{Method: req.Method, Path: req.Path, Size: size, Limit: limit}
+	}
+	return nil
+}
+
+// bodyFor returns the body for an attempt and whether it can be sent again.
+func bodyFor(req *Request, attempt int) (io.Reader, bool, error) {
+	switch {
+	case req.Body != nil:
+		return bytes.NewReader(req.Body), true, nil
+	case req.BodyStream == nil:
+		return nil, true, nil
+	case attempt == 1:
+		return req.BodyStream, req.GetBody != nil, nil
+	case req.GetBody != nil:
+		r, err := req.GetBody()
+		if err != nil {
+			return nil, false, fmt.Errorf("mms: rewinding the request body for a retry: %w", err)
+		}
+		return r, true, nil
+	}
+	return nil, false, ErrNotReplayable
+}
+
+// countingReader counts the bytes handed to the HTTP client, and stops a
+// stream of unknown size at the endpoint's limit.
+type countingReader struct {
+	r     io.Reader
+	n     int64
+	limit int64
+	req   *Request
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	if c.n > c.limit {
+		return n, &TooLargeError{Method: c.req.Method, Path: c.req.Path, Size: c.n, Limit: c.limit, Sent: true}
+	}
+	return n, err
+}
+
+// cancelOnClose ends the attempt's context when a streamed body is closed,
+// which releases the connection.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel func()
+}
+
+func (c *cancelOnClose) Close() error {
+	err := c.ReadCloser.Close()
+	c.cancel()
+	return err
+}
+
+func chain(mw []config.Middleware, last config.MiddlewareNext) config.MiddlewareNext {
+	next := last
+	for i := len(mw) - 1; i >= 0; i-- {
+		m, n := mw[i], next
+		next = func(r *http.Request) (*http.Response, error) { return m(r, n) }
+	}
+	return next
+}
+
+func buildURL(base *url.URL, path string, q url.Values) string {
+	u := *base
+	u.Path = base.Path + path
+	u.RawPath = ""
+	if unescaped, err := url.PathUnescape(u.Path); err == nil && unescaped != u.Path {
+		// path carries escaped segments: keep them escaped on the wire.
+		u.RawPath = u.Path
+		u.Path = unescaped
+	}
+	if len(q) > 0 {
+		u.RawQuery = q.Encode()
+	}
+	return u.String()
+}
+
+// buildHeader sets every header the service needs: exactly one credential,
+// version, the merged betas, profile and workspace, content type, accept,
+// user agent, then the caller's extra headers.
+func buildHeader(cfg *config.Config, req *Request) http.Header {
+	h := make(http.Header, 8)
+	if cfg.APIKey != "" {
+		h.Set(wire.HeaderAPIKey, cfg.APIKey)
+	} else if cfg.AuthToken != "" {
+		h.Set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
+	}
+	h.Set(wire.HeaderVersion, cfg.Version)
+	h.Set(wire.HeaderUserAgent, UserAgent)
+	accept := req.Accept
+	if accept == "" {
+		accept = "application/json"
+	}
+	h.Set("Accept", accept)
+	if req.Body != nil || req.BodyStream != nil {
+		ct := req.ContentType
+		if ct == "" {
+			ct = "application/json"
+		}
+		h.Set(wire.HeaderContentType, ct)
+	}
+	for k, v := range cfg.Header {
+		h[k] = slices.Clone(v)
+	}
+	if cfg.UserProfileID != "" {
+		h.Set(wire.HeaderUserProfileID, cfg.UserProfileID)
+	}
+	if cfg.WorkspaceID != "" {
+		h.Set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
+	}
+	if betas := MergeBetas(cfg, req.Betas); len(betas) > 0 {
+		h.Set(wire.HeaderBeta, strings.Join(betas, ","))
+	}
+	return h
+}
+
+// MergeBetas returns the one de-duplicated beta list of a request: the
+// client's and call's betas, the endpoint's (unless switched off with
+// OmitBetas), and the user-profiles beta when a profile id is set and no
+// dated user-profiles-* beta stands for it.
+func MergeBetas(cfg *config.Config, endpoint []string) []string {
+	var out []string
+	add := func(b string) {
+		if b = strings.TrimSpace(b); b != "" && !slices.Contains(out, b) {
+			out = append(out, b)
+		}
+	}
+	for _, b := range cfg.Betas {
+		add(b)
+	}
+	for _, b := range endpoint {
+		if !slices.Contains(cfg.OmitBetas, b) {
+			add(b)
+		}
+	}
+	if cfg.UserProfileID != "" && !slices.ContainsFunc(out, func(b string) bool {
+		return strings.HasPrefix(b, wire.BetaUserProfiles)
+	}) {
+		add(wire.BetaUserProfiles)
+	}
+	return out
+}
+
+// shouldRetry applies x-should-retry, else the status rule: 408, 409, 429, 5xx.
+func shouldRetry(resp *http.Response) bool {
+	switch strings.ToLower(strings.TrimSpace(resp.Header.Get(wire.HeaderShouldRetry))) {
+	case "true":
+		return true
+	case "false":
+		return false
+	}
+	s := resp.StatusCode
+	return s == 408 || s == 409 || s == 429 || s >= 500
+}
+
+// retryDelay is the server's retry-after-ms / retry-after when 0 < d ≤ 60 s,
+// else 0.5 s·2ⁿ capped at 8 s minus up to 25 % jitter (n = retries done).
+func retryDelay(resp *Response, n int) time.Duration {
+	if resp != nil {
+		if d, ok := retryAfter(resp.Header, time.Now()); ok && d > 0 && d <= time.Minute {
+			return d
+		}
+	}
+	return backoff(n)
+}
+
+func backoff(n int) time.Duration {
+	d := min(500*time.Millisecond<<min(n, 10), 8*time.Second)
+	return d - time.Duration(rand.Float64()*0.25*float64(d))
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	if d <= 0 {
+		return ctx.Err()
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+func joinLast(last, err error) error {
+	if last == nil {
+		return err
+	}
+	return fmt.Errorf("%w (%w)", last, err)
+}
+
+// FormatAttempts is used in logs: "attempt 2/3".
+func FormatAttempts(attempt, maxRetries int) string {
+	return strconv.Itoa(attempt) + "/" + strconv.Itoa(maxRetries+1)
+}

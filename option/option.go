@@ -1,0 +1,308 @@
+// Package option holds the functional options of mms-go. Every option works
+// both on mms.NewClient (for all calls) and on a single call (for that call
+// only, on top of the client's settings):
+//
+//	client, err := mms.NewClient(option.WithAPIKey(key), option.WithMaxRetries(4))
+//	msg, err := client.Messages.Create(ctx, params, option.WithBeta("context-1m-2025-08-07"))
+//
+// Options validate their arguments; a bad one makes NewClient, or the call,
+// return an error before anything is sent.
+package option
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/ratelimit"
+	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// RequestOption configures a client or a single call.
+type RequestOption = config.Option
+
+// Middleware wraps every HTTP attempt (retries included) of a call. It may
+// inspect or change the request, call next, and inspect the response.
+// Middlewares run in the order given: the first is the outermost.
+type Middleware = config.Middleware
+
+// MiddlewareNext continues the middleware chain.
+type MiddlewareNext = config.MiddlewareNext
+
+func fail(format string, args ...any) error { return fmt.Errorf("option: "+format, args...) }
+
+// WithAPIKey authenticates with an API key, sent as x-api-key. It replaces a
+// bearer token set earlier (on the client, when given per call).
+func WithAPIKey(key string) RequestOption {
+	return func(c *config.Config) error {
+		if strings.TrimSpace(key) == "" {
+			return fail("WithAPIKey: the key is empty")
+		}
+		c.SetAPIKey(key)
+		return nil
+	}
+}
+
+// WithAuthToken authenticates with a bearer token, sent as
+// "Authorization: Bearer <token>". It replaces an API key set earlier.
+func WithAuthToken(token string) RequestOption {
+	return func(c *config.Config) error {
+		if strings.TrimSpace(token) == "" {
+			return fail("WithAuthToken: the token is empty")
+		}
+		c.SetAuthToken(token)
+		return nil
+	}
+}
+
+// WithBaseURL sets the service address, e.g. "https://api.example.com". A
+// path prefix is kept ("https://proxy.example.com/mms" + "/v1/messages").
+func WithBaseURL(base string) RequestOption {
+	return func(c *config.Config) error {
+		u, err := ParseBaseURL(base)
+		if err != nil {
+			return err
+		}
+		c.BaseURL = u
+		return nil
+	}
+}
+
+// ParseBaseURL checks a base URL as WithBaseURL and VENDOR_BASE_URL need it:
+// absolute, http or https, no query or fragment.
+func ParseBaseURL(base string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimSpace(base))
+	if err != nil {
+		return nil, fail("base URL %q does not parse: %w", base, err)
+	}
+	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fail("base URL %q must be an absolute http or https URL", base)
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return nil, fail("base URL %q must not carry a query or fragment", base)
+	}
+	u.Path = strings.TrimRight(u.Path, "/")
+	u.RawPath = ""
+	return u, nil
+}
+
+// WithVersion sets the vendor-version header (default "2023-06-01").
+func WithVersion(version string) RequestOption {
+	return func(c *config.Config) error {
+		if strings.TrimSpace(version) == "" {
+			return fail("WithVersion: the version is empty")
+		}
+		c.Version = version
+		return nil
+	}
+}
+
+// WithBeta adds beta names to the vendor-beta header. Betas from the client,
+// the call and the endpoint are merged into one de-duplicated list.
+func WithBeta(names ...string) RequestOption {
+	return func(c *config.Config) error {
+		for _, n := range names {
+			n = strings.TrimSpace(n)
+			if n == "" || strings.ContainsAny(n, ", ") {
+				return fail("WithBeta: %q is not a beta name", n)
+			}
+			c.Betas = append(c.Betas, n)
+		}
+		return nil
+	}
+}
+
+// WithoutEndpointBeta stops the SDK from adding an endpoint's own beta name
+// (the Files and Skills betas, which the service may accept without them).
+func WithoutEndpointBeta(names ...string) RequestOption {
+	return func(c *config.Config) error {
+		c.OmitBetas = append(c.OmitBetas, names...)
+		return nil
+	}
+}
+
+// WithHeader sets an extra request header. It cannot set credentials (use
+// WithAPIKey or WithAuthToken, which keep them out of logs and errors); a
+// vendor-beta header given here is merged with the other betas.
+func WithHeader(key, value string) RequestOption {
+	return func(c *config.Config) error {
+		canon := http.CanonicalHeaderKey(strings.TrimSpace(key))
+		switch {
+		case canon == "":
+			return fail("WithHeader: the header name is empty")
+		case canon == wire.HeaderAPIKey || canon == wire.HeaderAuthorization:
+			return fail("WithHeader: %s carries a credential; use WithAPIKey or WithAuthToken", canon)
+		case canon == wire.HeaderBeta:
+			return WithBeta(strings.Split(value, ",")...)(c)
+		}
+		if c.Header == nil {
+			c.Header = make(http.Header)
+		}
+		c.Header.Set(canon, value)
+		return nil
+	}
+}
+
+// WithHTTPClient sends requests through hc (its Transport, Jar and
+// CheckRedirect). Its Timeout, if any, bounds every attempt.
+func WithHTTPClient(hc *http.Client) RequestOption {
+	return func(c *config.Config) error {
+		if hc == nil {
+			return fail("WithHTTPClient: the client is nil")
+		}
+		c.HTTPClient = hc
+		return nil
+	}
+}
+
+// WithMaxRetries sets how many times a failed attempt is retried (default
+// 2, so 3 attempts; 0 disables retries).
+func WithMaxRetries(n int) RequestOption {
+	return func(c *config.Config) error {
+		if n < 0 {
+			return fail("WithMaxRetries: %d is negative", n)
+		}
+		c.MaxRetries = n
+		return nil
+	}
+}
+
+// WithRequestTimeout bounds each attempt (not the whole call: retries get a
+// fresh timeout). For streams it bounds the wait for the response headers;
+// use WithStreamIdleTimeout for the stream itself.
+func WithRequestTimeout(d time.Duration) RequestOption {
+	return func(c *config.Config) error {
+		if d <= 0 {
+			return fail("WithRequestTimeout: %v is not positive", d)
+		}
+		c.RequestTimeout = d
+		return nil
+	}
+}
+
+// WithStreamIdleTimeout fails a stream that receives no bytes at all (pings
+// included) for d, and closes its connection.
+func WithStreamIdleTimeout(d time.Duration) RequestOption {
+	return func(c *config.Config) error {
+		if d <= 0 {
+			return fail("WithStreamIdleTimeout: %v is not positive", d)
+		}
+		c.StreamIdle = d
+		return nil
+	}
+}
+
+// WithMiddleware appends middlewares; see [Middleware] for the order.
+func WithMiddleware(mw ...Middleware) RequestOption {
+	return func(c *config.Config) error {
+		for _, m := range mw {
+			if m == nil {
+				return fail("WithMiddleware: nil middleware")
+			}
+		}
+		c.Middleware = append(c.Middleware, mw...)
+		return nil
+	}
+}
+
+// WithUserProfileID attributes requests to a user profile: it sends
+// vendor-user-profile-id and adds the user-profiles beta (unless a dated
+// user-profiles-* beta is already given, which then stands for it).
+func WithUserProfileID(id string) RequestOption {
+	return func(c *config.Config) error {
+		if strings.TrimSpace(id) == "" {
+			return fail("WithUserProfileID: the id is empty")
+		}
+		c.UserProfileID = id
+		return nil
+	}
+}
+
+// WithWorkspaceID sends vendor-workspace-id.
+func WithWorkspaceID(id string) RequestOption {
+	return func(c *config.Config) error {
+		if strings.TrimSpace(id) == "" {
+			return fail("WithWorkspaceID: the id is empty")
+		}
+		c.WorkspaceID = id
+		return nil
+	}
+}
+
+// WithLogger logs each attempt at debug level (method, URL, status, request
+// id, timing) and retries at info level, with credentials and cookies
+// redacted. Without it the SDK logs nothing.
+func WithLogger(l *slog.Logger) RequestOption {
+	return func(c *config.Config) error {
+		if l == nil {
+			return fail("WithLogger: the logger is nil")
+		}
+		c.Logger = l
+		return nil
+	}
+}
+
+// WithRateLimit paces requests on the client side: at most requestsPerMinute
+// requests and tokensPerMinute tokens (input estimated from the body before
+// sending, corrected from the response's usage after). Either may be 0 for
+// no limit. The limiter also pauses when the server's vendor-ratelimit-*
+// headers say a bucket is empty until its reset time. Give it to NewClient so
+// all calls share one budget.
+func WithRateLimit(requestsPerMinute, tokensPerMinute int) RequestOption {
+	return func(c *config.Config) error {
+		if requestsPerMinute < 0 || tokensPerMinute < 0 {
+			return fail("WithRateLimit: limits must not be negative")
+		}
+		if requestsPerMinute == 0 && tokensPerMinute == 0 {
+			return fail("WithRateLimit: give a requests or a tokens limit")
+		}
+		c.Limiter = ratelimit.New(requestsPerMinute, tokensPerMinute)
+		return nil
+	}
+}
+
+// Waiter is anything that can pace requests; *rate.Limiter from
+// golang.org/x/time/rate satisfies it.
+type Waiter interface {
+	Wait(ctx context.Context) error
+}
+
+// WithRateLimiter paces requests with w (one Wait per attempt), for callers
+// who share a limiter across clients or processes.
+func WithRateLimiter(w Waiter) RequestOption {
+	return func(c *config.Config) error {
+		if w == nil {
+			return fail("WithRateLimiter: the limiter is nil")
+		}
+		c.Limiter = ratelimit.FromWaiter(w)
+		return nil
+	}
+}
+
+// ResponseMetadata is mms.ResponseMetadata.
+type ResponseMetadata = transport.Metadata
+
+// WithResponseMetadata stores the response metadata of the call in *dst:
+// request id, organization, rate-limit buckets, retry-after, attempts. It is
+// filled for failed calls too, when a response arrived.
+//
+//	var md mms.ResponseMetadata
+//	msg, err := client.Messages.Create(ctx, p, option.WithResponseMetadata(&md))
+func WithResponseMetadata(dst *ResponseMetadata) RequestOption {
+	return func(c *config.Config) error {
+		if dst == nil {
+			return errors.New("option: WithResponseMetadata: dst is nil")
+		}
+		c.MetadataInto = func(status int, h http.Header, attempts int) {
+			*dst = transport.ParseMetadata(status, h, attempts)
+		}
+		return nil
+	}
+}
