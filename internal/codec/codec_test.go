@@ -1,0 +1,188 @@
+package codec
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestEachMember(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    [][2]string
+		wantErr bool
+	}{
+		{`{}`, nil, false},
+		{` { "a" : 1 , "b":"x\"y" ,"c":{"d":[1,{"e":"}"}]},"f":null,"g":true}`,
+			[][2]string{{"a", "1"}, {"b", `"x\"y"`}, {"c", `{"d":[1,{"e":"}"}]}`}, {"f", "null"}, {"g", "true"}}, false},
+		{`{"k\u0065y":"v"}`, [][2]string{{"key", `"v"`}}, false},
+		{`{"a":"\\"}`, [][2]string{{"a", `"\\"`}}, false},
+		{`[1]`, nil, true},
+		{`{"a"}`, nil, true},
+		{`{"a":1`, nil, true},
+		{`{"a":"unterminated}`, nil, true},
+		{`{"a":1 "b":2}`, nil, true},
+		{`{"a":}`, nil, true},
+		{``, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var got [][2]string
+			err := EachMember([]byte(tt.in), func(k string, v []byte) error {
+				got = append(got, [2]string{k, string(v)})
+				return nil
+			})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v, wantErr %v", err, tt.wantErr)
+			}
+			if !tt.wantErr {
+				if d := cmp.Diff(tt.want, got); d != "" {
+					t.Errorf("(-want +got):\n%s", d)
+				}
+			}
+		})
+	}
+}
+
+func TestEachElement(t *testing.T) {
+	tests := []struct {
+		in      string
+		want    []string
+		wantErr bool
+	}{
+		{`[]`, nil, false},
+		{`null`, nil, false},
+		{`[1, "a,b", {"x":[2]}, [3]]`, []string{"1", `"a,b"`, `{"x":[2]}`, "[3]"}, false},
+		{`{}`, nil, true},
+		{`[1,]`, nil, true},
+		{`[1`, nil, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.in, func(t *testing.T) {
+			var got []string
+			err := EachElement([]byte(tt.in), func(e []byte) error {
+				got = append(got, string(e))
+				return nil
+			})
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("err = %v", err)
+			}
+			if d := cmp.Diff(tt.want, got); !tt.wantErr && d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestPeekType(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"type":"text","text":"x"}`, "text"},
+		{`{"text":"{\"type\":\"no\"}","type":"te\u0078t"}`, "text"},
+		{`{"a":{"type":"inner"},"type":"outer"}`, "outer"},
+	}
+	for _, tt := range tests {
+		if got, err := PeekType([]byte(tt.in)); err != nil || got != tt.want {
+			t.Errorf("PeekType(%s) = %q, %v; want %q", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{`{"text":"x"}`, `{"type":3}`, `[]`, `{"type":`} {
+		if _, err := PeekType([]byte(bad)); err == nil {
+			t.Errorf("PeekType(%s) succeeded", bad)
+		}
+	}
+}
+
+type sample struct {
+	Name  string                     `json:"name"`
+	Count *int                       `json:"count,omitzero"`
+	Extra map[string]json.RawMessage `json:"-"`
+	inner
+}
+
+type inner struct {
+	Deep string `json:"deep,omitzero"`
+}
+
+func (s *sample) UnmarshalJSON(data []byte) error {
+	type plain sample
+	return DecodeObject(data, (*plain)(s), &s.Extra)
+}
+
+func (s sample) MarshalJSON() ([]byte, error) {
+	type plain sample
+	return MarshalObject("sample", plain(s), s.Extra)
+}
+
+func TestObjectRoundTripKeepsUnknownMembers(t *testing.T) {
+	in := `{"type":"sample","name":"a<b>","future":{"x":[1,2]},"deep":"d","also":null}`
+	s, err := Decode[sample]([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "a<b>" || s.Deep != "d" || len(s.Extra) != 2 {
+		t.Fatalf("decoded %+v", s)
+	}
+	out, err := Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"type":"sample","name":"a<b>","deep":"d","also":null,"future":{"x":[1,2]}}`; string(out) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+	var a, b any
+	json.Unmarshal([]byte(in), &a)
+	json.Unmarshal(out, &b)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("round trip (-in +out):\n%s", d)
+	}
+}
+
+func TestMarshalObjectEmpty(t *testing.T) {
+	type empty struct{}
+	for _, tt := range []struct {
+		typ   string
+		extra map[string]json.RawMessage
+		want  string
+	}{
+		{"t", nil, `{"type":"t"}`},
+		{"", map[string]json.RawMessage{"x": json.RawMessage(`1`)}, `{"x":1}`},
+		{"t", map[string]json.RawMessage{"b": json.RawMessage(`2`), "a": json.RawMessage(`1`)}, `{"type":"t","a":1,"b":2}`},
+		{`q"t`, nil, `{"type":"q\"t"}`},
+	} {
+		got, err := MarshalObject(tt.typ, empty{}, tt.extra)
+		if err != nil || string(got) != tt.want {
+			t.Errorf("MarshalObject(%q) = %s, %v; want %s", tt.typ, got, err, tt.want)
+		}
+	}
+}
+
+func TestDecodeArray(t *testing.T) {
+	dec := func(b []byte) (int, error) { var n int; return n, json.Unmarshal(b, &n) }
+	if v, err := DecodeArray([]byte(`null`), dec); err != nil || v != nil {
+		t.Errorf("null: %v %v", v, err)
+	}
+	if v, err := DecodeArray([]byte(`[]`), dec); err != nil || v == nil || len(v) != 0 {
+		t.Errorf("[]: %#v %v", v, err)
+	}
+	if _, err := DecodeArray([]byte(`[1,"x"]`), dec); err == nil || err.Error()[:3] != "[1]" {
+		t.Errorf("error does not name the index: %v", err)
+	}
+}
+
+func FuzzEachMember(f *testing.F) {
+	for _, s := range []string{`{}`, `{"a":1}`, `{"a":"\\\""}`, `{"a":[{"b":"]"}]}`, `{"a`, `{"type":"x"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var members int
+		err := EachMember(data, func(string, []byte) error { members++; return nil })
+		// Whatever encoding/json accepts as an object, the scanner must walk.
+		var m map[string]json.RawMessage
+		if json.Unmarshal(data, &m) == nil && m != nil && err != nil {
+			t.Fatalf("valid object %q rejected: %v", data, err)
+		}
+		_, _ = PeekType(data)
+		_ = EachElement(data, func([]byte) error { return nil })
+	})
+}

@@ -1,0 +1,108 @@
+package transport
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/config"
+)
+
+func TestParseMetadata(t *testing.T) {
+	h := http.Header{}
+	h.Set("request-id", "req_1")
+	h.Set("vendor-organization-id", "org_1")
+	h.Set("vendor-workspace-id", "wrkspc_1")
+	h.Set("vendor-ratelimit-requests-limit", "50")
+	h.Set("vendor-ratelimit-requests-remaining", "49")
+	h.Set("vendor-ratelimit-requests-reset", "2026-01-01T00:00:10Z")
+	h.Set("vendor-ratelimit-input-tokens-limit", "1000")
+	h.Set("vendor-ratelimit-input-tokens-remaining", "900")
+	h.Set("vendor-priority-output-tokens-remaining", "7")
+	h.Set("retry-after", "3")
+	got := ParseMetadata(429, h, 2)
+	want := Metadata{
+		StatusCode: 429, RequestID: "req_1", OrganizationID: "org_1", WorkspaceID: "wrkspc_1",
+		RateLimits: map[string]RateLimit{
+			"requests":     {Limit: 50, Remaining: 49, Reset: time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)},
+			"input-tokens": {Limit: 1000, Remaining: 900},
+		},
+		Priority:   map[string]RateLimit{"output-tokens": {Remaining: 7}},
+		RetryAfter: 3 * time.Second, Attempts: 2, Header: h,
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("metadata (-want +got):\n%s", d)
+	}
+}
+
+func TestRetryAfterSources(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	tests := []struct {
+		name   string
+		header map[string]string
+		want   time.Duration
+		ok     bool
+	}{
+		{"ms wins", map[string]string{"retry-after-ms": "1500.5", "retry-after": "9"}, 1500500 * time.Microsecond, true},
+		{"float seconds", map[string]string{"retry-after": "0.25"}, 250 * time.Millisecond, true},
+		{"http date", map[string]string{"retry-after": now.Add(4 * time.Second).Format(http.TimeFormat)}, 4 * time.Second, true},
+		{"garbage", map[string]string{"retry-after": "soon"}, 0, false},
+		{"none", nil, 0, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			for k, v := range tt.header {
+				h.Set(k, v)
+			}
+			got, ok := retryAfter(h, now)
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("retryAfter = %v %v, want %v %v", got, ok, tt.want, tt.ok)
+			}
+		})
+	}
+}
+
+func TestRetryDelayBounds(t *testing.T) {
+	for n, base := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second} {
+		for range 200 {
+			d := backoff(n)
+			if d > base || d < base*3/4 {
+				t.Fatalf("backoff(%d) = %v, want in [%v, %v]", n, d, base*3/4, base)
+			}
+		}
+	}
+	over := &Response{Response: &http.Response{Header: http.Header{"Retry-After": {"61"}}}}
+	if d := retryDelay(over, 0); d > 500*time.Millisecond {
+		t.Errorf("retry-after 61 s gave %v, want the backoff", d)
+	}
+	zero := &Response{Response: &http.Response{Header: http.Header{"Retry-After": {"0"}}}}
+	if d := retryDelay(zero, 1); d < 750*time.Millisecond {
+		t.Errorf("retry-after 0 gave %v, want the backoff", d)
+	}
+}
+
+func TestMergeBetas(t *testing.T) {
+	tests := []struct {
+		name     string
+		cfg      config.Config
+		endpoint []string
+		want     []string
+	}{
+		{"empty", config.Config{}, nil, nil},
+		{"order and dedup", config.Config{Betas: []string{"a", "b", "a", " c "}}, []string{"b", "e"}, []string{"a", "b", "c", "e"}},
+		{"omit endpoint beta", config.Config{OmitBetas: []string{"e"}}, []string{"e"}, nil},
+		{"omit cannot drop a caller beta", config.Config{Betas: []string{"e"}, OmitBetas: []string{"e"}}, []string{"e"}, []string{"e"}},
+		{"profile adds user-profiles", config.Config{UserProfileID: "p"}, nil, []string{"user-profiles"}},
+		{"dated profile beta replaces", config.Config{UserProfileID: "p", Betas: []string{"user-profiles-2026-08-18"}}, nil, []string{"user-profiles-2026-08-18"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, MergeBetas(&tt.cfg, tt.endpoint)); d != "" {
+				t.Errorf("(-want +got):\n%s", d)
+			}
+		})
+	}
+}
