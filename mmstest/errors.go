@@ -1,0 +1,81 @@
+package mmstest
+
+import (
+	"net/http"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// statusOverloaded is the service's non-standard "overloaded" status.
+const statusOverloaded = 529
+
+// errorBody is the service's error body:
+// {"type":"error","error":{"type":...,"message":...},"request_id":"req_..."}.
+type errorBody struct {
+	Type      string      `json:"type"`
+	Error     errorDetail `json:"error"`
+	RequestID string      `json:"request_id"`
+}
+
+// errorDetail is the "error" member of errorBody.
+type errorDetail struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+}
+
+// writeError answers r with status and the error body for errType and
+// message, carrying the request's id. Messages must never include
+// credentials.
+func writeError(w http.ResponseWriter, r *http.Request, status int, errType, message string) {
+	writeJSON(w, status, errorBody{
+		Type:      "error",
+		Error:     errorDetail{Type: errType, Message: message},
+		RequestID: requestID(r),
+	})
+}
+
+// errorTypeForStatus maps a status to its error type as in the spec's table
+// (errors-retries-limits.md section 2): other 4xx statuses use
+// invalid_request_error and other 5xx statuses api_error.
+func errorTypeForStatus(status int) string {
+	switch status {
+	case http.StatusUnauthorized:
+		return wire.ErrAuthentication
+	case http.StatusPaymentRequired:
+		return wire.ErrBilling
+	case http.StatusForbidden:
+		return wire.ErrPermission
+	case http.StatusNotFound:
+		return wire.ErrNotFound
+	case http.StatusRequestEntityTooLarge:
+		return wire.ErrRequestTooLarge
+	case http.StatusTooManyRequests:
+		return wire.ErrRateLimit
+	case http.StatusGatewayTimeout:
+		return wire.ErrTimeout
+	case statusOverloaded:
+		return wire.ErrOverloaded
+	}
+	if status >= 500 {
+		return wire.ErrAPI
+	}
+	return wire.ErrInvalidRequest
+}
+
+// statusMessage is the generic message for an injected error status.
+func statusMessage(status int) string {
+	switch status {
+	case http.StatusInternalServerError:
+		return "Internal server error"
+	case http.StatusTooManyRequests:
+		return "Number of requests has exceeded your rate limit"
+	case http.StatusGatewayTimeout:
+		return "Request timed out"
+	case statusOverloaded:
+		return "Overloaded"
+	}
+	if text := http.StatusText(status); text != "" {
+		return text
+	}
+	return "Error"
+}

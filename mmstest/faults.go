@@ -1,0 +1,180 @@
+package mmstest
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Fault describes misbehaviour to inject into matching requests, to exercise
+// clients' retry, timeout and error handling. A request matches when Method
+// is "" or equal to its method and its path starts with Path. Faults apply
+// after the authentication, version, beta and size rules and before rate
+// limiting; when several faults match, the one injected first applies.
+type Fault struct {
+	// Method restricts the fault to one HTTP method; "" matches any.
+	Method string
+	// Path is a path prefix such as "/v1/messages"; "" matches every path.
+	Path string
+
+	// Statuses answers one matching request per entry, in order, with that
+	// status and the service's standard error body for it (see
+	// errorTypeForStatus). Once they are used up the fault is removed and
+	// normal handling resumes. Each entry must be in 400-599.
+	Statuses []int
+
+	// RetryAfter, RetryAfterMs and ShouldRetry, when non-empty, are sent as
+	// the retry-after, retry-after-ms and x-should-retry headers on every
+	// response the fault affects.
+	RetryAfter, RetryAfterMs, ShouldRetry string
+
+	// Latency delays the answer. The wait ends early, aborting the response,
+	// if the client cancels the request or the server closes.
+	Latency time.Duration
+
+	// DropAfterBytes, when positive, sends only the first DropAfterBytes
+	// bytes of the raw HTTP response (status line and headers included) and
+	// then closes the connection. It applies to the Statuses responses if
+	// there are any, and otherwise to the normal response.
+	DropAfterBytes int
+
+	// Times limits a fault without Statuses to that many matching requests;
+	// 0 means forever. It is ignored when Statuses is set.
+	Times int
+}
+
+// faultState is an injected fault with its progress.
+type faultState struct {
+	Fault
+	used int // matching requests served so far
+}
+
+// InjectFault adds f to the server's faults. It panics if a status in
+// f.Statuses is outside 400-599, since the fault could not be answered with an
+// error body.
+func (s *Server) InjectFault(f Fault) {
+	for _, st := range f.Statuses {
+		if st < 400 || st > 599 {
+			panic(fmt.Sprintf("mmstest: InjectFault: status %d is not an error status (400-599)", st))
+		}
+	}
+	f.Statuses = append([]int(nil), f.Statuses...) // the caller may reuse its slice
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = append(s.faults, &faultState{Fault: f})
+}
+
+// ClearFaults removes every injected fault.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
+// takeFault consumes one use of the first fault matching r. It returns the
+// fault and, for a Statuses fault, the status to answer with (0 otherwise).
+func (s *Server) takeFault(r *http.Request) (f Fault, status int, ok bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, fs := range s.faults {
+		if (fs.Method != "" && fs.Method != r.Method) || !strings.HasPrefix(r.URL.Path, fs.Path) {
+			continue
+		}
+		fs.used++
+		limit := fs.Times
+		if len(fs.Statuses) > 0 {
+			status, limit = fs.Statuses[fs.used-1], len(fs.Statuses)
+		}
+		if limit > 0 && fs.used >= limit {
+			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
+		}
+		return fs.Fault, status, true
+	}
+	return Fault{}, 0, false
+}
+
+// applyFault applies the first matching fault. It returns the writer the rest
+// of the request must use, a function to call when the response is complete,
+// and whether the fault already answered.
+func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) (http.ResponseWriter, func(), bool) {
+	f, status, ok := s.takeFault(r)
+	if !ok {
+		return w, func() {}, false
+	}
+	if !s.sleep(r, f.Latency) {
+		// The client is gone or the server is closing: break the connection
+		// rather than send a response nobody asked for.
+		panic(http.ErrAbortHandler)
+	}
+	h := w.Header()
+	for name, v := range map[string]string{
+		wire.HeaderRetryAfter: f.RetryAfter, wire.HeaderRetryAfterMs: f.RetryAfterMs, wire.HeaderShouldRetry: f.ShouldRetry,
+	} {
+		if v != "" {
+			h.Set(name, v)
+		}
+	}
+	finish := func() {}
+	if f.DropAfterBytes > 0 {
+		d := &dropWriter{rw: w, limit: f.DropAfterBytes}
+		w, finish = d, d.drop
+	}
+	if status != 0 {
+		writeError(w, r, status, errorTypeForStatus(status), statusMessage(status))
+		return w, finish, true
+	}
+	return w, finish, false
+}
+
+// dropWriter collects a complete response so that drop can send a prefix of
+// its raw bytes and cut the connection, as a network failure would.
+type dropWriter struct {
+	rw     http.ResponseWriter
+	limit  int
+	status int
+	body   bytes.Buffer
+}
+
+func (d *dropWriter) Header() http.Header { return d.rw.Header() }
+
+func (d *dropWriter) WriteHeader(status int) {
+	if d.status == 0 {
+		d.status = status
+	}
+}
+
+func (d *dropWriter) Write(p []byte) (int, error) {
+	d.WriteHeader(http.StatusOK)
+	return d.body.Write(p)
+}
+
+// Flush does nothing: streaming handlers may flush, but the bytes are sent
+// only by drop.
+func (d *dropWriter) Flush() {}
+
+// drop takes over the connection, writes the first limit bytes of the
+// serialized response and closes it.
+func (d *dropWriter) drop() {
+	conn, _, err := http.NewResponseController(d.rw).Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler) // cannot hijack (HTTP/2): aborting still breaks the response
+	}
+	defer conn.Close()
+	resp := &http.Response{
+		StatusCode:    max(d.status, http.StatusOK),
+		ProtoMajor:    1,
+		ProtoMinor:    1,
+		Header:        d.rw.Header(),
+		ContentLength: int64(d.body.Len()),
+		Body:          io.NopCloser(&d.body),
+	}
+	var raw bytes.Buffer
+	_ = resp.Write(&raw) // writing to a bytes.Buffer cannot fail
+	out := raw.Bytes()
+	_, _ = conn.Write(out[:min(len(out), d.limit)]) // the client may already be gone
+}

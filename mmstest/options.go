@@ -1,0 +1,69 @@
+package mmstest
+
+import "time"
+
+// Option configures a Server created by NewServer.
+type Option func(*config)
+
+// config holds everything the options can change.
+type config struct {
+	apiKeys           []string
+	authTokens        []string
+	requestsPerMinute int
+	burst             int
+	clock             func() time.Time
+	models            []Model
+	organizationID    string
+}
+
+func defaultConfig() config {
+	return config{
+		apiKeys:        []string{DefaultAPIKey},
+		authTokens:     []string{DefaultAuthToken},
+		clock:          time.Now,
+		models:         DefaultModels(),
+		organizationID: DefaultOrganizationID,
+	}
+}
+
+// WithAPIKeys replaces the API keys accepted in the x-api-key header.
+// With no keys, every request authenticated by x-api-key is refused.
+func WithAPIKeys(keys ...string) Option {
+	return func(c *config) { c.apiKeys = append([]string(nil), keys...) }
+}
+
+// WithAuthTokens replaces the tokens accepted as "Authorization: Bearer <token>".
+// With no tokens, every request authenticated by a bearer token is refused.
+func WithAuthTokens(tokens ...string) Option {
+	return func(c *config) { c.authTokens = append([]string(nil), tokens...) }
+}
+
+// WithRateLimit limits requests with a token bucket that refills at
+// requestsPerMinute and holds at most burst requests (a burst below 1 counts as
+// 1). A requestsPerMinute of zero or less disables rate limiting, the default.
+// The bucket follows the WithClock clock, so a fixed clock never refills it.
+func WithRateLimit(requestsPerMinute, burst int) Option {
+	return func(c *config) {
+		c.requestsPerMinute = requestsPerMinute
+		c.burst = max(burst, 1)
+	}
+}
+
+// WithClock sets the clock the server reads for timestamps, rate limiting and
+// any time-based state, so tests can control time. The default is time.Now.
+func WithClock(now func() time.Time) Option {
+	return func(c *config) { c.clock = now }
+}
+
+// WithModels replaces the models the models endpoints serve. The list endpoint
+// returns them newest CreatedAt first, as the service does; models with equal
+// CreatedAt keep their given order.
+func WithModels(models []Model) Option {
+	return func(c *config) { c.models = append([]Model(nil), models...) }
+}
+
+// WithOrganizationID sets the vendor-organization-id header value sent on
+// every response.
+func WithOrganizationID(id string) Option {
+	return func(c *config) { c.organizationID = id }
+}

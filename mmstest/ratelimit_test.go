@@ -1,0 +1,63 @@
+package mmstest
+
+import (
+	"testing"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+func TestRateLimit(t *testing.T) {
+	clock := newFakeClock()
+	s := newTestServer(t, WithRateLimit(60, 2), WithClock(clock.Now))
+	rfc := func(d time.Duration) string { return clock.Now().Add(d).Format(time.RFC3339) }
+	steps := []struct {
+		advance    time.Duration
+		status     int
+		remaining  string
+		reset      string
+		retryAfter string
+	}{
+		{status: 200, remaining: "1", reset: rfc(time.Second)},
+		{status: 200, remaining: "0", reset: rfc(2 * time.Second)},
+		{status: 429, remaining: "0", reset: rfc(2 * time.Second), retryAfter: "1"},
+		{advance: 500 * time.Millisecond, status: 429, remaining: "0", reset: rfc(2 * time.Second), retryAfter: "1"},
+		{advance: 500 * time.Millisecond, status: 200, remaining: "0", reset: rfc(3 * time.Second)},
+	}
+	for i, st := range steps {
+		clock.Advance(st.advance)
+		resp, body := get(t, s, "/v1/models")
+		if resp.StatusCode != st.status {
+			t.Fatalf("step %d: status %d, want %d: %s", i, resp.StatusCode, st.status, body)
+		}
+		if st.status == 429 {
+			wantError(t, resp, body, 429, wire.ErrRateLimit, "rate limit")
+		}
+		got := [4]string{
+			resp.Header.Get(headerRateLimitLimit), resp.Header.Get(headerRateLimitRemaining),
+			resp.Header.Get(headerRateLimitReset), resp.Header.Get(wire.HeaderRetryAfter),
+		}
+		if want := [4]string{"60", st.remaining, st.reset, st.retryAfter}; got != want {
+			t.Errorf("step %d: limit, remaining, reset, retry-after = %q, want %q", i, got, want)
+		}
+	}
+}
+
+func TestRateLimitAfterFaults(t *testing.T) {
+	s := newTestServer(t, WithRateLimit(60, 1), WithClock(newFakeClock().Now))
+	s.InjectFault(Fault{Statuses: []int{503}})
+	// The faulted answer spends no token; it comes before rate limiting.
+	for _, want := range []int{503, 200, 429} {
+		if resp, _ := get(t, s, "/v1/models"); resp.StatusCode != want {
+			t.Errorf("status %d, want %d", resp.StatusCode, want)
+		}
+	}
+}
+
+func TestNoRateLimitHeadersByDefault(t *testing.T) {
+	s := newTestServer(t)
+	resp, _ := get(t, s, "/v1/models")
+	if v := resp.Header.Get(headerRateLimitLimit); v != "" {
+		t.Errorf("rate-limit header %q without WithRateLimit", v)
+	}
+}
