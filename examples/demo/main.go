@@ -1,0 +1,99 @@
+// Command demo tours mms-go against mmstest, the SDK's in-process fake of
+// the service: no key, no network. Run it with
+//
+//	go run ./examples/demo
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"os"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func main() {
+	if err := run(context.Background(), os.Stdout); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run is the whole tour; main_test.go runs it too, so the demo cannot rot.
+func run(ctx context.Context, out io.Writer) error {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	fmt.Fprintf(out, "fake service listening at %s\n\n", srv.URL)
+
+	client, err := mms.NewClient(
+		option.WithAPIKey(mmstest.DefaultAPIKey),
+		option.WithBaseURL(srv.URL),
+	)
+	if err != nil {
+		return err
+	}
+	for _, step := range []struct {
+		title string
+		fn    func(context.Context, io.Writer, *mms.Client, *mmstest.Server) error
+	}{
+		{"A raw call through client.Do", rawCall},
+		{"An API error, with its request id", apiError},
+		{"A retry, visible in the response metadata", retry},
+	} {
+		fmt.Fprintf(out, "== %s\n", step.title)
+		if err := step.fn(ctx, out, client, srv); err != nil {
+			return fmt.Errorf("%s: %w", step.title, err)
+		}
+		fmt.Fprintln(out)
+	}
+	return nil
+}
+
+func rawCall(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
+	var page struct {
+		Data []struct {
+			ID          string `json:"id"`
+			DisplayName string `json:"display_name"`
+		} `json:"data"`
+		HasMore bool `json:"has_more"`
+	}
+	var md mms.ResponseMetadata
+	if err := c.Do(ctx, "GET", "/v1/models?limit=2", nil, &page, option.WithResponseMetadata(&md)); err != nil {
+		return err
+	}
+	for _, m := range page.Data {
+		fmt.Fprintf(out, "model %-14s %s\n", m.ID, m.DisplayName)
+	}
+	fmt.Fprintf(out, "has_more=%v  request-id=%s\n", page.HasMore, md.RequestID)
+	return nil
+}
+
+func apiError(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
+	err := c.Do(ctx, "GET", "/v1/models/no-such-model", nil, nil)
+	var apiErr *mms.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("expected an API error, got %v", err)
+	}
+	fmt.Fprintf(out, "error:      %v\n", apiErr)
+	fmt.Fprintf(out, "status:     %d\n", apiErr.StatusCode)
+	fmt.Fprintf(out, "type:       %s (errors.Is ErrNotFound: %v)\n", apiErr.Type, errors.Is(err, mms.ErrNotFound))
+	fmt.Fprintf(out, "request id: %s\n", apiErr.RequestID)
+	return nil
+}
+
+func retry(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Server) error {
+	srv.InjectFault(mmstest.Fault{Path: "/v1/models", Statuses: []int{529}, RetryAfterMs: "20"})
+	var md mms.ResponseMetadata
+	var model json.RawMessage
+	if err := c.Do(ctx, "GET", "/v1/models/mms-large-1", nil, &model, option.WithResponseMetadata(&md)); err != nil {
+		return err
+	}
+	fmt.Fprintln(out, "the fake answered 529 overloaded_error once; the SDK waited 20 ms (retry-after-ms) and retried")
+	fmt.Fprintf(out, "attempts=%d status=%d request-id=%s\n", md.Attempts, md.StatusCode, md.RequestID)
+	return nil
+}
