@@ -29,6 +29,12 @@ const (
 // Client is the entry point of the SDK. Its services mirror the URL tree of
 // the service. A Client is safe for concurrent use; build one and share it.
 type Client struct {
+	// Messages sends messages (/v1/messages), streams them and counts
+	// their tokens.
+	Messages *MessagesService
+	// Models lists and retrieves models (/v1/models).
+	Models *ModelsService
+
 	cfg *config.Config
 }
 
@@ -73,7 +79,10 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 }
 
 // initServices wires the per-resource services to the client.
-func (c *Client) initServices() {}
+func (c *Client) initServices() {
+	c.Messages = &MessagesService{client: c}
+	c.Models = &ModelsService{client: c}
+}
 
 // Do sends a request through the same pipeline as the typed services (auth,
 // version, betas, retries, rate limits, errors) for endpoints the SDK has not

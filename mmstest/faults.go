@@ -69,11 +69,11 @@ func (s *Server) InjectFault(f Fault) {
 	s.faults = append(s.faults, &faultState{Fault: f})
 }
 
-// ClearFaults removes every injected fault.
+// ClearFaults removes every injected fault, stream faults included.
 func (s *Server) ClearFaults() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.faults = nil
+	s.faults, s.streamFaults = nil, nil
 }
 
 // takeFault consumes one use of the first fault matching r. It returns the

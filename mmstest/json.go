@@ -18,17 +18,24 @@ import (
 // before anything is written so Content-Length is exact; an encoding failure
 // is a bug in the fake and panics.
 func writeJSON(w http.ResponseWriter, status int, v any) {
+	body := append(encodeJSON(v), '\n')
+	h := w.Header()
+	h.Set(wire.HeaderContentType, "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body) // a failed write means the client is gone
+}
+
+// encodeJSON encodes v as compact JSON without HTML escaping and without a
+// trailing newline. An encoding failure is a bug in the fake and panics.
+func encodeJSON(v any) []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		panic(fmt.Sprintf("mmstest: encoding a %T response: %v", v, err))
+		panic(fmt.Sprintf("mmstest: encoding a %T: %v", v, err))
 	}
-	h := w.Header()
-	h.Set(wire.HeaderContentType, "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes()) // a failed write means the client is gone
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 // decodeStrictJSON decodes the request body, a single JSON value, into v and

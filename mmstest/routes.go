@@ -7,4 +7,6 @@ package mmstest
 func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/models", s.listModels)
 	s.mux.HandleFunc("GET /v1/models/{model_id}", s.getModel)
+	s.mux.HandleFunc("POST /v1/messages", s.createMessage)
+	s.mux.HandleFunc("POST /v1/messages/count_tokens", s.countTokens)
 }

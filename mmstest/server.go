@@ -9,11 +9,66 @@
 // deterministic: the same sequence of requests produces the same bodies and
 // request ids, so tests can compare responses byte for byte.
 //
+// # Messages
+//
+// POST /v1/messages and POST /v1/messages/count_tokens check the request
+// form strictly, as the service does: a member that the form of its block,
+// tool, citation or parameter does not define is a 400 naming its path
+// ("messages.1.content.0.citations.0.file_id: Extra inputs are not
+// permitted"), and a beta-only piece needs its vendor-beta value. Then come
+// the conversation rules (every tool_result answers a tool_use of the
+// assistant turn before it, and every tool_use is answered; consecutive
+// turns of one role merge; a trailing assistant turn is a prefill the reply
+// continues), then the model: one the server does not serve is a 404
+// "model: <id>".
+//
+// The reply is a deterministic function of the request:
+//
+//   - The prompt is the text of the last user turn (its string content or
+//     text blocks, joined by newlines); the echo is the prompt followed by
+//     the text of that turn's tool_result blocks.
+//   - With thinking enabled or adaptive, and no prefill, a thinking block
+//     "The user said: <echo, clipped to 200 bytes>" comes first ("" with
+//     display "omitted").
+//   - Then a text block "You said: <echo>".
+//   - Then a tool_use block for each custom tool whose name occurs in the
+//     prompt, in tools order: only the first with
+//     disable_parallel_tool_use, none with tool_choice "none", the named one
+//     with tool_choice "tool", the first custom tool with "any" when none
+//     is named. Tool results alone never cause calls. The input holds the
+//     input_schema's required properties: an enum's or const's first value,
+//     string -> the prompt, integer and number -> 1, boolean -> true,
+//     array -> [], object -> its own required properties.
+//   - stop_sequences cut the text at the earliest match, dropping what
+//     follows (stop_reason "stop_sequence").
+//   - A token is 4 bytes, rounded up: output beyond max_tokens is cut, a
+//     tool_use that does not fit whole is dropped (stop_reason
+//     "max_tokens"); max_tokens 0 gives no content. usage.input_tokens
+//     counts the compact JSON of system, messages, tools, tool_choice,
+//     thinking, output_config, output_format, mcp_servers and
+//     context_management, so it equals what count_tokens returns.
+//   - Otherwise stop_reason is "tool_use" when a tool is called, else
+//     "end_turn".
+//
+// Ids (msg_, toolu_) come from per-server counters. Thinking signatures are
+// HMACs, under a fixed key, of the thinking text and the block's position:
+// a thinking block the fake issued must come back unchanged and in place,
+// or the request is a 400; signatures it did not issue (the service's, in
+// recorded conversations) are accepted as opaque. Base64 images must match
+// their media_type; with transformations.oversized_image "error" an image
+// over 8000 px on a side is refused. With "stream": true the same reply
+// comes as server-sent events, flushed one by one; InjectStreamFault breaks
+// streams mid-body.
+//
 // File map: server.go (Server, lifecycle, ids), options.go (Option values),
 // rules.go (the per-request rule chain), faults.go (InjectFault), ratelimit.go,
 // requests.go (the request log), errors.go and json.go (response helpers),
-// pagination.go (list paging), routes.go (every endpoint registration) and one
-// file per endpoint family (models.go, ...).
+// pagination.go (list paging), schema.go (the request-form validator),
+// tokens.go (the token estimate), routes.go (every endpoint registration) and
+// one file per endpoint family: models.go; messages.go (handlers, model
+// rules), messages_schema.go (request forms), messages_check.go
+// (conversation rules), messages_reply.go (the reply) and messages_stream.go
+// (streaming and StreamFault).
 package mmstest
 
 import (
@@ -55,6 +110,8 @@ type Server struct {
 	counters map[string]uint64 // per id prefix, so ids depend only on the request sequence
 	requests []*Request
 	faults   []*faultState
+	// streamFaults are the InjectStreamFault faults, in injection order.
+	streamFaults []*streamFaultState
 }
 
 // NewServer starts a fake server configured by opts. Call Close when done.

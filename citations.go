@@ -1,0 +1,348 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// A Citation points at the source of a piece of cited text, inside
+// [TextBlock].Citations. Responses and requests share these types; a request
+// drops the response-only file_id. Variants: [CharLocationCitation],
+// [PageLocationCitation], [ContentBlockLocationCitation],
+// [WebSearchResultLocationCitation], [SearchResultLocationCitation] and
+// [UnknownCitation].
+type Citation interface {
+	json.Marshaler
+	isCitation()
+	requestForm() Citation
+	validate(path string) error
+}
+
+// Citations is a list of citations. It owns the union decoding.
+type Citations []Citation
+
+// UnmarshalJSON decodes each element by its "type".
+func (c *Citations) UnmarshalJSON(data []byte) error {
+	v, err := codec.DecodeArray(data, decodeCitation)
+	*c = v
+	return err
+}
+
+func (c Citations) requestForm() Citations {
+	if c == nil {
+		return nil
+	}
+	out := make(Citations, len(c))
+	for i, x := range c {
+		if x != nil {
+			out[i] = x.requestForm()
+		}
+	}
+	return out
+}
+
+func (c Citations) validate(path string) error {
+	for i, x := range c {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if x == nil {
+			return invalid(p, "must not be nil")
+		}
+		if err := x.validate(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeCitation(data []byte) (Citation, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var c Citation
+	switch typ {
+	case "char_location":
+		c, err = codec.Decode[CharLocationCitation](data)
+	case "page_location":
+		c, err = codec.Decode[PageLocationCitation](data)
+	case "content_block_location":
+		c, err = codec.Decode[ContentBlockLocationCitation](data)
+	case "web_search_result_location":
+		c, err = codec.Decode[WebSearchResultLocationCitation](data)
+	case "search_result_location":
+		c, err = codec.Decode[SearchResultLocationCitation](data)
+	default:
+		return unknownOf(typ, data, newUnknownCitation)
+	}
+	return settle(c, err, typ, data, newUnknownCitation)
+}
+
+// validateDocumentCitation checks the bounds shared by the document
+// citations.
+func validateDocumentCitation(path string, documentIndex int, title *string) error {
+	if documentIndex < 0 {
+		return invalid(path+".document_index", "must be >= 0, got %d", documentIndex)
+	}
+	if title != nil {
+		if n := utf8.RuneCountInString(*title); n < 1 || n > 500 {
+			return invalid(path+".document_title", "must be 1 to 500 characters or null, got %d", n)
+		}
+	}
+	return nil
+}
+
+// CharLocationCitation is a "char_location" citation: a character range of
+// a plain-text document.
+type CharLocationCitation struct {
+	CitedText     string `json:"cited_text"`
+	DocumentIndex int    `json:"document_index"`
+	// DocumentTitle is null (nil) when the document has no title.
+	DocumentTitle  *string `json:"document_title"`
+	StartCharIndex int     `json:"start_char_index"`
+	// EndCharIndex is exclusive.
+	EndCharIndex int `json:"end_char_index"`
+	// FileID names the cited file when the document came from the Files
+	// API. Response only: request encoding drops it.
+	FileID *string `json:"file_id,omitzero"`
+	// Extra holds members this SDK version does not model, and an explicit
+	// null file_id.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CharLocationCitation) isCitation() {}
+
+// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
+func (c *CharLocationCitation) UnmarshalJSON(data []byte) error {
+	type plain CharLocationCitation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the citation with "type":"char_location" and Extra.
+func (c CharLocationCitation) MarshalJSON() ([]byte, error) {
+	type plain CharLocationCitation
+	return marshalObject("char_location", plain(c), c.Extra)
+}
+
+func (c CharLocationCitation) requestForm() Citation {
+	c.FileID = nil
+	c.Extra = requestExtra[CharLocationCitation](c.Extra, "file_id")
+	return c
+}
+
+func (c CharLocationCitation) validate(path string) error {
+	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
+		return err
+	}
+	if c.StartCharIndex < 0 {
+		return invalid(path+".start_char_index", "must be >= 0, got %d", c.StartCharIndex)
+	}
+	return nil
+}
+
+// PageLocationCitation is a "page_location" citation: a page range of a PDF.
+type PageLocationCitation struct {
+	CitedText     string `json:"cited_text"`
+	DocumentIndex int    `json:"document_index"`
+	// DocumentTitle is null (nil) when the document has no title.
+	DocumentTitle *string `json:"document_title"`
+	// StartPageNumber is 1-based.
+	StartPageNumber int `json:"start_page_number"`
+	// EndPageNumber is exclusive.
+	EndPageNumber int `json:"end_page_number"`
+	// FileID names the cited file when the document came from the Files
+	// API. Response only: request encoding drops it.
+	FileID *string `json:"file_id,omitzero"`
+	// Extra holds members this SDK version does not model, and an explicit
+	// null file_id.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (PageLocationCitation) isCitation() {}
+
+// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
+func (c *PageLocationCitation) UnmarshalJSON(data []byte) error {
+	type plain PageLocationCitation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the citation with "type":"page_location" and Extra.
+func (c PageLocationCitation) MarshalJSON() ([]byte, error) {
+	type plain PageLocationCitation
+	return marshalObject("page_location", plain(c), c.Extra)
+}
+
+func (c PageLocationCitation) requestForm() Citation {
+	c.FileID = nil
+	c.Extra = requestExtra[PageLocationCitation](c.Extra, "file_id")
+	return c
+}
+
+func (c PageLocationCitation) validate(path string) error {
+	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
+		return err
+	}
+	if c.StartPageNumber < 1 {
+		return invalid(path+".start_page_number", "must be >= 1, got %d", c.StartPageNumber)
+	}
+	return nil
+}
+
+// ContentBlockLocationCitation is a "content_block_location" citation: a
+// block range of a custom-content document.
+type ContentBlockLocationCitation struct {
+	CitedText     string `json:"cited_text"`
+	DocumentIndex int    `json:"document_index"`
+	// DocumentTitle is null (nil) when the document has no title.
+	DocumentTitle   *string `json:"document_title"`
+	StartBlockIndex int     `json:"start_block_index"`
+	// EndBlockIndex is exclusive.
+	EndBlockIndex int `json:"end_block_index"`
+	// FileID names the cited file when the document came from the Files
+	// API. Response only: request encoding drops it.
+	FileID *string `json:"file_id,omitzero"`
+	// Extra holds members this SDK version does not model, and an explicit
+	// null file_id.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ContentBlockLocationCitation) isCitation() {}
+
+// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
+func (c *ContentBlockLocationCitation) UnmarshalJSON(data []byte) error {
+	type plain ContentBlockLocationCitation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the citation with "type":"content_block_location" and
+// Extra.
+func (c ContentBlockLocationCitation) MarshalJSON() ([]byte, error) {
+	type plain ContentBlockLocationCitation
+	return marshalObject("content_block_location", plain(c), c.Extra)
+}
+
+func (c ContentBlockLocationCitation) requestForm() Citation {
+	c.FileID = nil
+	c.Extra = requestExtra[ContentBlockLocationCitation](c.Extra, "file_id")
+	return c
+}
+
+func (c ContentBlockLocationCitation) validate(path string) error {
+	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
+		return err
+	}
+	if c.StartBlockIndex < 0 {
+		return invalid(path+".start_block_index", "must be >= 0, got %d", c.StartBlockIndex)
+	}
+	return nil
+}
+
+// WebSearchResultLocationCitation is a "web_search_result_location"
+// citation: text from a web search result.
+type WebSearchResultLocationCitation struct {
+	CitedText      string `json:"cited_text"`
+	EncryptedIndex string `json:"encrypted_index"`
+	// Title is null (nil) when the page has none; at most 512 characters.
+	Title *string `json:"title"`
+	URL   string  `json:"url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebSearchResultLocationCitation) isCitation() {}
+
+// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
+func (c *WebSearchResultLocationCitation) UnmarshalJSON(data []byte) error {
+	type plain WebSearchResultLocationCitation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the citation with "type":"web_search_result_location"
+// and Extra.
+func (c WebSearchResultLocationCitation) MarshalJSON() ([]byte, error) {
+	type plain WebSearchResultLocationCitation
+	return marshalObject("web_search_result_location", plain(c), c.Extra)
+}
+
+func (c WebSearchResultLocationCitation) requestForm() Citation {
+	c.Extra = requestExtra[WebSearchResultLocationCitation](c.Extra)
+	return c
+}
+
+func (c WebSearchResultLocationCitation) validate(path string) error {
+	if c.Title != nil {
+		if n := utf8.RuneCountInString(*c.Title); n < 1 || n > 512 {
+			return invalid(path+".title", "must be 1 to 512 characters or null, got %d", n)
+		}
+	}
+	if c.URL == "" {
+		return invalid(path+".url", "must not be empty")
+	}
+	return nil
+}
+
+// SearchResultLocationCitation is a "search_result_location" citation: a
+// block range of a [SearchResultBlock].
+type SearchResultLocationCitation struct {
+	CitedText         string `json:"cited_text"`
+	SearchResultIndex int    `json:"search_result_index"`
+	Source            string `json:"source"`
+	StartBlockIndex   int    `json:"start_block_index"`
+	// EndBlockIndex is exclusive.
+	EndBlockIndex int `json:"end_block_index"`
+	// Title is null (nil) when the result has none.
+	Title *string `json:"title"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (SearchResultLocationCitation) isCitation() {}
+
+// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
+func (c *SearchResultLocationCitation) UnmarshalJSON(data []byte) error {
+	type plain SearchResultLocationCitation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the citation with "type":"search_result_location" and
+// Extra.
+func (c SearchResultLocationCitation) MarshalJSON() ([]byte, error) {
+	type plain SearchResultLocationCitation
+	return marshalObject("search_result_location", plain(c), c.Extra)
+}
+
+func (c SearchResultLocationCitation) requestForm() Citation {
+	c.Extra = requestExtra[SearchResultLocationCitation](c.Extra)
+	return c
+}
+
+func (c SearchResultLocationCitation) validate(path string) error {
+	if c.SearchResultIndex < 0 {
+		return invalid(path+".search_result_index", "must be >= 0, got %d", c.SearchResultIndex)
+	}
+	if c.StartBlockIndex < 0 {
+		return invalid(path+".start_block_index", "must be >= 0, got %d", c.StartBlockIndex)
+	}
+	return nil
+}
+
+// UnknownCitation holds a citation type this version cannot name; Raw is
+// written back verbatim.
+type UnknownCitation struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownCitation(typ string, raw json.RawMessage) Citation {
+	return UnknownCitation{Type: typ, Raw: raw}
+}
+
+func (UnknownCitation) isCitation() {}
+
+// MarshalJSON returns Raw unchanged.
+func (c UnknownCitation) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }
+
+func (c UnknownCitation) requestForm() Citation { return c }
+func (UnknownCitation) validate(string) error   { return nil }

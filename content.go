@@ -1,0 +1,1755 @@
+package mms
+
+// This file holds the ContentBlock union: the blocks of MessageParam.Content
+// and Message.Content, which are one Go type (ContentBlocks) so that a reply
+// goes back into the next request unchanged. The tool-result and server
+// tool-result blocks live in tool_result.go and server_tool_results.go.
+//
+// Two encoding modes share one codec:
+//   - response mode is plain json.Marshal: every modelled field plus Extra, so
+//     a decoded reply re-encodes to the JSON it came from;
+//   - request mode is what MessageParam (and the other request types) write:
+//     each block's requestForm() copy drops Extra and the response-only
+//     fields, recursively.
+//
+// Null memory: a field modelled as optional (omitzero) cannot tell "absent"
+// from an explicit null. When the wire carried a null for such a field,
+// decoding records it in Extra as null, so the value re-encodes exactly; a
+// field that is set later wins over that recorded null. Request mode keeps
+// those nulls for modelled request fields (they are accepted there) and drops
+// the rest of Extra.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"reflect"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// A ContentBlock is one block of message content, in a request
+// ([MessageParam].Content) or in a response ([Message].Content). Variants:
+// [TextBlock], [ImageBlock], [DocumentBlock], [SearchResultBlock],
+// [ThinkingBlock], [RedactedThinkingBlock], [ToolUseBlock],
+// [ServerToolUseBlock], [ToolResultBlock], [ToolReferenceBlock],
+// [BrowserStateBlock], [WebSearchToolResultBlock], [WebFetchToolResultBlock],
+// [CodeExecutionToolResultBlock], [BashCodeExecutionToolResultBlock],
+// [TextEditorCodeExecutionToolResultBlock], [ToolSearchToolResultBlock],
+// [AdvisorToolResultBlock], [ContainerUploadBlock], [MCPToolUseBlock],
+// [MCPToolResultBlock], [CompactionBlock], [FallbackBlock],
+// [ToolAdditionBlock], [ToolRemovalBlock] and [UnknownContentBlock].
+//
+// ContentBlocks also types the nested block lists (tool_result, mcp_tool_result
+// and search_result content, a content document source); validation limits
+// each position to the block types the service accepts there.
+type ContentBlock interface {
+	json.Marshaler
+	isContentBlock()
+	// requestForm returns a copy for a request body: Extra and response-only
+	// fields cleared, nested values converted.
+	requestForm() ContentBlock
+	validate(path string) error
+}
+
+// ContentBlocks is a list of content blocks. It owns the union decoding, so
+// structs holding it need no custom code.
+type ContentBlocks []ContentBlock
+
+// UnmarshalJSON decodes each element by its "type".
+func (c *ContentBlocks) UnmarshalJSON(data []byte) error {
+	v, err := codec.DecodeArray(data, decodeContentBlock)
+	*c = v
+	return err
+}
+
+// blocksJSON writes a block list as an appender (see appender), so the
+// payloads of the blocks inside are copied once.
+type blocksJSON ContentBlocks
+
+func (c blocksJSON) MarshalJSON() ([]byte, error) {
+	return c.appendJSON(make([]byte, 0, c.jsonSize()))
+}
+
+func (c blocksJSON) jsonSize() int {
+	n := 2
+	for _, b := range c {
+		n += sizeOf(b) + 1
+	}
+	return n
+}
+
+func (c blocksJSON) appendJSON(dst []byte) ([]byte, error) {
+	dst = append(dst, '[')
+	for i, b := range c {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if b == nil {
+			dst = append(dst, nullJSON...)
+			continue
+		}
+		var err error
+		if dst, err = appendValue(dst, b); err != nil {
+			return dst, fmt.Errorf("[%d]: %w", i, err)
+		}
+	}
+	return append(dst, ']'), nil
+}
+
+func (c ContentBlocks) requestForm() ContentBlocks {
+	if c == nil {
+		return nil
+	}
+	out := make(ContentBlocks, len(c))
+	for i, b := range c {
+		if b != nil {
+			out[i] = b.requestForm()
+		}
+	}
+	return out
+}
+
+// validate checks every block; allowed, when non-nil, limits the block types.
+func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, where string) error {
+	for i, b := range c {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if b == nil {
+			return invalid(p, "must not be nil")
+		}
+		if allowed != nil && !allowed(b) {
+			return invalid(p+".type", "%s is not allowed in %s", blockTypeName(b), where)
+		}
+		if err := b.validate(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func decodeContentBlock(data []byte) (ContentBlock, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var b ContentBlock
+	switch typ {
+	case "text":
+		b, err = codec.Decode[TextBlock](data)
+	case "image":
+		b, err = codec.Decode[ImageBlock](data)
+	case "document":
+		b, err = codec.Decode[DocumentBlock](data)
+	case "search_result":
+		b, err = codec.Decode[SearchResultBlock](data)
+	case "thinking":
+		b, err = codec.Decode[ThinkingBlock](data)
+	case "redacted_thinking":
+		b, err = codec.Decode[RedactedThinkingBlock](data)
+	case "tool_use":
+		b, err = codec.Decode[ToolUseBlock](data)
+	case "server_tool_use":
+		b, err = codec.Decode[ServerToolUseBlock](data)
+	case "tool_result":
+		b, err = codec.Decode[ToolResultBlock](data)
+	case "tool_reference":
+		b, err = codec.Decode[ToolReferenceBlock](data)
+	case "browser_state":
+		b, err = codec.Decode[BrowserStateBlock](data)
+	case "web_search_tool_result":
+		b, err = codec.Decode[WebSearchToolResultBlock](data)
+	case "web_fetch_tool_result":
+		b, err = codec.Decode[WebFetchToolResultBlock](data)
+	case "code_execution_tool_result":
+		b, err = codec.Decode[CodeExecutionToolResultBlock](data)
+	case "bash_code_execution_tool_result":
+		b, err = codec.Decode[BashCodeExecutionToolResultBlock](data)
+	case "text_editor_code_execution_tool_result":
+		b, err = codec.Decode[TextEditorCodeExecutionToolResultBlock](data)
+	case "tool_search_tool_result":
+		b, err = codec.Decode[ToolSearchToolResultBlock](data)
+	case "advisor_tool_result":
+		b, err = codec.Decode[AdvisorToolResultBlock](data)
+	case "container_upload":
+		b, err = codec.Decode[ContainerUploadBlock](data)
+	case "mcp_tool_use":
+		b, err = codec.Decode[MCPToolUseBlock](data)
+	case "mcp_tool_result":
+		b, err = codec.Decode[MCPToolResultBlock](data)
+	case "compaction":
+		b, err = codec.Decode[CompactionBlock](data)
+	case "fallback":
+		b, err = codec.Decode[FallbackBlock](data)
+	case "tool_addition":
+		b, err = codec.Decode[ToolAdditionBlock](data)
+	case "tool_removal":
+		b, err = codec.Decode[ToolRemovalBlock](data)
+	default:
+		return unknownOf(typ, data, newUnknownContentBlock)
+	}
+	return settle(b, err, typ, data, newUnknownContentBlock)
+}
+
+// UnknownContentBlock holds a block type this version cannot name. Raw is
+// written back verbatim in both encoding modes.
+type UnknownContentBlock struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownContentBlock(typ string, raw json.RawMessage) ContentBlock {
+	return UnknownContentBlock{Type: typ, Raw: raw}
+}
+
+func (UnknownContentBlock) isContentBlock() {}
+
+// MarshalJSON returns Raw unchanged.
+func (b UnknownContentBlock) MarshalJSON() ([]byte, error) { return rawJSON(b.Type, b.Raw) }
+
+func (b UnknownContentBlock) requestForm() ContentBlock { return b }
+func (UnknownContentBlock) validate(string) error       { return nil }
+
+// ---------------------------------------------------------------------------
+// text
+
+// TextBlock is a "text" block: plain text, with citations in a response.
+type TextBlock struct {
+	// Text must not be empty in a request.
+	Text string `json:"text"`
+	// Citations are the sources the model cited for this text. A response
+	// may carry them; a request may echo them (without file_id).
+	Citations    Citations     `json:"citations,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model. A decoded reply
+	// writes them back (json.Marshal); request encoding drops them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *TextBlock) UnmarshalJSON(data []byte) error {
+	type plain TextBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"text" and Extra (response mode).
+func (b TextBlock) MarshalJSON() ([]byte, error) {
+	type plain TextBlock
+	return marshalObject("text", plain(b), b.Extra)
+}
+
+func (b TextBlock) requestForm() ContentBlock { return b.requestText() }
+
+func (b TextBlock) requestText() TextBlock {
+	b.Citations = b.Citations.requestForm()
+	b.Extra = requestExtra[TextBlock](b.Extra)
+	return b
+}
+
+func (b TextBlock) validate(path string) error {
+	if b.Text == "" {
+		return invalid(path+".text", "must not be empty")
+	}
+	if err := b.Citations.validate(path + ".citations"); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// requestTextBlocks returns text blocks in request form (for a system prompt).
+func requestTextBlocks(bs []TextBlock) []TextBlock {
+	if bs == nil {
+		return nil
+	}
+	out := make([]TextBlock, len(bs))
+	for i, b := range bs {
+		out[i] = b.requestText()
+	}
+	return out
+}
+
+// ---------------------------------------------------------------------------
+// image
+
+// ImageBlock is an "image" block. Build one with [ImageFromBytes],
+// [ImageFromBase64], [ImageFromURL] or [ImageFromFile].
+type ImageBlock struct {
+	// Source is required. (It is encoded last, spliced in without
+	// re-encoding, so a large base64 payload is copied as few times as
+	// possible.)
+	Source ImageSource `json:"source,omitzero"`
+	// Transformations says what to do with an oversized image.
+	Transformations *ImageTransformations `json:"transformations,omitzero"`
+	CacheControl    *CacheControl         `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model. A decoded reply
+	// writes them back; request encoding drops them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ImageBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ImageBlock) UnmarshalJSON(data []byte) error {
+	type plain ImageBlock
+	aux := struct {
+		*plain
+		Source holder[ImageSource] `json:"source,omitzero"`
+	}{plain: (*plain)(b), Source: holder[ImageSource]{decode: decodeImageSource}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Source = aux.Source.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"image" and Extra.
+func (b ImageBlock) MarshalJSON() ([]byte, error) {
+	return b.appendJSON(make([]byte, 0, b.jsonSize()))
+}
+
+func (b ImageBlock) jsonSize() int { return 128 + sizeOf(b.Source) }
+
+// appendJSON appends the block; the source is written last, straight into
+// dst, so a large base64 payload is copied once.
+func (b ImageBlock) appendJSON(dst []byte) ([]byte, error) {
+	type plain ImageBlock
+	extra := liveExtra(plain(b), b.Extra)
+	src := b.Source
+	b.Source = nil
+	head, err := codec.MarshalObject("image", plain(b), extra)
+	if err != nil {
+		return dst, err
+	}
+	return appendMember(dst, head, "source", src)
+}
+
+func (b ImageBlock) requestForm() ContentBlock {
+	if b.Source != nil {
+		b.Source = b.Source.requestForm()
+	}
+	if b.Transformations != nil {
+		t := *b.Transformations
+		t.Extra = requestExtra[ImageTransformations](t.Extra)
+		b.Transformations = &t
+	}
+	b.Extra = requestExtra[ImageBlock](b.Extra)
+	return b
+}
+
+func (b ImageBlock) validate(path string) error {
+	if b.Source == nil {
+		return invalid(path+".source", "is required")
+	}
+	if err := b.Source.validate(path + ".source"); err != nil {
+		return err
+	}
+	if t := b.Transformations; t != nil {
+		switch t.OversizedImage {
+		case "", OversizedImageDownsize, OversizedImageError:
+		default:
+			return invalid(path+".transformations.oversized_image", "must be %q or %q, got %q", OversizedImageDownsize, OversizedImageError, t.OversizedImage)
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ImageTransformations controls server-side image handling. An empty value
+// is the same as none.
+type ImageTransformations struct {
+	// OversizedImage is OversizedImageDownsize (the default) or
+	// OversizedImageError.
+	OversizedImage OversizedImage `json:"oversized_image,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (t *ImageTransformations) UnmarshalJSON(data []byte) error {
+	type plain ImageTransformations
+	return decodeObject(data, (*plain)(t), &t.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (t ImageTransformations) MarshalJSON() ([]byte, error) {
+	type plain ImageTransformations
+	return marshalObject("", plain(t), t.Extra)
+}
+
+// OversizedImage says what happens to an image larger than the model takes.
+type OversizedImage string
+
+// Oversized-image policies.
+const (
+	OversizedImageDownsize OversizedImage = "downsize"
+	OversizedImageError    OversizedImage = "error"
+)
+
+// ---------------------------------------------------------------------------
+// document
+
+// DocumentBlock is a "document" block: a PDF, plain text or custom content
+// the model can read and cite. Build one with [PDFFromBytes], [PDFFromURL],
+// [DocumentFromFile] or [TextDocument]. A web_fetch result carries one too.
+type DocumentBlock struct {
+	// Source is required. (It is encoded last, spliced in without
+	// re-encoding, so a large base64 payload is copied as few times as
+	// possible.)
+	Source DocumentSource `json:"source,omitzero"`
+	// Citations turns citations on for this document.
+	Citations *CitationsConfig `json:"citations,omitzero"`
+	// Context is extra text about the document (not cited); at least one
+	// character when set.
+	Context string `json:"context,omitzero"`
+	// Title is the document's title, 1–500 characters when set. A response
+	// may carry an explicit null, kept by the null memory (see Extra).
+	Title        *string       `json:"title,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model. A decoded reply
+	// writes them back; request encoding drops them.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (DocumentBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
+	type plain DocumentBlock
+	aux := struct {
+		*plain
+		Source holder[DocumentSource] `json:"source,omitzero"`
+	}{plain: (*plain)(b), Source: holder[DocumentSource]{decode: decodeDocumentSource}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Source = aux.Source.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"document" and Extra.
+func (b DocumentBlock) MarshalJSON() ([]byte, error) {
+	return b.appendJSON(make([]byte, 0, b.jsonSize()))
+}
+
+func (b DocumentBlock) jsonSize() int { return 256 + sizeOf(b.Source) }
+
+// appendJSON appends the block; the source is written last, straight into
+// dst, so a large base64 payload is copied once.
+func (b DocumentBlock) appendJSON(dst []byte) ([]byte, error) {
+	type plain DocumentBlock
+	extra := liveExtra(plain(b), b.Extra)
+	src := b.Source
+	b.Source = nil
+	head, err := codec.MarshalObject("document", plain(b), extra)
+	if err != nil {
+		return dst, err
+	}
+	return appendMember(dst, head, "source", src)
+}
+
+func (b DocumentBlock) requestForm() ContentBlock { return b.requestDocument() }
+
+func (b DocumentBlock) requestDocument() DocumentBlock {
+	if b.Source != nil {
+		b.Source = b.Source.requestForm()
+	}
+	b.Citations = b.Citations.requestForm()
+	b.Extra = requestExtra[DocumentBlock](b.Extra)
+	return b
+}
+
+func (b DocumentBlock) validate(path string) error {
+	if b.Source == nil {
+		return invalid(path+".source", "is required")
+	}
+	if err := b.Source.validate(path + ".source"); err != nil {
+		return err
+	}
+	if b.Title != nil {
+		if n := utf8.RuneCountInString(*b.Title); n < 1 || n > 500 {
+			return invalid(path+".title", "must be 1 to 500 characters, got %d", n)
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// CitationsConfig is the {"enabled": bool} switch of a document or search
+// result (and of the web_fetch tool).
+type CitationsConfig struct {
+	// Enabled turns citations on. Citations are off when it is nil or false.
+	Enabled *bool `json:"enabled,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (c *CitationsConfig) UnmarshalJSON(data []byte) error {
+	type plain CitationsConfig
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (c CitationsConfig) MarshalJSON() ([]byte, error) {
+	type plain CitationsConfig
+	return marshalObject("", plain(c), c.Extra)
+}
+
+func (c *CitationsConfig) requestForm() *CitationsConfig {
+	if c == nil {
+		return nil
+	}
+	cc := *c
+	cc.Extra = requestExtra[CitationsConfig](cc.Extra)
+	return &cc
+}
+
+// ---------------------------------------------------------------------------
+// search_result
+
+// SearchResultBlock is a "search_result" block: a result of the caller's own
+// search that the model can cite.
+type SearchResultBlock struct {
+	// Content holds the result's text blocks (TextBlock only).
+	Content ContentBlocks `json:"content"`
+	// Source identifies the result (a URL or any id); required.
+	Source string `json:"source"`
+	// Title is the result's title.
+	Title string `json:"title"`
+	// Citations turns citations on for this result.
+	Citations    *CitationsConfig `json:"citations,omitzero"`
+	CacheControl *CacheControl    `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (SearchResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *SearchResultBlock) UnmarshalJSON(data []byte) error {
+	type plain SearchResultBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"search_result" and Extra.
+func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
+	type plain SearchResultBlock
+	return marshalObject("search_result", plain(b), b.Extra)
+}
+
+func (b SearchResultBlock) requestForm() ContentBlock {
+	b.Content = b.Content.requestForm()
+	b.Citations = b.Citations.requestForm()
+	b.Extra = requestExtra[SearchResultBlock](b.Extra)
+	return b
+}
+
+func (b SearchResultBlock) validate(path string) error {
+	if b.Content == nil {
+		return invalid(path+".content", "is required")
+	}
+	if err := b.Content.validate(path+".content", onlyText, "search_result content"); err != nil {
+		return err
+	}
+	if b.Source == "" {
+		return invalid(path+".source", "must not be empty")
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// thinking
+
+// ThinkingBlock is a "thinking" block. Send it back unchanged, in its
+// original position: the signature covers the text.
+type ThinkingBlock struct {
+	Thinking  string `json:"thinking"`
+	Signature string `json:"signature"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ThinkingBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ThinkingBlock) UnmarshalJSON(data []byte) error {
+	type plain ThinkingBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"thinking" and Extra.
+func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
+	type plain ThinkingBlock
+	return marshalObject("thinking", plain(b), b.Extra)
+}
+
+func (b ThinkingBlock) requestForm() ContentBlock {
+	b.Extra = requestExtra[ThinkingBlock](b.Extra)
+	return b
+}
+
+func (b ThinkingBlock) validate(path string) error {
+	if b.Signature == "" {
+		return invalid(path+".signature", "must not be empty")
+	}
+	return nil
+}
+
+// RedactedThinkingBlock is a "redacted_thinking" block: encrypted thinking.
+// Send it back unchanged.
+type RedactedThinkingBlock struct {
+	Data string `json:"data"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (RedactedThinkingBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error {
+	type plain RedactedThinkingBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"redacted_thinking" and Extra.
+func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) {
+	type plain RedactedThinkingBlock
+	return marshalObject("redacted_thinking", plain(b), b.Extra)
+}
+
+func (b RedactedThinkingBlock) requestForm() ContentBlock {
+	b.Extra = requestExtra[RedactedThinkingBlock](b.Extra)
+	return b
+}
+
+func (b RedactedThinkingBlock) validate(path string) error {
+	if b.Data == "" {
+		return invalid(path+".data", "must not be empty")
+	}
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// tool_use and server_tool_use
+
+// ToolUseBlock is a "tool_use" block: the model calls a client tool. Answer
+// it with a [ToolResultBlock] carrying the same ID.
+type ToolUseBlock struct {
+	// ID matches ^[a-zA-Z0-9_-]+$.
+	ID string `json:"id"`
+	// Name is the tool's name, 1–200 characters.
+	Name string `json:"name"`
+	// Input is the tool input, a JSON object kept byte for byte (key order
+	// included). Use [ToolUseBlock.UnmarshalInput] to decode it.
+	Input json.RawMessage `json:"input"`
+	// Caller says who invoked the tool (nil: not stated).
+	Caller Caller `json:"caller,omitzero"`
+	// ToolsetName names the toolset for a toolset member's call.
+	ToolsetName  string        `json:"toolset_name,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolUseBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
+	type plain ToolUseBlock
+	aux := struct {
+		*plain
+		Caller holder[Caller] `json:"caller,omitzero"`
+	}{plain: (*plain)(b), Caller: holder[Caller]{decode: decodeCaller}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Caller = aux.Caller.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"tool_use" and Extra.
+func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
+	type plain ToolUseBlock
+	return marshalObject("tool_use", plain(b), b.Extra)
+}
+
+// UnmarshalInput decodes Input into v.
+func (b ToolUseBlock) UnmarshalInput(v any) error { return json.Unmarshal(b.Input, v) }
+
+func (b ToolUseBlock) requestForm() ContentBlock {
+	if b.Caller != nil {
+		b.Caller = b.Caller.requestForm()
+	}
+	b.Extra = requestExtra[ToolUseBlock](b.Extra)
+	return b
+}
+
+func (b ToolUseBlock) validate(path string) error {
+	if !isIDString(b.ID) {
+		return invalid(path+".id", "must match ^[a-zA-Z0-9_-]+$, got %q", b.ID)
+	}
+	if n := utf8.RuneCountInString(b.Name); n < 1 || n > 200 {
+		return invalid(path+".name", "must be 1 to 200 characters, got %d", n)
+	}
+	if !isJSONObject(b.Input) {
+		return invalid(path+".input", "must be a JSON object")
+	}
+	if b.Caller != nil {
+		if err := b.Caller.validate(path + ".caller"); err != nil {
+			return err
+		}
+	}
+	if b.ToolsetName != "" {
+		if n := len(b.ToolsetName); n > 64 || !isIDString(b.ToolsetName) {
+			return invalid(path+".toolset_name", "must be 1 to 64 characters matching ^[a-zA-Z0-9_-]+$, got %q", b.ToolsetName)
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ServerToolName names a server tool in a server_tool_use block. Unknown
+// values pass through.
+type ServerToolName string
+
+// Server tool names.
+const (
+	ServerToolNameWebSearch               ServerToolName = "web_search"
+	ServerToolNameWebFetch                ServerToolName = "web_fetch"
+	ServerToolNameCodeExecution           ServerToolName = "code_execution"
+	ServerToolNameBashCodeExecution       ServerToolName = "bash_code_execution"
+	ServerToolNameTextEditorCodeExecution ServerToolName = "text_editor_code_execution"
+	ServerToolNameToolSearchToolRegex     ServerToolName = "tool_search_tool_regex"
+	ServerToolNameToolSearchToolBM25      ServerToolName = "tool_search_tool_bm25"
+	ServerToolNameAdvisor                 ServerToolName = "advisor"
+)
+
+// ServerToolUseBlock is a "server_tool_use" block: the model called a tool
+// the service runs itself; its result follows as a *_tool_result block.
+type ServerToolUseBlock struct {
+	// ID starts with "srvtoolu_".
+	ID   string         `json:"id"`
+	Name ServerToolName `json:"name"`
+	// Input is the tool input, a JSON object kept byte for byte.
+	Input json.RawMessage `json:"input"`
+	// Caller says who invoked the tool (nil: not stated).
+	Caller       Caller        `json:"caller,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ServerToolUseBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
+	type plain ServerToolUseBlock
+	aux := struct {
+		*plain
+		Caller holder[Caller] `json:"caller,omitzero"`
+	}{plain: (*plain)(b), Caller: holder[Caller]{decode: decodeCaller}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Caller = aux.Caller.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"server_tool_use" and Extra.
+func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
+	type plain ServerToolUseBlock
+	return marshalObject("server_tool_use", plain(b), b.Extra)
+}
+
+func (b ServerToolUseBlock) requestForm() ContentBlock {
+	if b.Caller != nil {
+		b.Caller = b.Caller.requestForm()
+	}
+	b.Extra = requestExtra[ServerToolUseBlock](b.Extra)
+	return b
+}
+
+func (b ServerToolUseBlock) validate(path string) error {
+	if !strings.HasPrefix(b.ID, "srvtoolu_") || len(b.ID) == len("srvtoolu_") {
+		return invalid(path+".id", "must start with \"srvtoolu_\", got %q", b.ID)
+	}
+	if b.Name == "" {
+		return invalid(path+".name", "must not be empty")
+	}
+	if !isJSONObject(b.Input) {
+		return invalid(path+".input", "must be a JSON object")
+	}
+	if b.Caller != nil {
+		if err := b.Caller.validate(path + ".caller"); err != nil {
+			return err
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// tool_reference
+
+// ToolReferenceBlock is a "tool_reference" block: it names a deferred tool
+// (tool search). It appears in tool_result content and in tool search
+// results.
+type ToolReferenceBlock struct {
+	// ToolName matches ^[a-zA-Z0-9_-]{1,256}$.
+	ToolName     string        `json:"tool_name"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolReferenceBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error {
+	type plain ToolReferenceBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"tool_reference" and Extra.
+func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) {
+	type plain ToolReferenceBlock
+	return marshalObject("tool_reference", plain(b), b.Extra)
+}
+
+func (b ToolReferenceBlock) requestForm() ContentBlock { return b.requestToolReference() }
+
+func (b ToolReferenceBlock) requestToolReference() ToolReferenceBlock {
+	b.Extra = requestExtra[ToolReferenceBlock](b.Extra)
+	return b
+}
+
+func (b ToolReferenceBlock) validate(path string) error {
+	if n := len(b.ToolName); n < 1 || n > 256 || !isIDString(b.ToolName) {
+		return invalid(path+".tool_name", "must match ^[a-zA-Z0-9_-]{1,256}$, got %q", b.ToolName)
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// container_upload
+
+// ContainerUploadBlock is a "container_upload" block: it makes an uploaded
+// file available in the code-execution container.
+type ContainerUploadBlock struct {
+	FileID       string        `json:"file_id"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ContainerUploadBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error {
+	type plain ContainerUploadBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"container_upload" and Extra.
+func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) {
+	type plain ContainerUploadBlock
+	return marshalObject("container_upload", plain(b), b.Extra)
+}
+
+func (b ContainerUploadBlock) requestForm() ContentBlock {
+	b.Extra = requestExtra[ContainerUploadBlock](b.Extra)
+	return b
+}
+
+func (b ContainerUploadBlock) validate(path string) error {
+	if b.FileID == "" {
+		return invalid(path+".file_id", "must not be empty")
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// mcp_tool_use and mcp_tool_result (beta: MCP client)
+
+// MCPToolUseBlock is an "mcp_tool_use" block: the model called a tool of a
+// remote MCP server (beta).
+type MCPToolUseBlock struct {
+	ID         string `json:"id"`
+	Name       string `json:"name"`
+	ServerName string `json:"server_name"`
+	// Input is the tool input, a JSON object kept byte for byte.
+	Input        json.RawMessage `json:"input"`
+	CacheControl *CacheControl   `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (MCPToolUseBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
+	type plain MCPToolUseBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"mcp_tool_use" and Extra.
+func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) {
+	type plain MCPToolUseBlock
+	return marshalObject("mcp_tool_use", plain(b), b.Extra)
+}
+
+func (b MCPToolUseBlock) requestForm() ContentBlock {
+	b.Extra = requestExtra[MCPToolUseBlock](b.Extra)
+	return b
+}
+
+func (b MCPToolUseBlock) validate(path string) error {
+	switch {
+	case b.ID == "":
+		return invalid(path+".id", "must not be empty")
+	case b.Name == "":
+		return invalid(path+".name", "must not be empty")
+	case b.ServerName == "":
+		return invalid(path+".server_name", "must not be empty")
+	case !isJSONObject(b.Input):
+		return invalid(path+".input", "must be a JSON object")
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// MCPToolResultBlock is an "mcp_tool_result" block: the result of an
+// mcp_tool_use (beta).
+type MCPToolResultBlock struct {
+	ToolUseID string `json:"tool_use_id"`
+	// Content holds text blocks (TextBlock only).
+	Content ContentBlocks `json:"content,omitzero"`
+	// StringContent selects the wire's string shorthand ("content":"…") for
+	// Content when it is a single plain TextBlock; decoding sets it when the
+	// wire used the string form. Otherwise the array form is written.
+	StringContent bool `json:"-"`
+	// IsError marks a failed call.
+	IsError      *bool         `json:"is_error,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (MCPToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain MCPToolResultBlock
+	aux := struct {
+		*plain
+		Content blocksOrString `json:"content,omitzero"`
+	}{plain: (*plain)(b)}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content, b.StringContent = aux.Content.blocks, aux.Content.isString
+	return err
+}
+
+// MarshalJSON writes the block with "type":"mcp_tool_result" and Extra.
+func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain MCPToolResultBlock
+	extra := liveExtra(plain(b), b.Extra)
+	if s, ok := stringForm(b.Content, b.StringContent); ok {
+		return codec.MarshalObject("mcp_tool_result", struct {
+			plain
+			Content string `json:"content"`
+		}{plain(b), s}, extra)
+	}
+	return codec.MarshalObject("mcp_tool_result", plain(b), extra)
+}
+
+func (b MCPToolResultBlock) requestForm() ContentBlock {
+	b.Content = b.Content.requestForm()
+	b.Extra = requestExtra[MCPToolResultBlock](b.Extra)
+	return b
+}
+
+func (b MCPToolResultBlock) validate(path string) error {
+	if b.ToolUseID == "" {
+		return invalid(path+".tool_use_id", "must not be empty")
+	}
+	if !b.StringContent {
+		if err := b.Content.validate(path+".content", onlyText, "mcp_tool_result content"); err != nil {
+			return err
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// compaction (beta)
+
+// CompactionBlock is a "compaction" block: a summary of earlier context
+// (beta). Send it back as received.
+type CompactionBlock struct {
+	// Content is the summary (nil: absent or null).
+	Content *string `json:"content,omitzero"`
+	// EncryptedContent is the encrypted form (nil: absent or null).
+	EncryptedContent *string       `json:"encrypted_content,omitzero"`
+	CacheControl     *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model, and explicit
+	// nulls of the optional fields (see the package's null memory).
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CompactionBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *CompactionBlock) UnmarshalJSON(data []byte) error {
+	type plain CompactionBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"compaction" and Extra.
+func (b CompactionBlock) MarshalJSON() ([]byte, error) {
+	type plain CompactionBlock
+	return marshalObject("compaction", plain(b), b.Extra)
+}
+
+func (b CompactionBlock) requestForm() ContentBlock {
+	b.Extra = requestExtra[CompactionBlock](b.Extra)
+	return b
+}
+
+func (b CompactionBlock) validate(path string) error {
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ---------------------------------------------------------------------------
+// fallback (beta)
+
+// FallbackBlock is a "fallback" block: from here on a fallback model served
+// the turn (beta). Send it back as received.
+type FallbackBlock struct {
+	From FallbackModel `json:"from"`
+	To   FallbackModel `json:"to"`
+	// Trigger says why the fallback happened.
+	Trigger *FallbackTrigger `json:"trigger,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FallbackBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *FallbackBlock) UnmarshalJSON(data []byte) error {
+	type plain FallbackBlock
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON writes the block with "type":"fallback" and Extra.
+func (b FallbackBlock) MarshalJSON() ([]byte, error) {
+	type plain FallbackBlock
+	return marshalObject("fallback", plain(b), b.Extra)
+}
+
+func (b FallbackBlock) requestForm() ContentBlock {
+	b.From.Extra = requestExtra[FallbackModel](b.From.Extra)
+	b.To.Extra = requestExtra[FallbackModel](b.To.Extra)
+	if b.Trigger != nil {
+		t := *b.Trigger
+		t.Extra = requestExtra[FallbackTrigger](t.Extra)
+		b.Trigger = &t
+	}
+	b.Extra = requestExtra[FallbackBlock](b.Extra)
+	return b
+}
+
+func (b FallbackBlock) validate(path string) error {
+	if b.From.Model == "" {
+		return invalid(path+".from.model", "must not be empty")
+	}
+	if b.To.Model == "" {
+		return invalid(path+".to.model", "must not be empty")
+	}
+	return nil
+}
+
+// FallbackModel is the {"model": …} end of a fallback.
+type FallbackModel struct {
+	Model string `json:"model"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (m *FallbackModel) UnmarshalJSON(data []byte) error {
+	type plain FallbackModel
+	return decodeObject(data, (*plain)(m), &m.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (m FallbackModel) MarshalJSON() ([]byte, error) {
+	type plain FallbackModel
+	return marshalObject("", plain(m), m.Extra)
+}
+
+// FallbackTrigger says why a fallback happened: Type "refusal" with the
+// refusal's category (empty when null).
+type FallbackTrigger struct {
+	Type     string          `json:"type"`
+	Category RefusalCategory `json:"category"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (t *FallbackTrigger) UnmarshalJSON(data []byte) error {
+	type plain FallbackTrigger
+	return decodeObject(data, (*plain)(t), &t.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (t FallbackTrigger) MarshalJSON() ([]byte, error) {
+	type plain FallbackTrigger
+	return marshalObject("", plain(t), t.Extra)
+}
+
+// ---------------------------------------------------------------------------
+// tool_addition and tool_removal (beta: mid-conversation tool changes)
+
+// ToolAdditionBlock is a "tool_addition" block: it offers a declared tool
+// from this point of the conversation on (beta).
+type ToolAdditionBlock struct {
+	Tool         ToolChangeRef `json:"tool"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolAdditionBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error {
+	type plain ToolAdditionBlock
+	aux := struct {
+		*plain
+		Tool holder[ToolChangeRef] `json:"tool"`
+	}{plain: (*plain)(b), Tool: holder[ToolChangeRef]{decode: decodeToolChangeRef}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Tool = aux.Tool.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"tool_addition" and Extra.
+func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) {
+	type plain ToolAdditionBlock
+	return marshalObject("tool_addition", plain(b), b.Extra)
+}
+
+func (b ToolAdditionBlock) requestForm() ContentBlock {
+	if b.Tool != nil {
+		b.Tool = b.Tool.requestForm()
+	}
+	b.Extra = requestExtra[ToolAdditionBlock](b.Extra)
+	return b
+}
+
+func (b ToolAdditionBlock) validate(path string) error {
+	if b.Tool == nil {
+		return invalid(path+".tool", "is required")
+	}
+	if err := b.Tool.validate(path + ".tool"); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
+// from this point of the conversation on (beta).
+type ToolRemovalBlock struct {
+	Tool         ToolChangeRef `json:"tool"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolRemovalBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error {
+	type plain ToolRemovalBlock
+	aux := struct {
+		*plain
+		Tool holder[ToolChangeRef] `json:"tool"`
+	}{plain: (*plain)(b), Tool: holder[ToolChangeRef]{decode: decodeToolChangeRef}}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Tool = aux.Tool.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"tool_removal" and Extra.
+func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) {
+	type plain ToolRemovalBlock
+	return marshalObject("tool_removal", plain(b), b.Extra)
+}
+
+func (b ToolRemovalBlock) requestForm() ContentBlock {
+	if b.Tool != nil {
+		b.Tool = b.Tool.requestForm()
+	}
+	b.Extra = requestExtra[ToolRemovalBlock](b.Extra)
+	return b
+}
+
+func (b ToolRemovalBlock) validate(path string) error {
+	if b.Tool == nil {
+		return invalid(path+".tool", "is required")
+	}
+	if err := b.Tool.validate(path + ".tool"); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A ToolChangeRef names the tool a tool_addition or tool_removal block is
+// about. Variants: [ToolRef], [MCPToolRef], [MCPToolsetRef] and
+// [UnknownToolChangeRef].
+type ToolChangeRef interface {
+	json.Marshaler
+	isToolChangeRef()
+	requestForm() ToolChangeRef
+	validate(path string) error
+}
+
+func decodeToolChangeRef(data []byte) (ToolChangeRef, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var r ToolChangeRef
+	switch typ {
+	case "tool_reference":
+		r, err = codec.Decode[ToolRef](data)
+	case "mcp_tool_reference":
+		r, err = codec.Decode[MCPToolRef](data)
+	case "mcp_toolset_reference":
+		r, err = codec.Decode[MCPToolsetRef](data)
+	default:
+		return unknownOf(typ, data, newUnknownToolChangeRef)
+	}
+	return settle(r, err, typ, data, newUnknownToolChangeRef)
+}
+
+// ToolRef is a {"type":"tool_reference","name":…} reference to a declared
+// tool.
+type ToolRef struct {
+	Name string `json:"name"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolRef) isToolChangeRef() {}
+
+// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
+func (r *ToolRef) UnmarshalJSON(data []byte) error {
+	type plain ToolRef
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the reference with "type":"tool_reference" and Extra.
+func (r ToolRef) MarshalJSON() ([]byte, error) {
+	type plain ToolRef
+	return marshalObject("tool_reference", plain(r), r.Extra)
+}
+
+func (r ToolRef) requestForm() ToolChangeRef {
+	r.Extra = requestExtra[ToolRef](r.Extra)
+	return r
+}
+
+func (r ToolRef) validate(path string) error {
+	if r.Name == "" {
+		return invalid(path+".name", "must not be empty")
+	}
+	return nil
+}
+
+// MCPToolRef is an "mcp_tool_reference" to one tool of an MCP server.
+type MCPToolRef struct {
+	ServerName string `json:"server_name"`
+	Name       string `json:"name"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (MCPToolRef) isToolChangeRef() {}
+
+// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
+func (r *MCPToolRef) UnmarshalJSON(data []byte) error {
+	type plain MCPToolRef
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the reference with "type":"mcp_tool_reference" and Extra.
+func (r MCPToolRef) MarshalJSON() ([]byte, error) {
+	type plain MCPToolRef
+	return marshalObject("mcp_tool_reference", plain(r), r.Extra)
+}
+
+func (r MCPToolRef) requestForm() ToolChangeRef {
+	r.Extra = requestExtra[MCPToolRef](r.Extra)
+	return r
+}
+
+func (r MCPToolRef) validate(path string) error {
+	if r.ServerName == "" {
+		return invalid(path+".server_name", "must not be empty")
+	}
+	if r.Name == "" {
+		return invalid(path+".name", "must not be empty")
+	}
+	return nil
+}
+
+// MCPToolsetRef is an "mcp_toolset_reference" to every tool of an MCP
+// server.
+type MCPToolsetRef struct {
+	ServerName string `json:"server_name"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (MCPToolsetRef) isToolChangeRef() {}
+
+// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
+func (r *MCPToolsetRef) UnmarshalJSON(data []byte) error {
+	type plain MCPToolsetRef
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the reference with "type":"mcp_toolset_reference" and
+// Extra.
+func (r MCPToolsetRef) MarshalJSON() ([]byte, error) {
+	type plain MCPToolsetRef
+	return marshalObject("mcp_toolset_reference", plain(r), r.Extra)
+}
+
+func (r MCPToolsetRef) requestForm() ToolChangeRef {
+	r.Extra = requestExtra[MCPToolsetRef](r.Extra)
+	return r
+}
+
+func (r MCPToolsetRef) validate(path string) error {
+	if r.ServerName == "" {
+		return invalid(path+".server_name", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownToolChangeRef holds a reference type this version cannot name; Raw
+// is written back verbatim.
+type UnknownToolChangeRef struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownToolChangeRef(typ string, raw json.RawMessage) ToolChangeRef {
+	return UnknownToolChangeRef{Type: typ, Raw: raw}
+}
+
+func (UnknownToolChangeRef) isToolChangeRef() {}
+
+// MarshalJSON returns Raw unchanged.
+func (r UnknownToolChangeRef) MarshalJSON() ([]byte, error) { return rawJSON(r.Type, r.Raw) }
+
+func (r UnknownToolChangeRef) requestForm() ToolChangeRef { return r }
+func (UnknownToolChangeRef) validate(string) error        { return nil }
+
+// ---------------------------------------------------------------------------
+// string-or-array content
+
+// blocksOrString decodes a member that is either a string (the shorthand for
+// one text block) or an array of blocks.
+type blocksOrString struct {
+	blocks   ContentBlocks
+	isString bool
+}
+
+func (h *blocksOrString) UnmarshalJSON(data []byte) error {
+	data = bytes.TrimLeft(data, " \t\r\n")
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		h.blocks, h.isString = ContentBlocks{TextBlock{Text: s}}, true
+		return nil
+	}
+	h.isString = false
+	return h.blocks.UnmarshalJSON(data)
+}
+
+// stringForm reports whether content encodes in the string shorthand: the
+// caller asked for it and the content is exactly one plain TextBlock.
+func stringForm(c ContentBlocks, isString bool) (string, bool) {
+	if !isString || len(c) != 1 {
+		return "", false
+	}
+	t, ok := c[0].(TextBlock)
+	if !ok || t.Citations != nil || t.CacheControl != nil || len(t.Extra) != 0 {
+		return "", false
+	}
+	return t.Text, true
+}
+
+func onlyText(b ContentBlock) bool {
+	_, ok := b.(TextBlock)
+	return ok || isUnknownBlock(b)
+}
+
+func isUnknownBlock(b ContentBlock) bool {
+	_, ok := b.(UnknownContentBlock)
+	return ok
+}
+
+// blockTypeName returns the wire type of a block, for error messages.
+func blockTypeName(b ContentBlock) string {
+	if u, ok := b.(UnknownContentBlock); ok {
+		return fmt.Sprintf("block type %q", u.Type)
+	}
+	data, err := b.MarshalJSON()
+	if err != nil {
+		return fmt.Sprintf("%T", b)
+	}
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return fmt.Sprintf("%T", b)
+	}
+	return fmt.Sprintf("block type %q", typ)
+}
+
+// ---------------------------------------------------------------------------
+// codec glue shared by every union in the package
+
+// errOtherType marks a value whose "type" is not the one its position
+// allows (a web_search_result list holding something else, say). The nearest
+// enclosing union decoder turns the whole value into its Unknown variant, so
+// nothing is re-typed or lost.
+var errOtherType = errors.New("mms: unexpected type")
+
+// errNoRaw is returned when an Unknown variant without Raw is encoded.
+var errNoRaw = errors.New("mms: unknown variant has no raw JSON")
+
+// rawJSON returns an Unknown variant's raw bytes.
+func rawJSON(typ string, raw json.RawMessage) ([]byte, error) {
+	if len(raw) == 0 {
+		return nil, fmt.Errorf("%w (type %q)", errNoRaw, typ)
+	}
+	return raw, nil
+}
+
+// unknownOf builds an Unknown variant holding a copy of data, which must be
+// well-formed JSON (the type peek alone does not check that).
+func unknownOf[U any](typ string, data []byte, mk func(string, json.RawMessage) U) (U, error) {
+	if !json.Valid(data) {
+		var zero U
+		return zero, fmt.Errorf("mms: malformed JSON in %q value", typ)
+	}
+	return mk(typ, codec.Clone(data)), nil
+}
+
+// settle finishes a union decode: a value nested in v with an unexpected
+// "type" makes the whole value the union's Unknown variant.
+func settle[U any](v U, err error, typ string, data []byte, mk func(string, json.RawMessage) U) (U, error) {
+	if err == nil {
+		return v, nil
+	}
+	if errors.Is(err, errOtherType) {
+		return unknownOf(typ, data, mk)
+	}
+	var zero U
+	return zero, err
+}
+
+// checkType returns errOtherType unless data's "type" is want.
+func checkType(data []byte, want string) error {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return err
+	}
+	if typ != want {
+		return fmt.Errorf("%w: %q where %q belongs", errOtherType, typ, want)
+	}
+	return nil
+}
+
+// holder decodes a single union-typed member inside a parent's UnmarshalJSON
+// (the parent swaps it in for its interface field). A JSON null is nil.
+type holder[T any] struct {
+	v      T
+	decode func([]byte) (T, error)
+}
+
+func (h *holder[T]) UnmarshalJSON(data []byte) error {
+	if isJSONNull(data) {
+		var zero T
+		h.v = zero
+		return nil
+	}
+	v, err := h.decode(data)
+	h.v = v
+	return err
+}
+
+var nullJSON = []byte("null")
+
+func isJSONNull(data []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(data), nullJSON)
+}
+
+// decodeObject is codec.DecodeObject plus the null memory: a member whose
+// value is null and whose field is optional (omitzero) is also recorded in
+// *extra as null, so it re-encodes as the explicit null it was.
+func decodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
+	if err := codec.DecodeObject(data, v, extra); err != nil {
+		return err
+	}
+	if !bytes.Contains(data, nullJSON) {
+		return nil
+	}
+	fields := fieldsOf(reflect.TypeOf(v).Elem())
+	return codec.EachMember(data, func(key string, value []byte) error {
+		if len(value) != 4 || string(value) != "null" {
+			return nil
+		}
+		if f, ok := fields[key]; ok && f.omitzero {
+			if *extra == nil {
+				*extra = make(map[string]json.RawMessage, 1)
+			}
+			(*extra)[key] = json.RawMessage("null")
+		}
+		return nil
+	})
+}
+
+// marshalObject is codec.MarshalObject after liveExtra.
+func marshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
+	return codec.MarshalObject(typ, v, liveExtra(v, extra))
+}
+
+// liveExtra returns extra without the entries a modelled field of v writes
+// itself: an Extra entry for a modelled member (the null memory) speaks only
+// while its field is omitted.
+func liveExtra(v any, extra map[string]json.RawMessage) map[string]json.RawMessage {
+	if len(extra) == 0 {
+		return extra
+	}
+	rv := reflect.ValueOf(v)
+	fields := fieldsOf(rv.Type())
+	var out map[string]json.RawMessage
+	for k := range extra {
+		f, ok := fields[k]
+		if !ok || (f.omitzero && rv.FieldByIndex(f.index).IsZero()) {
+			continue
+		}
+		if out == nil {
+			out = maps.Clone(extra)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return extra
+	}
+	return out
+}
+
+// requestExtra returns the part of extra a request may carry: the recorded
+// explicit nulls of T's modelled members, minus the response-only ones in
+// drop. Everything else (members this SDK does not model) is dropped.
+func requestExtra[T any](extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
+	if len(extra) == 0 {
+		return nil
+	}
+	fields := fieldsOf(reflect.TypeFor[T]())
+	var out map[string]json.RawMessage
+	for k, v := range extra {
+		if _, ok := fields[k]; !ok || !isJSONNull(v) || contains(drop, k) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]json.RawMessage)
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+type fieldInfo struct {
+	index    []int
+	omitzero bool
+}
+
+var fieldCache sync.Map // reflect.Type -> map[string]fieldInfo
+
+// fieldsOf maps the JSON member names of struct type t to their fields,
+// following embedded structs (outer fields win).
+func fieldsOf(t reflect.Type) map[string]fieldInfo {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string]fieldInfo)
+	}
+	fields := make(map[string]fieldInfo)
+	collectFields(t, nil, fields)
+	fieldCache.Store(t, fields)
+	return fields
+}
+
+func collectFields(t reflect.Type, index []int, fields map[string]fieldInfo) {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return
+	}
+	var embedded []int
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			embedded = append(embedded, i)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		if _, seen := fields[name]; seen {
+			continue
+		}
+		fields[name] = fieldInfo{
+			index:    append(append([]int(nil), index...), i),
+			omitzero: strings.Contains(","+opts+",", ",omitzero,"),
+		}
+	}
+	for _, i := range embedded {
+		collectFields(t.Field(i).Type, append(append([]int(nil), index...), i), fields)
+	}
+}
+
+// An appender writes its JSON straight into a buffer; jsonSize estimates
+// the length. Blocks that may carry a large payload (base64 sources and the
+// blocks holding them) implement it, so request encoding copies the payload
+// once instead of once per nesting level.
+type appender interface {
+	json.Marshaler
+	appendJSON(dst []byte) ([]byte, error)
+	jsonSize() int
+}
+
+// sizeOf estimates the JSON length of v when it is an appender, else 0.
+func sizeOf(v any) int {
+	if a, ok := v.(appender); ok {
+		return a.jsonSize()
+	}
+	return 0
+}
+
+// appendValue appends m's JSON to dst.
+func appendValue(dst []byte, m json.Marshaler) ([]byte, error) {
+	if a, ok := m.(appender); ok {
+		return a.appendJSON(dst)
+	}
+	b, err := m.MarshalJSON()
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, b...), nil
+}
+
+// appendMember appends the JSON object obj with "key":m added as its last
+// member (m nil: obj unchanged).
+func appendMember(dst, obj []byte, key string, m json.Marshaler) ([]byte, error) {
+	if m == nil || isNilValue(m) {
+		return append(dst, obj...), nil
+	}
+	if len(obj) < 2 || obj[len(obj)-1] != '}' {
+		return dst, fmt.Errorf("mms: cannot add %q to a non-object", key)
+	}
+	dst = append(dst, obj[:len(obj)-1]...)
+	if len(bytes.TrimSpace(obj[1:len(obj)-1])) > 0 {
+		dst = append(dst, ',')
+	}
+	dst = append(dst, '"')
+	dst = append(dst, key...)
+	dst = append(dst, `":`...)
+	dst, err := appendValue(dst, m)
+	if err != nil {
+		return dst, err
+	}
+	return append(dst, '}'), nil
+}
+
+func isNilValue(v any) bool {
+	rv := reflect.ValueOf(v)
+	switch rv.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
+		return rv.IsNil()
+	}
+	return false
+}
+
+// appendJSONString appends s as a JSON string, copying it directly when it
+// needs no escaping (base64 data never does).
+func appendJSONString(dst []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			b, _ := codec.Marshal(s)
+			return append(dst, b...)
+		}
+	}
+	dst = append(dst, '"')
+	dst = append(dst, s...)
+	return append(dst, '"')
+}
+
+// ---------------------------------------------------------------------------
+// validation helpers
+
+// isIDString reports whether s matches ^[a-zA-Z0-9_-]+$.
+func isIDString(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// isJSONObject reports whether raw holds a JSON object.
+func isJSONObject(raw json.RawMessage) bool {
+	raw = bytes.TrimSpace(raw)
+	return len(raw) >= 2 && raw[0] == '{' && raw[len(raw)-1] == '}'
+}
+
+// nullableString is the JSON codec of string enums whose null is "": empty
+// encodes as null and null decodes as empty.
+func marshalNullableString(s string) ([]byte, error) {
+	if s == "" {
+		return []byte("null"), nil
+	}
+	return appendJSONString(nil, s), nil
+}
+
+func unmarshalNullableString(data []byte, s *string) error {
+	if isJSONNull(data) {
+		*s = ""
+		return nil
+	}
+	return json.Unmarshal(data, s)
+}

@@ -1,0 +1,99 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+func TestMCPServersRoundTrip(t *testing.T) {
+	cases := []struct {
+		name string
+		in   MCPServers
+		json string
+	}{
+		{"minimal", MCPServers{{Name: "deepwiki", URL: "https://mcp.deepwiki.com/mcp"}},
+			`[{"type":"url","name":"deepwiki","url":"https://mcp.deepwiki.com/mcp"}]`},
+		{"full", MCPServers{{Name: "w", URL: "https://w.example/mcp", AuthorizationToken: "tok",
+			ToolConfiguration: &MCPToolConfiguration{Enabled: Ptr(true), AllowedTools: []string{"ask_question"}}}},
+			`[{"type":"url","name":"w","url":"https://w.example/mcp","authorization_token":"tok","tool_configuration":{"enabled":true,"allowed_tools":["ask_question"]}}]`},
+		{"nulls", MCPServers{{Name: "w", URL: "u", Explicit: map[string]json.RawMessage{"authorization_token": json.RawMessage("null")},
+			ToolConfiguration: &MCPToolConfiguration{Explicit: map[string]json.RawMessage{"enabled": json.RawMessage("null"), "allowed_tools": json.RawMessage("null")}}}},
+			`[{"type":"url","name":"w","url":"u","authorization_token":null,"tool_configuration":{"enabled":null,"allowed_tools":null}}]`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := codec.Marshal(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rcJSONEqual(t, got, []byte(c.json))
+			var back MCPServers
+			if err := json.Unmarshal([]byte(c.json), &back); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(c.in, back); d != "" {
+				t.Errorf("decode (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+func TestMCPServersValidate(t *testing.T) {
+	cases := []struct {
+		name    string
+		servers MCPServers
+		field   string
+		rule    string
+	}{
+		{"ok", MCPServers{{Name: "a", URL: "https://a"}}, "", ""},
+		{"no name", MCPServers{{Name: "a", URL: "https://a"}, {URL: "https://b", AuthorizationToken: "secret-token"}}, "mcp_servers[1].name", "must not be empty"},
+		{"no url", MCPServers{{Name: "a"}}, "mcp_servers[0].url", "must not be empty"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.servers.validate("mcp_servers")
+			rcWantInvalid(t, err, c.field, c.rule)
+			if err != nil && strings.Contains(err.Error(), "secret-token") {
+				t.Errorf("error shows the token: %v", err)
+			}
+		})
+	}
+}
+
+func TestMCPServerDefinitionRedactsToken(t *testing.T) {
+	d := MCPServerDefinition{Name: "a", URL: "https://a", AuthorizationToken: "secret-token"}
+	for _, s := range []string{d.String(), fmt.Sprintf("%v", d), fmt.Sprintf("%+v", MCPServers{d})} {
+		if strings.Contains(s, "secret-token") {
+			t.Errorf("formatted value shows the token: %s", s)
+		}
+	}
+}
+
+func TestMCPServersBetas(t *testing.T) {
+	cases := []struct {
+		name    string
+		servers MCPServers
+		want    []string
+	}{
+		{"none", nil, nil},
+		{"url only", MCPServers{{Name: "a", URL: "u"}}, []string{"mcp-client-2025-11-20"}},
+		{"tool configuration", MCPServers{{Name: "a", URL: "u"}, {Name: "b", URL: "u", ToolConfiguration: &MCPToolConfiguration{}}}, []string{"mcp-client-2025-04-04"}},
+	}
+	for _, c := range cases {
+		got := c.servers.betas()
+		if d := cmp.Diff(c.want, got); d != "" {
+			t.Errorf("%s: (-want +got):\n%s", c.name, d)
+		}
+		for _, b := range got {
+			if !wire.IsKnownBeta(b) {
+				t.Errorf("unknown beta %q", b)
+			}
+		}
+	}
+}

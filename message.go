@@ -1,0 +1,1072 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// Role is the author of a message: RoleUser or RoleAssistant. There is no
+// system role; the system prompt is a request parameter.
+type Role string
+
+// Message roles.
+const (
+	RoleUser      Role = "user"
+	RoleAssistant Role = "assistant"
+)
+
+// ---------------------------------------------------------------------------
+// MessageParam
+
+// MessageParam is one turn of the conversation sent in a request. Content
+// has the same type as [Message].Content, so a reply goes back unchanged:
+//
+//	next := append(history, msg.ToParam(), mms.UserText("go on"))
+//
+// MessageParam encodes in request form: every block drops the members this
+// SDK does not model (Extra) and the response-only fields (citation file_id,
+// tool-search error_message); unknown blocks go back raw. Decoding accepts
+// the string shorthand ("content":"hi") and remembers it in StringContent.
+type MessageParam struct {
+	// Role is RoleUser or RoleAssistant.
+	Role Role `json:"role"`
+	// Content holds the turn's blocks. A trailing assistant turn is a
+	// prefill the response continues.
+	Content ContentBlocks `json:"content"`
+	// StringContent selects the wire's string shorthand ("content":"…") when
+	// Content is a single plain TextBlock (no citations, no cache_control);
+	// otherwise the array form is written. Decoding sets it when the wire
+	// used the string form, so such a request re-encodes as it came.
+	StringContent bool `json:"-"`
+}
+
+// UnmarshalJSON decodes a turn; content may be a string or an array of
+// blocks. Members other than role and content are ignored.
+func (p *MessageParam) UnmarshalJSON(data []byte) error {
+	var aux struct {
+		Role    Role           `json:"role"`
+		Content blocksOrString `json:"content"`
+	}
+	err := json.Unmarshal(data, &aux)
+	p.Role, p.Content, p.StringContent = aux.Role, aux.Content.blocks, aux.Content.isString
+	return err
+}
+
+// MarshalJSON writes the turn in request form. The JSON is assembled
+// directly: a block's encoding is copied once into the result, and a block
+// that may carry a base64 payload (image, document, tool_result) writes
+// straight into the result, so the payload is copied once.
+func (p MessageParam) MarshalJSON() ([]byte, error) {
+	buf := make([]byte, 0, 64)
+	buf = append(buf, `{"role":`...)
+	buf = appendJSONString(buf, string(p.Role))
+	buf = append(buf, `,"content":`...)
+	if s, ok := stringForm(p.Content, p.StringContent); ok {
+		buf = appendJSONString(buf, s)
+		return append(buf, '}'), nil
+	}
+	if p.Content == nil {
+		buf = append(buf, "null"...)
+		return append(buf, '}'), nil
+	}
+	blocks := make([]ContentBlock, len(p.Content))
+	parts := make([][]byte, len(p.Content))
+	size := len(buf) + 3
+	for i, b := range p.Content {
+		if b == nil {
+			parts[i] = nullJSON
+			size += len(nullJSON) + 1
+			continue
+		}
+		b = b.requestForm()
+		if a, ok := b.(appender); ok {
+			blocks[i] = b
+			size += a.jsonSize() + 1
+			continue
+		}
+		enc, err := b.MarshalJSON()
+		if err != nil {
+			return nil, fmt.Errorf("content[%d]: %w", i, err)
+		}
+		parts[i] = enc
+		size += len(enc) + 1
+	}
+	out := make([]byte, 0, size)
+	out = append(out, buf...)
+	out = append(out, '[')
+	for i, part := range parts {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		if a, ok := blocks[i].(appender); ok {
+			var err error
+			if out, err = a.appendJSON(out); err != nil {
+				return nil, fmt.Errorf("content[%d]: %w", i, err)
+			}
+			continue
+		}
+		out = append(out, part...)
+	}
+	return append(out, "]}"...), nil
+}
+
+// validate checks the turn against the service's rules; path is e.g.
+// "messages[3]".
+func (p MessageParam) validate(path string) error {
+	switch p.Role {
+	case RoleUser, RoleAssistant:
+	default:
+		return invalid(path+".role", "must be %q or %q, got %q", RoleUser, RoleAssistant, p.Role)
+	}
+	if s, ok := stringForm(p.Content, p.StringContent); ok {
+		if s == "" {
+			return invalid(path+".content", "must not be empty")
+		}
+		return nil
+	}
+	if p.Content == nil {
+		return invalid(path+".content", "is required")
+	}
+	return p.Content.validate(path+".content", func(b ContentBlock) bool {
+		switch b.(type) {
+		case ToolReferenceBlock, BrowserStateBlock:
+			return false
+		}
+		return true
+	}, "message content (only inside tool_result content)")
+}
+
+// ---------------------------------------------------------------------------
+// Message
+
+// Message is the service's reply (the body of a non-streaming
+// POST /v1/messages). json.Marshal of a decoded Message gives back the JSON it
+// came from: unknown members are kept in Extra, explicit nulls of optional
+// members are remembered there too. An absent always-present member
+// (stop_sequence, stop_reason, usage and the Always members of nested
+// objects) re-encodes as null or zero.
+type Message struct {
+	ID string `json:"id"`
+	// Role is always RoleAssistant.
+	Role Role `json:"role"`
+	// Model is the model that served the request (after any fallback).
+	Model string `json:"model"`
+	// Content continues a prefilled assistant turn directly.
+	Content ContentBlocks `json:"content"`
+	// Container is the code-execution container used (nil: absent or null).
+	Container *Container `json:"container,omitzero"`
+	// StopReason is why generation stopped; empty (null) only in a stream's
+	// message_start.
+	StopReason StopReason `json:"stop_reason"`
+	// StopSequence is the custom stop sequence hit (nil: null).
+	StopSequence *string `json:"stop_sequence"`
+	// StopDetails describes a refusal (nil: absent or null).
+	StopDetails *StopDetails `json:"stop_details,omitzero"`
+	Usage       Usage        `json:"usage"`
+	// ContextManagement reports the context edits applied (beta; nil:
+	// absent or null).
+	ContextManagement *ContextManagementResponse `json:"context_management,omitzero"`
+	// Diagnostics explains a prompt-cache miss (beta; nil: absent or null).
+	Diagnostics *MessageDiagnostics `json:"diagnostics,omitzero"`
+	// Extra holds members this SDK version does not model, and explicit
+	// nulls of the optional members.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the message, keeping unknown members in Extra.
+func (m *Message) UnmarshalJSON(data []byte) error {
+	type plain Message
+	return decodeObject(data, (*plain)(m), &m.Extra)
+}
+
+// MarshalJSON writes the message with "type":"message" and Extra (response
+// mode: everything decoded is written back).
+func (m Message) MarshalJSON() ([]byte, error) {
+	type plain Message
+	return marshalObject("message", plain(m), m.Extra)
+}
+
+// StopReason says why the model stopped. Unknown values pass through. The
+// empty value is JSON null.
+type StopReason string
+
+// Stop reasons.
+const (
+	StopReasonEndTurn                    StopReason = "end_turn"
+	StopReasonMaxTokens                  StopReason = "max_tokens"
+	StopReasonStopSequence               StopReason = "stop_sequence"
+	StopReasonToolUse                    StopReason = "tool_use"
+	StopReasonPauseTurn                  StopReason = "pause_turn"
+	StopReasonRefusal                    StopReason = "refusal"
+	StopReasonModelContextWindowExceeded StopReason = "model_context_window_exceeded"
+	// StopReasonCompaction (beta): the turn stopped after a compaction step.
+	StopReasonCompaction StopReason = "compaction"
+)
+
+// MarshalJSON writes the reason, or null when it is empty.
+func (r StopReason) MarshalJSON() ([]byte, error) { return marshalNullableString(string(r)) }
+
+// UnmarshalJSON reads a string, or null as empty.
+func (r *StopReason) UnmarshalJSON(data []byte) error {
+	return unmarshalNullableString(data, (*string)(r))
+}
+
+// StopDetails describes why the model refused (stop_reason "refusal").
+type StopDetails struct {
+	// Type is "refusal", the only kind known ("refusal" is written when
+	// empty).
+	Type string `json:"type"`
+	// Category is the refusal's policy category (empty: null).
+	Category RefusalCategory `json:"category"`
+	// Explanation is a human-readable reason (nil: null).
+	Explanation *string `json:"explanation"`
+	// FallbackCreditToken lets a retry bill its cache creation at the
+	// cache-read rate (beta; nil: absent or null).
+	FallbackCreditToken *string `json:"fallback_credit_token,omitzero"`
+	// FallbackHasPrefillClaim (beta; nil: absent or null).
+	FallbackHasPrefillClaim *bool `json:"fallback_has_prefill_claim,omitzero"`
+	// RecommendedModel is a model to retry with (beta; nil: absent or null).
+	RecommendedModel *string `json:"recommended_model,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the details, keeping unknown members in Extra.
+func (d *StopDetails) UnmarshalJSON(data []byte) error {
+	type plain StopDetails
+	return decodeObject(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON writes the details with Extra.
+func (d StopDetails) MarshalJSON() ([]byte, error) {
+	type plain StopDetails
+	if d.Type == "" {
+		d.Type = "refusal"
+	}
+	return marshalObject("", plain(d), d.Extra)
+}
+
+// RefusalCategory is the policy category of a refusal. Unknown values pass
+// through. The empty value is JSON null.
+type RefusalCategory string
+
+// Refusal categories.
+const (
+	RefusalCategoryCyber               RefusalCategory = "cyber"
+	RefusalCategoryBio                 RefusalCategory = "bio"
+	RefusalCategoryFrontierLLM         RefusalCategory = "frontier_llm"
+	RefusalCategoryReasoningExtraction RefusalCategory = "reasoning_extraction"
+	RefusalCategoryGeneralHarms        RefusalCategory = "general_harms"
+)
+
+// MarshalJSON writes the category, or null when it is empty.
+func (c RefusalCategory) MarshalJSON() ([]byte, error) { return marshalNullableString(string(c)) }
+
+// UnmarshalJSON reads a string, or null as empty.
+func (c *RefusalCategory) UnmarshalJSON(data []byte) error {
+	return unmarshalNullableString(data, (*string)(c))
+}
+
+// Container is the code-execution container a response used.
+type Container struct {
+	ID string `json:"id"`
+	// ExpiresAt is an RFC 3339 time, kept as sent; see [Container.Expires].
+	ExpiresAt string `json:"expires_at"`
+	// Skills are the skills loaded in the container (nil: absent or null).
+	Skills []ContainerSkill `json:"skills,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the container, keeping unknown members in Extra.
+func (c *Container) UnmarshalJSON(data []byte) error {
+	type plain Container
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the container with Extra.
+func (c Container) MarshalJSON() ([]byte, error) {
+	type plain Container
+	return marshalObject("", plain(c), c.Extra)
+}
+
+// Expires parses ExpiresAt.
+func (c Container) Expires() (time.Time, error) { return time.Parse(time.RFC3339Nano, c.ExpiresAt) }
+
+// ContainerSkill is a skill loaded in a container.
+type ContainerSkill struct {
+	// Type is "vendor" or "custom".
+	Type    string `json:"type"`
+	SkillID string `json:"skill_id"`
+	Version string `json:"version"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the skill, keeping unknown members in Extra.
+func (s *ContainerSkill) UnmarshalJSON(data []byte) error {
+	type plain ContainerSkill
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the skill with Extra.
+func (s ContainerSkill) MarshalJSON() ([]byte, error) {
+	type plain ContainerSkill
+	return marshalObject("", plain(s), s.Extra)
+}
+
+// ---------------------------------------------------------------------------
+// Usage
+
+// Usage is the token accounting of a response. Total input is InputTokens
+// plus the cache creation and cache read tokens ([Usage.TotalInputTokens]).
+type Usage struct {
+	// InputTokens counts non-cached input.
+	InputTokens  int `json:"input_tokens"`
+	OutputTokens int `json:"output_tokens"`
+	// CacheCreationInputTokens is nil when null.
+	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
+	// CacheReadInputTokens is nil when null.
+	CacheReadInputTokens *int `json:"cache_read_input_tokens"`
+	// CacheCreation splits the cache creation by lifetime (nil: absent or
+	// null).
+	CacheCreation *CacheCreation `json:"cache_creation,omitzero"`
+	// InferenceGeo is where inference ran, e.g. "global" (nil: absent or
+	// null).
+	InferenceGeo *string `json:"inference_geo,omitzero"`
+	// OutputTokensDetails (nil: absent or null).
+	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details,omitzero"`
+	// ServerToolUse counts server tool requests (nil: absent or null).
+	ServerToolUse *ServerToolUsage `json:"server_tool_use,omitzero"`
+	// ServiceTier is the tier that served the request (empty: null).
+	ServiceTier ServiceTier `json:"service_tier"`
+	// Iterations is the per-sub-inference accounting (beta; nil: absent or
+	// null).
+	Iterations IterationUsages `json:"iterations,omitzero"`
+	// Speed is the speed mode used (beta; empty: absent or null).
+	Speed Speed `json:"speed,omitzero"`
+	// FallbackCredit reports a fallback credit redemption (beta; nil: absent
+	// or null).
+	FallbackCredit *FallbackCreditUsage `json:"fallback_credit,omitzero"`
+	// Extra holds members this SDK version does not model, and explicit
+	// nulls of the optional members.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
+func (u *Usage) UnmarshalJSON(data []byte) error {
+	type plain Usage
+	return decodeObject(data, (*plain)(u), &u.Extra)
+}
+
+// MarshalJSON writes the usage with Extra.
+func (u Usage) MarshalJSON() ([]byte, error) {
+	type plain Usage
+	return marshalObject("", plain(u), u.Extra)
+}
+
+// TotalInputTokens is InputTokens plus the cache creation and cache read
+// input tokens.
+func (u Usage) TotalInputTokens() int {
+	n := u.InputTokens
+	if u.CacheCreationInputTokens != nil {
+		n += *u.CacheCreationInputTokens
+	}
+	if u.CacheReadInputTokens != nil {
+		n += *u.CacheReadInputTokens
+	}
+	return n
+}
+
+// CacheCreation splits cache-creation input tokens by cache lifetime.
+type CacheCreation struct {
+	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
+	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (c *CacheCreation) UnmarshalJSON(data []byte) error {
+	type plain CacheCreation
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (c CacheCreation) MarshalJSON() ([]byte, error) {
+	type plain CacheCreation
+	return marshalObject("", plain(c), c.Extra)
+}
+
+// OutputTokensDetails breaks down output tokens.
+type OutputTokensDetails struct {
+	ThinkingTokens int `json:"thinking_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (d *OutputTokensDetails) UnmarshalJSON(data []byte) error {
+	type plain OutputTokensDetails
+	return decodeObject(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (d OutputTokensDetails) MarshalJSON() ([]byte, error) {
+	type plain OutputTokensDetails
+	return marshalObject("", plain(d), d.Extra)
+}
+
+// ServerToolUsage counts the server tool requests of a response.
+type ServerToolUsage struct {
+	WebSearchRequests int `json:"web_search_requests"`
+	// WebFetchRequests is nil when absent (older responses).
+	WebFetchRequests *int `json:"web_fetch_requests,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (s *ServerToolUsage) UnmarshalJSON(data []byte) error {
+	type plain ServerToolUsage
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (s ServerToolUsage) MarshalJSON() ([]byte, error) {
+	type plain ServerToolUsage
+	return marshalObject("", plain(s), s.Extra)
+}
+
+// ServiceTier is the capacity tier that served a response. Unknown values
+// pass through. The empty value is JSON null.
+type ServiceTier string
+
+// Service tiers reported in usage.
+const (
+	ServiceTierStandard ServiceTier = "standard"
+	ServiceTierPriority ServiceTier = "priority"
+	ServiceTierBatch    ServiceTier = "batch"
+)
+
+// MarshalJSON writes the tier, or null when it is empty.
+func (t ServiceTier) MarshalJSON() ([]byte, error) { return marshalNullableString(string(t)) }
+
+// UnmarshalJSON reads a string, or null as empty.
+func (t *ServiceTier) UnmarshalJSON(data []byte) error {
+	return unmarshalNullableString(data, (*string)(t))
+}
+
+// Speed is the output speed mode (beta). Unknown values pass through.
+type Speed string
+
+// Speed modes.
+const (
+	SpeedStandard Speed = "standard"
+	SpeedFast     Speed = "fast"
+)
+
+// An IterationUsage is the accounting of one sub-inference of a response
+// (beta usage.iterations). Variants: [MessageIterationUsage],
+// [CompactionIterationUsage], [AdvisorMessageIterationUsage],
+// [FallbackMessageIterationUsage] and [UnknownIterationUsage].
+type IterationUsage interface {
+	json.Marshaler
+	isIterationUsage()
+}
+
+// IterationUsages is a list of iteration usages. It owns the union decoding.
+type IterationUsages []IterationUsage
+
+// UnmarshalJSON decodes each element by its "type".
+func (u *IterationUsages) UnmarshalJSON(data []byte) error {
+	v, err := codec.DecodeArray(data, decodeIterationUsage)
+	*u = v
+	return err
+}
+
+func decodeIterationUsage(data []byte) (IterationUsage, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var u IterationUsage
+	switch typ {
+	case "message":
+		u, err = codec.Decode[MessageIterationUsage](data)
+	case "compaction":
+		u, err = codec.Decode[CompactionIterationUsage](data)
+	case "advisor_message":
+		u, err = codec.Decode[AdvisorMessageIterationUsage](data)
+	case "fallback_message":
+		u, err = codec.Decode[FallbackMessageIterationUsage](data)
+	default:
+		return unknownOf(typ, data, newUnknownIterationUsage)
+	}
+	return settle(u, err, typ, data, newUnknownIterationUsage)
+}
+
+// MessageIterationUsage is a "message" iteration: a main-model inference.
+type MessageIterationUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	// CacheCreation is nil when null.
+	CacheCreation *CacheCreation `json:"cache_creation"`
+	// Model is the model that ran (empty: absent).
+	Model string `json:"model,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (MessageIterationUsage) isIterationUsage() {}
+
+// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
+func (u *MessageIterationUsage) UnmarshalJSON(data []byte) error {
+	type plain MessageIterationUsage
+	return decodeObject(data, (*plain)(u), &u.Extra)
+}
+
+// MarshalJSON writes the usage with "type":"message" and Extra.
+func (u MessageIterationUsage) MarshalJSON() ([]byte, error) {
+	type plain MessageIterationUsage
+	return marshalObject("message", plain(u), u.Extra)
+}
+
+// CompactionIterationUsage is a "compaction" iteration: a compaction step.
+type CompactionIterationUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	// CacheCreation is nil when null.
+	CacheCreation *CacheCreation `json:"cache_creation"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CompactionIterationUsage) isIterationUsage() {}
+
+// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
+func (u *CompactionIterationUsage) UnmarshalJSON(data []byte) error {
+	type plain CompactionIterationUsage
+	return decodeObject(data, (*plain)(u), &u.Extra)
+}
+
+// MarshalJSON writes the usage with "type":"compaction" and Extra.
+func (u CompactionIterationUsage) MarshalJSON() ([]byte, error) {
+	type plain CompactionIterationUsage
+	return marshalObject("compaction", plain(u), u.Extra)
+}
+
+// AdvisorMessageIterationUsage is an "advisor_message" iteration: an
+// advisor-model inference.
+type AdvisorMessageIterationUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	// CacheCreation is nil when null.
+	CacheCreation *CacheCreation `json:"cache_creation"`
+	// Model is the advisor model.
+	Model string `json:"model,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AdvisorMessageIterationUsage) isIterationUsage() {}
+
+// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
+func (u *AdvisorMessageIterationUsage) UnmarshalJSON(data []byte) error {
+	type plain AdvisorMessageIterationUsage
+	return decodeObject(data, (*plain)(u), &u.Extra)
+}
+
+// MarshalJSON writes the usage with "type":"advisor_message" and Extra.
+func (u AdvisorMessageIterationUsage) MarshalJSON() ([]byte, error) {
+	type plain AdvisorMessageIterationUsage
+	return marshalObject("advisor_message", plain(u), u.Extra)
+}
+
+// FallbackMessageIterationUsage is a "fallback_message" iteration: an
+// inference of a fallback model.
+type FallbackMessageIterationUsage struct {
+	InputTokens              int `json:"input_tokens"`
+	OutputTokens             int `json:"output_tokens"`
+	CacheCreationInputTokens int `json:"cache_creation_input_tokens"`
+	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
+	// CacheCreation is nil when null.
+	CacheCreation *CacheCreation `json:"cache_creation"`
+	// Model is the fallback model.
+	Model string `json:"model,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FallbackMessageIterationUsage) isIterationUsage() {}
+
+// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
+func (u *FallbackMessageIterationUsage) UnmarshalJSON(data []byte) error {
+	type plain FallbackMessageIterationUsage
+	return decodeObject(data, (*plain)(u), &u.Extra)
+}
+
+// MarshalJSON writes the usage with "type":"fallback_message" and Extra.
+func (u FallbackMessageIterationUsage) MarshalJSON() ([]byte, error) {
+	type plain FallbackMessageIterationUsage
+	return marshalObject("fallback_message", plain(u), u.Extra)
+}
+
+// UnknownIterationUsage holds an iteration type this version cannot name;
+// Raw is written back verbatim.
+type UnknownIterationUsage struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownIterationUsage(typ string, raw json.RawMessage) IterationUsage {
+	return UnknownIterationUsage{Type: typ, Raw: raw}
+}
+
+func (UnknownIterationUsage) isIterationUsage() {}
+
+// MarshalJSON returns Raw unchanged.
+func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return rawJSON(u.Type, u.Raw) }
+
+// FallbackCreditUsage reports what happened to a fallback credit token
+// (beta usage.fallback_credit).
+type FallbackCreditUsage struct {
+	Status FallbackCreditStatus `json:"status"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (f *FallbackCreditUsage) UnmarshalJSON(data []byte) error {
+	type plain FallbackCreditUsage
+	aux := struct {
+		*plain
+		Status holder[FallbackCreditStatus] `json:"status"`
+	}{plain: (*plain)(f), Status: holder[FallbackCreditStatus]{decode: decodeFallbackCreditStatus}}
+	err := decodeObject(data, &aux, &f.Extra)
+	f.Status = aux.Status.v
+	return err
+}
+
+// MarshalJSON writes the object with Extra.
+func (f FallbackCreditUsage) MarshalJSON() ([]byte, error) {
+	type plain FallbackCreditUsage
+	return marshalObject("", plain(f), f.Extra)
+}
+
+// A FallbackCreditStatus is the outcome of a fallback credit redemption.
+// Variants: [FallbackCreditRedeemed], [FallbackCreditNotApplied] and
+// [UnknownFallbackCreditStatus].
+type FallbackCreditStatus interface {
+	json.Marshaler
+	isFallbackCreditStatus()
+}
+
+func decodeFallbackCreditStatus(data []byte) (FallbackCreditStatus, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var s FallbackCreditStatus
+	switch typ {
+	case "redeemed":
+		s, err = codec.Decode[FallbackCreditRedeemed](data)
+	case "not_applied":
+		s, err = codec.Decode[FallbackCreditNotApplied](data)
+	default:
+		return unknownOf(typ, data, newUnknownFallbackCreditStatus)
+	}
+	return settle(s, err, typ, data, newUnknownFallbackCreditStatus)
+}
+
+// FallbackCreditRedeemed is the "redeemed" status: the credit applied.
+type FallbackCreditRedeemed struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FallbackCreditRedeemed) isFallbackCreditStatus() {}
+
+// UnmarshalJSON decodes the status, keeping unknown members in Extra.
+func (s *FallbackCreditRedeemed) UnmarshalJSON(data []byte) error {
+	type plain FallbackCreditRedeemed
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the status with "type":"redeemed" and Extra.
+func (s FallbackCreditRedeemed) MarshalJSON() ([]byte, error) {
+	type plain FallbackCreditRedeemed
+	return marshalObject("redeemed", plain(s), s.Extra)
+}
+
+// FallbackCreditNotApplied is the "not_applied" status: the credit did not
+// apply, for Reason (e.g. "expired", "body_mismatch").
+type FallbackCreditNotApplied struct {
+	Reason string `json:"reason"`
+	// RemoveToRedeem lists request fields whose removal would let the credit
+	// apply (nil: absent or null).
+	RemoveToRedeem []string `json:"remove_to_redeem,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FallbackCreditNotApplied) isFallbackCreditStatus() {}
+
+// UnmarshalJSON decodes the status, keeping unknown members in Extra.
+func (s *FallbackCreditNotApplied) UnmarshalJSON(data []byte) error {
+	type plain FallbackCreditNotApplied
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the status with "type":"not_applied" and Extra.
+func (s FallbackCreditNotApplied) MarshalJSON() ([]byte, error) {
+	type plain FallbackCreditNotApplied
+	return marshalObject("not_applied", plain(s), s.Extra)
+}
+
+// UnknownFallbackCreditStatus holds a status type this version cannot name;
+// Raw is written back verbatim.
+type UnknownFallbackCreditStatus struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownFallbackCreditStatus(typ string, raw json.RawMessage) FallbackCreditStatus {
+	return UnknownFallbackCreditStatus{Type: typ, Raw: raw}
+}
+
+func (UnknownFallbackCreditStatus) isFallbackCreditStatus() {}
+
+// MarshalJSON returns Raw unchanged.
+func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+
+// ---------------------------------------------------------------------------
+// context management (beta)
+
+// ContextManagementResponse reports the context edits the service applied
+// (beta; the request side is context_management.edits).
+type ContextManagementResponse struct {
+	AppliedEdits AppliedEdits `json:"applied_edits"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (c *ContextManagementResponse) UnmarshalJSON(data []byte) error {
+	type plain ContextManagementResponse
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the object with Extra.
+func (c ContextManagementResponse) MarshalJSON() ([]byte, error) {
+	type plain ContextManagementResponse
+	return marshalObject("", plain(c), c.Extra)
+}
+
+// An AppliedEdit is one context edit the service applied. Variants:
+// [AppliedClearToolUses], [AppliedClearThinking] and [UnknownAppliedEdit].
+type AppliedEdit interface {
+	json.Marshaler
+	isAppliedEdit()
+}
+
+// AppliedEdits is a list of applied edits. It owns the union decoding.
+type AppliedEdits []AppliedEdit
+
+// UnmarshalJSON decodes each element by its "type".
+func (e *AppliedEdits) UnmarshalJSON(data []byte) error {
+	v, err := codec.DecodeArray(data, decodeAppliedEdit)
+	*e = v
+	return err
+}
+
+func decodeAppliedEdit(data []byte) (AppliedEdit, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var e AppliedEdit
+	switch typ {
+	case "clear_tool_uses_20250919":
+		e, err = codec.Decode[AppliedClearToolUses](data)
+	case "clear_thinking_20251015":
+		e, err = codec.Decode[AppliedClearThinking](data)
+	default:
+		return unknownOf(typ, data, newUnknownAppliedEdit)
+	}
+	return settle(e, err, typ, data, newUnknownAppliedEdit)
+}
+
+// AppliedClearToolUses is an applied "clear_tool_uses_20250919" edit.
+type AppliedClearToolUses struct {
+	ClearedInputTokens int `json:"cleared_input_tokens"`
+	ClearedToolUses    int `json:"cleared_tool_uses"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AppliedClearToolUses) isAppliedEdit() {}
+
+// UnmarshalJSON decodes the edit, keeping unknown members in Extra.
+func (e *AppliedClearToolUses) UnmarshalJSON(data []byte) error {
+	type plain AppliedClearToolUses
+	return decodeObject(data, (*plain)(e), &e.Extra)
+}
+
+// MarshalJSON writes the edit with "type":"clear_tool_uses_20250919".
+func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) {
+	type plain AppliedClearToolUses
+	return marshalObject("clear_tool_uses_20250919", plain(e), e.Extra)
+}
+
+// AppliedClearThinking is an applied "clear_thinking_20251015" edit.
+type AppliedClearThinking struct {
+	ClearedInputTokens   int `json:"cleared_input_tokens"`
+	ClearedThinkingTurns int `json:"cleared_thinking_turns"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AppliedClearThinking) isAppliedEdit() {}
+
+// UnmarshalJSON decodes the edit, keeping unknown members in Extra.
+func (e *AppliedClearThinking) UnmarshalJSON(data []byte) error {
+	type plain AppliedClearThinking
+	return decodeObject(data, (*plain)(e), &e.Extra)
+}
+
+// MarshalJSON writes the edit with "type":"clear_thinking_20251015".
+func (e AppliedClearThinking) MarshalJSON() ([]byte, error) {
+	type plain AppliedClearThinking
+	return marshalObject("clear_thinking_20251015", plain(e), e.Extra)
+}
+
+// UnknownAppliedEdit holds an edit type this version cannot name; Raw is
+// written back verbatim.
+type UnknownAppliedEdit struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownAppliedEdit(typ string, raw json.RawMessage) AppliedEdit {
+	return UnknownAppliedEdit{Type: typ, Raw: raw}
+}
+
+func (UnknownAppliedEdit) isAppliedEdit() {}
+
+// MarshalJSON returns Raw unchanged.
+func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return rawJSON(e.Type, e.Raw) }
+
+// ---------------------------------------------------------------------------
+// diagnostics (beta)
+
+// MessageDiagnostics explains a prompt-cache miss (beta; request with
+// diagnostics.previous_message_id).
+type MessageDiagnostics struct {
+	// CacheMissReason is nil when null (no miss, or nothing to compare).
+	CacheMissReason CacheMiss `json:"cache_miss_reason"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (d *MessageDiagnostics) UnmarshalJSON(data []byte) error {
+	type plain MessageDiagnostics
+	aux := struct {
+		*plain
+		CacheMissReason holder[CacheMiss] `json:"cache_miss_reason"`
+	}{plain: (*plain)(d), CacheMissReason: holder[CacheMiss]{decode: decodeCacheMiss}}
+	err := decodeObject(data, &aux, &d.Extra)
+	d.CacheMissReason = aux.CacheMissReason.v
+	return err
+}
+
+// MarshalJSON writes the object with Extra.
+func (d MessageDiagnostics) MarshalJSON() ([]byte, error) {
+	type plain MessageDiagnostics
+	return marshalObject("", plain(d), d.Extra)
+}
+
+// A CacheMiss says why the prompt cache missed. Variants:
+// [CacheMissModelChanged], [CacheMissSystemChanged], [CacheMissToolsChanged],
+// [CacheMissMessagesChanged], [CacheMissPreviousMessageNotFound],
+// [CacheMissUnavailable] and [UnknownCacheMiss].
+type CacheMiss interface {
+	json.Marshaler
+	isCacheMiss()
+}
+
+func decodeCacheMiss(data []byte) (CacheMiss, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var c CacheMiss
+	switch typ {
+	case "model_changed":
+		c, err = codec.Decode[CacheMissModelChanged](data)
+	case "system_changed":
+		c, err = codec.Decode[CacheMissSystemChanged](data)
+	case "tools_changed":
+		c, err = codec.Decode[CacheMissToolsChanged](data)
+	case "messages_changed":
+		c, err = codec.Decode[CacheMissMessagesChanged](data)
+	case "previous_message_not_found":
+		c, err = codec.Decode[CacheMissPreviousMessageNotFound](data)
+	case "unavailable":
+		c, err = codec.Decode[CacheMissUnavailable](data)
+	default:
+		return unknownOf(typ, data, newUnknownCacheMiss)
+	}
+	return settle(c, err, typ, data, newUnknownCacheMiss)
+}
+
+// CacheMissModelChanged is the "model_changed" cache miss.
+type CacheMissModelChanged struct {
+	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissModelChanged) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissModelChanged) UnmarshalJSON(data []byte) error {
+	type plain CacheMissModelChanged
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"model_changed" and Extra.
+func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) {
+	type plain CacheMissModelChanged
+	return marshalObject("model_changed", plain(c), c.Extra)
+}
+
+// CacheMissSystemChanged is the "system_changed" cache miss.
+type CacheMissSystemChanged struct {
+	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissSystemChanged) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissSystemChanged) UnmarshalJSON(data []byte) error {
+	type plain CacheMissSystemChanged
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"system_changed" and Extra.
+func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) {
+	type plain CacheMissSystemChanged
+	return marshalObject("system_changed", plain(c), c.Extra)
+}
+
+// CacheMissToolsChanged is the "tools_changed" cache miss.
+type CacheMissToolsChanged struct {
+	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissToolsChanged) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissToolsChanged) UnmarshalJSON(data []byte) error {
+	type plain CacheMissToolsChanged
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"tools_changed" and Extra.
+func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) {
+	type plain CacheMissToolsChanged
+	return marshalObject("tools_changed", plain(c), c.Extra)
+}
+
+// CacheMissMessagesChanged is the "messages_changed" cache miss.
+type CacheMissMessagesChanged struct {
+	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissMessagesChanged) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissMessagesChanged) UnmarshalJSON(data []byte) error {
+	type plain CacheMissMessagesChanged
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"messages_changed" and Extra.
+func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) {
+	type plain CacheMissMessagesChanged
+	return marshalObject("messages_changed", plain(c), c.Extra)
+}
+
+// CacheMissPreviousMessageNotFound is the "previous_message_not_found"
+// cache miss: the previous_message_id was unknown.
+type CacheMissPreviousMessageNotFound struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissPreviousMessageNotFound) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissPreviousMessageNotFound) UnmarshalJSON(data []byte) error {
+	type plain CacheMissPreviousMessageNotFound
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"previous_message_not_found".
+func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) {
+	type plain CacheMissPreviousMessageNotFound
+	return marshalObject("previous_message_not_found", plain(c), c.Extra)
+}
+
+// CacheMissUnavailable is the "unavailable" cache miss: no diagnosis.
+type CacheMissUnavailable struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CacheMissUnavailable) isCacheMiss() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (c *CacheMissUnavailable) UnmarshalJSON(data []byte) error {
+	type plain CacheMissUnavailable
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the value with "type":"unavailable" and Extra.
+func (c CacheMissUnavailable) MarshalJSON() ([]byte, error) {
+	type plain CacheMissUnavailable
+	return marshalObject("unavailable", plain(c), c.Extra)
+}
+
+// UnknownCacheMiss holds a cache miss type this version cannot name; Raw is
+// written back verbatim.
+type UnknownCacheMiss struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownCacheMiss(typ string, raw json.RawMessage) CacheMiss {
+	return UnknownCacheMiss{Type: typ, Raw: raw}
+}
+
+func (UnknownCacheMiss) isCacheMiss() {}
+
+// MarshalJSON returns Raw unchanged.
+func (c UnknownCacheMiss) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }

@@ -1,0 +1,269 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// SystemPrompt is the system prompt: plain text, or text blocks (which may
+// carry cache_control and citations). Build it with [SystemText] or
+// [SystemBlocks]; the zero value is no system prompt.
+type SystemPrompt struct {
+	// Text is sent as a JSON string when Blocks is nil.
+	Text string
+	// Blocks, when non-nil, are sent as an array of text blocks.
+	Blocks []TextBlock
+}
+
+// SystemText returns a plain-text system prompt.
+func SystemText(s string) SystemPrompt { return SystemPrompt{Text: s} }
+
+// SystemBlocks returns a system prompt made of text blocks.
+func SystemBlocks(blocks ...TextBlock) SystemPrompt {
+	if blocks == nil {
+		blocks = []TextBlock{}
+	}
+	return SystemPrompt{Blocks: blocks}
+}
+
+// IsZero reports whether there is no system prompt (omitzero uses it).
+func (s SystemPrompt) IsZero() bool { return s.Text == "" && s.Blocks == nil }
+
+// MarshalJSON writes the string or the blocks, in request form.
+func (s SystemPrompt) MarshalJSON() ([]byte, error) {
+	if s.Blocks == nil {
+		return codec.Marshal(s.Text)
+	}
+	blocks := make([]TextBlock, len(s.Blocks))
+	for i, b := range s.Blocks {
+		blocks[i] = b.requestText()
+	}
+	return codec.Marshal(blocks)
+}
+
+// UnmarshalJSON reads a string or an array of text blocks.
+func (s *SystemPrompt) UnmarshalJSON(data []byte) error {
+	*s = SystemPrompt{}
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &s.Text)
+	}
+	var blocks []TextBlock
+	if err := json.Unmarshal(data, &blocks); err != nil {
+		return err
+	}
+	if blocks == nil {
+		blocks = []TextBlock{}
+	}
+	s.Blocks = blocks
+	return nil
+}
+
+func (s SystemPrompt) validate(path string) error {
+	for i, b := range s.Blocks {
+		if err := b.validate(fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ContainerParam names the code-execution container to reuse, and optionally
+// the skills to load into it. With no Skills it is sent as the plain id
+// string, the form every service version accepts.
+type ContainerParam struct {
+	// ID is the container id; empty asks for a new container (object form).
+	ID string `json:"id,omitzero"`
+	// Skills to load into the container.
+	Skills []SkillParam `json:"skills,omitzero"`
+}
+
+// SkillParam is a skill to load into a container.
+type SkillParam struct {
+	// Type is "vendor" (a built-in skill) or "custom".
+	Type    string `json:"type"`
+	SkillID string `json:"skill_id"`
+	// Version is a version number or "latest"; empty means latest.
+	Version string `json:"version,omitzero"`
+}
+
+// MarshalJSON writes the id string, or the object when skills are given.
+func (c ContainerParam) MarshalJSON() ([]byte, error) {
+	if c.Skills == nil && c.ID != "" {
+		return codec.Marshal(c.ID)
+	}
+	type plain ContainerParam
+	return codec.Marshal(plain(c))
+}
+
+// UnmarshalJSON reads the id string or the object.
+func (c *ContainerParam) UnmarshalJSON(data []byte) error {
+	*c = ContainerParam{}
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &c.ID)
+	}
+	type plain ContainerParam
+	return json.Unmarshal(data, (*plain)(c))
+}
+
+var skillIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+
+func (c *ContainerParam) validate(path string) error {
+	if c == nil {
+		return nil
+	}
+	for i, s := range c.Skills {
+		p := fmt.Sprintf("%s.skills[%d]", path, i)
+		if n := len(s.SkillID); n < 1 || n > 64 {
+			return invalid(p+".skill_id", "must be 1 to 64 characters, got %d", n)
+		}
+		if !skillIDPattern.MatchString(s.SkillID) {
+			return invalid(p+".skill_id", "must match ^[a-zA-Z0-9_-]+$, got %q", s.SkillID)
+		}
+		if n := len(s.Version); n > 64 {
+			return invalid(p+".version", "must be at most 64 characters, got %d", n)
+		}
+		if s.Type == "" {
+			return invalid(p+".type", "is required")
+		}
+	}
+	return nil
+}
+
+// Diagnostics (beta) asks the service why the prompt cache was missed.
+type Diagnostics struct {
+	// PreviousMessageID is the id of this client's previous response; nil
+	// (sent as null) opts in on a first turn.
+	PreviousMessageID *string `json:"previous_message_id"`
+}
+
+// FallbackCreditToken (beta) redeems a prior refusal's
+// stop_details.fallback_credit_token. With no Mode it is sent as the plain
+// token string; with a Mode, as an object (which needs a newer beta the SDK
+// adds).
+type FallbackCreditToken struct {
+	Token string             `json:"token"`
+	Mode  FallbackCreditMode `json:"mode,omitzero"`
+}
+
+// FallbackCreditMode says what a failed redemption does.
+type FallbackCreditMode string
+
+// Redemption modes.
+const (
+	FallbackCreditStrict     FallbackCreditMode = "strict"      // a failed redemption is a 400
+	FallbackCreditBestEffort FallbackCreditMode = "best_effort" // proceed; see usage.fallback_credit
+)
+
+// MarshalJSON writes the token string, or the object when Mode is set.
+func (t FallbackCreditToken) MarshalJSON() ([]byte, error) {
+	if t.Mode == "" {
+		return codec.Marshal(t.Token)
+	}
+	type plain FallbackCreditToken
+	return codec.Marshal(plain(t))
+}
+
+// UnmarshalJSON reads the string or the object.
+func (t *FallbackCreditToken) UnmarshalJSON(data []byte) error {
+	*t = FallbackCreditToken{}
+	if len(data) > 0 && data[0] == '"' {
+		return json.Unmarshal(data, &t.Token)
+	}
+	type plain FallbackCreditToken
+	return json.Unmarshal(data, (*plain)(t))
+}
+
+func (t *FallbackCreditToken) validate(path string) error {
+	if t != nil && t.Token == "" {
+		return invalid(path, "the token is empty")
+	}
+	return nil
+}
+
+// Fallbacks (beta) lists substitute models the service tries, in order,
+// when the requested model refuses for policy reasons; or, with Default,
+// lets the service pick (sent as the string "default").
+type Fallbacks struct {
+	Default bool
+	Models  []FallbackParam
+}
+
+// FallbackParam is one substitute model with optional per-attempt overrides.
+type FallbackParam struct {
+	Model        string         `json:"model"`
+	MaxTokens    *int           `json:"max_tokens,omitzero"`
+	Thinking     ThinkingConfig `json:"thinking,omitzero"`
+	OutputConfig *OutputConfig  `json:"output_config,omitzero"`
+	Speed        Speed          `json:"speed,omitzero"`
+}
+
+// MarshalJSON writes "default" or the list.
+func (f Fallbacks) MarshalJSON() ([]byte, error) {
+	if f.Default {
+		return []byte(`"default"`), nil
+	}
+	if f.Models == nil {
+		return []byte(`[]`), nil
+	}
+	return codec.Marshal(f.Models)
+}
+
+// UnmarshalJSON reads "default" or the list.
+func (f *Fallbacks) UnmarshalJSON(data []byte) error {
+	*f = Fallbacks{}
+	if len(data) > 0 && data[0] == '"' {
+		var s string
+		if err := json.Unmarshal(data, &s); err != nil {
+			return err
+		}
+		if s != "default" {
+			return fmt.Errorf(`mms: fallbacks: unknown string form %q (want "default" or a list)`, s)
+		}
+		f.Default = true
+		return nil
+	}
+	return json.Unmarshal(data, &f.Models)
+}
+
+// UnmarshalJSON decodes one fallback, including its thinking union.
+func (p *FallbackParam) UnmarshalJSON(data []byte) error {
+	type plain FallbackParam
+	aux := struct {
+		*plain
+		Thinking json.RawMessage `json:"thinking"`
+	}{plain: (*plain)(p)}
+	if err := json.Unmarshal(data, &aux); err != nil {
+		return err
+	}
+	if aux.Thinking == nil {
+		return nil
+	}
+	var err error
+	p.Thinking, err = decodeThinkingConfig(aux.Thinking)
+	return err
+}
+
+func (f *Fallbacks) validate(path string) error {
+	if f == nil || f.Default {
+		return nil
+	}
+	for i, m := range f.Models {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if m.Model == "" {
+			return invalid(p+".model", "is required")
+		}
+		if m.MaxTokens != nil && *m.MaxTokens < 0 {
+			return invalid(p+".max_tokens", "must not be negative, got %d", *m.MaxTokens)
+		}
+		if err := validateUnion(m.Thinking, p+".thinking"); err != nil {
+			return err
+		}
+		if err := validateIf(m.OutputConfig, p+".output_config"); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package mms
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// MessagesService sends messages to a model: POST /v1/messages and
+// POST /v1/messages/count_tokens.
+type MessagesService struct {
+	client *Client
+}
+
+// Create sends a conversation and returns the model's reply
+// (POST /v1/messages). The parameters are validated first; a
+// *ValidationError means nothing was sent. Parameters marked beta add their
+// beta names to the request.
+//
+// Unless the caller set option.WithRequestTimeout, each attempt may take up
+// to 60 min × MaxTokens / 128,000, at least 10 and at most 60 minutes: long
+// generations are allowed, never refused locally (stream them to see
+// progress).
+func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opts ...option.RequestOption) (*Message, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	body, err := codec.Marshal(&p)
+	if err != nil {
+		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
+	}
+	var msg Message
+	_, err = s.client.send(ctx, &request{
+		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
+		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens),
+	}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &msg, nil
+}
+
+// CountTokens counts the input tokens a request would use
+// (POST /v1/messages/count_tokens). The parameters are validated first.
+func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensParams, opts ...option.RequestOption) (*MessageTokensCount, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	var out MessageTokensCount
+	_, err := s.client.send(ctx, &request{
+		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out,
+	}, opts)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// nonStreamingTimeout scales the per-attempt timeout with max_tokens the
+// way the official SDKs estimate generation time (60 min per 128k tokens),
+// between 10 and 60 minutes.
+func nonStreamingTimeout(maxTokens int) time.Duration {
+	d := time.Duration(float64(time.Hour) * float64(maxTokens) / 128_000)
+	return min(max(d, 10*time.Minute), time.Hour)
+}
+
+// billedTokens lets the client-side rate limiter correct its estimate.
+func (m *Message) billedTokens() int { return m.Usage.TotalInputTokens() + m.Usage.OutputTokens }

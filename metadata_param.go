@@ -1,0 +1,26 @@
+package mms
+
+import "encoding/json"
+
+// Metadata describes the request for the service's own records.
+type Metadata struct {
+	// UserID is an opaque identifier of the end user (a uuid or hash). It
+	// must not contain personal data such as a name, email or phone number.
+	UserID string `json:"user_id,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero ("user_id": null); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the metadata.
+func (m *Metadata) UnmarshalJSON(data []byte) error {
+	type plain Metadata
+	return decodeExplicit(data, (*plain)(m), &m.Explicit)
+}
+
+// MarshalJSON writes the metadata.
+func (m Metadata) MarshalJSON() ([]byte, error) {
+	type plain Metadata
+	return encodeExplicit("", plain(m), m.Explicit)
+}

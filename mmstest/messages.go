@@ -1,0 +1,232 @@
+package mmstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// POST /v1/messages and POST /v1/messages/count_tokens (messages.md). The
+// package documentation states the rules and the reply; parseMessages
+// applies them in this order: the request form (messages_schema.go), the
+// conversation rules (messages_check.go), the model and its limits
+// (checkModel).
+
+// msgParams is the fake's view of a request body that passed the request
+// form: only what the rules and the reply read.
+type msgParams struct {
+	Model               string             `json:"model"`
+	MaxTokens           int                `json:"max_tokens"`
+	Messages            []turnParam        `json:"messages"`
+	Tools               []toolParam        `json:"tools"`
+	ToolChoice          *toolChoiceParam   `json:"tool_choice"`
+	Thinking            *thinkingParam     `json:"thinking"`
+	OutputConfig        *outputConfigParam `json:"output_config"`
+	OutputFormat        json.RawMessage    `json:"output_format"`
+	StopSequences       []string           `json:"stop_sequences"`
+	Stream              bool               `json:"stream"`
+	InferenceGeo        *string            `json:"inference_geo"`
+	ContextManagement   json.RawMessage    `json:"context_management"`
+	Fallbacks           json.RawMessage    `json:"fallbacks"`
+	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
+
+	count   bool                       // a count_tokens request
+	members map[string]json.RawMessage // the top-level members, for the token estimate
+	model   Model                      // the model served
+}
+
+type turnParam struct {
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"` // a string or an array of blocks
+}
+
+// blockParam holds the members of a content block the rules read.
+type blockParam struct {
+	Type            string          `json:"type"`
+	Text            string          `json:"text"`
+	Thinking        string          `json:"thinking"`
+	Signature       string          `json:"signature"`
+	ID              string          `json:"id"`
+	ToolUseID       string          `json:"tool_use_id"`
+	Content         json.RawMessage `json:"content"`
+	Source          *sourceParam    `json:"source"`
+	Transformations *struct {
+		OversizedImage string `json:"oversized_image"`
+	} `json:"transformations"`
+}
+
+type sourceParam struct {
+	Type      string          `json:"type"`
+	MediaType string          `json:"media_type"`
+	Data      string          `json:"data"`
+	Content   json.RawMessage `json:"content"`
+}
+
+type toolParam struct {
+	Type           *string         `json:"type"`
+	Name           string          `json:"name"`
+	InputSchema    json.RawMessage `json:"input_schema"`
+	AllowedDomains json.RawMessage `json:"allowed_domains"`
+	BlockedDomains json.RawMessage `json:"blocked_domains"`
+}
+
+// custom reports whether t is a custom (client) tool.
+func (t toolParam) custom() bool { return t.Type == nil || *t.Type == "custom" }
+
+type toolChoiceParam struct {
+	Type                   string `json:"type"`
+	Name                   string `json:"name"`
+	DisableParallelToolUse bool   `json:"disable_parallel_tool_use"`
+}
+
+type thinkingParam struct {
+	Type         string  `json:"type"`
+	BudgetTokens int     `json:"budget_tokens"`
+	Display      *string `json:"display"`
+}
+
+type outputConfigParam struct {
+	Effort *string         `json:"effort"`
+	Format json.RawMessage `json:"format"`
+}
+
+// thinkingOn reports whether the request enables thinking.
+func (p *msgParams) thinkingOn() bool {
+	return p.Thinking != nil && (p.Thinking.Type == "enabled" || p.Thinking.Type == "adaptive")
+}
+
+// present reports whether a raw member was sent with a non-null value.
+func present(raw json.RawMessage) bool {
+	return len(raw) > 0 && jsonKind(raw) != 'n'
+}
+
+// apiError is a refusal with its status and error type.
+type apiError struct {
+	status  int
+	errType string
+	msg     string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+// invalid returns a 400 invalid_request_error.
+func invalid(format string, args ...any) *apiError {
+	return &apiError{http.StatusBadRequest, wire.ErrInvalidRequest, fmt.Sprintf(format, args...)}
+}
+
+// createMessage serves POST /v1/messages.
+func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
+	p, err := s.parseMessages(r, "create")
+	if err != nil {
+		writeError(w, r, err.status, err.errType, err.msg)
+		return
+	}
+	rep := s.buildReply(p)
+	if p.Stream {
+		s.streamMessage(w, r, p, rep)
+		return
+	}
+	writeJSON(w, http.StatusOK, rep.message(p))
+}
+
+// countTokens serves POST /v1/messages/count_tokens.
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
+	p, err := s.parseMessages(r, "count_tokens")
+	if err != nil {
+		writeError(w, r, err.status, err.errType, err.msg)
+		return
+	}
+	type original struct {
+		OriginalInputTokens int `json:"original_input_tokens"`
+	}
+	var out struct {
+		InputTokens       int       `json:"input_tokens"`
+		ContextManagement *original `json:"context_management,omitempty"`
+	}
+	out.InputTokens = inputTokens(p.members)
+	if present(p.ContextManagement) {
+		out.ContextManagement = &original{out.InputTokens}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// parseMessages reads a body of the given top-level shape ("create" or
+// "count_tokens") and applies every rule to it.
+func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiError) {
+	body, _ := io.ReadAll(r.Body) // buffered by the rule chain
+	switch {
+	case len(strings.TrimSpace(string(body))) == 0:
+		return nil, invalid("request body is empty; a JSON body is required")
+	case !json.Valid(body):
+		return nil, invalid("request body is not valid JSON")
+	}
+	v := validator{sc: messagesSchema, betas: betaNames(r.Header)}
+	if err := v.check("", body, &typ{kind: kShape, name: top}); err != nil {
+		return nil, invalid("%s", err.Error())
+	}
+	p := &msgParams{count: top == "count_tokens"}
+	if err := json.Unmarshal(body, p); err != nil {
+		return nil, invalid("request body: %v", err)
+	}
+	_ = json.Unmarshal(body, &p.members) // an object, as the schema checked
+	if err := p.checkConversation(); err != nil {
+		return nil, err
+	}
+	if err := s.checkModel(p); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// checkModel resolves the model (or alias) and applies its limits.
+func (s *Server) checkModel(p *msgParams) *apiError {
+	i := slices.IndexFunc(s.models, func(m Model) bool { return m.ID == p.Model || slices.Contains(m.Aliases, p.Model) })
+	if i < 0 {
+		return &apiError{http.StatusNotFound, wire.ErrNotFound, "model: " + p.Model}
+	}
+	m := s.models[i]
+	p.model = m
+	if !p.count && m.MaxTokens > 0 && p.MaxTokens > m.MaxTokens {
+		return invalid("max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s",
+			p.MaxTokens, m.MaxTokens, m.ID)
+	}
+	if n := inputTokens(p.members); m.MaxInputTokens > 0 && n > m.MaxInputTokens {
+		return invalid("prompt is too long: %d tokens > %d maximum", n, m.MaxInputTokens)
+	}
+	caps := m.Capabilities
+	if caps == nil { // capabilities unknown: nothing more to check
+		return nil
+	}
+	if p.OutputConfig != nil && p.OutputConfig.Effort != nil {
+		e := caps.Effort
+		levels := map[string]bool{"low": e.Low.Supported, "medium": e.Medium.Supported, "high": e.High.Supported,
+			"max": e.Max.Supported, "xhigh": e.XHigh != nil && e.XHigh.Supported}
+		if !e.Supported {
+			return invalid("This model does not support the effort parameter.")
+		}
+		if level := *p.OutputConfig.Effort; !levels[level] {
+			var ok []string
+			for l, yes := range levels {
+				if yes {
+					ok = append(ok, l)
+				}
+			}
+			sort.Strings(ok)
+			return invalid("This model does not support effort level '%s'. Supported levels: %s.", level, strings.Join(ok, ", "))
+		}
+	}
+	if p.thinkingOn() {
+		th := caps.Thinking
+		supported := map[string]bool{"enabled": th.Types.Enabled.Supported, "adaptive": th.Types.Adaptive.Supported}
+		if !th.Supported || !supported[p.Thinking.Type] {
+			return invalid("thinking.type: This model does not support thinking type '%s'.", p.Thinking.Type)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,327 @@
+package mms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"iter"
+	"maps"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// ModelsService lists and retrieves the models the service offers
+// (/v1/models). Reach it as client.Models. The endpoints need no beta; betas
+// given as options are passed through, and a beta request may return the
+// beta-only [ModelInfo.AllowedFallbackModels].
+type ModelsService struct {
+	client *Client
+}
+
+// ModelListParams are the parameters of [ModelsService.List] and
+// [ModelsService.ListPage]. The zero value lists from the newest model on.
+type ModelListParams struct {
+	// Limit is the page size, 1–1000; 0 leaves it to the service (20). The
+	// iterator of List fetches pages of this size.
+	Limit int
+	// AfterID starts the list right after this model id.
+	AfterID string
+	// BeforeID starts the list right before this model id; List then pages
+	// backwards (towards newer models).
+	BeforeID string
+}
+
+// Validate reports the first rule the params break: Limit outside 1–1000
+// when set, or AfterID and BeforeID given together.
+func (p ModelListParams) Validate() error {
+	switch {
+	case p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000):
+		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
+	case p.AfterID != "" && p.BeforeID != "":
+		return invalid("after_id", "cannot be used together with before_id")
+	}
+	return nil
+}
+
+func (p ModelListParams) call(c *Client, opts []option.RequestOption) listCall {
+	q := url.Values{}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	return listCall{client: c, path: "/v1/models", query: q, opts: opts}
+}
+
+// List iterates over the models, newest release first, fetching pages of
+// p.Limit as it goes (GET /v1/models). Nothing is sent before the loop
+// starts; ranging the sequence again lists again from p's position, and
+// breaking out of the loop stops the fetching. An error, such as a
+// *[ValidationError] for bad params or an *[Error] from the service, is
+// yielded once, last.
+//
+//	for m, err := range client.Models.List(ctx, mms.ModelListParams{}) {
+//		if err != nil {
+//			return err
+//		}
+//		fmt.Println(m.ID)
+//	}
+//
+// With p.BeforeID set the list goes backwards, page by page, towards newer
+// models; each page's models still come newest first.
+func (s *ModelsService) List(ctx context.Context, p ModelListParams, opts ...option.RequestOption) iter.Seq2[ModelInfo, error] {
+	if err := p.Validate(); err != nil {
+		return listError[ModelInfo](err)
+	}
+	return listByID[ModelInfo](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+}
+
+// ListPage fetches one page of models (GET /v1/models). Continue with
+// AfterID set to the page's LastID while HasMore is true (or BeforeID set to
+// its FirstID to go backwards).
+func (s *ModelsService) ListPage(ctx context.Context, p ModelListParams, opts ...option.RequestOption) (*Page[ModelInfo], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchIDPage[ModelInfo](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+}
+
+// Get retrieves one model by id or alias (GET /v1/models/{model_id}); an
+// alias comes back resolved to the model's own id.
+func (s *ModelsService) Get(ctx context.Context, id string, opts ...option.RequestOption) (*ModelInfo, error) {
+	switch id {
+	case "":
+		return nil, invalid("model_id", "must not be empty")
+	case ".", "..":
+		return nil, invalid("model_id", "must not be %q", id)
+	}
+	var m ModelInfo
+	r := &request{method: http.MethodGet, path: "/v1/models/" + url.PathEscape(id), out: &m}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// ModelInfo describes a model (the wire type "model"). Members this SDK
+// version does not model are kept in Extra, so json.Marshal writes a reply
+// back without loss.
+type ModelInfo struct {
+	// ID is the model identifier, e.g. "mms-large-1".
+	ID string `json:"id"`
+	// DisplayName is the human-readable name.
+	DisplayName string `json:"display_name"`
+	// CreatedAt is the release time; it may be the Unix epoch when unknown.
+	CreatedAt time.Time `json:"created_at"`
+	// MaxInputTokens is the context window; nil when the service sends null.
+	MaxInputTokens *int `json:"max_input_tokens"`
+	// MaxTokens is the largest max_tokens Messages accepts; nil when null.
+	MaxTokens *int `json:"max_tokens"`
+	// Capabilities says what the model supports; nil when null.
+	Capabilities *ModelCapabilities `json:"capabilities"`
+	// AllowedFallbackModels lists the models accepted as fallbacks when this
+	// model is primary; empty means fallbacks are not supported. Only
+	// responses to beta requests carry it: nil means absent or null (a null
+	// is kept in Extra, so it is written back as null).
+	AllowedFallbackModels []string `json:"allowed_fallback_models,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+const fallbacksMember = "allowed_fallback_models"
+
+// UnmarshalJSON decodes a model record, keeping unknown members in Extra.
+func (m *ModelInfo) UnmarshalJSON(data []byte) error {
+	type plain ModelInfo
+	if recordIsNull(data) {
+		return nil
+	}
+	if err := codec.DecodeObject(data, (*plain)(m), &m.Extra); err != nil {
+		return err
+	}
+	if m.AllowedFallbackModels != nil {
+		return nil
+	}
+	// Keep a null allowed_fallback_models, which the field cannot tell from
+	// an absent one, so that it is written back.
+	return codec.EachMember(data, func(key string, value []byte) error {
+		if key == fallbacksMember && recordIsNull(value) {
+			if m.Extra == nil {
+				m.Extra = make(map[string]json.RawMessage, 1)
+			}
+			m.Extra[key] = json.RawMessage("null")
+		}
+		return nil
+	})
+}
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (m ModelInfo) MarshalJSON() ([]byte, error) {
+	type plain ModelInfo
+	extra := m.Extra
+	if _, ok := extra[fallbacksMember]; ok && m.AllowedFallbackModels != nil {
+		extra = maps.Clone(extra)
+		delete(extra, fallbacksMember) // the field was set: it wins
+	}
+	return codec.MarshalObject("model", plain(m), extra)
+}
+
+// ModelCapabilities says what a model supports.
+type ModelCapabilities struct {
+	// Batch is support for the Message Batches API.
+	Batch CapabilitySupport `json:"batch"`
+	// Citations is support for citations.
+	Citations CapabilitySupport `json:"citations"`
+	// CodeExecution is support for the code execution tool.
+	CodeExecution CapabilitySupport `json:"code_execution"`
+	// ImageInput is support for image content.
+	ImageInput CapabilitySupport `json:"image_input"`
+	// PDFInput is support for PDF documents.
+	PDFInput CapabilitySupport `json:"pdf_input"`
+	// StructuredOutputs is support for JSON schema output and strict tools.
+	StructuredOutputs CapabilitySupport `json:"structured_outputs"`
+	// ContextManagement lists the supported context-management strategies.
+	ContextManagement ContextManagementCapability `json:"context_management"`
+	// Effort lists the supported effort levels.
+	Effort EffortCapability `json:"effort"`
+	// Thinking lists the supported thinking modes.
+	Thinking ThinkingCapability `json:"thinking"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *ModelCapabilities) UnmarshalJSON(data []byte) error {
+	type plain ModelCapabilities
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c ModelCapabilities) MarshalJSON() ([]byte, error) {
+	type plain ModelCapabilities
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// CapabilitySupport says whether one capability is supported.
+type CapabilitySupport struct {
+	Supported bool `json:"supported"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *CapabilitySupport) UnmarshalJSON(data []byte) error {
+	type plain CapabilitySupport
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c CapabilitySupport) MarshalJSON() ([]byte, error) {
+	type plain CapabilitySupport
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// ContextManagementCapability lists the supported context-management
+// strategies; a strategy the service reports as null is nil.
+type ContextManagementCapability struct {
+	Supported             bool               `json:"supported"`
+	ClearThinking20251015 *CapabilitySupport `json:"clear_thinking_20251015"`
+	ClearToolUses20250919 *CapabilitySupport `json:"clear_tool_uses_20250919"`
+	Compact20260112       *CapabilitySupport `json:"compact_20260112"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *ContextManagementCapability) UnmarshalJSON(data []byte) error {
+	type plain ContextManagementCapability
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c ContextManagementCapability) MarshalJSON() ([]byte, error) {
+	type plain ContextManagementCapability
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// EffortCapability lists the supported effort levels; XHigh is nil when the
+// service reports it as null.
+type EffortCapability struct {
+	Supported bool               `json:"supported"`
+	Low       CapabilitySupport  `json:"low"`
+	Medium    CapabilitySupport  `json:"medium"`
+	High      CapabilitySupport  `json:"high"`
+	Max       CapabilitySupport  `json:"max"`
+	XHigh     *CapabilitySupport `json:"xhigh"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *EffortCapability) UnmarshalJSON(data []byte) error {
+	type plain EffortCapability
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c EffortCapability) MarshalJSON() ([]byte, error) {
+	type plain EffortCapability
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// ThinkingCapability lists the supported thinking modes.
+type ThinkingCapability struct {
+	Supported bool                    `json:"supported"`
+	Types     ThinkingCapabilityTypes `json:"types"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *ThinkingCapability) UnmarshalJSON(data []byte) error {
+	type plain ThinkingCapability
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c ThinkingCapability) MarshalJSON() ([]byte, error) {
+	type plain ThinkingCapability
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// ThinkingCapabilityTypes lists support per thinking type.
+type ThinkingCapabilityTypes struct {
+	Enabled  CapabilitySupport `json:"enabled"`
+	Adaptive CapabilitySupport `json:"adaptive"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (c *ThinkingCapabilityTypes) UnmarshalJSON(data []byte) error {
+	type plain ThinkingCapabilityTypes
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (c ThinkingCapabilityTypes) MarshalJSON() ([]byte, error) {
+	type plain ThinkingCapabilityTypes
+	return codec.MarshalObject("", plain(c), c.Extra)
+}
+
+// decodeObjectOrNull is codec.DecodeObject for records that encoding/json
+// may hand a null (a value field the service sent as null): that leaves the
+// record unchanged, as encoding/json does for plain structs.
+func decodeObjectOrNull(data []byte, v any, extra *map[string]json.RawMessage) error {
+	if recordIsNull(data) {
+		return nil
+	}
+	return codec.DecodeObject(data, v, extra)
+}
+
+func recordIsNull(data []byte) bool {
+	return bytes.Equal(bytes.TrimSpace(data), []byte("null"))
+}

@@ -1,0 +1,128 @@
+package mms
+
+import "encoding/json"
+
+// OutputConfig shapes the model's output: reasoning effort, a JSON Schema the
+// response text must match, and (beta) a token budget across contexts.
+type OutputConfig struct {
+	// Effort is the reasoning effort.
+	Effort Effort `json:"effort,omitzero"`
+	// Format makes the response text JSON matching a schema.
+	Format *OutputFormat `json:"format,omitzero"`
+	// TaskBudget is a total token budget across contexts. Beta-only; the
+	// spec names no beta value for it.
+	TaskBudget *TaskBudget `json:"task_budget,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the output config.
+func (c *OutputConfig) UnmarshalJSON(data []byte) error {
+	type plain OutputConfig
+	return decodeExplicit(data, (*plain)(c), &c.Explicit)
+}
+
+// MarshalJSON writes the output config.
+func (c OutputConfig) MarshalJSON() ([]byte, error) {
+	type plain OutputConfig
+	return encodeExplicit("", plain(c), c.Explicit)
+}
+
+// validate checks the format and task budget; path is "output_config".
+func (c *OutputConfig) validate(path string) error {
+	if c == nil {
+		return nil
+	}
+	if err := c.Format.validate(path + ".format"); err != nil {
+		return err
+	}
+	return c.TaskBudget.validate(path + ".task_budget")
+}
+
+// betas returns nothing: output_config is GA, and the spec identifies no
+// beta value for task_budget.
+func (c *OutputConfig) betas() []string { return nil }
+
+// Effort is a reasoning effort level. Unknown values pass through.
+type Effort string
+
+// Effort levels.
+const (
+	EffortLow    Effort = "low"
+	EffortMedium Effort = "medium"
+	EffortHigh   Effort = "high"
+	EffortXHigh  Effort = "xhigh"
+	EffortMax    Effort = "max"
+)
+
+// OutputFormat asks for structured output: the response text is JSON that
+// matches Schema. It is the value of output_config.format, and of the
+// deprecated beta top-level output_format (never send both).
+type OutputFormat struct {
+	// Schema is the JSON Schema, kept as raw JSON so its key order
+	// survives. Required.
+	Schema json.RawMessage `json:"schema"`
+}
+
+// MarshalJSON writes the format with "type":"json_schema".
+func (f OutputFormat) MarshalJSON() ([]byte, error) {
+	type plain OutputFormat
+	return encodeExplicit("json_schema", plain(f), nil)
+}
+
+// validate checks that the schema is a JSON object.
+func (f *OutputFormat) validate(path string) error {
+	if f != nil && !rawIsObject(f.Schema) {
+		return invalid(path+".schema", "must be a JSON object")
+	}
+	return nil
+}
+
+// betas returns the beta the deprecated top-level output_format member needs
+// (structured-outputs-2025-12-15, inferred from spec §2.2 and §8). The params
+// code asks only for the top-level member: output_config.format is GA.
+func (f *OutputFormat) betas() []string {
+	if f == nil {
+		return nil
+	}
+	return []string{betaStructuredOutputs}
+}
+
+// TaskBudget is a total token budget across contexts (beta).
+type TaskBudget struct {
+	// Total is the whole budget in tokens; greater than 0. Required.
+	Total int `json:"total"`
+	// Remaining is what is left of it; nil means Total.
+	Remaining *int `json:"remaining,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the budget.
+func (b *TaskBudget) UnmarshalJSON(data []byte) error {
+	type plain TaskBudget
+	return decodeExplicit(data, (*plain)(b), &b.Explicit)
+}
+
+// MarshalJSON writes the budget with "type":"tokens".
+func (b TaskBudget) MarshalJSON() ([]byte, error) {
+	type plain TaskBudget
+	return encodeExplicit("tokens", plain(b), b.Explicit)
+}
+
+func (b *TaskBudget) validate(path string) error {
+	if b == nil {
+		return nil
+	}
+	if b.Total <= 0 {
+		return invalid(path+".total", "must be greater than 0, got %d", b.Total)
+	}
+	if r := b.Remaining; r != nil && (*r < 0 || *r > b.Total) {
+		return invalid(path+".remaining", "must be between 0 and total (%d), got %d", b.Total, *r)
+	}
+	return nil
+}

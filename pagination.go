@@ -1,0 +1,277 @@
+package mms
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// Page is one page of a list endpoint, for callers who keep their own
+// position; the List methods return iterators that page on their own. The
+// service pages lists in two schemes, both returned in this shape:
+//
+//   - The id scheme (Models, Message Batches, Files) fills FirstID and
+//     LastID. Continue with the params' AfterID set to *LastID while HasMore
+//     is true, or, when paging backwards, BeforeID set to *FirstID.
+//   - The cursor scheme (Skills, Agents, Sessions, Environments, ...) fills
+//     NextPage and, where the endpoint has one, PrevPage. Continue with the
+//     params' Page set to *NextPage, or *PrevPage to go back.
+type Page[T any] struct {
+	// Data holds the page's items in the list's order.
+	Data []T
+	// HasMore reports whether more items lie beyond this page in the paging
+	// direction. In the cursor scheme it is the service's has_more where the
+	// endpoint sends one, else whether NextPage is set.
+	HasMore bool
+	// FirstID and LastID are the ids of the first and last item, sent by
+	// id-scheme lists; nil on an empty page or when the list does not send
+	// them.
+	FirstID, LastID *string
+	// NextPage and PrevPage locate the following and the preceding page,
+	// sent by cursor-scheme lists; nil when there is no such page or when
+	// the list does not send them.
+	NextPage, PrevPage *Cursor
+}
+
+// A Cursor is a position in a list paged by the cursor scheme: the opaque
+// token the service returned as next_page or prev_page, together with the
+// order the list was sorted in when the service issued it.
+//
+// Lists that take an order (sessions, session events) accept a cursor only
+// with the order it was issued under. The SDK checks this before sending: a
+// cursor whose Order differs from the call's order (the params' order, else
+// the endpoint's default) fails with a *[ValidationError] for field "page",
+// and nothing is sent. Cursors taken from a [Page] carry their order; a
+// token kept elsewhere can be given back as Cursor{Token: t}, which is not
+// checked (the service decides).
+type Cursor struct {
+	// Token is the service's opaque page token, sent as the page query
+	// parameter.
+	Token string
+	// Order is the order the token was issued under; "" when unknown or when
+	// the list has no order.
+	Order ListOrder
+}
+
+// ListOrder is the sort order of a list that can be sorted, sent as the
+// order query parameter.
+type ListOrder string
+
+// The list orders.
+const (
+	ListOrderAsc  ListOrder = "asc"
+	ListOrderDesc ListOrder = "desc"
+)
+
+// listCall is one list call as a service builds it from its params. The
+// drivers below do the paging: a service's List is a Validate plus one
+// driver call, and its page-level call a Validate plus one fetch.
+//
+//	func (s *FooService) List(ctx context.Context, p FooListParams, opts ...option.RequestOption) iter.Seq2[Foo, error] {
+//		if err := p.Validate(); err != nil {
+//			return listError[Foo](err)
+//		}
+//		return listByCursor[Foo](ctx, p.call(s.client, opts), p.Page, false)
+//	}
+type listCall struct {
+	client *Client
+	path   string // escaped, e.g. "/v1/models"
+	// query holds limit and filters but not the paging members (after_id,
+	// before_id, page), which the drivers set. Array filters go in with
+	// addQueryArray. A list with an order puts the params' order here itself
+	// when set. The drivers copy query for each request and never change it.
+	query url.Values
+	// order is the order the list is sorted in (the params' order, else the
+	// endpoint's default), which cursors are checked against and recorded
+	// with; "" for lists without an order.
+	order ListOrder
+	betas []string // the endpoint's required betas
+	opts  []option.RequestOption
+}
+
+// listPageWire is a page as the service sends it, in either scheme.
+type listPageWire[T any] struct {
+	Data     []T     `json:"data"`
+	HasMore  *bool   `json:"has_more"`
+	FirstID  *string `json:"first_id"`
+	LastID   *string `json:"last_id"`
+	NextPage *string `json:"next_page"`
+	PrevPage *string `json:"prev_page"`
+}
+
+// getListPage sends one list request with the paging members in paging.
+func getListPage[T any](ctx context.Context, l listCall, paging map[string]string) (*listPageWire[T], error) {
+	q := make(url.Values, len(l.query)+len(paging))
+	for k, v := range l.query {
+		q[k] = append([]string(nil), v...)
+	}
+	for k, v := range paging {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+	var page listPageWire[T]
+	r := &request{method: http.MethodGet, path: l.path, query: q, betas: l.betas, out: &page}
+	if _, err := l.client.send(ctx, r, l.opts); err != nil {
+		return nil, err
+	}
+	return &page, nil
+}
+
+// fetchIDPage fetches one page of an id-scheme list: the page after afterID,
+// or before beforeID, or the first page when both are "".
+func fetchIDPage[T any](ctx context.Context, l listCall, afterID, beforeID string) (*Page[T], error) {
+	w, err := getListPage[T](ctx, l, map[string]string{"after_id": afterID, "before_id": beforeID})
+	if err != nil {
+		return nil, err
+	}
+	return &Page[T]{
+		Data: w.Data, HasMore: w.HasMore != nil && *w.HasMore,
+		FirstID: w.FirstID, LastID: w.LastID,
+		// The id scheme may grow cursor fields (files.md); pass them on.
+		NextPage: cursorOf(w.NextPage, l.order), PrevPage: cursorOf(w.PrevPage, l.order),
+	}, nil
+}
+
+// listByID iterates over every item of an id-scheme list from the params'
+// position: forwards with after_id = last_id, or backwards with before_id =
+// first_id when the caller started with beforeID. Each page's items come in
+// the list's order. It stops on an empty page or has_more = false.
+func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		after, before := afterID, beforeID // per range: the sequence restarts
+		backward := before != ""
+		for {
+			page, err := fetchIDPage[T](ctx, l, after, before)
+			if err != nil {
+				yieldError(yield, err)
+				return
+			}
+			for _, v := range page.Data {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			if len(page.Data) == 0 || !page.HasMore {
+				return
+			}
+			next, name, prev := page.LastID, "last_id", after
+			if backward {
+				next, name, prev = page.FirstID, "first_id", before
+			}
+			switch {
+			case next == nil || *next == "":
+				yieldError(yield, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", l.path, name))
+				return
+			case *next == prev:
+				yieldError(yield, fmt.Errorf("mms: GET %s: the page's %s is the id it was asked for; stopping rather than looping", l.path, name))
+				return
+			}
+			if backward {
+				before = *next
+			} else {
+				after = *next
+			}
+		}
+	}
+}
+
+// fetchCursorPage fetches one page of a cursor-scheme list at cursor (the
+// first page when its Token is ""). A cursor issued under another order than
+// the call's is refused before anything is sent.
+func fetchCursorPage[T any](ctx context.Context, l listCall, cursor Cursor) (*Page[T], error) {
+	if err := checkCursor(cursor, l.order); err != nil {
+		return nil, err
+	}
+	w, err := getListPage[T](ctx, l, map[string]string{"page": cursor.Token})
+	if err != nil {
+		return nil, err
+	}
+	p := &Page[T]{
+		Data: w.Data, FirstID: w.FirstID, LastID: w.LastID,
+		NextPage: cursorOf(w.NextPage, l.order), PrevPage: cursorOf(w.PrevPage, l.order),
+	}
+	p.HasMore = p.NextPage != nil
+	if w.HasMore != nil {
+		p.HasMore = *w.HasMore
+	}
+	return p, nil
+}
+
+// listByCursor iterates over every item of a cursor-scheme list from start:
+// forwards along next_page, or, when backward, along prev_page (each page's
+// items still in the list's order). Forwards it stops when next_page is
+// null or empty, data is empty, or has_more is false; backwards when
+// prev_page is null or empty or data is empty.
+func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward bool) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		cur := start // per range: the sequence restarts
+		for {
+			page, err := fetchCursorPage[T](ctx, l, cur)
+			if err != nil {
+				yieldError(yield, err)
+				return
+			}
+			for _, v := range page.Data {
+				if !yield(v, nil) {
+					return
+				}
+			}
+			next := page.NextPage
+			if backward {
+				next = page.PrevPage
+			} else if !page.HasMore {
+				return
+			}
+			if len(page.Data) == 0 || next == nil {
+				return
+			}
+			if next.Token == cur.Token {
+				yieldError(yield, fmt.Errorf("mms: GET %s: the page points back to itself; stopping rather than looping", l.path))
+				return
+			}
+			cur = *next
+		}
+	}
+}
+
+// checkCursor refuses a cursor issued under another order than order. A
+// cursor or a list without an order is not checked.
+func checkCursor(c Cursor, order ListOrder) error {
+	if c.Token == "" || c.Order == "" || order == "" || c.Order == order {
+		return nil
+	}
+	return invalid("page", "the cursor was issued for order %q and is only valid with that order, not %q", c.Order, order)
+}
+
+// cursorOf turns a next_page or prev_page value into a Cursor issued under
+// order; null and "" give nil.
+func cursorOf(token *string, order ListOrder) *Cursor {
+	if token == nil || *token == "" {
+		return nil
+	}
+	return &Cursor{Token: *token, Order: order}
+}
+
+// listError returns a sequence that yields err once when ranged and sends
+// nothing: what List returns for params that fail validation.
+func listError[T any](err error) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) { yieldError(yield, err) }
+}
+
+func yieldError[T any](yield func(T, error) bool, err error) {
+	var zero T
+	yield(zero, err)
+}
+
+// addQueryArray adds an array query parameter the way the service reads it,
+// key[]=a&key[]=b (e.g. ids[], statuses[]). Nothing is added for no values.
+func addQueryArray[S ~string](q url.Values, key string, values []S) {
+	for _, v := range values {
+		q.Add(key+"[]", string(v))
+	}
+}

@@ -1,0 +1,373 @@
+package mms
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// recordedDir returns ../shared/recorded (real traffic, read in place), or
+// skips the test when the folder is absent.
+func recordedDir(t testing.TB) string {
+	t.Helper()
+	dir := filepath.Join("..", "shared", "recorded")
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("../shared/recorded is absent (%v): these tests read the recorded traffic in place next to the module", err)
+	}
+	return dir
+}
+
+// recordedMessageFiles lists messages/*.json split into responses and
+// request bodies (headers files are neither).
+func recordedMessageFiles(t *testing.T) (responses, requests []string) {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(recordedDir(t), "messages", "*.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		switch {
+		case strings.HasSuffix(f, ".request.json"):
+			requests = append(requests, f)
+		case strings.HasSuffix(f, ".headers.json"):
+		default:
+			responses = append(responses, f)
+		}
+	}
+	if len(responses) == 0 || len(requests) == 0 {
+		t.Fatalf("no recorded messages found (responses %d, requests %d)", len(responses), len(requests))
+	}
+	return responses, requests
+}
+
+// jsonAny decodes data into generic JSON values (numbers kept exact).
+func jsonAny(t testing.TB, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	if err := dec.Decode(&v); err != nil {
+		t.Fatalf("invalid JSON: %v\n%s", err, truncate(data))
+	}
+	return v
+}
+
+func truncate(data []byte) string {
+	if len(data) > 2000 {
+		return string(data[:2000]) + "…"
+	}
+	return string(data)
+}
+
+// requireJSONEqual fails when want and got are not the same JSON value.
+func requireJSONEqual(t testing.TB, want, got []byte) {
+	t.Helper()
+	if diff := cmp.Diff(jsonAny(t, want), jsonAny(t, got)); diff != "" {
+		t.Fatalf("JSON differs (-want +got):\n%s", diff)
+	}
+}
+
+// findUnknown walks v and returns the paths of every Unknown* value inside
+// (unions that fell back to their Unknown variant).
+func findUnknown(path string, v reflect.Value) []string {
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return findUnknown(path, v.Elem())
+	case reflect.Struct:
+		if strings.HasPrefix(v.Type().Name(), "Unknown") {
+			return []string{fmt.Sprintf("%s: %s", path, v.Type().Name())}
+		}
+		var out []string
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if f.IsExported() {
+				out = append(out, findUnknown(path+"."+f.Name, v.Field(i))...)
+			}
+		}
+		return out
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 { // json.RawMessage
+			return nil
+		}
+		var out []string
+		for i := 0; i < v.Len(); i++ {
+			out = append(out, findUnknown(fmt.Sprintf("%s[%d]", path, i), v.Index(i))...)
+		}
+		return out
+	}
+	return nil
+}
+
+// extraKeys collects the names of the members kept in Extra anywhere in v
+// (what this SDK version does not model).
+func extraKeys(path string, v reflect.Value, out map[string]bool) {
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if !v.IsNil() {
+			extraKeys(path, v.Elem(), out)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			f := v.Type().Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			if f.Name == "Extra" {
+				for _, k := range v.Field(i).MapKeys() {
+					out[path+"."+k.String()] = true
+				}
+				continue
+			}
+			extraKeys(path+"."+f.Name, v.Field(i), out)
+		}
+	case reflect.Slice:
+		if v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			extraKeys(path+"[]", v.Index(i), out)
+		}
+	}
+}
+
+// TestRecordedResponses: every recorded response decodes with only known
+// variants, and json.Marshal gives back the same JSON.
+func TestRecordedResponses(t *testing.T) {
+	responses, _ := recordedMessageFiles(t)
+	for _, file := range responses {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg, err := codec.Decode[Message](data)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			var viaStd Message
+			if err := json.Unmarshal(data, &viaStd); err != nil {
+				t.Fatalf("json.Unmarshal: %v", err)
+			}
+			if diff := cmp.Diff(msg, viaStd); diff != "" {
+				t.Fatalf("codec.Decode and json.Unmarshal differ:\n%s", diff)
+			}
+			if unknown := findUnknown("message", reflect.ValueOf(msg)); len(unknown) > 0 {
+				t.Errorf("unknown variants:\n%s", strings.Join(unknown, "\n"))
+			}
+			if len(msg.Content) == 0 {
+				t.Errorf("no content decoded")
+			}
+			extra := map[string]bool{}
+			extraKeys("message", reflect.ValueOf(msg), extra)
+			if len(extra) > 0 {
+				keys := make([]string, 0, len(extra))
+				for k := range extra {
+					keys = append(keys, k)
+				}
+				sort.Strings(keys)
+				t.Logf("kept in Extra (unmodelled): %s", strings.Join(keys, ", "))
+			}
+			got, err := json.Marshal(msg)
+			if err != nil {
+				t.Fatalf("encode: %v", err)
+			}
+			requireJSONEqual(t, data, got)
+		})
+	}
+}
+
+// TestRecordedRequests: the messages (and system) of every recorded request
+// decode with only known variants and re-encode, in request form, to the
+// same JSON.
+func TestRecordedRequests(t *testing.T) {
+	_, requests := recordedMessageFiles(t)
+	for _, file := range requests {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var body struct {
+				Messages json.RawMessage `json:"messages"`
+				System   json.RawMessage `json:"system"`
+			}
+			if err := json.Unmarshal(data, &body); err != nil {
+				t.Fatal(err)
+			}
+			var msgs []MessageParam
+			if err := json.Unmarshal(body.Messages, &msgs); err != nil {
+				t.Fatalf("decode messages: %v", err)
+			}
+			if unknown := findUnknown("messages", reflect.ValueOf(msgs)); len(unknown) > 0 {
+				t.Errorf("unknown variants:\n%s", strings.Join(unknown, "\n"))
+			}
+			for i, m := range msgs {
+				if err := m.validate(fmt.Sprintf("messages[%d]", i)); err != nil {
+					t.Errorf("recorded request fails validation: %v", err)
+				}
+			}
+			got, err := json.Marshal(msgs)
+			if err != nil {
+				t.Fatalf("encode messages: %v", err)
+			}
+			requireJSONEqual(t, body.Messages, got)
+
+			if len(body.System) == 0 || isJSONNull(body.System) {
+				return
+			}
+			var system blocksOrString
+			if err := json.Unmarshal(body.System, &system); err != nil {
+				t.Fatalf("decode system: %v", err)
+			}
+			if system.isString {
+				return // a plain string: nothing typed to check
+			}
+			texts := make([]TextBlock, len(system.blocks))
+			for i, b := range system.blocks {
+				tb, ok := b.(TextBlock)
+				if !ok {
+					t.Fatalf("system[%d] is %T, want TextBlock", i, b)
+				}
+				if err := tb.validate(fmt.Sprintf("system[%d]", i)); err != nil {
+					t.Errorf("recorded system fails validation: %v", err)
+				}
+				texts[i] = tb
+			}
+			got, err = json.Marshal(requestTextBlocks(texts))
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireJSONEqual(t, body.System, got)
+		})
+	}
+}
+
+// Members injected into recorded replies to check both encoding modes.
+const injectedMember = "x_future_member"
+
+var documentCitationTypes = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
+
+// inject adds injectedMember to every typed object of a content tree (not
+// inside tool inputs, which are opaque) and a file_id to document citations.
+func inject(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		if typ, ok := v["type"].(string); ok {
+			v[injectedMember] = json.Number("1")
+			if documentCitationTypes[typ] {
+				v["file_id"] = "file_011Injected"
+			}
+		}
+		for k, x := range v {
+			if k != "input" {
+				inject(x)
+			}
+		}
+	case []any:
+		for _, x := range v {
+			inject(x)
+		}
+	}
+}
+
+// requestView removes from a content tree what request mode must drop:
+// the injected member, members the SDK does not model (listed), and the
+// response-only citation file_id.
+func requestView(v any, unmodelled map[string]bool) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := map[string]any{}
+		typ, _ := v["type"].(string)
+		for k, x := range v {
+			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) {
+				continue
+			}
+			if k == "input" {
+				out[k] = x
+				continue
+			}
+			out[k] = requestView(x, unmodelled)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = requestView(x, unmodelled)
+		}
+		return out
+	}
+	return v
+}
+
+// TestRecordedReplySentBack: every recorded reply, with an unknown member
+// injected into each typed object and a file_id into each document
+// citation, still round-trips in response mode; sent back as an assistant
+// MessageParam it writes the request form only: the same content minus the
+// injected and unmodelled members and the citation file_id.
+func TestRecordedReplySentBack(t *testing.T) {
+	responses, _ := recordedMessageFiles(t)
+	for _, file := range responses {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tree := jsonAny(t, data).(map[string]any)
+			inject(tree["content"])
+			mutated, err := json.Marshal(tree)
+			if err != nil {
+				t.Fatal(err)
+			}
+
+			msg, err := codec.Decode[Message](mutated)
+			if err != nil {
+				t.Fatalf("decode: %v", err)
+			}
+			if unknown := findUnknown("message", reflect.ValueOf(msg)); len(unknown) > 0 {
+				t.Fatalf("unknown variants:\n%s", strings.Join(unknown, "\n"))
+			}
+			got, err := json.Marshal(msg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			requireJSONEqual(t, mutated, got) // response mode keeps everything
+
+			// Sent back unchanged through a MessageParam literal.
+			param := MessageParam{Role: RoleAssistant, Content: msg.Content}
+			enc, err := json.Marshal(param)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(enc, []byte(injectedMember)) {
+				t.Errorf("request form carries an unknown member")
+			}
+			if bytes.Contains(enc, []byte("file_011Injected")) {
+				t.Errorf("request form carries a citation file_id")
+			}
+			unmodelled := map[string]bool{"abort_reason": true} // not in the spec; kept in Extra
+			want := map[string]any{
+				"role":    "assistant",
+				"content": requestView(tree["content"], unmodelled),
+			}
+			if diff := cmp.Diff(want, jsonAny(t, enc)); diff != "" {
+				t.Errorf("request form differs (-want +got):\n%s", diff)
+			}
+			if err := param.validate("messages[1]"); err != nil {
+				t.Errorf("a recorded reply fails request validation: %v", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,1581 @@
+package mms
+
+// This file holds the result blocks of the server tools (web search, web
+// fetch, code execution, bash and text-editor code execution, tool search,
+// advisor) and the unions of their content, error and encrypted variants
+// included.
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// ToolErrorCode is the error_code of a server tool's error result. Unknown
+// codes pass through.
+type ToolErrorCode string
+
+// Error codes of the server tools (each tool uses a subset).
+const (
+	ToolErrorCodeInvalidToolInput       ToolErrorCode = "invalid_tool_input"
+	ToolErrorCodeUnavailable            ToolErrorCode = "unavailable"
+	ToolErrorCodeMaxUsesExceeded        ToolErrorCode = "max_uses_exceeded"
+	ToolErrorCodeTooManyRequests        ToolErrorCode = "too_many_requests"
+	ToolErrorCodeQueryTooLong           ToolErrorCode = "query_too_long"
+	ToolErrorCodeRequestTooLarge        ToolErrorCode = "request_too_large"
+	ToolErrorCodeURLTooLong             ToolErrorCode = "url_too_long"
+	ToolErrorCodeURLNotAllowed          ToolErrorCode = "url_not_allowed"
+	ToolErrorCodeURLNotInPriorContext   ToolErrorCode = "url_not_in_prior_context"
+	ToolErrorCodeURLNotAccessible       ToolErrorCode = "url_not_accessible"
+	ToolErrorCodeUnsupportedContentType ToolErrorCode = "unsupported_content_type"
+	ToolErrorCodeContentTooLarge        ToolErrorCode = "content_too_large"
+	ToolErrorCodeExecutionTimeExceeded  ToolErrorCode = "execution_time_exceeded"
+	ToolErrorCodeOutputFileTooLarge     ToolErrorCode = "output_file_too_large"
+	ToolErrorCodeFileNotFound           ToolErrorCode = "file_not_found"
+	ToolErrorCodePromptTooLong          ToolErrorCode = "prompt_too_long"
+	ToolErrorCodeOverloaded             ToolErrorCode = "overloaded"
+	ToolErrorCodeModelNotFound          ToolErrorCode = "model_not_found"
+)
+
+// validateServerToolResult checks what every server tool result block
+// needs: the answered id and some content.
+func validateServerToolResult[C interface{ validate(string) error }](path, toolUseID string, content C) error {
+	if toolUseID == "" {
+		return invalid(path+".tool_use_id", "must not be empty")
+	}
+	if any(content) == nil {
+		return invalid(path+".content", "is required")
+	}
+	return content.validate(path + ".content")
+}
+
+func isJSONArray(data []byte) bool {
+	for _, c := range data {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		}
+		return c == '['
+	}
+	return false
+}
+
+// ---------------------------------------------------------------------------
+// web_search_tool_result
+
+// WebSearchToolResultBlock is a "web_search_tool_result" block: the
+// results of a web_search server tool call.
+type WebSearchToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content WebSearchToolResultContent `json:"content"`
+	// Caller says who invoked the tool (nil: not stated).
+	Caller       Caller        `json:"caller,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebSearchToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain WebSearchToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[WebSearchToolResultContent] `json:"content"`
+		Caller  holder[Caller]                     `json:"caller,omitzero"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[WebSearchToolResultContent]{decode: decodeWebSearchToolResultContent},
+		Caller:  holder[Caller]{decode: decodeCaller},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	b.Caller = aux.Caller.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"web_search_tool_result" and Extra.
+func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain WebSearchToolResultBlock
+	return marshalObject("web_search_tool_result", plain(b), b.Extra)
+}
+
+func (b WebSearchToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	if b.Caller != nil {
+		b.Caller = b.Caller.requestForm()
+	}
+	b.Extra = requestExtra[WebSearchToolResultBlock](b.Extra)
+	return b
+}
+
+func (b WebSearchToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	if b.Caller != nil {
+		if err := b.Caller.validate(path + ".caller"); err != nil {
+			return err
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A WebSearchToolResultContent is the content of a
+// [WebSearchToolResultBlock]. Variants: [WebSearchResults],
+// [WebSearchToolResultError] and [UnknownWebSearchToolResultContent].
+type WebSearchToolResultContent interface {
+	json.Marshaler
+	isWebSearchToolResultContent()
+	requestForm() WebSearchToolResultContent
+	validate(path string) error
+}
+
+func decodeWebSearchToolResultContent(data []byte) (WebSearchToolResultContent, error) {
+	if isJSONArray(data) {
+		results, err := codec.DecodeArray(data, codec.Decode[WebSearchResult])
+		return settle[WebSearchToolResultContent](WebSearchResults(results), err, "", data, newUnknownWebSearchToolResultContent)
+	}
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v WebSearchToolResultContent
+	switch typ {
+	case "web_search_tool_result_error":
+		v, err = codec.Decode[WebSearchToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownWebSearchToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownWebSearchToolResultContent)
+}
+
+// WebSearchResults is the successful content of a web search: a JSON array
+// of results.
+type WebSearchResults []WebSearchResult
+
+func (WebSearchResults) isWebSearchToolResultContent() {}
+
+// MarshalJSON writes the results as a JSON array.
+func (r WebSearchResults) MarshalJSON() ([]byte, error) {
+	return codec.Marshal([]WebSearchResult(r))
+}
+
+func (r WebSearchResults) requestForm() WebSearchToolResultContent {
+	if r == nil {
+		return r
+	}
+	out := make(WebSearchResults, len(r))
+	for i, x := range r {
+		x.Extra = requestExtra[WebSearchResult](x.Extra)
+		out[i] = x
+	}
+	return out
+}
+
+func (r WebSearchResults) validate(path string) error {
+	for i, x := range r {
+		if x.URL == "" {
+			return invalid(fmt.Sprintf("%s[%d].url", path, i), "must not be empty")
+		}
+	}
+	return nil
+}
+
+// WebSearchResult is one {"type":"web_search_result"} entry of
+// [WebSearchResults].
+type WebSearchResult struct {
+	// EncryptedContent carries the page content for later turns; send it
+	// back unchanged.
+	EncryptedContent string `json:"encrypted_content"`
+	// PageAge is how old the page is, e.g. "2 days ago" (nil: null).
+	PageAge *string `json:"page_age"`
+	Title   string  `json:"title"`
+	URL     string  `json:"url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the result, keeping unknown members in Extra. Any
+// "type" other than "web_search_result" is an error (the enclosing union
+// keeps such content as its Unknown variant).
+func (r *WebSearchResult) UnmarshalJSON(data []byte) error {
+	if err := checkType(data, "web_search_result"); err != nil {
+		return err
+	}
+	type plain WebSearchResult
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the result with "type":"web_search_result" and Extra.
+func (r WebSearchResult) MarshalJSON() ([]byte, error) {
+	type plain WebSearchResult
+	return marshalObject("web_search_result", plain(r), r.Extra)
+}
+
+// WebSearchToolResultError is a "web_search_tool_result_error": the search
+// failed.
+type WebSearchToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebSearchToolResultError) isWebSearchToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *WebSearchToolResultError) UnmarshalJSON(data []byte) error {
+	type plain WebSearchToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"web_search_tool_result_error" and Extra.
+func (v WebSearchToolResultError) MarshalJSON() ([]byte, error) {
+	type plain WebSearchToolResultError
+	return marshalObject("web_search_tool_result_error", plain(v), v.Extra)
+}
+
+func (v WebSearchToolResultError) requestForm() WebSearchToolResultContent {
+	v.Extra = requestExtra[WebSearchToolResultError](v.Extra)
+	return v
+}
+
+func (v WebSearchToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownWebSearchToolResultContent holds web search content this version cannot name; Raw is written back
+// verbatim.
+type UnknownWebSearchToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownWebSearchToolResultContent(typ string, raw json.RawMessage) WebSearchToolResultContent {
+	return UnknownWebSearchToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownWebSearchToolResultContent) isWebSearchToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownWebSearchToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownWebSearchToolResultContent) requestForm() WebSearchToolResultContent { return v }
+func (UnknownWebSearchToolResultContent) validate(string) error                     { return nil }
+
+// ---------------------------------------------------------------------------
+// web_fetch_tool_result
+
+// WebFetchToolResultBlock is a "web_fetch_tool_result" block: the result
+// of a web_fetch server tool call.
+type WebFetchToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content WebFetchToolResultContent `json:"content"`
+	// Caller says who invoked the tool (nil: not stated).
+	Caller       Caller        `json:"caller,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebFetchToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain WebFetchToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[WebFetchToolResultContent] `json:"content"`
+		Caller  holder[Caller]                    `json:"caller,omitzero"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[WebFetchToolResultContent]{decode: decodeWebFetchToolResultContent},
+		Caller:  holder[Caller]{decode: decodeCaller},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	b.Caller = aux.Caller.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"web_fetch_tool_result" and Extra.
+func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain WebFetchToolResultBlock
+	return marshalObject("web_fetch_tool_result", plain(b), b.Extra)
+}
+
+func (b WebFetchToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	if b.Caller != nil {
+		b.Caller = b.Caller.requestForm()
+	}
+	b.Extra = requestExtra[WebFetchToolResultBlock](b.Extra)
+	return b
+}
+
+func (b WebFetchToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	if b.Caller != nil {
+		if err := b.Caller.validate(path + ".caller"); err != nil {
+			return err
+		}
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A WebFetchToolResultContent is the content of a [WebFetchToolResultBlock].
+// Variants: [WebFetchResult], [WebFetchToolResultError] and
+// [UnknownWebFetchToolResultContent].
+type WebFetchToolResultContent interface {
+	json.Marshaler
+	isWebFetchToolResultContent()
+	requestForm() WebFetchToolResultContent
+	validate(path string) error
+}
+
+func decodeWebFetchToolResultContent(data []byte) (WebFetchToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v WebFetchToolResultContent
+	switch typ {
+	case "web_fetch_result":
+		v, err = codec.Decode[WebFetchResult](data)
+	case "web_fetch_tool_result_error":
+		v, err = codec.Decode[WebFetchToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownWebFetchToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownWebFetchToolResultContent)
+}
+
+// WebFetchResult is a "web_fetch_result": the fetched page as a document.
+type WebFetchResult struct {
+	URL string `json:"url"`
+	// Content is the fetched document (a base64 PDF or plain text source).
+	Content DocumentBlock `json:"content"`
+	// RetrievedAt is when the page was fetched (nil: null).
+	RetrievedAt *string `json:"retrieved_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebFetchResult) isWebFetchToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *WebFetchResult) UnmarshalJSON(data []byte) error {
+	type plain WebFetchResult
+	aux := struct {
+		*plain
+		Content holder[DocumentBlock] `json:"content"`
+	}{plain: (*plain)(v), Content: holder[DocumentBlock]{decode: decodeDocumentMember}}
+	err := decodeObject(data, &aux, &v.Extra)
+	v.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the value with "type":"web_fetch_result" and Extra.
+func (v WebFetchResult) MarshalJSON() ([]byte, error) {
+	type plain WebFetchResult
+	return marshalObject("web_fetch_result", plain(v), v.Extra)
+}
+
+func (v WebFetchResult) requestForm() WebFetchToolResultContent {
+	v.Content = v.Content.requestDocument()
+	v.Extra = requestExtra[WebFetchResult](v.Extra)
+	return v
+}
+
+func (v WebFetchResult) validate(path string) error {
+	if v.URL == "" {
+		return invalid(path+".url", "must not be empty")
+	}
+	return v.Content.validate(path + ".content")
+}
+
+// decodeDocumentMember decodes a member that must be a "document" block.
+func decodeDocumentMember(data []byte) (DocumentBlock, error) {
+	if err := checkType(data, "document"); err != nil {
+		return DocumentBlock{}, err
+	}
+	return codec.Decode[DocumentBlock](data)
+}
+
+// WebFetchToolResultError is a "web_fetch_tool_result_error": the fetch
+// failed.
+type WebFetchToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (WebFetchToolResultError) isWebFetchToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *WebFetchToolResultError) UnmarshalJSON(data []byte) error {
+	type plain WebFetchToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"web_fetch_tool_result_error" and Extra.
+func (v WebFetchToolResultError) MarshalJSON() ([]byte, error) {
+	type plain WebFetchToolResultError
+	return marshalObject("web_fetch_tool_result_error", plain(v), v.Extra)
+}
+
+func (v WebFetchToolResultError) requestForm() WebFetchToolResultContent {
+	v.Extra = requestExtra[WebFetchToolResultError](v.Extra)
+	return v
+}
+
+func (v WebFetchToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownWebFetchToolResultContent holds web fetch content this version cannot name; Raw is written back
+// verbatim.
+type UnknownWebFetchToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownWebFetchToolResultContent(typ string, raw json.RawMessage) WebFetchToolResultContent {
+	return UnknownWebFetchToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownWebFetchToolResultContent) isWebFetchToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownWebFetchToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownWebFetchToolResultContent) requestForm() WebFetchToolResultContent { return v }
+func (UnknownWebFetchToolResultContent) validate(string) error                    { return nil }
+
+// ---------------------------------------------------------------------------
+// code_execution_tool_result
+
+// CodeExecutionToolResultBlock is a "code_execution_tool_result" block:
+// the result of a code_execution server tool call.
+type CodeExecutionToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content      CodeExecutionToolResultContent `json:"content"`
+	CacheControl *CacheControl                  `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CodeExecutionToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain CodeExecutionToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[CodeExecutionToolResultContent] `json:"content"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[CodeExecutionToolResultContent]{decode: decodeCodeExecutionToolResultContent},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"code_execution_tool_result" and Extra.
+func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain CodeExecutionToolResultBlock
+	return marshalObject("code_execution_tool_result", plain(b), b.Extra)
+}
+
+func (b CodeExecutionToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	b.Extra = requestExtra[CodeExecutionToolResultBlock](b.Extra)
+	return b
+}
+
+func (b CodeExecutionToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A CodeExecutionToolResultContent is the content of a
+// [CodeExecutionToolResultBlock]. Variants: [CodeExecutionResult],
+// [EncryptedCodeExecutionResult], [CodeExecutionToolResultError] and
+// [UnknownCodeExecutionToolResultContent].
+type CodeExecutionToolResultContent interface {
+	json.Marshaler
+	isCodeExecutionToolResultContent()
+	requestForm() CodeExecutionToolResultContent
+	validate(path string) error
+}
+
+func decodeCodeExecutionToolResultContent(data []byte) (CodeExecutionToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v CodeExecutionToolResultContent
+	switch typ {
+	case "code_execution_result":
+		v, err = codec.Decode[CodeExecutionResult](data)
+	case "encrypted_code_execution_result":
+		v, err = codec.Decode[EncryptedCodeExecutionResult](data)
+	case "code_execution_tool_result_error":
+		v, err = codec.Decode[CodeExecutionToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownCodeExecutionToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownCodeExecutionToolResultContent)
+}
+
+// CodeExecutionResult is a "code_execution_result": what the code printed
+// and the files it wrote.
+type CodeExecutionResult struct {
+	Stdout     string `json:"stdout"`
+	Stderr     string `json:"stderr"`
+	ReturnCode int    `json:"return_code"`
+	// Content lists the files the code wrote.
+	Content []CodeExecutionOutput `json:"content"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CodeExecutionResult) isCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *CodeExecutionResult) UnmarshalJSON(data []byte) error {
+	type plain CodeExecutionResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"code_execution_result" and Extra.
+func (v CodeExecutionResult) MarshalJSON() ([]byte, error) {
+	type plain CodeExecutionResult
+	return marshalObject("code_execution_result", plain(v), v.Extra)
+}
+
+func (v CodeExecutionResult) requestForm() CodeExecutionToolResultContent {
+	v.Content = requestOutputs(v.Content)
+	v.Extra = requestExtra[CodeExecutionResult](v.Extra)
+	return v
+}
+
+func (CodeExecutionResult) validate(string) error { return nil }
+
+// EncryptedCodeExecutionResult is an "encrypted_code_execution_result": like
+// [CodeExecutionResult] with stdout encrypted. Send it back unchanged.
+type EncryptedCodeExecutionResult struct {
+	EncryptedStdout string `json:"encrypted_stdout"`
+	Stderr          string `json:"stderr"`
+	ReturnCode      int    `json:"return_code"`
+	// Content lists the files the code wrote.
+	Content []CodeExecutionOutput `json:"content"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (EncryptedCodeExecutionResult) isCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *EncryptedCodeExecutionResult) UnmarshalJSON(data []byte) error {
+	type plain EncryptedCodeExecutionResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"encrypted_code_execution_result" and Extra.
+func (v EncryptedCodeExecutionResult) MarshalJSON() ([]byte, error) {
+	type plain EncryptedCodeExecutionResult
+	return marshalObject("encrypted_code_execution_result", plain(v), v.Extra)
+}
+
+func (v EncryptedCodeExecutionResult) requestForm() CodeExecutionToolResultContent {
+	v.Content = requestOutputs(v.Content)
+	v.Extra = requestExtra[EncryptedCodeExecutionResult](v.Extra)
+	return v
+}
+
+func (EncryptedCodeExecutionResult) validate(string) error { return nil }
+
+// CodeExecutionOutput is a {"type":"code_execution_output"} file written by
+// executed code; download it with the Files API.
+type CodeExecutionOutput struct {
+	FileID string `json:"file_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
+// "type" other than "code_execution_output" is an error (the enclosing union
+// keeps such content as its Unknown variant).
+func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error {
+	if err := checkType(data, "code_execution_output"); err != nil {
+		return err
+	}
+	type plain CodeExecutionOutput
+	return decodeObject(data, (*plain)(o), &o.Extra)
+}
+
+// MarshalJSON writes the output with "type":"code_execution_output".
+func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) {
+	type plain CodeExecutionOutput
+	return marshalObject("code_execution_output", plain(o), o.Extra)
+}
+
+func requestOutputs(outs []CodeExecutionOutput) []CodeExecutionOutput {
+	if outs == nil {
+		return nil
+	}
+	c := make([]CodeExecutionOutput, len(outs))
+	for i, o := range outs {
+		o.Extra = requestExtra[CodeExecutionOutput](o.Extra)
+		c[i] = o
+	}
+	return c
+}
+
+// CodeExecutionToolResultError is a "code_execution_tool_result_error": the
+// code could not run.
+type CodeExecutionToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CodeExecutionToolResultError) isCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
+	type plain CodeExecutionToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"code_execution_tool_result_error" and Extra.
+func (v CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
+	type plain CodeExecutionToolResultError
+	return marshalObject("code_execution_tool_result_error", plain(v), v.Extra)
+}
+
+func (v CodeExecutionToolResultError) requestForm() CodeExecutionToolResultContent {
+	v.Extra = requestExtra[CodeExecutionToolResultError](v.Extra)
+	return v
+}
+
+func (v CodeExecutionToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownCodeExecutionToolResultContent holds code execution content this version cannot name; Raw is written back
+// verbatim.
+type UnknownCodeExecutionToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownCodeExecutionToolResultContent(typ string, raw json.RawMessage) CodeExecutionToolResultContent {
+	return UnknownCodeExecutionToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownCodeExecutionToolResultContent) isCodeExecutionToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownCodeExecutionToolResultContent) requestForm() CodeExecutionToolResultContent { return v }
+func (UnknownCodeExecutionToolResultContent) validate(string) error                         { return nil }
+
+// ---------------------------------------------------------------------------
+// bash_code_execution_tool_result
+
+// BashCodeExecutionToolResultBlock is a "bash_code_execution_tool_result"
+// block: the result of a bash command run by the code-execution tool.
+type BashCodeExecutionToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content      BashCodeExecutionToolResultContent `json:"content"`
+	CacheControl *CacheControl                      `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (BashCodeExecutionToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain BashCodeExecutionToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[BashCodeExecutionToolResultContent] `json:"content"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[BashCodeExecutionToolResultContent]{decode: decodeBashCodeExecutionToolResultContent},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"bash_code_execution_tool_result" and Extra.
+func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain BashCodeExecutionToolResultBlock
+	return marshalObject("bash_code_execution_tool_result", plain(b), b.Extra)
+}
+
+func (b BashCodeExecutionToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	b.Extra = requestExtra[BashCodeExecutionToolResultBlock](b.Extra)
+	return b
+}
+
+func (b BashCodeExecutionToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A BashCodeExecutionToolResultContent is the content of a
+// [BashCodeExecutionToolResultBlock]. Variants: [BashCodeExecutionResult],
+// [BashCodeExecutionToolResultError] and
+// [UnknownBashCodeExecutionToolResultContent].
+type BashCodeExecutionToolResultContent interface {
+	json.Marshaler
+	isBashCodeExecutionToolResultContent()
+	requestForm() BashCodeExecutionToolResultContent
+	validate(path string) error
+}
+
+func decodeBashCodeExecutionToolResultContent(data []byte) (BashCodeExecutionToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v BashCodeExecutionToolResultContent
+	switch typ {
+	case "bash_code_execution_result":
+		v, err = codec.Decode[BashCodeExecutionResult](data)
+	case "bash_code_execution_tool_result_error":
+		v, err = codec.Decode[BashCodeExecutionToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownBashCodeExecutionToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownBashCodeExecutionToolResultContent)
+}
+
+// BashCodeExecutionResult is a "bash_code_execution_result": what the
+// command printed and the files it wrote.
+type BashCodeExecutionResult struct {
+	Stdout     string `json:"stdout"`
+	Stderr     string `json:"stderr"`
+	ReturnCode int    `json:"return_code"`
+	// Content lists the files the command wrote.
+	Content []BashCodeExecutionOutput `json:"content"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (BashCodeExecutionResult) isBashCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *BashCodeExecutionResult) UnmarshalJSON(data []byte) error {
+	type plain BashCodeExecutionResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"bash_code_execution_result" and Extra.
+func (v BashCodeExecutionResult) MarshalJSON() ([]byte, error) {
+	type plain BashCodeExecutionResult
+	return marshalObject("bash_code_execution_result", plain(v), v.Extra)
+}
+
+func (v BashCodeExecutionResult) requestForm() BashCodeExecutionToolResultContent {
+	if v.Content != nil {
+		outs := make([]BashCodeExecutionOutput, len(v.Content))
+		for i, o := range v.Content {
+			o.Extra = requestExtra[BashCodeExecutionOutput](o.Extra)
+			outs[i] = o
+		}
+		v.Content = outs
+	}
+	v.Extra = requestExtra[BashCodeExecutionResult](v.Extra)
+	return v
+}
+
+func (BashCodeExecutionResult) validate(string) error { return nil }
+
+// BashCodeExecutionOutput is a {"type":"bash_code_execution_output"} file
+// written by a bash command; download it with the Files API.
+type BashCodeExecutionOutput struct {
+	FileID string `json:"file_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
+// "type" other than "bash_code_execution_output" is an error (the enclosing
+// union keeps such content as its Unknown variant).
+func (o *BashCodeExecutionOutput) UnmarshalJSON(data []byte) error {
+	if err := checkType(data, "bash_code_execution_output"); err != nil {
+		return err
+	}
+	type plain BashCodeExecutionOutput
+	return decodeObject(data, (*plain)(o), &o.Extra)
+}
+
+// MarshalJSON writes the output with "type":"bash_code_execution_output".
+func (o BashCodeExecutionOutput) MarshalJSON() ([]byte, error) {
+	type plain BashCodeExecutionOutput
+	return marshalObject("bash_code_execution_output", plain(o), o.Extra)
+}
+
+// BashCodeExecutionToolResultError is a
+// "bash_code_execution_tool_result_error": the command could not run.
+type BashCodeExecutionToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (BashCodeExecutionToolResultError) isBashCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
+	type plain BashCodeExecutionToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"bash_code_execution_tool_result_error" and Extra.
+func (v BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
+	type plain BashCodeExecutionToolResultError
+	return marshalObject("bash_code_execution_tool_result_error", plain(v), v.Extra)
+}
+
+func (v BashCodeExecutionToolResultError) requestForm() BashCodeExecutionToolResultContent {
+	v.Extra = requestExtra[BashCodeExecutionToolResultError](v.Extra)
+	return v
+}
+
+func (v BashCodeExecutionToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownBashCodeExecutionToolResultContent holds bash code execution content this version cannot name; Raw is written back
+// verbatim.
+type UnknownBashCodeExecutionToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownBashCodeExecutionToolResultContent(typ string, raw json.RawMessage) BashCodeExecutionToolResultContent {
+	return UnknownBashCodeExecutionToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownBashCodeExecutionToolResultContent) isBashCodeExecutionToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownBashCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownBashCodeExecutionToolResultContent) requestForm() BashCodeExecutionToolResultContent {
+	return v
+}
+func (UnknownBashCodeExecutionToolResultContent) validate(string) error { return nil }
+
+// ---------------------------------------------------------------------------
+// text_editor_code_execution_tool_result
+
+// TextEditorCodeExecutionToolResultBlock is a
+// "text_editor_code_execution_tool_result" block: the result of a file
+// operation in the code-execution container.
+type TextEditorCodeExecutionToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content      TextEditorCodeExecutionToolResultContent `json:"content"`
+	CacheControl *CacheControl                            `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextEditorCodeExecutionToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *TextEditorCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain TextEditorCodeExecutionToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[TextEditorCodeExecutionToolResultContent] `json:"content"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[TextEditorCodeExecutionToolResultContent]{decode: decodeTextEditorCodeExecutionToolResultContent},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"text_editor_code_execution_tool_result" and Extra.
+func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain TextEditorCodeExecutionToolResultBlock
+	return marshalObject("text_editor_code_execution_tool_result", plain(b), b.Extra)
+}
+
+func (b TextEditorCodeExecutionToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	b.Extra = requestExtra[TextEditorCodeExecutionToolResultBlock](b.Extra)
+	return b
+}
+
+func (b TextEditorCodeExecutionToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A TextEditorCodeExecutionToolResultContent is the content of a
+// [TextEditorCodeExecutionToolResultBlock]. Variants:
+// [TextEditorCodeExecutionViewResult], [TextEditorCodeExecutionCreateResult],
+// [TextEditorCodeExecutionStrReplaceResult],
+// [TextEditorCodeExecutionToolResultError] and
+// [UnknownTextEditorCodeExecutionToolResultContent].
+type TextEditorCodeExecutionToolResultContent interface {
+	json.Marshaler
+	isTextEditorCodeExecutionToolResultContent()
+	requestForm() TextEditorCodeExecutionToolResultContent
+	validate(path string) error
+}
+
+func decodeTextEditorCodeExecutionToolResultContent(data []byte) (TextEditorCodeExecutionToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v TextEditorCodeExecutionToolResultContent
+	switch typ {
+	case "text_editor_code_execution_view_result":
+		v, err = codec.Decode[TextEditorCodeExecutionViewResult](data)
+	case "text_editor_code_execution_create_result":
+		v, err = codec.Decode[TextEditorCodeExecutionCreateResult](data)
+	case "text_editor_code_execution_str_replace_result":
+		v, err = codec.Decode[TextEditorCodeExecutionStrReplaceResult](data)
+	case "text_editor_code_execution_tool_result_error":
+		v, err = codec.Decode[TextEditorCodeExecutionToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownTextEditorCodeExecutionToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownTextEditorCodeExecutionToolResultContent)
+}
+
+// TextEditorFileType is the kind of file a view result shows. Unknown
+// values pass through.
+type TextEditorFileType string
+
+// File types of a view result.
+const (
+	TextEditorFileTypeText  TextEditorFileType = "text"
+	TextEditorFileTypeImage TextEditorFileType = "image"
+	TextEditorFileTypePDF   TextEditorFileType = "pdf"
+)
+
+// TextEditorCodeExecutionViewResult is a
+// "text_editor_code_execution_view_result": the viewed file's content.
+type TextEditorCodeExecutionViewResult struct {
+	Content  string             `json:"content"`
+	FileType TextEditorFileType `json:"file_type"`
+	// NumLines, StartLine and TotalLines are nil when null.
+	NumLines   *int `json:"num_lines"`
+	StartLine  *int `json:"start_line"`
+	TotalLines *int `json:"total_lines"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextEditorCodeExecutionViewResult) isTextEditorCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *TextEditorCodeExecutionViewResult) UnmarshalJSON(data []byte) error {
+	type plain TextEditorCodeExecutionViewResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"text_editor_code_execution_view_result" and Extra.
+func (v TextEditorCodeExecutionViewResult) MarshalJSON() ([]byte, error) {
+	type plain TextEditorCodeExecutionViewResult
+	return marshalObject("text_editor_code_execution_view_result", plain(v), v.Extra)
+}
+
+func (v TextEditorCodeExecutionViewResult) requestForm() TextEditorCodeExecutionToolResultContent {
+	v.Extra = requestExtra[TextEditorCodeExecutionViewResult](v.Extra)
+	return v
+}
+
+func (TextEditorCodeExecutionViewResult) validate(string) error { return nil }
+
+// TextEditorCodeExecutionCreateResult is a
+// "text_editor_code_execution_create_result": a file was written.
+type TextEditorCodeExecutionCreateResult struct {
+	// IsFileUpdate is true when an existing file was overwritten.
+	IsFileUpdate bool `json:"is_file_update"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextEditorCodeExecutionCreateResult) isTextEditorCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *TextEditorCodeExecutionCreateResult) UnmarshalJSON(data []byte) error {
+	type plain TextEditorCodeExecutionCreateResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"text_editor_code_execution_create_result" and Extra.
+func (v TextEditorCodeExecutionCreateResult) MarshalJSON() ([]byte, error) {
+	type plain TextEditorCodeExecutionCreateResult
+	return marshalObject("text_editor_code_execution_create_result", plain(v), v.Extra)
+}
+
+func (v TextEditorCodeExecutionCreateResult) requestForm() TextEditorCodeExecutionToolResultContent {
+	v.Extra = requestExtra[TextEditorCodeExecutionCreateResult](v.Extra)
+	return v
+}
+
+func (TextEditorCodeExecutionCreateResult) validate(string) error { return nil }
+
+// TextEditorCodeExecutionStrReplaceResult is a
+// "text_editor_code_execution_str_replace_result": a replacement was made.
+type TextEditorCodeExecutionStrReplaceResult struct {
+	// Lines is the changed region (nil: null).
+	Lines []string `json:"lines"`
+	// NewLines, NewStart, OldLines and OldStart are nil when null.
+	NewLines *int `json:"new_lines"`
+	NewStart *int `json:"new_start"`
+	OldLines *int `json:"old_lines"`
+	OldStart *int `json:"old_start"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextEditorCodeExecutionStrReplaceResult) isTextEditorCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *TextEditorCodeExecutionStrReplaceResult) UnmarshalJSON(data []byte) error {
+	type plain TextEditorCodeExecutionStrReplaceResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"text_editor_code_execution_str_replace_result" and Extra.
+func (v TextEditorCodeExecutionStrReplaceResult) MarshalJSON() ([]byte, error) {
+	type plain TextEditorCodeExecutionStrReplaceResult
+	return marshalObject("text_editor_code_execution_str_replace_result", plain(v), v.Extra)
+}
+
+func (v TextEditorCodeExecutionStrReplaceResult) requestForm() TextEditorCodeExecutionToolResultContent {
+	v.Extra = requestExtra[TextEditorCodeExecutionStrReplaceResult](v.Extra)
+	return v
+}
+
+func (TextEditorCodeExecutionStrReplaceResult) validate(string) error { return nil }
+
+// TextEditorCodeExecutionToolResultError is a
+// "text_editor_code_execution_tool_result_error": the operation failed.
+type TextEditorCodeExecutionToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// ErrorMessage explains the error (nil: null).
+	ErrorMessage *string `json:"error_message"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (TextEditorCodeExecutionToolResultError) isTextEditorCodeExecutionToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *TextEditorCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
+	type plain TextEditorCodeExecutionToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"text_editor_code_execution_tool_result_error" and Extra.
+func (v TextEditorCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
+	type plain TextEditorCodeExecutionToolResultError
+	return marshalObject("text_editor_code_execution_tool_result_error", plain(v), v.Extra)
+}
+
+func (v TextEditorCodeExecutionToolResultError) requestForm() TextEditorCodeExecutionToolResultContent {
+	v.Extra = requestExtra[TextEditorCodeExecutionToolResultError](v.Extra)
+	return v
+}
+
+func (v TextEditorCodeExecutionToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownTextEditorCodeExecutionToolResultContent holds text editor content this version cannot name; Raw is written back
+// verbatim.
+type UnknownTextEditorCodeExecutionToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownTextEditorCodeExecutionToolResultContent(typ string, raw json.RawMessage) TextEditorCodeExecutionToolResultContent {
+	return UnknownTextEditorCodeExecutionToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownTextEditorCodeExecutionToolResultContent) isTextEditorCodeExecutionToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownTextEditorCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownTextEditorCodeExecutionToolResultContent) requestForm() TextEditorCodeExecutionToolResultContent {
+	return v
+}
+func (UnknownTextEditorCodeExecutionToolResultContent) validate(string) error { return nil }
+
+// ---------------------------------------------------------------------------
+// tool_search_tool_result
+
+// ToolSearchToolResultBlock is a "tool_search_tool_result" block: the
+// deferred tools a tool search found.
+type ToolSearchToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content      ToolSearchToolResultContent `json:"content"`
+	CacheControl *CacheControl               `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolSearchToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain ToolSearchToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[ToolSearchToolResultContent] `json:"content"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[ToolSearchToolResultContent]{decode: decodeToolSearchToolResultContent},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"tool_search_tool_result" and Extra.
+func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain ToolSearchToolResultBlock
+	return marshalObject("tool_search_tool_result", plain(b), b.Extra)
+}
+
+func (b ToolSearchToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	b.Extra = requestExtra[ToolSearchToolResultBlock](b.Extra)
+	return b
+}
+
+func (b ToolSearchToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// A ToolSearchToolResultContent is the content of a
+// [ToolSearchToolResultBlock]. Variants: [ToolSearchToolSearchResult],
+// [ToolSearchToolResultError] and [UnknownToolSearchToolResultContent].
+type ToolSearchToolResultContent interface {
+	json.Marshaler
+	isToolSearchToolResultContent()
+	requestForm() ToolSearchToolResultContent
+	validate(path string) error
+}
+
+func decodeToolSearchToolResultContent(data []byte) (ToolSearchToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v ToolSearchToolResultContent
+	switch typ {
+	case "tool_search_tool_search_result":
+		v, err = codec.Decode[ToolSearchToolSearchResult](data)
+	case "tool_search_tool_result_error":
+		v, err = codec.Decode[ToolSearchToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownToolSearchToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownToolSearchToolResultContent)
+}
+
+// ToolSearchToolSearchResult is a "tool_search_tool_search_result": the
+// tools found.
+type ToolSearchToolSearchResult struct {
+	ToolReferences []ToolReferenceBlock `json:"tool_references"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolSearchToolSearchResult) isToolSearchToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *ToolSearchToolSearchResult) UnmarshalJSON(data []byte) error {
+	type plain ToolSearchToolSearchResult
+	aux := struct {
+		*plain
+		ToolReferences holder[[]ToolReferenceBlock] `json:"tool_references"`
+	}{plain: (*plain)(v), ToolReferences: holder[[]ToolReferenceBlock]{decode: decodeToolReferences}}
+	err := decodeObject(data, &aux, &v.Extra)
+	v.ToolReferences = aux.ToolReferences.v
+	return err
+}
+
+// MarshalJSON writes the value with "type":"tool_search_tool_search_result" and Extra.
+func (v ToolSearchToolSearchResult) MarshalJSON() ([]byte, error) {
+	type plain ToolSearchToolSearchResult
+	return marshalObject("tool_search_tool_search_result", plain(v), v.Extra)
+}
+
+func (v ToolSearchToolSearchResult) requestForm() ToolSearchToolResultContent {
+	if v.ToolReferences != nil {
+		refs := make([]ToolReferenceBlock, len(v.ToolReferences))
+		for i, r := range v.ToolReferences {
+			refs[i] = r.requestToolReference()
+		}
+		v.ToolReferences = refs
+	}
+	v.Extra = requestExtra[ToolSearchToolSearchResult](v.Extra)
+	return v
+}
+
+func (v ToolSearchToolSearchResult) validate(path string) error {
+	for i, r := range v.ToolReferences {
+		if err := r.validate(fmt.Sprintf("%s.tool_references[%d]", path, i)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// decodeToolReferences decodes a list whose elements must be
+// "tool_reference" blocks.
+func decodeToolReferences(data []byte) ([]ToolReferenceBlock, error) {
+	return codec.DecodeArray(data, func(elem []byte) (ToolReferenceBlock, error) {
+		if err := checkType(elem, "tool_reference"); err != nil {
+			return ToolReferenceBlock{}, err
+		}
+		return codec.Decode[ToolReferenceBlock](elem)
+	})
+}
+
+// ToolSearchToolResultError is a "tool_search_tool_result_error": the
+// search failed.
+type ToolSearchToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// ErrorMessage explains the error (nil: absent or null). Response only:
+	// request encoding drops it.
+	ErrorMessage *string `json:"error_message,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolSearchToolResultError) isToolSearchToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *ToolSearchToolResultError) UnmarshalJSON(data []byte) error {
+	type plain ToolSearchToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"tool_search_tool_result_error" and Extra.
+func (v ToolSearchToolResultError) MarshalJSON() ([]byte, error) {
+	type plain ToolSearchToolResultError
+	return marshalObject("tool_search_tool_result_error", plain(v), v.Extra)
+}
+
+func (v ToolSearchToolResultError) requestForm() ToolSearchToolResultContent {
+	v.ErrorMessage = nil
+	v.Extra = requestExtra[ToolSearchToolResultError](v.Extra, "error_message")
+	return v
+}
+
+func (v ToolSearchToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownToolSearchToolResultContent holds tool search content this version cannot name; Raw is written back
+// verbatim.
+type UnknownToolSearchToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownToolSearchToolResultContent(typ string, raw json.RawMessage) ToolSearchToolResultContent {
+	return UnknownToolSearchToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownToolSearchToolResultContent) isToolSearchToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownToolSearchToolResultContent) MarshalJSON() ([]byte, error) {
+	return rawJSON(v.Type, v.Raw)
+}
+
+func (v UnknownToolSearchToolResultContent) requestForm() ToolSearchToolResultContent { return v }
+func (UnknownToolSearchToolResultContent) validate(string) error                      { return nil }
+
+// ---------------------------------------------------------------------------
+// advisor_tool_result (beta)
+
+// AdvisorToolResultBlock is an "advisor_tool_result" block: the advisor
+// model's answer (beta).
+type AdvisorToolResultBlock struct {
+	// ToolUseID is the ID of the server_tool_use block answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result or an error.
+	Content      AdvisorToolResultContent `json:"content"`
+	CacheControl *CacheControl            `json:"cache_control,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AdvisorToolResultBlock) isContentBlock() {}
+
+// UnmarshalJSON decodes the block, keeping unknown members in Extra.
+func (b *AdvisorToolResultBlock) UnmarshalJSON(data []byte) error {
+	type plain AdvisorToolResultBlock
+	aux := struct {
+		*plain
+		Content holder[AdvisorToolResultContent] `json:"content"`
+	}{
+		plain:   (*plain)(b),
+		Content: holder[AdvisorToolResultContent]{decode: decodeAdvisorToolResultContent},
+	}
+	err := decodeObject(data, &aux, &b.Extra)
+	b.Content = aux.Content.v
+	return err
+}
+
+// MarshalJSON writes the block with "type":"advisor_tool_result" and Extra.
+func (b AdvisorToolResultBlock) MarshalJSON() ([]byte, error) {
+	type plain AdvisorToolResultBlock
+	return marshalObject("advisor_tool_result", plain(b), b.Extra)
+}
+
+func (b AdvisorToolResultBlock) requestForm() ContentBlock {
+	if b.Content != nil {
+		b.Content = b.Content.requestForm()
+	}
+	b.Extra = requestExtra[AdvisorToolResultBlock](b.Extra)
+	return b
+}
+
+func (b AdvisorToolResultBlock) validate(path string) error {
+	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
+		return err
+	}
+	return b.CacheControl.validate(path + ".cache_control")
+}
+
+// An AdvisorToolResultContent is the content of an [AdvisorToolResultBlock].
+// Variants: [AdvisorResult], [AdvisorRedactedResult], [AdvisorToolResultError]
+// and [UnknownAdvisorToolResultContent].
+type AdvisorToolResultContent interface {
+	json.Marshaler
+	isAdvisorToolResultContent()
+	requestForm() AdvisorToolResultContent
+	validate(path string) error
+}
+
+func decodeAdvisorToolResultContent(data []byte) (AdvisorToolResultContent, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v AdvisorToolResultContent
+	switch typ {
+	case "advisor_result":
+		v, err = codec.Decode[AdvisorResult](data)
+	case "advisor_redacted_result":
+		v, err = codec.Decode[AdvisorRedactedResult](data)
+	case "advisor_tool_result_error":
+		v, err = codec.Decode[AdvisorToolResultError](data)
+	default:
+		return unknownOf(typ, data, newUnknownAdvisorToolResultContent)
+	}
+	return settle(v, err, typ, data, newUnknownAdvisorToolResultContent)
+}
+
+// AdvisorResult is an "advisor_result": the advice as text.
+type AdvisorResult struct {
+	Text string `json:"text"`
+	// StopReason is why the advisor stopped (empty: null).
+	StopReason StopReason `json:"stop_reason"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AdvisorResult) isAdvisorToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *AdvisorResult) UnmarshalJSON(data []byte) error {
+	type plain AdvisorResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"advisor_result" and Extra.
+func (v AdvisorResult) MarshalJSON() ([]byte, error) {
+	type plain AdvisorResult
+	return marshalObject("advisor_result", plain(v), v.Extra)
+}
+
+func (v AdvisorResult) requestForm() AdvisorToolResultContent {
+	v.Extra = requestExtra[AdvisorResult](v.Extra)
+	return v
+}
+
+func (AdvisorResult) validate(string) error { return nil }
+
+// AdvisorRedactedResult is an "advisor_redacted_result": the advice,
+// encrypted. Send it back unchanged.
+type AdvisorRedactedResult struct {
+	EncryptedContent string `json:"encrypted_content"`
+	// StopReason is why the advisor stopped (empty: null).
+	StopReason StopReason `json:"stop_reason"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AdvisorRedactedResult) isAdvisorToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *AdvisorRedactedResult) UnmarshalJSON(data []byte) error {
+	type plain AdvisorRedactedResult
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"advisor_redacted_result" and Extra.
+func (v AdvisorRedactedResult) MarshalJSON() ([]byte, error) {
+	type plain AdvisorRedactedResult
+	return marshalObject("advisor_redacted_result", plain(v), v.Extra)
+}
+
+func (v AdvisorRedactedResult) requestForm() AdvisorToolResultContent {
+	v.Extra = requestExtra[AdvisorRedactedResult](v.Extra)
+	return v
+}
+
+func (AdvisorRedactedResult) validate(string) error { return nil }
+
+// AdvisorToolResultError is an "advisor_tool_result_error": the advisor
+// call failed.
+type AdvisorToolResultError struct {
+	// ErrorCode says what went wrong; unknown codes pass through.
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (AdvisorToolResultError) isAdvisorToolResultContent() {}
+
+// UnmarshalJSON decodes the value, keeping unknown members in Extra.
+func (v *AdvisorToolResultError) UnmarshalJSON(data []byte) error {
+	type plain AdvisorToolResultError
+	return decodeObject(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON writes the value with "type":"advisor_tool_result_error" and Extra.
+func (v AdvisorToolResultError) MarshalJSON() ([]byte, error) {
+	type plain AdvisorToolResultError
+	return marshalObject("advisor_tool_result_error", plain(v), v.Extra)
+}
+
+func (v AdvisorToolResultError) requestForm() AdvisorToolResultContent {
+	v.Extra = requestExtra[AdvisorToolResultError](v.Extra)
+	return v
+}
+
+func (v AdvisorToolResultError) validate(path string) error {
+	if v.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownAdvisorToolResultContent holds advisor content this version cannot name; Raw is written back
+// verbatim.
+type UnknownAdvisorToolResultContent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownAdvisorToolResultContent(typ string, raw json.RawMessage) AdvisorToolResultContent {
+	return UnknownAdvisorToolResultContent{Type: typ, Raw: raw}
+}
+
+func (UnknownAdvisorToolResultContent) isAdvisorToolResultContent() {}
+
+// MarshalJSON returns Raw unchanged.
+func (v UnknownAdvisorToolResultContent) MarshalJSON() ([]byte, error) { return rawJSON(v.Type, v.Raw) }
+
+func (v UnknownAdvisorToolResultContent) requestForm() AdvisorToolResultContent { return v }
+func (UnknownAdvisorToolResultContent) validate(string) error                   { return nil }

@@ -1,0 +1,475 @@
+package mms
+
+import (
+	"encoding/json"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// Media types of base64 and text document sources.
+const (
+	MediaTypePDF       = "application/pdf"
+	MediaTypePlainText = "text/plain"
+)
+
+// ImageMediaType is the media type of base64 image data. Unknown values pass
+// through (and fail validation).
+type ImageMediaType string
+
+// Image media types the service accepts.
+const (
+	ImageMediaTypeJPEG ImageMediaType = "image/jpeg"
+	ImageMediaTypePNG  ImageMediaType = "image/png"
+	ImageMediaTypeGIF  ImageMediaType = "image/gif"
+	ImageMediaTypeWebP ImageMediaType = "image/webp"
+)
+
+// ---------------------------------------------------------------------------
+// image sources
+
+// An ImageSource is where an [ImageBlock]'s image comes from. Variants:
+// [Base64ImageSource], [URLImageSource], [FileImageSource] and
+// [UnknownImageSource].
+type ImageSource interface {
+	json.Marshaler
+	isImageSource()
+	requestForm() ImageSource
+	validate(path string) error
+}
+
+func decodeImageSource(data []byte) (ImageSource, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var s ImageSource
+	switch typ {
+	case "base64":
+		s, err = codec.Decode[Base64ImageSource](data)
+	case "url":
+		s, err = codec.Decode[URLImageSource](data)
+	case "file":
+		s, err = codec.Decode[FileImageSource](data)
+	default:
+		return unknownOf(typ, data, newUnknownImageSource)
+	}
+	return settle(s, err, typ, data, newUnknownImageSource)
+}
+
+// Base64ImageSource is a {"type":"base64"} image source: the image bytes,
+// base64-encoded, and their media type.
+type Base64ImageSource struct {
+	MediaType ImageMediaType `json:"media_type"`
+	// Data is the standard base64 encoding of the image.
+	Data string `json:"data"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (Base64ImageSource) isImageSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *Base64ImageSource) UnmarshalJSON(data []byte) error {
+	type plain Base64ImageSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"base64". Without Extra it
+// builds the JSON in one buffer, copying Data once.
+func (s Base64ImageSource) MarshalJSON() ([]byte, error) {
+	return s.appendJSON(make([]byte, 0, s.jsonSize()))
+}
+
+func (s Base64ImageSource) jsonSize() int { return len(s.Data) + len(s.MediaType) + 48 }
+
+func (s Base64ImageSource) appendJSON(dst []byte) ([]byte, error) {
+	if len(s.Extra) == 0 {
+		return appendBase64Source(dst, string(s.MediaType), s.Data), nil
+	}
+	type plain Base64ImageSource
+	b, err := marshalObject("base64", plain(s), s.Extra)
+	return append(dst, b...), err
+}
+
+func (s Base64ImageSource) requestForm() ImageSource {
+	s.Extra = requestExtra[Base64ImageSource](s.Extra)
+	return s
+}
+
+func (s Base64ImageSource) validate(path string) error {
+	switch s.MediaType {
+	case ImageMediaTypeJPEG, ImageMediaTypePNG, ImageMediaTypeGIF, ImageMediaTypeWebP:
+	default:
+		return invalid(path+".media_type", "must be one of image/jpeg, image/png, image/gif, image/webp, got %q", s.MediaType)
+	}
+	if s.Data == "" {
+		return invalid(path+".data", "must not be empty")
+	}
+	return nil
+}
+
+// appendBase64Source appends {"type":"base64","media_type":…,"data":…}.
+func appendBase64Source(out []byte, mediaType, data string) []byte {
+	out = append(out, `{"type":"base64","media_type":`...)
+	out = appendJSONString(out, mediaType)
+	out = append(out, `,"data":`...)
+	out = appendJSONString(out, data)
+	return append(out, '}')
+}
+
+// URLImageSource is a {"type":"url"} image source: the service fetches the
+// image.
+type URLImageSource struct {
+	URL string `json:"url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (URLImageSource) isImageSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *URLImageSource) UnmarshalJSON(data []byte) error {
+	type plain URLImageSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"url" and Extra.
+func (s URLImageSource) MarshalJSON() ([]byte, error) {
+	type plain URLImageSource
+	return marshalObject("url", plain(s), s.Extra)
+}
+
+func (s URLImageSource) requestForm() ImageSource {
+	s.Extra = requestExtra[URLImageSource](s.Extra)
+	return s
+}
+
+func (s URLImageSource) validate(path string) error {
+	if s.URL == "" {
+		return invalid(path+".url", "must not be empty")
+	}
+	return nil
+}
+
+// FileImageSource is a {"type":"file"} image source: a file uploaded with
+// the Files API.
+type FileImageSource struct {
+	FileID string `json:"file_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FileImageSource) isImageSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *FileImageSource) UnmarshalJSON(data []byte) error {
+	type plain FileImageSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"file" and Extra.
+func (s FileImageSource) MarshalJSON() ([]byte, error) {
+	type plain FileImageSource
+	return marshalObject("file", plain(s), s.Extra)
+}
+
+func (s FileImageSource) requestForm() ImageSource {
+	s.Extra = requestExtra[FileImageSource](s.Extra)
+	return s
+}
+
+func (s FileImageSource) validate(path string) error {
+	if s.FileID == "" {
+		return invalid(path+".file_id", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownImageSource holds an image source type this version cannot name;
+// Raw is written back verbatim.
+type UnknownImageSource struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownImageSource(typ string, raw json.RawMessage) ImageSource {
+	return UnknownImageSource{Type: typ, Raw: raw}
+}
+
+func (UnknownImageSource) isImageSource() {}
+
+// MarshalJSON returns Raw unchanged.
+func (s UnknownImageSource) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+
+func (s UnknownImageSource) requestForm() ImageSource { return s }
+func (UnknownImageSource) validate(string) error      { return nil }
+
+// ---------------------------------------------------------------------------
+// document sources
+
+// A DocumentSource is where a [DocumentBlock]'s content comes from.
+// Variants: [Base64PDFSource], [PlainTextSource], [ContentSource],
+// [URLPDFSource], [FileDocumentSource] and [UnknownDocumentSource].
+type DocumentSource interface {
+	json.Marshaler
+	isDocumentSource()
+	requestForm() DocumentSource
+	validate(path string) error
+}
+
+func decodeDocumentSource(data []byte) (DocumentSource, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var s DocumentSource
+	switch typ {
+	case "base64":
+		s, err = codec.Decode[Base64PDFSource](data)
+	case "text":
+		s, err = codec.Decode[PlainTextSource](data)
+	case "content":
+		s, err = codec.Decode[ContentSource](data)
+	case "url":
+		s, err = codec.Decode[URLPDFSource](data)
+	case "file":
+		s, err = codec.Decode[FileDocumentSource](data)
+	default:
+		return unknownOf(typ, data, newUnknownDocumentSource)
+	}
+	return settle(s, err, typ, data, newUnknownDocumentSource)
+}
+
+// Base64PDFSource is a {"type":"base64"} document source: a PDF,
+// base64-encoded. MediaType is "application/pdf" ([MediaTypePDF]).
+type Base64PDFSource struct {
+	MediaType string `json:"media_type"`
+	// Data is the standard base64 encoding of the PDF.
+	Data string `json:"data"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (Base64PDFSource) isDocumentSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *Base64PDFSource) UnmarshalJSON(data []byte) error {
+	type plain Base64PDFSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"base64". Without Extra it
+// builds the JSON in one buffer, copying Data once.
+func (s Base64PDFSource) MarshalJSON() ([]byte, error) {
+	return s.appendJSON(make([]byte, 0, s.jsonSize()))
+}
+
+func (s Base64PDFSource) jsonSize() int { return len(s.Data) + len(s.MediaType) + 48 }
+
+func (s Base64PDFSource) appendJSON(dst []byte) ([]byte, error) {
+	if len(s.Extra) == 0 {
+		return appendBase64Source(dst, s.MediaType, s.Data), nil
+	}
+	type plain Base64PDFSource
+	b, err := marshalObject("base64", plain(s), s.Extra)
+	return append(dst, b...), err
+}
+
+func (s Base64PDFSource) requestForm() DocumentSource {
+	s.Extra = requestExtra[Base64PDFSource](s.Extra)
+	return s
+}
+
+func (s Base64PDFSource) validate(path string) error {
+	if s.MediaType != MediaTypePDF {
+		return invalid(path+".media_type", "must be %q, got %q", MediaTypePDF, s.MediaType)
+	}
+	if s.Data == "" {
+		return invalid(path+".data", "must not be empty")
+	}
+	return nil
+}
+
+// PlainTextSource is a {"type":"text"} document source: plain text.
+// MediaType is "text/plain" ([MediaTypePlainText]).
+type PlainTextSource struct {
+	MediaType string `json:"media_type"`
+	Data      string `json:"data"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (PlainTextSource) isDocumentSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
+	type plain PlainTextSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"text" and Extra.
+func (s PlainTextSource) MarshalJSON() ([]byte, error) {
+	type plain PlainTextSource
+	return marshalObject("text", plain(s), s.Extra)
+}
+
+func (s PlainTextSource) requestForm() DocumentSource {
+	s.Extra = requestExtra[PlainTextSource](s.Extra)
+	return s
+}
+
+func (s PlainTextSource) validate(path string) error {
+	if s.MediaType != MediaTypePlainText {
+		return invalid(path+".media_type", "must be %q, got %q", MediaTypePlainText, s.MediaType)
+	}
+	return nil
+}
+
+// ContentSource is a {"type":"content"} document source: custom content
+// made of text and image blocks, cited by block index.
+type ContentSource struct {
+	// Content holds TextBlock and ImageBlock values.
+	Content ContentBlocks `json:"content"`
+	// StringContent selects the wire's string shorthand ("content":"…") for
+	// Content when it is a single plain TextBlock; decoding sets it when the
+	// wire used the string form. Otherwise the array form is written.
+	StringContent bool `json:"-"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ContentSource) isDocumentSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *ContentSource) UnmarshalJSON(data []byte) error {
+	type plain ContentSource
+	aux := struct {
+		*plain
+		Content blocksOrString `json:"content"`
+	}{plain: (*plain)(s)}
+	err := decodeObject(data, &aux, &s.Extra)
+	s.Content, s.StringContent = aux.Content.blocks, aux.Content.isString
+	return err
+}
+
+// MarshalJSON writes the source with "type":"content" and Extra.
+func (s ContentSource) MarshalJSON() ([]byte, error) {
+	type plain ContentSource
+	extra := liveExtra(plain(s), s.Extra)
+	if str, ok := stringForm(s.Content, s.StringContent); ok {
+		return codec.MarshalObject("content", struct {
+			plain
+			Content string `json:"content"`
+		}{plain(s), str}, extra)
+	}
+	return codec.MarshalObject("content", plain(s), extra)
+}
+
+func (s ContentSource) requestForm() DocumentSource {
+	s.Content = s.Content.requestForm()
+	s.Extra = requestExtra[ContentSource](s.Extra)
+	return s
+}
+
+func (s ContentSource) validate(path string) error {
+	if s.Content == nil {
+		return invalid(path+".content", "is required")
+	}
+	if s.StringContent {
+		return nil
+	}
+	return s.Content.validate(path+".content", func(b ContentBlock) bool {
+		switch b.(type) {
+		case TextBlock, ImageBlock, UnknownContentBlock:
+			return true
+		}
+		return false
+	}, "a content document source")
+}
+
+// URLPDFSource is a {"type":"url"} document source: the service fetches the
+// PDF.
+type URLPDFSource struct {
+	URL string `json:"url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (URLPDFSource) isDocumentSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *URLPDFSource) UnmarshalJSON(data []byte) error {
+	type plain URLPDFSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"url" and Extra.
+func (s URLPDFSource) MarshalJSON() ([]byte, error) {
+	type plain URLPDFSource
+	return marshalObject("url", plain(s), s.Extra)
+}
+
+func (s URLPDFSource) requestForm() DocumentSource {
+	s.Extra = requestExtra[URLPDFSource](s.Extra)
+	return s
+}
+
+func (s URLPDFSource) validate(path string) error {
+	if s.URL == "" {
+		return invalid(path+".url", "must not be empty")
+	}
+	return nil
+}
+
+// FileDocumentSource is a {"type":"file"} document source: a file uploaded
+// with the Files API.
+type FileDocumentSource struct {
+	FileID string `json:"file_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (FileDocumentSource) isDocumentSource() {}
+
+// UnmarshalJSON decodes the source, keeping unknown members in Extra.
+func (s *FileDocumentSource) UnmarshalJSON(data []byte) error {
+	type plain FileDocumentSource
+	return decodeObject(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON writes the source with "type":"file" and Extra.
+func (s FileDocumentSource) MarshalJSON() ([]byte, error) {
+	type plain FileDocumentSource
+	return marshalObject("file", plain(s), s.Extra)
+}
+
+func (s FileDocumentSource) requestForm() DocumentSource {
+	s.Extra = requestExtra[FileDocumentSource](s.Extra)
+	return s
+}
+
+func (s FileDocumentSource) validate(path string) error {
+	if s.FileID == "" {
+		return invalid(path+".file_id", "must not be empty")
+	}
+	return nil
+}
+
+// UnknownDocumentSource holds a document source type this version cannot
+// name; Raw is written back verbatim.
+type UnknownDocumentSource struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownDocumentSource(typ string, raw json.RawMessage) DocumentSource {
+	return UnknownDocumentSource{Type: typ, Raw: raw}
+}
+
+func (UnknownDocumentSource) isDocumentSource() {}
+
+// MarshalJSON returns Raw unchanged.
+func (s UnknownDocumentSource) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+
+func (s UnknownDocumentSource) requestForm() DocumentSource { return s }
+func (UnknownDocumentSource) validate(string) error         { return nil }

@@ -1,0 +1,101 @@
+package mms
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+func TestThinkingConfigVariants(t *testing.T) {
+	cases := []struct {
+		name string
+		in   ThinkingConfig
+		json string
+	}{
+		{"enabled", ThinkingConfigEnabled{BudgetTokens: 2048}, `{"type":"enabled","budget_tokens":2048}`},
+		{"enabled display", ThinkingConfigEnabled{BudgetTokens: 1024, Display: ThinkingDisplaySummarized},
+			`{"type":"enabled","budget_tokens":1024,"display":"summarized"}`},
+		{"enabled null display", ThinkingConfigEnabled{BudgetTokens: 1024, Explicit: map[string]json.RawMessage{"display": json.RawMessage("null")}},
+			`{"type":"enabled","budget_tokens":1024,"display":null}`},
+		{"adaptive", ThinkingConfigAdaptive{}, `{"type":"adaptive"}`},
+		{"adaptive omitted", ThinkingConfigAdaptive{Display: ThinkingDisplayOmitted}, `{"type":"adaptive","display":"omitted"}`},
+		{"adaptive future display", ThinkingConfigAdaptive{Display: "verbatim"}, `{"type":"adaptive","display":"verbatim"}`},
+		{"disabled", ThinkingConfigDisabled{}, `{"type":"disabled"}`},
+		{"unknown", UnknownThinkingConfig{Type: "dreaming", Raw: json.RawMessage(`{"type":"dreaming","depth":3}`)}, `{"type":"dreaming","depth":3}`},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := codec.Marshal(c.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rcJSONEqual(t, got, []byte(c.json))
+			back, err := decodeThinkingConfig([]byte(c.json))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(c.in, back); d != "" {
+				t.Errorf("decode (-want +got):\n%s", d)
+			}
+		})
+	}
+	if c, err := decodeThinkingConfig([]byte("null")); c != nil || err != nil {
+		t.Errorf("null decoded to %#v, %v; want nil, nil", c, err)
+	}
+	for _, bad := range []string{`{}`, `1`, `{"type":"enabled","budget_tokens":"many"}`, `{"type":"enabled","budget_tokens":1.5}`} {
+		if c, err := decodeThinkingConfig([]byte(bad)); err == nil {
+			t.Errorf("decodeThinkingConfig(%s) = %#v, want an error", bad, c)
+		}
+	}
+}
+
+func TestThinkingConfigValidate(t *testing.T) {
+	cases := []struct {
+		name      string
+		cfg       ThinkingConfig
+		maxTokens int
+		field     string
+		rule      string
+	}{
+		{"enabled ok", ThinkingConfigEnabled{BudgetTokens: 1024}, 4096, "", ""},
+		{"budget too small", ThinkingConfigEnabled{BudgetTokens: 1023}, 4096, "thinking.budget_tokens", "must be at least 1024, got 1023"},
+		{"budget not below max_tokens", ThinkingConfigEnabled{BudgetTokens: 4096}, 4096, "thinking.budget_tokens", "must be less than max_tokens (4096), got 4096"},
+		{"adaptive", ThinkingConfigAdaptive{Display: "anything"}, 1, "", ""},
+		{"disabled", ThinkingConfigDisabled{}, 0, "", ""},
+		{"unknown", UnknownThinkingConfig{Raw: json.RawMessage(`{"type":"x"}`)}, 0, "", ""},
+		{"unknown without raw", UnknownThinkingConfig{}, 0, "thinking", "must hold a JSON object"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.cfg.validate("thinking")
+			if err == nil {
+				err = validateThinkingBudget(c.cfg, c.maxTokens, "thinking")
+			}
+			rcWantInvalid(t, err, c.field, c.rule)
+		})
+	}
+}
+
+func FuzzDecodeThinkingConfig(f *testing.F) {
+	for _, s := range []string{`{"type":"enabled","budget_tokens":1024}`, `{"type":"adaptive","display":null}`,
+		`{"type":"disabled"}`, `{"type":"later","x":[]}`, `null`, `{"budget_tokens":5}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := decodeThinkingConfig(data)
+		if err != nil || c == nil {
+			return
+		}
+		_ = c.validate("thinking")
+		_ = validateThinkingBudget(c, 2000, "thinking")
+		if u, ok := c.(UnknownThinkingConfig); ok {
+			if string(u.Raw) != string(data) {
+				t.Fatalf("unknown raw %q, input %q", u.Raw, data)
+			}
+			return
+		}
+		rcStableEncoding(t, c, decodeThinkingConfig)
+	})
+}

@@ -1,0 +1,168 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// A ToolChoice says how the model may use the request's tools. Variants:
+// [ToolChoiceAuto], [ToolChoiceAny], [ToolChoiceTool], [ToolChoiceNone] and
+// [UnknownToolChoice].
+//
+// A params struct holding a ToolChoice decodes it with decodeToolChoice in its
+// own UnmarshalJSON.
+type ToolChoice interface {
+	isToolChoice()
+	validate(path string) error
+}
+
+// decodeToolChoice decodes a tool_choice object. JSON null gives a nil
+// ToolChoice (absent).
+func decodeToolChoice(data []byte) (ToolChoice, error) {
+	if rawIsNull(data) {
+		return nil, nil
+	}
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	switch typ {
+	case "auto":
+		return codec.Decode[ToolChoiceAuto](data)
+	case "any":
+		return codec.Decode[ToolChoiceAny](data)
+	case "tool":
+		return codec.Decode[ToolChoiceTool](data)
+	case "none":
+		return codec.Decode[ToolChoiceNone](data)
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("mms: tool_choice %q: malformed JSON", typ)
+	}
+	return UnknownToolChoice{Type: typ, Raw: codec.Clone(data)}, nil
+}
+
+// ToolChoiceAuto lets the model decide whether to use tools (the default).
+type ToolChoiceAuto struct {
+	// DisableParallelToolUse makes the model call at most one tool.
+	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolChoiceAuto) isToolChoice()         {}
+func (ToolChoiceAuto) validate(string) error { return nil }
+
+// UnmarshalJSON decodes the choice.
+func (c *ToolChoiceAuto) UnmarshalJSON(data []byte) error {
+	type plain ToolChoiceAuto
+	return decodeExplicit(data, (*plain)(c), &c.Explicit)
+}
+
+// MarshalJSON writes the choice with "type":"auto".
+func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) {
+	type plain ToolChoiceAuto
+	return encodeExplicit("auto", plain(c), c.Explicit)
+}
+
+// ToolChoiceAny makes the model use some tool.
+type ToolChoiceAny struct {
+	// DisableParallelToolUse makes the model call exactly one tool.
+	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolChoiceAny) isToolChoice()         {}
+func (ToolChoiceAny) validate(string) error { return nil }
+
+// UnmarshalJSON decodes the choice.
+func (c *ToolChoiceAny) UnmarshalJSON(data []byte) error {
+	type plain ToolChoiceAny
+	return decodeExplicit(data, (*plain)(c), &c.Explicit)
+}
+
+// MarshalJSON writes the choice with "type":"any".
+func (c ToolChoiceAny) MarshalJSON() ([]byte, error) {
+	type plain ToolChoiceAny
+	return encodeExplicit("any", plain(c), c.Explicit)
+}
+
+// ToolChoiceTool makes the model use the tool called Name.
+type ToolChoiceTool struct {
+	// Name is the tool to use. Required.
+	Name string `json:"name"`
+	// DisableParallelToolUse makes the model call only that tool, once.
+	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false); encoding writes them back while
+	// their field is unset. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+func (ToolChoiceTool) isToolChoice() {}
+
+// UnmarshalJSON decodes the choice.
+func (c *ToolChoiceTool) UnmarshalJSON(data []byte) error {
+	type plain ToolChoiceTool
+	return decodeExplicit(data, (*plain)(c), &c.Explicit)
+}
+
+// MarshalJSON writes the choice with "type":"tool".
+func (c ToolChoiceTool) MarshalJSON() ([]byte, error) {
+	type plain ToolChoiceTool
+	return encodeExplicit("tool", plain(c), c.Explicit)
+}
+
+func (c ToolChoiceTool) validate(path string) error {
+	if c.Name == "" {
+		return invalid(path+".name", "must not be empty")
+	}
+	return nil
+}
+
+// ToolChoiceNone forbids tool use.
+type ToolChoiceNone struct{}
+
+func (ToolChoiceNone) isToolChoice()         {}
+func (ToolChoiceNone) validate(string) error { return nil }
+
+// UnmarshalJSON accepts the choice; it has no members besides its type.
+func (c *ToolChoiceNone) UnmarshalJSON(data []byte) error {
+	if rawIsNull(data) {
+		return nil
+	}
+	type plain ToolChoiceNone
+	return json.Unmarshal(data, (*plain)(c))
+}
+
+// MarshalJSON writes {"type":"none"}.
+func (c ToolChoiceNone) MarshalJSON() ([]byte, error) {
+	type plain ToolChoiceNone
+	return codec.MarshalObject("none", plain(c), nil)
+}
+
+// UnknownToolChoice holds a tool_choice type this SDK version cannot name.
+// Raw is written back verbatim.
+type UnknownToolChoice struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (UnknownToolChoice) isToolChoice() {}
+
+// MarshalJSON writes Raw unchanged.
+func (c UnknownToolChoice) MarshalJSON() ([]byte, error) { return c.Raw, nil }
+
+func (c UnknownToolChoice) validate(path string) error {
+	if !rawIsObject(c.Raw) {
+		return invalid(path, "must hold a JSON object")
+	}
+	return nil
+}

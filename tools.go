@@ -1,0 +1,542 @@
+package mms
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// Request configuration: tools, tool_choice, thinking, output_config,
+// output_format, metadata, context_management and mcp_servers.
+//
+// These types only ever travel in requests, so there is one encoding mode:
+// MarshalJSON writes the request form.
+//
+// Unknown members. They keep no Extra map. The service rejects members a
+// request form does not define, and request encoding would drop Extra anyway,
+// so decoding ignores members this SDK version does not model (as
+// encoding/json does). A value of a type this version cannot name decodes to
+// the union's Unknown variant, whose raw JSON goes back verbatim.
+//
+// Explicit. A decoded request must re-encode to the JSON it came from, but
+// Go's zero values cannot say "this member was there": "max_uses": null,
+// "description": "" and "disable_parallel_tool_use": false all decode to the
+// zero value that omitzero leaves out. Every type with such members carries
+// Explicit map[string]json.RawMessage: decoding stores there each modelled
+// member whose decoded value would not be written back, and encoding writes
+// those members back while their field is still unset. Values built in code
+// leave it nil.
+//
+// Betas. Pieces that the service accepts only with a vendor-beta value report
+// it from an unexported betas() method ([Tools], [ContextManagement],
+// [MCPServers], [OutputFormat]), so the params code can add it by itself.
+// The spec (messages.md §2.2, §3.2, §5.3) pairs them so:
+//
+//	piece                                       beta                            source
+//	tools: bash_20241022, text_editor_20241022,
+//	       computer_20241022                    computer-use-2024-10-22         §5.3 (inferred)
+//	tools: computer_20250124                    computer-use-2025-01-24         §5.3 (inferred)
+//	tools: computer_20251124                    none named (beta-only tool)     §5.3
+//	tools: advisor_20260301                     advisor-tool-2026-03-01         §3.2 (inferred)
+//	tools: mcp_toolset                          mcp-client-2025-11-20           §2.2 (inferred)
+//	tools: computer/browser toolsets            none (GA in the newer SDK)      §5.3
+//	tools: code_execution_20250522              none (GA; the SDK enum also has
+//	                                            code-execution-2025-05-22)      §5.3
+//	mcp_servers, no tool_configuration          mcp-client-2025-11-20           §2.2 (inferred)
+//	mcp_servers using tool_configuration        mcp-client-2025-04-04           §2.2 (inferred: the
+//	                                            field predates mcp_toolset)
+//	context_management                          context-management-2025-06-27   §2.2 (inferred)
+//	output_format (top level, deprecated)       structured-outputs-2025-12-15   §2.2, §8 (inferred)
+//	output_config (task_budget included)        none identified                 §2.2
+//	speed (top-level param, not here)           fast-mode-2026-02-01            §2.2 (inferred)
+//	tool_choice, thinking, metadata             none                            GA
+
+// Beta names reported by betas() methods of request configuration types.
+const (
+	betaComputerUse20241022 = "computer-use-2024-10-22"
+	betaComputerUse20250124 = "computer-use-2025-01-24"
+	betaAdvisorTool         = "advisor-tool-2026-03-01"
+	betaMCPClient20250404   = "mcp-client-2025-04-04"
+	betaMCPClient20251120   = "mcp-client-2025-11-20"
+	betaContextManagement   = "context-management-2025-06-27"
+	betaStructuredOutputs   = "structured-outputs-2025-12-15"
+)
+
+// A Tool is one entry of a request's tools list. Variants: [CustomTool],
+// [BashTool], [CodeExecutionTool], [MemoryTool], [TextEditorTool],
+// [ComputerTool], [WebSearchTool], [WebFetchTool], [ToolSearchTool],
+// [AdvisorTool], [ComputerToolset], [BrowserToolset], [MCPToolset] and
+// [UnknownTool].
+type Tool interface {
+	isTool()
+	// validate reports the first rule the tool breaks, path naming it
+	// ("tools[2]").
+	validate(path string) error
+	// betas lists the vendor-beta values the tool needs (nil for none).
+	betas() []string
+}
+
+// Tools is a request's tools list. It decodes each entry into its [Tool]
+// variant.
+type Tools []Tool
+
+// UnmarshalJSON decodes a JSON array of tool definitions.
+func (ts *Tools) UnmarshalJSON(data []byte) error {
+	v, err := codec.DecodeArray(data, decodeTool)
+	*ts = v
+	return err
+}
+
+// validate checks every tool; path is the list's own ("tools").
+func (ts Tools) validate(path string) error {
+	for i, t := range ts {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if t == nil {
+			return invalid(p, "must not be nil")
+		}
+		if err := t.validate(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// betas lists the beta values the tools need, each once, in order of first
+// use.
+func (ts Tools) betas() []string {
+	var out []string
+	for _, t := range ts {
+		if t == nil {
+			continue
+		}
+		out = appendNew(out, t.betas()...)
+	}
+	return out
+}
+
+// decodeTool decodes one tool definition. An object without "type" (or with
+// "type": null) that has a "name" or "input_schema" is a custom tool, as the
+// wire allows. JSON null is an error: a tools entry cannot be null.
+func decodeTool(data []byte) (Tool, error) {
+	typ, hasType, looksCustom, err := peekToolType(data)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case typ == "custom", !hasType && looksCustom:
+		return codec.Decode[CustomTool](data)
+	case !hasType:
+		// Neither a type nor the members of a custom tool: keep it raw.
+	case fixedToolName(typ) != "":
+		return decodeVersionedTool(typ, data)
+	case typ == string(ComputerToolset20260801):
+		return codec.Decode[ComputerToolset](data)
+	case typ == string(BrowserToolset20260801):
+		return codec.Decode[BrowserToolset](data)
+	case typ == mcpToolsetType:
+		return codec.Decode[MCPToolset](data)
+	}
+	if !json.Valid(data) {
+		return nil, fmt.Errorf("mms: tool %q: malformed JSON", typ)
+	}
+	return UnknownTool{Type: typ, Raw: codec.Clone(data)}, nil
+}
+
+// decodeVersionedTool decodes the tool types fixedToolName knows.
+func decodeVersionedTool(typ string, data []byte) (Tool, error) {
+	switch typ {
+	case string(Bash20250124), string(Bash20241022):
+		return codec.Decode[BashTool](data)
+	case string(CodeExecution20250522), string(CodeExecution20250825),
+		string(CodeExecution20260120), string(CodeExecution20260521):
+		return codec.Decode[CodeExecutionTool](data)
+	case string(Memory20250818):
+		return codec.Decode[MemoryTool](data)
+	case string(TextEditor20250124), string(TextEditor20250429),
+		string(TextEditor20250728), string(TextEditor20241022):
+		return codec.Decode[TextEditorTool](data)
+	case string(Computer20241022), string(Computer20250124), string(Computer20251124):
+		return codec.Decode[ComputerTool](data)
+	case string(WebSearch20250305), string(WebSearch20260209), string(WebSearch20260318):
+		return codec.Decode[WebSearchTool](data)
+	case string(WebFetch20250910), string(WebFetch20260209),
+		string(WebFetch20260309), string(WebFetch20260318):
+		return codec.Decode[WebFetchTool](data)
+	case string(ToolSearchBM25), string(ToolSearchBM25_20251119),
+		string(ToolSearchRegex), string(ToolSearchRegex20251119):
+		return codec.Decode[ToolSearchTool](data)
+	case string(Advisor20260301):
+		return codec.Decode[AdvisorTool](data)
+	}
+	return nil, fmt.Errorf("mms: tool type %q has a fixed name but no decoder", typ)
+}
+
+// peekToolType reads the "type" member of a tool object. A null type counts
+// as absent. looksCustom reports a "name" or "input_schema" member.
+func peekToolType(data []byte) (typ string, hasType, looksCustom bool, err error) {
+	err = codec.EachMember(data, func(key string, value []byte) error {
+		switch key {
+		case "type":
+			if rawIsNull(value) {
+				return nil
+			}
+			if err := json.Unmarshal(value, &typ); err != nil {
+				return fmt.Errorf(`mms: tool "type" is not a string: %w`, err)
+			}
+			hasType = true
+		case "name", "input_schema":
+			looksCustom = true
+		}
+		return nil
+	})
+	return typ, hasType, looksCustom, err
+}
+
+// UnknownTool holds a tool type this SDK version cannot name. Raw is written
+// back verbatim.
+type UnknownTool struct {
+	// Type is the wire "type" ("" when the object had none).
+	Type string
+	// Raw is the whole tool object.
+	Raw json.RawMessage
+}
+
+func (UnknownTool) isTool()         {}
+func (UnknownTool) betas() []string { return nil }
+
+// MarshalJSON writes Raw unchanged.
+func (t UnknownTool) MarshalJSON() ([]byte, error) { return t.Raw, nil }
+
+func (t UnknownTool) validate(path string) error {
+	if !rawIsObject(t.Raw) {
+		return invalid(path, "must hold a JSON object")
+	}
+	return nil
+}
+
+// A CustomTool is a tool the client defines and runs: the model calls it with
+// a tool_use block whose input matches InputSchema, and the client answers
+// with a tool_result.
+type CustomTool struct {
+	// Name appears in tool_use.name; 1 to 200 characters.
+	Name string `json:"name"`
+	// Description tells the model what the tool does and when to use it.
+	Description string `json:"description,omitzero"`
+	// InputSchema is the JSON Schema of the tool's input; its "type" must
+	// be "object". Required.
+	InputSchema InputSchema `json:"input_schema"`
+	// EagerInputStreaming streams the tool input without buffering (true),
+	// never (false), or leaves it to the beta headers (nil).
+	EagerInputStreaming *bool `json:"eager_input_streaming,omitzero"`
+	// AllowedCallers limits who may invoke the tool.
+	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
+	// CacheControl sets a prompt-cache breakpoint after this tool.
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// DeferLoading keeps the tool out of the initial prompt until a tool
+	// search returns a reference to it.
+	DeferLoading *bool `json:"defer_loading,omitzero"`
+	// InputExamples are example inputs, each a JSON object.
+	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
+	// Strict guarantees schema-valid tool names and inputs.
+	Strict *bool `json:"strict,omitzero"`
+
+	// OmitType leaves out "type":"custom", which the wire makes optional.
+	// Decoding sets it when the object had no type (or a null one), so the
+	// tool re-encodes in the form it came in.
+	OmitType bool `json:"-"`
+	// Explicit holds members the decoded JSON carried with a value that
+	// decodes to zero ("description": "", "cache_control": null); encoding
+	// writes them back while their field is unset, so a decoded tool
+	// re-encodes to the JSON it came from. Leave it nil.
+	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+func (CustomTool) isTool()         {}
+func (CustomTool) betas() []string { return nil }
+
+// UnmarshalJSON decodes a custom tool with or without its "type".
+func (t *CustomTool) UnmarshalJSON(data []byte) error {
+	if rawIsNull(data) {
+		return nil
+	}
+	type plain CustomTool
+	if err := decodeExplicit(data, (*plain)(t), &t.Explicit); err != nil {
+		return err
+	}
+	raw := memberValue(data, "type")
+	t.OmitType = raw == nil || rawIsNull(raw)
+	if raw != nil && rawIsNull(raw) {
+		if t.Explicit == nil {
+			t.Explicit = make(map[string]json.RawMessage)
+		}
+		t.Explicit["type"] = json.RawMessage("null")
+	}
+	return nil
+}
+
+// MarshalJSON writes the tool with "type":"custom" unless OmitType is set.
+func (t CustomTool) MarshalJSON() ([]byte, error) {
+	type plain CustomTool
+	typ := "custom"
+	if t.OmitType {
+		typ = ""
+	}
+	return encodeExplicit(typ, plain(t), t.Explicit)
+}
+
+// Bounds of a custom tool's name, taken from tool_use.name (spec §3.2).
+const maxToolNameLen = 200
+
+func (t CustomTool) validate(path string) error {
+	if t.Name == "" {
+		return invalid(path+".name", "must not be empty")
+	}
+	if n := utf8.RuneCountInString(t.Name); n > maxToolNameLen {
+		return invalid(path+".name", "must be at most %d characters, got %d", maxToolNameLen, n)
+	}
+	if err := t.InputSchema.validate(path + ".input_schema"); err != nil {
+		return err
+	}
+	return validateToolCommon(path, t.CacheControl, t.InputExamples)
+}
+
+// InputSchema is a tool's input JSON Schema, kept as raw JSON so that its key
+// order (which users see in prompts) survives a round trip. Build one from a
+// literal, InputSchema(`{"type":"object","properties":{...}}`), or from a Go
+// value with [NewInputSchema].
+type InputSchema json.RawMessage
+
+// NewInputSchema encodes v (a struct or map describing the schema) into an
+// InputSchema. It fails unless v encodes as a JSON object.
+func NewInputSchema(v any) (InputSchema, error) {
+	b, err := codec.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	if !rawIsObject(b) {
+		return nil, fmt.Errorf("mms: input schema %T does not encode as a JSON object", v)
+	}
+	return InputSchema(b), nil
+}
+
+// MarshalJSON writes the schema unchanged (null when empty).
+func (s InputSchema) MarshalJSON() ([]byte, error) {
+	if len(s) == 0 {
+		return []byte("null"), nil
+	}
+	return s, nil
+}
+
+// UnmarshalJSON keeps a copy of the schema's JSON.
+func (s *InputSchema) UnmarshalJSON(data []byte) error {
+	*s = InputSchema(bytes.Clone(data))
+	return nil
+}
+
+// validate checks that the schema is an object whose "type" is "object".
+func (s InputSchema) validate(path string) error {
+	if len(trimJSONSpace(s)) == 0 {
+		return invalid(path, "must be set")
+	}
+	if !rawIsObject(s) {
+		return invalid(path, "must be a JSON object")
+	}
+	var typ string
+	raw := memberValue(s, "type")
+	if raw == nil || json.Unmarshal(raw, &typ) != nil || typ != "object" {
+		return invalid(path+".type", `must be "object"`)
+	}
+	return nil
+}
+
+// AllowedCaller names who may invoke a tool. Unknown values pass through.
+type AllowedCaller string
+
+// Callers a tool can allow.
+const (
+	AllowedCallerDirect                AllowedCaller = "direct"
+	AllowedCallerCodeExecution20250825 AllowedCaller = "code_execution_20250825"
+	AllowedCallerCodeExecution20260120 AllowedCaller = "code_execution_20260120"
+	AllowedCallerCodeExecution20260521 AllowedCaller = "code_execution_20260521"
+)
+
+// validateToolCommon checks the fields most tool entries share.
+func validateToolCommon(path string, cc *CacheControl, examples []json.RawMessage) error {
+	if err := cc.validate(path + ".cache_control"); err != nil {
+		return err
+	}
+	for i, ex := range examples {
+		if !rawIsObject(ex) {
+			return invalid(fmt.Sprintf("%s.input_examples[%d]", path, i), "must be a JSON object")
+		}
+	}
+	return nil
+}
+
+// validatePositive reports a set value that is not greater than zero.
+func validatePositive(path string, v *int) error {
+	if v != nil && *v <= 0 {
+		return invalid(path, "must be greater than 0, got %d", *v)
+	}
+	return nil
+}
+
+// appendNew appends each of names not yet in list.
+func appendNew(list []string, names ...string) []string {
+	for _, n := range names {
+		if !slices.Contains(list, n) {
+			list = append(list, n)
+		}
+	}
+	return list
+}
+
+// --- request-object codec -------------------------------------------------
+
+// decodeExplicit decodes the JSON object data into v, a pointer to a struct
+// without JSON methods of its own, after zeroing it, and stores in *explicit
+// every member of data that one of v's fields models but whose decoded value
+// encodes as absent (null, "", false under omitzero). JSON null leaves v
+// untouched.
+func decodeExplicit(data []byte, v any, explicit *map[string]json.RawMessage) error {
+	if rawIsNull(data) {
+		return nil
+	}
+	rv := reflect.ValueOf(v).Elem()
+	rv.SetZero()
+	if err := json.Unmarshal(data, v); err != nil {
+		return err
+	}
+	enc, err := codec.Marshal(v)
+	if err != nil {
+		return err
+	}
+	present := memberSet(enc)
+	known := jsonMemberNames(rv.Type())
+	var ex map[string]json.RawMessage
+	err = codec.EachMember(data, func(key string, value []byte) error {
+		if known[key] && !present[key] {
+			if ex == nil {
+				ex = make(map[string]json.RawMessage)
+			}
+			ex[key] = codec.Clone(value)
+		}
+		return nil
+	})
+	*explicit = ex
+	return err
+}
+
+// encodeExplicit encodes v, a struct without JSON methods of its own, with
+// "type":typ first (none when typ is ""), then appends in name order each
+// member of explicit that v models (or "type") and that v's encoding lacks.
+func encodeExplicit(typ string, v any, explicit map[string]json.RawMessage) ([]byte, error) {
+	body, err := codec.MarshalObject(typ, v, nil)
+	if err != nil || len(explicit) == 0 {
+		return body, err
+	}
+	present := memberSet(body)
+	known := jsonMemberNames(reflect.TypeOf(v))
+	var keys []string
+	for k := range explicit {
+		if (known[k] || k == "type") && !present[k] {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) == 0 {
+		return body, nil
+	}
+	slices.Sort(keys)
+	out := bytes.Clone(body[:len(body)-1]) // without the closing brace
+	empty := len(present) == 0
+	for _, k := range keys {
+		val := trimJSONSpace(explicit[k])
+		if !json.Valid(val) {
+			return nil, fmt.Errorf("mms: %T.Explicit[%q] is not valid JSON", v, k)
+		}
+		if !empty {
+			out = append(out, ',')
+		}
+		empty = false
+		name, _ := codec.Marshal(k)
+		out = append(out, name...)
+		out = append(out, ':')
+		out = append(out, val...)
+	}
+	return append(out, '}'), nil
+}
+
+var memberNamesCache sync.Map // reflect.Type -> map[string]bool
+
+// jsonMemberNames returns the member names that struct type t's fields
+// encode as.
+func jsonMemberNames(t reflect.Type) map[string]bool {
+	if m, ok := memberNamesCache.Load(t); ok {
+		return m.(map[string]bool)
+	}
+	m := make(map[string]bool)
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" || !f.IsExported() {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if name == "" {
+			name = f.Name
+		}
+		m[name] = true
+	}
+	memberNamesCache.Store(t, m)
+	return m
+}
+
+// memberSet returns the member names of the JSON object obj (nil if obj is
+// not an object).
+func memberSet(obj []byte) map[string]bool {
+	set := make(map[string]bool)
+	if codec.EachMember(obj, func(key string, _ []byte) error {
+		set[key] = true
+		return nil
+	}) != nil {
+		return nil
+	}
+	return set
+}
+
+// memberValue returns the raw value of the first member named key of the
+// JSON object obj, or nil.
+func memberValue(obj []byte, key string) []byte {
+	var out []byte
+	_ = codec.EachMember(obj, func(k string, value []byte) error {
+		if out == nil && k == key {
+			out = value
+		}
+		return nil
+	})
+	return out
+}
+
+// trimJSONSpace trims the whitespace JSON allows around a value (space, tab,
+// CR, LF; not the other Unicode spaces bytes.TrimSpace knows).
+func trimJSONSpace(raw []byte) []byte {
+	return bytes.Trim(raw, " \t\r\n")
+}
+
+// rawIsNull reports whether raw is the JSON literal null.
+func rawIsNull(raw []byte) bool {
+	return bytes.Equal(trimJSONSpace(raw), []byte("null"))
+}
+
+// rawIsObject reports whether raw is a well-formed JSON object.
+func rawIsObject(raw []byte) bool {
+	t := trimJSONSpace(raw)
+	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
+}
