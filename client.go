@@ -190,7 +190,8 @@ func apiError(status int, h http.Header, body []byte, attempts int) error {
 }
 
 // decodeInto decodes a response body into out. Types with their own decoder
-// get it called directly, skipping a validation pass of encoding/json.
+// get it called directly after one validation pass, skipping the second
+// scan encoding/json makes before calling an UnmarshalJSON method.
 func decodeInto(data []byte, out any) error {
 	switch o := out.(type) {
 	case *[]byte:
@@ -200,6 +201,11 @@ func decodeInto(data []byte, out any) error {
 		*o = data
 		return nil
 	case json.Unmarshaler:
+		// The SDK's decoders skip encoding/json's per-level validation;
+		// this is the one pass over the bytes that checks them.
+		if !json.Valid(data) {
+			return fmt.Errorf("the body is not valid JSON: %q", excerpt(data))
+		}
 		return o.UnmarshalJSON(bytes.TrimSpace(data))
 	}
 	return json.Unmarshal(data, out)

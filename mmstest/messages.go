@@ -6,7 +6,6 @@ import (
 	"io"
 	"net/http"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -217,7 +216,7 @@ func (s *Server) checkModel(p *msgParams) *apiError {
 					ok = append(ok, l)
 				}
 			}
-			sort.Strings(ok)
+			slices.Sort(ok)
 			return invalid("This model does not support effort level '%s'. Supported levels: %s.", level, strings.Join(ok, ", "))
 		}
 	}

@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// The deterministic reply described in messages.go, and the Message object
-// (messages.md §9) that carries it.
+// The deterministic reply described in the package documentation, and the
+// Message object (messages.md §9) that carries it.
 
 // replyBlock is one content block of a reply.
 type replyBlock struct {
@@ -122,8 +122,9 @@ func (s *Server) buildReply(p *msgParams) reply {
 	}
 	rep.blocks = append(rep.blocks, replyBlock{typ: "text", text: "You said: " + said})
 	for _, t := range calls {
-		input := exampleValue(t.InputSchema, strings.Join(prompt, "\n"))
-		rep.blocks = append(rep.blocks, replyBlock{typ: "tool_use", id: s.newID("toolu_"), name: t.Name, input: input})
+		var input bytes.Buffer
+		_ = json.Compact(&input, exampleValue(t.InputSchema, strings.Join(prompt, "\n"))) // valid JSON
+		rep.blocks = append(rep.blocks, replyBlock{typ: "tool_use", id: s.newID("toolu_"), name: t.Name, input: input.Bytes()})
 	}
 	rep.stopReason = "end_turn"
 	if len(calls) > 0 {
@@ -188,7 +189,8 @@ func (p *msgParams) toolCalls(prompt string) []toolParam {
 	return named
 }
 
-// exampleValue builds a value for a JSON Schema by the rule in messages.go.
+// exampleValue builds a value for a JSON Schema by the rule in the package
+// documentation.
 // Object members follow the schema's required order.
 func exampleValue(schema json.RawMessage, prompt string) json.RawMessage {
 	var sc struct {

@@ -53,6 +53,19 @@ const (
 	kAlt
 )
 
+// kindWords are the words of the leaf types.
+var kindWords = map[string]int{"str": kStr, "int": kInt, "num": kNum, "bool": kBool, "any": kAny, "obj": kObj}
+
+// kindJSON is the JSON kind (see jsonKind) each type kind takes.
+var kindJSON = [...]byte{kStr: '"', kEnum: '"', kInt: '0', kNum: '0', kBool: 'b', kArr: '[',
+	kObj: '{', kMap: '{', kUnion: '{', kShape: '{', kAny: 0, kAlt: 0}
+
+// kindNames say what each type kind takes, for "Input should be ..."
+// messages (pydantic's wording, which the service uses).
+var kindNames = [...]string{kStr: "a valid string", kInt: "a valid integer", kNum: "a valid number",
+	kBool: "a valid boolean", kArr: "a valid list", kObj: "a valid dictionary", kMap: "a valid dictionary",
+	kUnion: "a valid dictionary", kShape: "a valid dictionary", kAny: "", kEnum: "", kAlt: ""}
+
 // typ is a compiled field type.
 type typ struct {
 	kind     int
@@ -245,9 +258,8 @@ func (p *typeParser) one() *typ {
 		*p.refs = append(*p.refs, t)
 		return t
 	}
-	kinds := map[string]int{"str": kStr, "int": kInt, "num": kNum, "bool": kBool, "any": kAny, "obj": kObj}
 	word := p.ident()
-	kind, ok := kinds[word]
+	kind, ok := kindWords[word]
 	if !ok {
 		panic(fmt.Sprintf("mmstest: schema: unknown type %q in %q", word, p.s))
 	}
@@ -333,9 +345,7 @@ func (t *typ) accepts(kind byte) bool {
 	case t.kind == kAlt:
 		return slices.ContainsFunc(t.alts, func(a *typ) bool { return a.accepts(kind) })
 	}
-	want := map[int]byte{kStr: '"', kEnum: '"', kInt: '0', kNum: '0', kBool: 'b', kArr: '[',
-		kObj: '{', kMap: '{', kUnion: '{', kShape: '{'}
-	return want[t.kind] == kind
+	return kindJSON[t.kind] == kind
 }
 
 // expected describes what a type takes, for "Input should be ..." messages.
@@ -350,9 +360,7 @@ func (t *typ) expected() string {
 	case kEnum:
 		return quoteList(t.enum, "or")
 	}
-	return map[int]string{kStr: "a valid string", kInt: "a valid integer", kNum: "a valid number",
-		kBool: "a valid boolean", kArr: "a valid list", kObj: "a valid dictionary", kMap: "a valid dictionary",
-		kUnion: "a valid dictionary", kShape: "a valid dictionary"}[t.kind]
+	return kindNames[t.kind]
 }
 
 // quoteList renders "'a', 'b' or 'c'".

@@ -37,8 +37,9 @@
 //     with tool_choice "tool", the first custom tool with "any" when none
 //     is named. Tool results alone never cause calls. The input holds the
 //     input_schema's required properties: an enum's or const's first value,
-//     string -> the prompt, integer and number -> 1, boolean -> true,
-//     array -> [], object -> its own required properties.
+//     integer and number -> 1, boolean -> true, array -> [], null -> null,
+//     object -> its own required properties, string or anything else -> the
+//     prompt.
 //   - stop_sequences cut the text at the earliest match, dropping what
 //     follows (stop_reason "stop_sequence").
 //   - A token is 4 bytes, rounded up: output beyond max_tokens is cut, a

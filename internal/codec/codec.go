@@ -22,7 +22,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
 	"sync"
 )
 
@@ -69,22 +68,22 @@ func Clone(data []byte) json.RawMessage {
 // DecodeObject decodes the JSON object in data into v, a pointer to a struct
 // without JSON methods of its own, and stores every member whose name none of
 // v's fields claims (other than "type", which the union owns) in *extra. The
-// stored values are copies. *extra stays nil when there are none.
+// stored values are copies. *extra stays nil when there are none. See
+// decode.go for how it differs from json.Unmarshal.
 func DecodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
-	if err := json.Unmarshal(data, v); err != nil {
-		return err
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
+		return fmt.Errorf("codec: DecodeObject needs a pointer to a struct, got %T", v)
 	}
-	known := knownKeys(reflect.TypeOf(v).Elem())
 	*extra = nil
-	return EachMember(data, func(key string, value []byte) error {
-		if key == "type" || known[key] {
-			return nil
+	return decodeStruct(data, rv.Elem(), func(key string, value []byte) {
+		if key == "type" {
+			return
 		}
 		if *extra == nil {
 			*extra = make(map[string]json.RawMessage)
 		}
 		(*extra)[key] = Clone(value)
-		return nil
 	})
 }
 
@@ -182,46 +181,4 @@ func Encode(buf *bytes.Buffer, v any) error {
 	}
 	buf.Truncate(buf.Len() - 1) // the encoder's newline
 	return nil
-}
-
-var knownCache sync.Map // reflect.Type -> map[string]bool
-
-// knownKeys returns the member names the struct type t models, following
-// embedded structs as encoding/json does.
-func knownKeys(t reflect.Type) map[string]bool {
-	if k, ok := knownCache.Load(t); ok {
-		return k.(map[string]bool)
-	}
-	keys := make(map[string]bool)
-	collectKeys(t, keys)
-	knownCache.Store(t, keys)
-	return keys
-}
-
-func collectKeys(t reflect.Type, keys map[string]bool) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return
-	}
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			collectKeys(f.Type, keys)
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		keys[name] = true
-	}
 }
