@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -29,7 +28,7 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	body, err := codec.Marshal(&p)
+	body, err := encodeMessageBody(&p, "")
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
