@@ -102,11 +102,11 @@ func collectFields(t reflect.Type, prefix []int, out map[string]field) {
 // passing members no field claims to unknown.
 func decodeStruct(data []byte, rv reflect.Value, unknown func(key string, value []byte)) error {
 	si := infoOf(rv.Type())
-	return EachMember(data, func(key string, value []byte) error {
-		f, ok := si.fields[key]
+	return eachMember(data, func(key, value []byte) error {
+		f, ok := si.fields[string(key)]
 		if !ok {
 			if unknown != nil {
-				unknown(key, value)
+				unknown(string(key), value)
 			}
 			return nil
 		}

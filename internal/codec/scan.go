@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sync"
 )
 
 // errSyntax is returned by the scanner for input that is not well-formed JSON.
@@ -107,6 +108,12 @@ func skipValue(data []byte, i int) (int, error) {
 // EachMember calls fn for every member of the JSON object in data, in order,
 // with the unquoted key and the raw value bytes (a sub-slice of data).
 func EachMember(data []byte, fn func(key string, value []byte) error) error {
+	return eachMember(data, func(key, value []byte) error { return fn(string(key), value) })
+}
+
+// eachMember is EachMember with the key as bytes, valid only during the
+// call: the decoder looks keys up without allocating a string for each.
+func eachMember(data []byte, fn func(key, value []byte) error) error {
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return syntaxErr(i, "expected an object")
@@ -123,13 +130,13 @@ func EachMember(data []byte, fn func(key string, value []byte) error) error {
 		if err != nil {
 			return err
 		}
-		var key string
+		key := data[i+1 : end-1]
 		if escaped {
-			if err := json.Unmarshal(data[i:end], &key); err != nil {
+			var s string
+			if err := json.Unmarshal(data[i:end], &s); err != nil {
 				return fmt.Errorf("codec: member name: %w", err)
 			}
-		} else {
-			key = string(data[i+1 : end-1])
+			key = []byte(s)
 		}
 		i = skipSpace(data, end)
 		if i >= len(data) || data[i] != ':' {
@@ -197,27 +204,54 @@ func EachElement(data []byte, fn func(elem []byte) error) error {
 
 // PeekType returns the string value of the top-level "type" member of the
 // JSON object in data. A missing "type" is an error: every union on the wire
-// is discriminated by it.
+// is discriminated by it. Type names are interned, so peeking allocates
+// nothing for names seen before.
 func PeekType(data []byte) (string, error) {
-	var typ string
-	found := false
-	err := EachMember(data, func(key string, value []byte) error {
-		if key != "type" {
+	var raw []byte
+	err := eachMember(data, func(key, value []byte) error {
+		if string(key) != "type" {
 			return nil
 		}
-		found = true
-		if len(value) >= 2 && value[0] == '"' && bytes.IndexByte(value, '\\') < 0 {
-			typ = string(value[1 : len(value)-1])
-		} else if err := json.Unmarshal(value, &typ); err != nil {
-			return fmt.Errorf(`codec: "type" is not a string: %w`, err)
-		}
+		raw = value
 		return errStop
 	})
 	if err != nil && err != errStop {
 		return "", err
 	}
-	if !found {
+	if raw == nil {
 		return "", fmt.Errorf(`codec: object has no "type" member`)
 	}
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
+		return intern(raw[1 : len(raw)-1]), nil
+	}
+	var typ string
+	if err := json.Unmarshal(raw, &typ); err != nil {
+		return "", fmt.Errorf(`codec: "type" is not a string: %w`, err)
+	}
 	return typ, nil
+}
+
+// The intern table of type names. It is bounded, so hostile input with
+// endless distinct names costs allocations, not memory.
+var (
+	internMu  sync.RWMutex
+	internTab = make(map[string]string)
+)
+
+const internMax = 4096
+
+func intern(b []byte) string {
+	internMu.RLock()
+	s, ok := internTab[string(b)]
+	internMu.RUnlock()
+	if ok {
+		return s
+	}
+	s = string(b)
+	internMu.Lock()
+	if len(internTab) < internMax {
+		internTab[s] = s
+	}
+	internMu.Unlock()
+	return s
 }
