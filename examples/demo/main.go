@@ -44,6 +44,7 @@ func run(ctx context.Context, out io.Writer) error {
 		{"A raw call through client.Do", rawCall},
 		{"An API error, with its request id", apiError},
 		{"A retry, visible in the response metadata", retry},
+		{"A conversation with thinking and a tool call", conversation},
 	} {
 		fmt.Fprintf(out, "== %s\n", step.title)
 		if err := step.fn(ctx, out, client, srv); err != nil {
@@ -95,5 +96,48 @@ func retry(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Serve
 	}
 	fmt.Fprintln(out, "the fake answered 529 overloaded_error once; the SDK waited 20 ms (retry-after-ms) and retried")
 	fmt.Fprintf(out, "attempts=%d status=%d request-id=%s\n", md.Attempts, md.StatusCode, md.RequestID)
+	return nil
+}
+
+// conversation runs one agent-loop turn: the model thinks, calls a tool, and
+// gets the tool's result back in the next request.
+func conversation(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
+	weather := mms.CustomTool{
+		Name:        "get_weather",
+		Description: "Current weather for a city.",
+		InputSchema: mms.InputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`),
+	}
+	p := mms.MessageCreateParams{
+		Model:     "mms-large-1",
+		MaxTokens: 2048,
+		Thinking:  mms.ThinkingConfigEnabled{BudgetTokens: 1024},
+		Tools:     mms.Tools{weather},
+		Messages:  []mms.MessageParam{mms.UserText("What is the weather in Paris? Use get_weather.")},
+	}
+	msg, err := c.Messages.Create(ctx, p)
+	if err != nil {
+		return err
+	}
+	for _, block := range msg.Content {
+		switch b := block.(type) {
+		case mms.ThinkingBlock:
+			fmt.Fprintf(out, "thinking:  %q (signed)\n", b.Thinking)
+		case mms.TextBlock:
+			fmt.Fprintf(out, "text:      %q\n", b.Text)
+		case mms.ToolUseBlock:
+			fmt.Fprintf(out, "tool call: %s(%s) id=%s\n", b.Name, b.Input, b.ID)
+		}
+	}
+	fmt.Fprintf(out, "stop:      %s, usage in=%d out=%d\n", msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens)
+
+	// The reply goes back unchanged (signature included), plus the result.
+	call := msg.ToolUses()[0]
+	p.Messages = append(p.Messages, msg.ToParam(),
+		mms.UserMessage(mms.ToolResult(call.ID, "18°C, light rain", false)))
+	next, err := c.Messages.Create(ctx, p)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "after the tool result: %q\n", next.Text())
 	return nil
 }

@@ -1,0 +1,47 @@
+// Command messages sends one message and prints the reply. Copy it into
+// your program; it reads its settings from the environment:
+//
+//	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/messages "Why is the sky blue?"
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"strings"
+
+	mms "github.com/mms-sdk/mms-go"
+)
+
+func main() {
+	prompt := strings.Join(os.Args[1:], " ")
+	if prompt == "" {
+		prompt = "Say hello in three languages."
+	}
+	model := os.Getenv("VENDOR_MODEL")
+	if model == "" {
+		model = "mms-large-1"
+	}
+
+	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	if err != nil {
+		log.Fatal(err)
+	}
+	msg, err := client.Messages.Create(context.Background(), mms.MessageCreateParams{
+		Model:     model,
+		MaxTokens: 1024,
+		System:    mms.SystemText("Answer briefly."),
+		Messages:  []mms.MessageParam{mms.UserText(prompt)},
+	})
+	var apiErr *mms.Error
+	switch {
+	case errors.As(err, &apiErr):
+		log.Fatalf("the service refused (%d %s, request %s): %s", apiErr.StatusCode, apiErr.Type, apiErr.RequestID, apiErr.Message)
+	case err != nil:
+		log.Fatal(err)
+	}
+	fmt.Println(msg.Text())
+	fmt.Fprintf(os.Stderr, "[%s, %d in / %d out tokens]\n", msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens)
+}
