@@ -24,10 +24,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"reflect"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -262,18 +260,6 @@ func (b TextBlock) validate(path string) error {
 	return b.CacheControl.validate(path + ".cache_control")
 }
 
-// requestTextBlocks returns text blocks in request form (for a system prompt).
-func requestTextBlocks(bs []TextBlock) []TextBlock {
-	if bs == nil {
-		return nil
-	}
-	out := make([]TextBlock, len(bs))
-	for i, b := range bs {
-		out[i] = b.requestText()
-	}
-	return out
-}
-
 // ---------------------------------------------------------------------------
 // image
 
@@ -317,7 +303,7 @@ func (b ImageBlock) jsonSize() int { return 128 + sizeOf(b.Source) }
 // dst, so a large base64 payload is copied once.
 func (b ImageBlock) appendJSON(dst []byte) ([]byte, error) {
 	type plain ImageBlock
-	extra := liveExtra(plain(b), b.Extra)
+	extra := codec.LiveExtra(plain(b), b.Extra)
 	src := b.Source
 	b.Source = nil
 	head, err := codec.MarshalObject("image", plain(b), extra)
@@ -438,7 +424,7 @@ func (b DocumentBlock) jsonSize() int { return 256 + sizeOf(b.Source) }
 // dst, so a large base64 payload is copied once.
 func (b DocumentBlock) appendJSON(dst []byte) ([]byte, error) {
 	type plain DocumentBlock
-	extra := liveExtra(plain(b), b.Extra)
+	extra := codec.LiveExtra(plain(b), b.Extra)
 	src := b.Source
 	b.Source = nil
 	head, err := codec.MarshalObject("document", plain(b), extra)
@@ -945,7 +931,7 @@ func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the block with "type":"mcp_tool_result" and Extra.
 func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) {
 	type plain MCPToolResultBlock
-	extra := liveExtra(plain(b), b.Extra)
+	extra := codec.LiveExtra(plain(b), b.Extra)
 	if s, ok := stringForm(b.Content, b.StringContent); ok {
 		return codec.MarshalObject("mcp_tool_result", struct {
 			plain
@@ -1495,147 +1481,22 @@ func isJSONNull(data []byte) bool {
 	return bytes.Equal(bytes.TrimSpace(data), nullJSON)
 }
 
-// decodeObject is codec.DecodeObject plus the null memory: a member whose
-// value is null and whose field is optional (omitzero) is also recorded in
-// *extra as null, so it re-encodes as the explicit null it was.
+// decodeObject and marshalObject are the codec's object pair (unknown
+// members and remembered nulls kept in Extra); short names for the many
+// call sites.
 func decodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
-	if err := codec.DecodeObject(data, v, extra); err != nil {
-		return err
-	}
-	if !bytes.Contains(data, nullJSON) {
-		return nil
-	}
-	fields := fieldsOf(reflect.TypeOf(v).Elem())
-	return codec.EachMember(data, func(key string, value []byte) error {
-		if len(value) != 4 || string(value) != "null" {
-			return nil
-		}
-		if f, ok := fields[key]; ok && f.omitzero {
-			if *extra == nil {
-				*extra = make(map[string]json.RawMessage, 1)
-			}
-			(*extra)[key] = json.RawMessage("null")
-		}
-		return nil
-	})
+	return codec.DecodeObject(data, v, extra)
 }
 
-// marshalObject is codec.MarshalObject after liveExtra.
 func marshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
-	return codec.MarshalObject(typ, v, liveExtra(v, extra))
-}
-
-// liveExtra returns extra without the entries a modelled field of v writes
-// itself: an Extra entry for a modelled member (the null memory) speaks only
-// while its field is omitted.
-func liveExtra(v any, extra map[string]json.RawMessage) map[string]json.RawMessage {
-	if len(extra) == 0 {
-		return extra
-	}
-	rv := reflect.ValueOf(v)
-	fields := fieldsOf(rv.Type())
-	var out map[string]json.RawMessage
-	for k := range extra {
-		f, ok := fields[k]
-		if !ok || (f.omitzero && rv.FieldByIndex(f.index).IsZero()) {
-			continue
-		}
-		if out == nil {
-			out = maps.Clone(extra)
-		}
-		delete(out, k)
-	}
-	if out == nil {
-		return extra
-	}
-	return out
+	return codec.MarshalObject(typ, v, extra)
 }
 
 // requestExtra returns the part of extra a request may carry: the recorded
 // explicit nulls of T's modelled members, minus the response-only ones in
 // drop. Everything else (members this SDK does not model) is dropped.
 func requestExtra[T any](extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
-	if len(extra) == 0 {
-		return nil
-	}
-	fields := fieldsOf(reflect.TypeFor[T]())
-	var out map[string]json.RawMessage
-	for k, v := range extra {
-		if _, ok := fields[k]; !ok || !isJSONNull(v) || contains(drop, k) {
-			continue
-		}
-		if out == nil {
-			out = make(map[string]json.RawMessage)
-		}
-		out[k] = v
-	}
-	return out
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-type fieldInfo struct {
-	index    []int
-	omitzero bool
-}
-
-var fieldCache sync.Map // reflect.Type -> map[string]fieldInfo
-
-// fieldsOf maps the JSON member names of struct type t to their fields,
-// following embedded structs (outer fields win).
-func fieldsOf(t reflect.Type) map[string]fieldInfo {
-	if f, ok := fieldCache.Load(t); ok {
-		return f.(map[string]fieldInfo)
-	}
-	fields := make(map[string]fieldInfo)
-	collectFields(t, nil, fields)
-	fieldCache.Store(t, fields)
-	return fields
-}
-
-func collectFields(t reflect.Type, index []int, fields map[string]fieldInfo) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if t.Kind() != reflect.Struct {
-		return
-	}
-	var embedded []int
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" {
-			continue
-		}
-		name, opts, _ := strings.Cut(tag, ",")
-		if f.Anonymous && name == "" {
-			embedded = append(embedded, i)
-			continue
-		}
-		if !f.IsExported() {
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		if _, seen := fields[name]; seen {
-			continue
-		}
-		fields[name] = fieldInfo{
-			index:    append(append([]int(nil), index...), i),
-			omitzero: strings.Contains(","+opts+",", ",omitzero,"),
-		}
-	}
-	for _, i := range embedded {
-		collectFields(t.Field(i).Type, append(append([]int(nil), index...), i), fields)
-	}
+	return codec.ModeledNulls(reflect.TypeFor[T](), extra, drop...)
 }
 
 // An appender writes its JSON straight into a buffer; jsonSize estimates

@@ -146,8 +146,8 @@ func (p MessageParam) validate(path string) error {
 // POST /v1/messages). json.Marshal of a decoded Message gives back the JSON it
 // came from: unknown members are kept in Extra, explicit nulls of optional
 // members are remembered there too. An absent always-present member
-// (stop_sequence, stop_reason, usage and the Always members of nested
-// objects) re-encodes as null or zero.
+// (stop_reason, stop_sequence, usage, usage.service_tier and the other
+// always-present members of nested objects) re-encodes as null or zero.
 type Message struct {
 	ID string `json:"id"`
 	// Role is always RoleAssistant.
@@ -341,7 +341,9 @@ type Usage struct {
 	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details,omitzero"`
 	// ServerToolUse counts server tool requests (nil: absent or null).
 	ServerToolUse *ServerToolUsage `json:"server_tool_use,omitzero"`
-	// ServiceTier is the tier that served the request (empty: null).
+	// ServiceTier is the tier that served the request (empty: null). It is
+	// always written: an absent service_tier (seen in a stream's
+	// message_start) re-encodes as null.
 	ServiceTier ServiceTier `json:"service_tier"`
 	// Iterations is the per-sub-inference accounting (beta; nil: absent or
 	// null).

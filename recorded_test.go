@@ -246,7 +246,10 @@ func TestRecordedRequests(t *testing.T) {
 				}
 				texts[i] = tb
 			}
-			got, err = json.Marshal(requestTextBlocks(texts))
+			for i := range texts {
+				texts[i] = texts[i].requestText()
+			}
+			got, err = json.Marshal(texts)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -370,4 +373,88 @@ func TestRecordedReplySentBack(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRecordedStreamBlocks: the blocks of every recorded stream's
+// content_block_start events and the message of its message_start decode
+// with only known variants and re-encode to the same JSON. (The stream
+// decoder and accumulator have their own tests; this reads the data lines
+// directly, which the recordings keep on one line each.)
+func TestRecordedStreamBlocks(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join(recordedDir(t), "streams", "*.sse"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no recorded streams (%v)", err)
+	}
+	for _, file := range files {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := 0
+			for _, line := range strings.Split(string(data), "\n") {
+				payload, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "data:")
+				if !ok {
+					continue
+				}
+				var ev struct {
+					ContentBlock json.RawMessage `json:"content_block"`
+					Message      json.RawMessage `json:"message"`
+				}
+				if json.Unmarshal([]byte(payload), &ev) != nil {
+					continue // not JSON (or not ours): the stream tests cover it
+				}
+				var in []byte
+				var v any
+				switch {
+				case ev.ContentBlock != nil:
+					in = ev.ContentBlock
+					v, err = decodeContentBlock(in)
+				case ev.Message != nil:
+					in = withServiceTier(t, ev.Message)
+					var m Message
+					err = json.Unmarshal(in, &m)
+					v = m
+				default:
+					continue
+				}
+				seen++
+				if err != nil {
+					t.Fatalf("decode %s: %v", truncate(in), err)
+				}
+				if unknown := findUnknown("value", reflect.ValueOf(v)); len(unknown) > 0 {
+					t.Errorf("unknown variants in %s:\n%s", truncate(in), strings.Join(unknown, "\n"))
+				}
+				out, err := json.Marshal(v)
+				if err != nil {
+					t.Fatal(err)
+				}
+				requireJSONEqual(t, in, out)
+			}
+			if seen == 0 {
+				t.Errorf("no message_start or content_block_start data found")
+			}
+		})
+	}
+}
+
+// withServiceTier adds "service_tier":null to a message whose usage lacks
+// it: usage.service_tier is always written (documented on Message).
+func withServiceTier(t *testing.T, msg []byte) []byte {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(msg, &m); err != nil {
+		t.Fatal(err)
+	}
+	var usage map[string]json.RawMessage
+	if err := json.Unmarshal(m["usage"], &usage); err != nil || usage == nil {
+		return msg
+	}
+	if _, ok := usage["service_tier"]; ok {
+		return msg
+	}
+	usage["service_tier"] = json.RawMessage("null")
+	m["usage"], _ = json.Marshal(usage)
+	out, _ := json.Marshal(m)
+	return out
 }

@@ -355,7 +355,7 @@ func (s *ContentSource) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the source with "type":"content" and Extra.
 func (s ContentSource) MarshalJSON() ([]byte, error) {
 	type plain ContentSource
-	extra := liveExtra(plain(s), s.Extra)
+	extra := codec.LiveExtra(plain(s), s.Extra)
 	if str, ok := stringForm(s.Content, s.StringContent); ok {
 		return codec.MarshalObject("content", struct {
 			plain

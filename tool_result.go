@@ -54,7 +54,7 @@ func (b ToolResultBlock) jsonSize() int { return 256 + blocksJSON(b.Content).jso
 // dst, so an image or document payload is copied once.
 func (b ToolResultBlock) appendJSON(dst []byte) ([]byte, error) {
 	type plain ToolResultBlock
-	extra := liveExtra(plain(b), b.Extra)
+	extra := codec.LiveExtra(plain(b), b.Extra)
 	if s, ok := stringForm(b.Content, b.StringContent); ok {
 		enc, err := codec.MarshalObject("tool_result", struct {
 			plain

@@ -20,6 +20,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"sync"
@@ -66,31 +67,81 @@ func Clone(data []byte) json.RawMessage {
 }
 
 // DecodeObject decodes the JSON object in data into v, a pointer to a struct
-// without JSON methods of its own, and stores every member whose name none of
-// v's fields claims (other than "type", which the union owns) in *extra. The
-// stored values are copies. *extra stays nil when there are none. See
-// decode.go for how it differs from json.Unmarshal.
+// without JSON methods of its own, and stores in *extra every member whose
+// name none of v's fields claims (other than "type", which the union owns),
+// plus an explicit null of any optional (omitzero) field, so that
+// MarshalObject writes the object back as it came. The stored values are
+// copies. *extra stays nil when there are none. See decode.go for how it
+// differs from json.Unmarshal.
 func DecodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
 	rv := reflect.ValueOf(v)
 	if rv.Kind() != reflect.Pointer || rv.Elem().Kind() != reflect.Struct {
 		return fmt.Errorf("codec: DecodeObject needs a pointer to a struct, got %T", v)
 	}
 	*extra = nil
-	return decodeStruct(data, rv.Elem(), func(key string, value []byte) {
-		if key == "type" {
-			return
+	return decodeStruct(data, rv.Elem(), extra)
+}
+
+// LiveExtra returns extra without the entries a field of v writes itself:
+// a remembered null speaks only while its field is still zero (omitted), so
+// a value set later wins.
+func LiveExtra(v any, extra map[string]json.RawMessage) map[string]json.RawMessage {
+	if len(extra) == 0 {
+		return extra
+	}
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Struct {
+		return extra
+	}
+	fields := infoOf(rv.Type()).fields
+	var out map[string]json.RawMessage
+	for k := range extra {
+		f, ok := fields[k]
+		if !ok {
+			continue
 		}
-		if *extra == nil {
-			*extra = make(map[string]json.RawMessage)
+		if fv, err := fieldByIndex(rv, f.index); err == nil && f.omitzero && fv.IsZero() {
+			continue
 		}
-		(*extra)[key] = Clone(value)
-	})
+		if out == nil {
+			out = maps.Clone(extra)
+		}
+		delete(out, k)
+	}
+	if out == nil {
+		return extra
+	}
+	return out
+}
+
+// ModeledNulls returns the entries of extra that are remembered nulls of
+// fields of struct type t, minus the names in drop: what a request may
+// carry back (everything else in extra is unknown to this SDK and is never
+// sent).
+func ModeledNulls(t reflect.Type, extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
+	if len(extra) == 0 {
+		return nil
+	}
+	fields := infoOf(t).fields
+	var out map[string]json.RawMessage
+	for k, v := range extra {
+		if _, ok := fields[k]; !ok || string(v) != "null" || slices.Contains(drop, k) {
+			continue
+		}
+		if out == nil {
+			out = make(map[string]json.RawMessage)
+		}
+		out[k] = v
+	}
+	return out
 }
 
 // MarshalObject encodes v, a struct without JSON methods of its own, as a JSON
 // object with "type":typ as its first member (omitted when typ is "") and the
-// members of extra appended in name order.
+// members of extra appended in name order. An extra entry named like a field
+// of v (a remembered null) is written only while that field is zero.
 func MarshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
+	extra = LiveExtra(v, extra)
 	body, err := Marshal(v)
 	if err != nil {
 		return nil, err

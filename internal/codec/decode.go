@@ -30,8 +30,9 @@ import (
 
 // field is one decodable member of a struct type.
 type field struct {
-	index []int
-	typ   reflect.Type
+	index    []int
+	typ      reflect.Type
+	omitzero bool // optional on the wire: absent when zero
 }
 
 // structInfo maps member names to fields.
@@ -70,7 +71,7 @@ func collectFields(t reflect.Type, prefix []int, out map[string]field) {
 				if tag == "-" {
 					continue
 				}
-				name, _, _ := strings.Cut(tag, ",")
+				name, opts, _ := strings.Cut(tag, ",")
 				idx := append(append([]int(nil), q.prefix...), i)
 				if ft := f.Type; f.Anonymous && name == "" {
 					if ft.Kind() == reflect.Pointer {
@@ -91,24 +92,37 @@ func collectFields(t reflect.Type, prefix []int, out map[string]field) {
 					continue
 				}
 				seen[name] = true
-				out[name] = field{index: idx, typ: f.Type}
+				omit := strings.Contains(","+opts+",", ",omitzero,") || strings.Contains(","+opts+",", ",omitempty,")
+				out[name] = field{index: idx, typ: f.Type, omitzero: omit}
 			}
 		}
 		level = next
 	}
 }
 
-// decodeStruct decodes the object data into the struct rv points into,
-// passing members no field claims to unknown.
-func decodeStruct(data []byte, rv reflect.Value, unknown func(key string, value []byte)) error {
+// decodeStruct decodes the object data into the struct rv points into.
+// With extra non-nil, members no field claims (other than "type") are kept
+// there, and so is an explicit null of an optional (omitzero) field: the
+// field cannot tell null from absent, the entry can, so the value
+// re-encodes as it came (see MarshalObject).
+func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
 	si := infoOf(rv.Type())
+	keep := func(key []byte, value json.RawMessage) {
+		if *extra == nil {
+			*extra = make(map[string]json.RawMessage)
+		}
+		(*extra)[string(key)] = value
+	}
 	return eachMember(data, func(key, value []byte) error {
 		f, ok := si.fields[string(key)]
 		if !ok {
-			if unknown != nil {
-				unknown(string(key), value)
+			if extra != nil && string(key) != "type" {
+				keep(key, Clone(value))
 			}
 			return nil
+		}
+		if extra != nil && f.omitzero && string(value) == "null" {
+			keep(key, json.RawMessage("null"))
 		}
 		fv, err := fieldByIndex(rv, f.index)
 		if err != nil {
