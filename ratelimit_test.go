@@ -39,7 +39,7 @@ func TestRateLimitWaitRespectsContext(t *testing.T) {
 	if err == nil {
 		t.Fatal("second request was not held back")
 	}
-	if took := time.Since(start); took > 2*time.Second {
+	if took := time.Since(start); took > 10*time.Second { // vs the one-minute wait
 		t.Errorf("cancel took %v to return", took)
 	}
 	if n := len(s.requests()); n != 1 {

@@ -101,11 +101,13 @@ func TestRetryDelay(t *testing.T) {
 		maxWait time.Duration // the retry must happen within this
 		minWait time.Duration
 	}{
-		{"retry-after-ms wins over retry-after", map[string]string{"Retry-After-Ms": "5", "Retry-After": "30"}, 2 * time.Second, 0},
-		{"retry-after seconds", map[string]string{"Retry-After": "0.05"}, 2 * time.Second, 40 * time.Millisecond},
-		{"retry-after over 60s falls back to backoff", map[string]string{"Retry-After": "120"}, 2 * time.Second, 300 * time.Millisecond},
-		{"retry-after HTTP date", map[string]string{"Retry-After": time.Now().Add(1500 * time.Millisecond).UTC().Format(http.TimeFormat)}, 3 * time.Second, 100 * time.Millisecond},
-		{"no header: backoff 0.5s minus jitter", nil, 2 * time.Second, 370 * time.Millisecond},
+		// Upper bounds are far below the competing delay (30 s, 120 s) but
+		// generous, so a loaded machine does not fail them.
+		{"retry-after-ms wins over retry-after", map[string]string{"Retry-After-Ms": "5", "Retry-After": "30"}, 10 * time.Second, 0},
+		{"retry-after seconds", map[string]string{"Retry-After": "0.05"}, 10 * time.Second, 40 * time.Millisecond},
+		{"retry-after over 60s falls back to backoff", map[string]string{"Retry-After": "120"}, 10 * time.Second, 300 * time.Millisecond},
+		{"retry-after HTTP date", map[string]string{"Retry-After": time.Now().Add(1500 * time.Millisecond).UTC().Format(http.TimeFormat)}, 10 * time.Second, 100 * time.Millisecond},
+		{"no header: backoff 0.5s minus jitter", nil, 10 * time.Second, 370 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -132,7 +134,7 @@ func TestContextEndsWhileWaitingKeepsAPIError(t *testing.T) {
 	defer cancel()
 	start := time.Now()
 	err := c.Do(ctx, "GET", "/v1/models", nil, nil)
-	if time.Since(start) > 5*time.Second {
+	if time.Since(start) > 10*time.Second { // vs the 30 s retry-after
 		t.Fatal("did not return promptly")
 	}
 	var apiErr *mms.Error
@@ -186,7 +188,7 @@ func TestAllAttemptsTimeOut(t *testing.T) {
 func TestCallerCancelNotRetried(t *testing.T) {
 	s := newScriptServer(t, reply{hang: true})
 	c := newTestClient(t, s)
-	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	err := c.Do(ctx, "GET", "/v1/models", nil, nil)
 	if !errors.Is(err, context.DeadlineExceeded) {
