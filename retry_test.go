@@ -92,6 +92,9 @@ func TestMaxRetriesZero(t *testing.T) {
 	}
 }
 
+// httpDateIn3s in a table stands for an HTTP date 3 s after the subtest starts.
+const httpDateIn3s = "<http date in 3s>"
+
 // TestRetryDelay checks which header decides the wait, by timing a retry
 // against a context deadline rather than by asserting durations.
 func TestRetryDelay(t *testing.T) {
@@ -106,12 +109,19 @@ func TestRetryDelay(t *testing.T) {
 		{"retry-after-ms wins over retry-after", map[string]string{"Retry-After-Ms": "5", "Retry-After": "30"}, 10 * time.Second, 0},
 		{"retry-after seconds", map[string]string{"Retry-After": "0.05"}, 10 * time.Second, 40 * time.Millisecond},
 		{"retry-after over 60s falls back to backoff", map[string]string{"Retry-After": "120"}, 10 * time.Second, 300 * time.Millisecond},
-		{"retry-after HTTP date", map[string]string{"Retry-After": time.Now().Add(1500 * time.Millisecond).UTC().Format(http.TimeFormat)}, 10 * time.Second, 100 * time.Millisecond},
+		{"retry-after HTTP date", map[string]string{"Retry-After": httpDateIn3s}, 10 * time.Second, time.Second},
 		{"no header: backoff 0.5s minus jitter", nil, 10 * time.Second, 370 * time.Millisecond},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := newScriptServer(t, reply{status: 429, header: tt.header})
+			header := map[string]string{}
+			for k, v := range tt.header {
+				if v == httpDateIn3s { // HTTP dates have whole seconds: 2–3 s from now
+					v = time.Now().Add(3 * time.Second).UTC().Format(http.TimeFormat)
+				}
+				header[k] = v
+			}
+			s := newScriptServer(t, reply{status: 429, header: header})
 			c := newTestClient(t, s)
 			ctx, cancel := context.WithTimeout(context.Background(), tt.maxWait)
 			defer cancel()
