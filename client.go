@@ -34,6 +34,12 @@ type Client struct {
 	Messages *MessagesService
 	// Models lists and retrieves models (/v1/models).
 	Models *ModelsService
+	// Files uploads, lists, retrieves, downloads and deletes files
+	// (/v1/files), sending the Files beta by default.
+	Files *FilesService
+	// Skills creates, lists, retrieves and deletes skills and their
+	// versions (/v1/skills), sending the Skills beta by default.
+	Skills *SkillsService
 
 	cfg *config.Config
 }
@@ -80,8 +86,10 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 
 // initServices wires the per-resource services to the client.
 func (c *Client) initServices() {
-	c.Messages = &MessagesService{client: c}
+	c.Messages = &MessagesService{client: c, Batches: &BatchesService{client: c}}
 	c.Models = &ModelsService{client: c}
+	c.Files = &FilesService{client: c}
+	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

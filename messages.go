@@ -12,6 +12,10 @@ import (
 // MessagesService sends messages to a model: POST /v1/messages and
 // POST /v1/messages/count_tokens.
 type MessagesService struct {
+	// Batches sends many message requests at once, processed
+	// asynchronously (/v1/messages/batches).
+	Batches *BatchesService
+
 	client *Client
 }
 

@@ -164,6 +164,9 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request, rec *Request) 
 		writeTooLarge(w, r, limit)
 		return false
 	}
+	if spoolsBody(r) { // a large multipart upload goes to a temporary file instead (uploads.go)
+		return s.spoolBody(w, r, rec, limit)
+	}
 	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
 	s.setBody(rec, body)
 	var tooLarge *http.MaxBytesError

@@ -1,0 +1,357 @@
+package mms
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// Results streams the results of an ended batch
+// (GET /v1/messages/batches/{message_batch_id}/results, the batch's
+// results_url, sent with "Accept: application/x-jsonl"): one [BatchResult]
+// per line of the JSONL file, in the file's order, which is unrelated to
+// the order of the requests. Match results to requests by CustomID.
+//
+// The request is sent when the loop starts, and the file is read as the
+// loop goes: memory use stays flat whatever the file's size (one line at a
+// time; a line of any length is read whole). Breaking out of the loop
+// closes the connection. Ranging the sequence again downloads the file
+// again.
+//
+// An error is yielded once, last: an *[Error] from the service (a batch
+// still processing has no results yet), a read error, or a line that is
+// not a valid result, named by its line number (1-based) after every
+// earlier line's result was yielded. Blank lines are skipped.
+func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...option.RequestOption) iter.Seq2[BatchResult, error] {
+	path, err := batchPath(batchID, "/results")
+	if err != nil {
+		return listError[BatchResult](err)
+	}
+	return func(yield func(BatchResult, error) bool) {
+		r := &request{method: http.MethodGet, path: path, accept: "application/x-jsonl", streaming: true}
+		resp, err := s.client.send(ctx, r, opts)
+		if err != nil {
+			yieldError(yield, err)
+			return
+		}
+		defer resp.Body.Close()
+		var stopped bool
+		n, err := eachLine(resp.Body, func(line []byte) error {
+			res, err := decodeBatchResultLine(line)
+			if err != nil {
+				return err
+			}
+			if !yield(res, nil) {
+				stopped = true
+				return errStop
+			}
+			return nil
+		})
+		if err != nil && !stopped {
+			yieldError(yield, fmt.Errorf("mms: results of batch %s, line %d: %w", batchID, n, err))
+		}
+	}
+}
+
+// errStop ends eachLine early without an error to report.
+var errStop = errors.New("stop")
+
+// lineChunk is the read buffer of eachLine: lines up to this size are
+// handed over without a copy; longer ones are gathered into a buffer that
+// grows as needed.
+const lineChunk = 64 << 10
+
+// keepLongLine is the largest gathering buffer eachLine keeps for the next
+// long line; a larger one is dropped after use so that one huge line does
+// not pin its memory for the rest of the file.
+const keepLongLine = 1 << 20
+
+// eachLine calls fn with each non-blank line of r (without its line
+// terminator and surrounding white space), in order, until r ends or fn
+// returns an error. It returns the number of the line being handled when it
+// stopped (1-based) and the error of fn or of the read; a clean end of r
+// is no error. The line passed to fn is only valid during the call.
+func eachLine(r io.Reader, fn func(line []byte) error) (int, error) {
+	br := bufio.NewReaderSize(r, lineChunk)
+	var long []byte
+	for n := 1; ; n++ {
+		line, err := br.ReadSlice('\n')
+		if errors.Is(err, bufio.ErrBufferFull) {
+			long = append(long[:0], line...)
+			for errors.Is(err, bufio.ErrBufferFull) {
+				line, err = br.ReadSlice('\n')
+				long = append(long, line...)
+			}
+			line = long
+		}
+		switch {
+		case err == io.EOF && len(line) == 0:
+			return n, nil
+		case err != nil && err != io.EOF:
+			return n, err
+		}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			if ferr := fn(line); ferr != nil {
+				return n, ferr
+			}
+		}
+		if err == io.EOF {
+			return n, nil
+		}
+		if cap(long) > keepLongLine {
+			long = nil
+		}
+	}
+}
+
+// decodeBatchResultLine decodes one line of a results file. The bytes are
+// checked once here, where they enter the SDK, as decodeInto does.
+func decodeBatchResultLine(line []byte) (BatchResult, error) {
+	if !json.Valid(line) {
+		return BatchResult{}, fmt.Errorf("not valid JSON: %q", excerpt(line))
+	}
+	if line[0] != '{' {
+		return BatchResult{}, fmt.Errorf("not a JSON object: %q", excerpt(line))
+	}
+	res, err := codec.Decode[BatchResult](line)
+	if err != nil {
+		return BatchResult{}, err
+	}
+	if res.Result == nil {
+		return BatchResult{}, errors.New(`the line has no "result" object`)
+	}
+	return res, nil
+}
+
+// ---------------------------------------------------------------------------
+// BatchResult
+
+// BatchResult is one line of a batch's results file: the outcome of the
+// request named CustomID. json.Marshal writes the line back without loss.
+type BatchResult struct {
+	// CustomID is the custom_id of the request.
+	CustomID string `json:"custom_id"`
+	// Result is the outcome: [SucceededBatchResult], [ErroredBatchResult],
+	// [CanceledBatchResult], [ExpiredBatchResult] or [UnknownBatchResult].
+	Result BatchResultValue `json:"result"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes a results line, keeping unknown members in Extra.
+func (r *BatchResult) UnmarshalJSON(data []byte) error {
+	type plain BatchResult
+	aux := struct {
+		*plain
+		Result holder[BatchResultValue] `json:"result"`
+	}{plain: (*plain)(r), Result: holder[BatchResultValue]{decode: decodeBatchResultValue}}
+	err := decodeObject(data, &aux, &r.Extra)
+	r.Result = aux.Result.v
+	return err
+}
+
+// MarshalJSON writes the line, Extra included.
+func (r BatchResult) MarshalJSON() ([]byte, error) {
+	type plain BatchResult
+	return marshalObject("", plain(r), r.Extra)
+}
+
+// A BatchResultValue is the outcome of one batch request, told apart by its
+// "type". Variants: [SucceededBatchResult], [ErroredBatchResult],
+// [CanceledBatchResult], [ExpiredBatchResult] and [UnknownBatchResult].
+type BatchResultValue interface {
+	json.Marshaler
+	isBatchResultValue()
+}
+
+func decodeBatchResultValue(data []byte) (BatchResultValue, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return nil, err
+	}
+	var v BatchResultValue
+	switch typ {
+	case "succeeded":
+		v, err = codec.Decode[SucceededBatchResult](data)
+	case "errored":
+		v, err = codec.Decode[ErroredBatchResult](data)
+	case "canceled":
+		v, err = codec.Decode[CanceledBatchResult](data)
+	case "expired":
+		v, err = codec.Decode[ExpiredBatchResult](data)
+	default:
+		return unknownOf(typ, data, newUnknownBatchResult)
+	}
+	return settle(v, err, typ, data, newUnknownBatchResult)
+}
+
+// SucceededBatchResult is a "succeeded" result: the request completed and
+// Message is the reply Messages.Create would have returned.
+type SucceededBatchResult struct {
+	Message Message `json:"message"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (SucceededBatchResult) isBatchResultValue() {}
+
+// UnmarshalJSON decodes the result, keeping unknown members in Extra.
+func (r *SucceededBatchResult) UnmarshalJSON(data []byte) error {
+	type plain SucceededBatchResult
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the result with "type":"succeeded" and Extra.
+func (r SucceededBatchResult) MarshalJSON() ([]byte, error) {
+	type plain SucceededBatchResult
+	return marshalObject("succeeded", plain(r), r.Extra)
+}
+
+// ErroredBatchResult is an "errored" result: the request failed, for
+// instance a validation error or a server error. Error is the error body
+// the request got; [ErroredBatchResult.Err] gives it as an *[Error].
+type ErroredBatchResult struct {
+	Error ErrorResponse `json:"error"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ErroredBatchResult) isBatchResultValue() {}
+
+// UnmarshalJSON decodes the result, keeping unknown members in Extra.
+func (r *ErroredBatchResult) UnmarshalJSON(data []byte) error {
+	type plain ErroredBatchResult
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes the result with "type":"errored" and Extra.
+func (r ErroredBatchResult) MarshalJSON() ([]byte, error) {
+	type plain ErroredBatchResult
+	return marshalObject("errored", plain(r), r.Extra)
+}
+
+// Err returns the request's error as an *[Error], which matches the
+// sentinels of its type with errors.Is (an invalid_request_error matches
+// [ErrInvalidRequest]). As for an error event in a stream, StatusCode is
+// 200, the status of the results download: the result carries no status of
+// its own. Body holds the error body's JSON.
+func (r ErroredBatchResult) Err() *Error {
+	body, err := json.Marshal(r.Error)
+	if err != nil { // Extra holding invalid JSON: keep what is modelled
+		body, _ = json.Marshal(ErrorResponse{Error: ErrorDetail{Type: r.Error.Error.Type, Message: r.Error.Error.Message}, RequestID: r.Error.RequestID})
+	}
+	return newAPIError(http.StatusOK, nil, body, 0)
+}
+
+// ErrorResponse is the service's error body,
+// {"type":"error","error":{"type":…,"message":…},"request_id":…}, as an
+// errored batch result carries it.
+type ErrorResponse struct {
+	// Error holds the error's type and message.
+	Error ErrorDetail `json:"error"`
+	// RequestID is the id of the failed request; nil when null.
+	RequestID *string `json:"request_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the body, keeping unknown members in Extra.
+func (e *ErrorResponse) UnmarshalJSON(data []byte) error {
+	type plain ErrorResponse
+	return decodeObjectOrNull(data, (*plain)(e), &e.Extra)
+}
+
+// MarshalJSON writes the body with "type":"error" and Extra.
+func (e ErrorResponse) MarshalJSON() ([]byte, error) {
+	type plain ErrorResponse
+	return marshalObject("error", plain(e), e.Extra)
+}
+
+// ErrorDetail is the "error" member of an error body.
+type ErrorDetail struct {
+	// Type is the error type, e.g. "invalid_request_error".
+	Type string `json:"type"`
+	// Message says what went wrong.
+	Message string `json:"message"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (d *ErrorDetail) UnmarshalJSON(data []byte) error {
+	type plain ErrorDetail
+	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON writes the object, Extra included.
+func (d ErrorDetail) MarshalJSON() ([]byte, error) {
+	type plain ErrorDetail
+	return marshalObject("", plain(d), d.Extra)
+}
+
+// CanceledBatchResult is a "canceled" result: the batch was canceled before
+// the request ran.
+type CanceledBatchResult struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (CanceledBatchResult) isBatchResultValue() {}
+
+// UnmarshalJSON decodes the result, keeping unknown members in Extra.
+func (r *CanceledBatchResult) UnmarshalJSON(data []byte) error {
+	type plain CanceledBatchResult
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes {"type":"canceled"} and Extra.
+func (r CanceledBatchResult) MarshalJSON() ([]byte, error) {
+	type plain CanceledBatchResult
+	return marshalObject("canceled", plain(r), r.Extra)
+}
+
+// ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
+// before the request ran.
+type ExpiredBatchResult struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (ExpiredBatchResult) isBatchResultValue() {}
+
+// UnmarshalJSON decodes the result, keeping unknown members in Extra.
+func (r *ExpiredBatchResult) UnmarshalJSON(data []byte) error {
+	type plain ExpiredBatchResult
+	return decodeObject(data, (*plain)(r), &r.Extra)
+}
+
+// MarshalJSON writes {"type":"expired"} and Extra.
+func (r ExpiredBatchResult) MarshalJSON() ([]byte, error) {
+	type plain ExpiredBatchResult
+	return marshalObject("expired", plain(r), r.Extra)
+}
+
+// UnknownBatchResult holds a result type this version cannot name; Raw is
+// written back verbatim.
+type UnknownBatchResult struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func newUnknownBatchResult(typ string, raw json.RawMessage) BatchResultValue {
+	return UnknownBatchResult{Type: typ, Raw: raw}
+}
+
+func (UnknownBatchResult) isBatchResultValue() {}
+
+// MarshalJSON returns Raw unchanged.
+func (r UnknownBatchResult) MarshalJSON() ([]byte, error) { return rawJSON(r.Type, r.Raw) }

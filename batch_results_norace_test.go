@@ -1,0 +1,7 @@
+//go:build !race
+
+package mms_test
+
+// resultsMemoryBodySize is the size of the results body
+// TestBatchResultsMemoryFlat reads: 200 MB, about 2 s.
+const resultsMemoryBodySize = 200 << 20

@@ -1,0 +1,515 @@
+package mms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// BatchesService sends many message requests at once, processed
+// asynchronously within 24 hours (/v1/messages/batches). Reach it as
+// client.Messages.Batches.
+//
+// These are the GA endpoints: no beta is added for them. The official SDKs
+// also offer the endpoints through a beta namespace that sends
+// "vendor-beta: message-batches-2024-09-24"; batches.md says GA calls send
+// nothing, so this service does not. Create adds the betas the requests'
+// params need (as Messages.Create does), and betas given as options are
+// passed through, e.g. to get beta message shapes in the results.
+type BatchesService struct {
+	client *Client
+}
+
+// Limits of a batch (batches.md §3, public docs).
+const (
+	// MaxBatchRequests is the most requests one batch may hold.
+	MaxBatchRequests = 100_000
+	// MaxBatchCustomIDLength is the longest custom_id, in bytes.
+	MaxBatchCustomIDLength = 64
+)
+
+const batchesPath = "/v1/messages/batches"
+
+// ---------------------------------------------------------------------------
+// Create
+
+// BatchCreateParams is the body of POST /v1/messages/batches.
+type BatchCreateParams struct {
+	// Requests holds 1 to 100,000 requests. The encoded body may be at most
+	// 256 MiB; a larger one is refused before anything is sent.
+	Requests []BatchRequest `json:"requests"`
+}
+
+// BatchRequest is one request of a batch.
+type BatchRequest struct {
+	// CustomID names the request, to match it with its result (results come
+	// back in any order). It is 1–64 characters from [a-zA-Z0-9_-] and
+	// unique within the batch.
+	CustomID string `json:"custom_id"`
+	// Params is a complete Messages request, validated as
+	// [MessagesService.Create] validates it.
+	Params MessageCreateParams `json:"params"`
+}
+
+// Validate reports the first rule the params break, as a *ValidationError:
+// the number of requests (1–100,000), then, request by request, the
+// custom_id ("requests[i].custom_id": its pattern, or a duplicate, naming
+// the earlier index) and the params ("requests[i].params.<path>", the
+// field Messages.Create would name). Create calls it before sending.
+func (p *BatchCreateParams) Validate() error {
+	switch n := len(p.Requests); {
+	case n == 0:
+		return invalid("requests", "must hold at least one request")
+	case n > MaxBatchRequests:
+		return invalid("requests", "must hold at most %d requests, got %d", MaxBatchRequests, n)
+	}
+	seen := make(map[string]int, len(p.Requests))
+	for i := range p.Requests {
+		r := &p.Requests[i]
+		path := "requests[" + strconv.Itoa(i) + "]"
+		if err := validateCustomID(path+".custom_id", r.CustomID); err != nil {
+			return err
+		}
+		if j, dup := seen[r.CustomID]; dup {
+			return invalid(path+".custom_id", "duplicates requests[%d].custom_id %q; custom ids must be unique within a batch", j, r.CustomID)
+		}
+		seen[r.CustomID] = i
+		if err := r.Params.Validate(); err != nil {
+			return prefixValidation(path+".params", err)
+		}
+	}
+	return nil
+}
+
+// validateCustomID checks ^[a-zA-Z0-9_-]{1,64}$.
+func validateCustomID(path, id string) error {
+	if id == "" {
+		return invalid(path, "must not be empty")
+	}
+	if len(id) > MaxBatchCustomIDLength {
+		return invalid(path, "must be at most %d characters, got %d", MaxBatchCustomIDLength, len(id))
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return invalid(path, "must match ^[a-zA-Z0-9_-]{1,64}$, got %q", id)
+		}
+	}
+	return nil
+}
+
+// prefixValidation puts prefix in front of a *ValidationError's field;
+// other errors are returned unchanged.
+func prefixValidation(prefix string, err error) error {
+	var ve *ValidationError
+	if !errors.As(err, &ve) {
+		return err
+	}
+	field := prefix
+	if ve.Field != "" {
+		field += "." + ve.Field
+	}
+	return &ValidationError{Field: field, Rule: ve.Rule}
+}
+
+// encode writes the body of a validated batch as pieces, whose total
+// size it returns. Each params goes through the encoder of Messages.Create,
+// which copies large payloads (base64 images, long texts) once; the pieces
+// are then sent one after the other rather than copied into one buffer, so
+// a batch of up to 256 MiB is held in memory once.
+func (p *BatchCreateParams) encode() ([][]byte, int64, error) {
+	pieces := make([][]byte, 0, 3*len(p.Requests)+1)
+	size := int64(0)
+	add := func(b []byte) {
+		pieces = append(pieces, b)
+		size += int64(len(b))
+	}
+	for i := range p.Requests {
+		b, err := encodeMessageBody(&p.Requests[i].Params, "")
+		if err != nil {
+			return nil, 0, fmt.Errorf("requests[%d].params: %w", i, err)
+		}
+		sep := `,{"custom_id":"`
+		if i == 0 {
+			sep = `{"requests":[{"custom_id":"`
+		}
+		// A valid custom_id ([a-zA-Z0-9_-]) needs no escaping.
+		add([]byte(sep + p.Requests[i].CustomID + `","params":`))
+		add(b)
+		add([]byte("}"))
+	}
+	add([]byte("]}"))
+	return pieces, size, nil
+}
+
+// readerOf returns a fresh reader over pieces.
+func readerOf(pieces [][]byte) io.Reader {
+	rs := make([]io.Reader, len(pieces))
+	for i, b := range pieces {
+		rs[i] = bytes.NewReader(b)
+	}
+	return io.MultiReader(rs...)
+}
+
+// betas merges the beta names every request's params need.
+func (p *BatchCreateParams) betas() []string {
+	var out []string
+	for i := range p.Requests {
+		out = appendNew(out, p.Requests[i].Params.betas()...)
+	}
+	return out
+}
+
+// Create submits a batch (POST /v1/messages/batches). The params are
+// validated first (see [BatchCreateParams.Validate]); a *ValidationError
+// means nothing was sent, and so does a [RequestTooLargeError] for a body
+// over 256 MiB. The betas the requests' params need are added to the
+// request. The batch starts processing at once; follow it with
+// [BatchesService.Wait] and read it with [BatchesService.Results].
+func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts ...option.RequestOption) (*Batch, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	pieces, size, err := p.encode()
+	if err != nil {
+		return nil, fmt.Errorf("mms: encoding the batch request: %w", err)
+	}
+	var b Batch
+	r := &request{method: http.MethodPost, path: batchesPath, betas: p.betas(), out: &b,
+		stream: readerOf(pieces), size: size, getBody: func() (io.Reader, error) { return readerOf(pieces), nil }}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// ---------------------------------------------------------------------------
+// Get, Cancel, Delete
+
+// batchPath returns the escaped path of a batch plus suffix, refusing ids
+// that cannot name one.
+func batchPath(id, suffix string) (string, error) {
+	switch id {
+	case "":
+		return "", invalid("message_batch_id", "must not be empty")
+	case ".", "..":
+		return "", invalid("message_batch_id", "must not be %q", id)
+	}
+	return batchesPath + "/" + url.PathEscape(id) + suffix, nil
+}
+
+// batchCall sends a body-less request about one batch and decodes the answer.
+func (s *BatchesService) batchCall(ctx context.Context, method, id, suffix string, out any, opts []option.RequestOption) error {
+	path, err := batchPath(id, suffix)
+	if err != nil {
+		return err
+	}
+	_, err = s.client.send(ctx, &request{method: method, path: path, out: out}, opts)
+	return err
+}
+
+// Get retrieves a batch (GET /v1/messages/batches/{message_batch_id}).
+func (s *BatchesService) Get(ctx context.Context, batchID string, opts ...option.RequestOption) (*Batch, error) {
+	var b Batch
+	if err := s.batchCall(ctx, http.MethodGet, batchID, "", &b, opts); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// Cancel asks the service to stop a batch that is still processing
+// (POST /v1/messages/batches/{message_batch_id}/cancel). The batch comes
+// back canceling (or already ended): requests that had not run end as
+// canceled, and requests already running may still complete. A batch that
+// has ended cannot be canceled.
+func (s *BatchesService) Cancel(ctx context.Context, batchID string, opts ...option.RequestOption) (*Batch, error) {
+	var b Batch
+	if err := s.batchCall(ctx, http.MethodPost, batchID, "/cancel", &b, opts); err != nil {
+		return nil, err
+	}
+	return &b, nil
+}
+
+// Delete deletes a batch and its results
+// (DELETE /v1/messages/batches/{message_batch_id}). Only a batch that has
+// ended can be deleted: cancel a running one and wait for it first.
+func (s *BatchesService) Delete(ctx context.Context, batchID string, opts ...option.RequestOption) (*BatchDeleted, error) {
+	var d BatchDeleted
+	if err := s.batchCall(ctx, http.MethodDelete, batchID, "", &d, opts); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// ---------------------------------------------------------------------------
+// List
+
+// BatchListParams are the parameters of [BatchesService.List] and
+// [BatchesService.ListPage]. The zero value lists from the newest batch on.
+type BatchListParams struct {
+	// Limit is the page size, 1–1000; 0 leaves it to the service (20). The
+	// iterator of List fetches pages of this size.
+	Limit int
+	// AfterID starts the list right after this batch id (older batches).
+	AfterID string
+	// BeforeID starts the list right before this batch id; List then pages
+	// backwards (towards newer batches).
+	BeforeID string
+}
+
+// Validate reports the first rule the params break: Limit outside 1–1000
+// when set, or AfterID and BeforeID given together.
+func (p BatchListParams) Validate() error {
+	switch {
+	case p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000):
+		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
+	case p.AfterID != "" && p.BeforeID != "":
+		return invalid("after_id", "cannot be used together with before_id")
+	}
+	return nil
+}
+
+func (p BatchListParams) call(c *Client, opts []option.RequestOption) listCall {
+	q := url.Values{}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	return listCall{client: c, path: batchesPath, query: q, opts: opts}
+}
+
+// List iterates over the batches of the workspace, newest first, fetching
+// pages of p.Limit as it goes (GET /v1/messages/batches). Nothing is sent
+// before the loop starts; ranging the sequence again lists again from p's
+// position, and breaking out of the loop stops the fetching. An error, such
+// as a *[ValidationError] for bad params or an *[Error] from the service,
+// is yielded once, last. With p.BeforeID set the list goes backwards, page
+// by page, towards newer batches; each page still comes newest first.
+func (s *BatchesService) List(ctx context.Context, p BatchListParams, opts ...option.RequestOption) iter.Seq2[Batch, error] {
+	if err := p.Validate(); err != nil {
+		return listError[Batch](err)
+	}
+	return listByID[Batch](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+}
+
+// ListPage fetches one page of batches (GET /v1/messages/batches). Continue
+// with AfterID set to the page's LastID while HasMore is true (or BeforeID
+// set to its FirstID to go backwards).
+func (s *BatchesService) ListPage(ctx context.Context, p BatchListParams, opts ...option.RequestOption) (*Page[Batch], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchIDPage[Batch](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+}
+
+// ---------------------------------------------------------------------------
+// Wait
+
+// Default polling of [BatchesService.Wait].
+const (
+	DefaultBatchPollInterval    = time.Second
+	DefaultBatchMaxPollInterval = 30 * time.Second
+)
+
+// BatchWaitParams tune how [BatchesService.Wait] polls. The zero value
+// polls after 1 s, then doubles the wait up to 30 s.
+type BatchWaitParams struct {
+	// PollInterval is the wait after the first poll (default 1 s); each
+	// following wait doubles, up to MaxPollInterval.
+	PollInterval time.Duration
+	// MaxPollInterval caps the wait between polls (default 30 s, or
+	// PollInterval when that is longer).
+	MaxPollInterval time.Duration
+}
+
+// Validate refuses negative intervals, and a PollInterval longer than an
+// explicit MaxPollInterval.
+func (p BatchWaitParams) Validate() error {
+	switch {
+	case p.PollInterval < 0:
+		return invalid("poll_interval", "must not be negative, got %v", p.PollInterval)
+	case p.MaxPollInterval < 0:
+		return invalid("max_poll_interval", "must not be negative, got %v", p.MaxPollInterval)
+	case p.MaxPollInterval > 0 && p.PollInterval > p.MaxPollInterval:
+		return invalid("poll_interval", "must not exceed max_poll_interval (%v), got %v", p.MaxPollInterval, p.PollInterval)
+	}
+	return nil
+}
+
+// Wait polls the batch with [BatchesService.Get] until its processing has
+// ended (status "ended", or ended_at set), and returns it. The first poll
+// is immediate; then it waits p.PollInterval, doubling each time up to
+// p.MaxPollInterval (1 s to 30 s by default). Each poll is a normal call,
+// with the client's retries.
+//
+// Wait returns as soon as ctx ends, with an error wrapping ctx.Err() and
+// the last batch it saw (nil if none), so a caller with a deadline still
+// gets the progress. A failed poll ends the wait with its error, likewise
+// with the last batch seen.
+func (s *BatchesService) Wait(ctx context.Context, batchID string, p BatchWaitParams, opts ...option.RequestOption) (*Batch, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	interval := p.PollInterval
+	if interval == 0 {
+		interval = DefaultBatchPollInterval
+	}
+	ceiling := p.MaxPollInterval
+	if ceiling == 0 {
+		ceiling = max(DefaultBatchMaxPollInterval, interval)
+	}
+	interval = min(interval, ceiling)
+	var last *Batch
+	for {
+		b, err := s.Get(ctx, batchID, opts...)
+		if err != nil {
+			return last, err
+		}
+		last = b
+		if b.ended() {
+			return b, nil
+		}
+		if err := sleepCtx(ctx, interval); err != nil {
+			return last, fmt.Errorf("mms: waiting for batch %s to end (status %s): %w", batchID, last.ProcessingStatus, err)
+		}
+		interval = min(interval*2, ceiling)
+	}
+}
+
+// sleepCtx waits for d or until ctx ends, returning ctx.Err() then.
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Records
+
+// BatchStatus is the processing status of a batch. Unknown values pass
+// through.
+type BatchStatus string
+
+// Batch processing statuses: in_progress → ended, or in_progress →
+// (cancel) canceling → ended.
+const (
+	BatchStatusInProgress BatchStatus = "in_progress"
+	BatchStatusCanceling  BatchStatus = "canceling"
+	BatchStatusEnded      BatchStatus = "ended"
+)
+
+// Batch is a message batch (the wire type "message_batch"). Members this
+// SDK version does not model are kept in Extra, so json.Marshal writes a
+// reply back without loss (timestamps in RFC 3339 form).
+type Batch struct {
+	// ID identifies the batch; its format may change.
+	ID string `json:"id"`
+	// ProcessingStatus is in_progress, canceling or ended.
+	ProcessingStatus BatchStatus `json:"processing_status"`
+	// RequestCounts counts the requests by outcome; the outcomes stay 0
+	// until the whole batch has ended.
+	RequestCounts BatchRequestCounts `json:"request_counts"`
+	// CreatedAt is when the batch was created.
+	CreatedAt time.Time `json:"created_at"`
+	// ExpiresAt is when unfinished requests expire: CreatedAt + 24 h.
+	ExpiresAt time.Time `json:"expires_at"`
+	// EndedAt is when processing ended; nil until then.
+	EndedAt *time.Time `json:"ended_at"`
+	// CancelInitiatedAt is when a cancel was requested; nil if none was.
+	CancelInitiatedAt *time.Time `json:"cancel_initiated_at"`
+	// ArchivedAt is when the results were archived and became unavailable;
+	// nil until then.
+	ArchivedAt *time.Time `json:"archived_at"`
+	// ResultsURL locates the JSONL results once processing has ended; nil
+	// until then. [BatchesService.Results] reads them.
+	ResultsURL *string `json:"results_url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ended reports whether processing has ended.
+func (b *Batch) ended() bool {
+	return b.ProcessingStatus == BatchStatusEnded || b.EndedAt != nil
+}
+
+// UnmarshalJSON decodes a batch record, keeping unknown members in Extra.
+func (b *Batch) UnmarshalJSON(data []byte) error {
+	type plain Batch
+	if recordIsNull(data) {
+		return nil
+	}
+	return decodeObject(data, (*plain)(b), &b.Extra)
+}
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (b Batch) MarshalJSON() ([]byte, error) {
+	type plain Batch
+	return marshalObject("message_batch", plain(b), b.Extra)
+}
+
+// BatchRequestCounts counts a batch's requests by state; the fields sum to
+// the number of requests.
+type BatchRequestCounts struct {
+	// Processing counts the requests not finished yet.
+	Processing int `json:"processing"`
+	// Succeeded, Errored, Canceled and Expired count outcomes; they are 0
+	// until the whole batch has ended.
+	Succeeded int `json:"succeeded"`
+	Errored   int `json:"errored"`
+	Canceled  int `json:"canceled"`
+	Expired   int `json:"expired"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Total is the number of requests counted.
+func (c BatchRequestCounts) Total() int {
+	return c.Processing + c.Succeeded + c.Errored + c.Canceled + c.Expired
+}
+
+// UnmarshalJSON decodes the counts, keeping unknown members in Extra.
+func (c *BatchRequestCounts) UnmarshalJSON(data []byte) error {
+	type plain BatchRequestCounts
+	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON encodes the counts, Extra included.
+func (c BatchRequestCounts) MarshalJSON() ([]byte, error) {
+	type plain BatchRequestCounts
+	return marshalObject("", plain(c), c.Extra)
+}
+
+// BatchDeleted is the answer of [BatchesService.Delete] (the wire type
+// "message_batch_deleted").
+type BatchDeleted struct {
+	// ID is the deleted batch's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
+func (d *BatchDeleted) UnmarshalJSON(data []byte) error {
+	type plain BatchDeleted
+	return decodeObject(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON encodes the answer with "type":"message_batch_deleted".
+func (d BatchDeleted) MarshalJSON() ([]byte, error) {
+	type plain BatchDeleted
+	return marshalObject("message_batch_deleted", plain(d), d.Extra)
+}

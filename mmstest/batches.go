@@ -1,0 +1,543 @@
+package mmstest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math/bits"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"slices"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// Message Batches (batches.md): POST /v1/messages/batches, GET (list), GET
+// one, POST .../cancel, DELETE and GET .../results.
+//
+// # Lifecycle
+//
+// A batch follows the server's clock (WithClock), never real time, and its
+// state is worked out whenever it is looked at:
+//
+//   - Create checks the body strictly (requests: 1–100,000 items of
+//     custom_id, 1–64 characters of [a-zA-Z0-9_-] and unique, and params, a
+//     complete POST /v1/messages body checked against the Messages request
+//     form with the create request's vendor-beta values) and answers with
+//     the batch in_progress, request_counts.processing = the number of
+//     requests and the other counts 0.
+//   - Processing takes the batch processing time (DefaultBatchProcessingTime,
+//     changed with SetBatchProcessingTime for batches created afterwards),
+//     spread evenly over the requests in request order: request i of n is
+//     done at created_at + time·(i+1)/n. The batch ends when the last one is
+//     done. Then, and only then, every request done in time is run through
+//     the fake's Messages logic: it succeeds with the Message that
+//     POST /v1/messages would return for the same body and betas (other ids,
+//     usage.service_tier "batch"), or errors with the error body that call
+//     would get (a "stream": true request is errored too). The request goes
+//     through the POST /v1/messages handler itself (without the rule chain
+//     of rules.go: no faults or rate limits), so every check the endpoint
+//     makes, file references included, applies. The counts, ended_at
+//     and results_url (this server's .../results path) are set.
+//   - Cancel, allowed while in_progress, sets cancel_initiated_at and the
+//     status canceling. The request running at that moment still completes;
+//     when it is done the batch ends, and every request not done is canceled.
+//     Cancelling a canceling batch returns it unchanged; an ended one is a
+//     400.
+//   - expires_at is created_at + 24 h. A batch still processing then ends at
+//     expires_at: the requests not done are expired (canceled if a cancel
+//     was requested). Only a processing time over 24 h gets there.
+//   - 29 days after creation the results are archived: archived_at is set
+//     and the results endpoint answers 404.
+//   - Delete is allowed once the batch has ended (else 400); the batch is
+//     then gone (404).
+//   - Results answers 404 until the batch has ended. The JSONL file has one
+//     line per request, in reverse request order: the service promises no
+//     order, and a client that assumes one should fail here.
+//   - List pages newest first by the id scheme (pageByID).
+
+// DefaultBatchProcessingTime is how long, on the server's clock, a batch
+// takes to process unless SetBatchProcessingTime says otherwise.
+const DefaultBatchProcessingTime = time.Second
+
+// Batch limits and lifetimes (batches.md).
+const (
+	maxBatchRequests = 100_000
+	batchExpiry      = 24 * time.Hour
+	batchArchive     = 29 * 24 * time.Hour
+	customIDPattern  = "^[a-zA-Z0-9_-]{1,64}$"
+)
+
+// batchSchema is the request form of POST /v1/messages/batches, in the
+// notation of schema.go. Each params object is then checked against the
+// Messages "create" shape.
+var batchSchema = compileSchema(nil, map[string]string{
+	"batch_create":  "requests!:[#batch_request]{1," + strconv.Itoa(maxBatchRequests) + "}",
+	"batch_request": "custom_id!:str{1,64} params!:obj",
+}, nil)
+
+// SetBatchProcessingTime sets how long, on the server's clock, batches
+// created from now on take to process (see DefaultBatchProcessingTime); a
+// negative d counts as 0, which ends a batch as soon as it is created. A
+// time over 24 h makes batches expire before their last requests run.
+func (s *Server) SetBatchProcessingTime(d time.Duration) {
+	st := s.batchStore()
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.processing = max(d, 0)
+}
+
+// batchStore holds a server's batches. It lives in the handlers the
+// batch routes are registered with (see routes.go), so that the batch
+// endpoints need nothing from the Server type beyond its helpers;
+// (*Server).batchStore finds it again through the mux.
+type batchStore struct {
+	srv        *Server
+	mu         sync.Mutex
+	processing time.Duration
+	batches    []*fakeBatch // in creation order
+}
+
+func newBatchStore(s *Server) *batchStore {
+	return &batchStore{srv: s, processing: DefaultBatchProcessingTime}
+}
+
+// batchRoute is the handler of one batch endpoint: a method of the store.
+type batchRoute struct {
+	store *batchStore
+	fn    func(*batchStore, http.ResponseWriter, *http.Request)
+}
+
+func (h batchRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.fn(h.store, w, r) }
+
+// route returns the handler of an endpoint served by fn.
+func (st *batchStore) route(fn func(*batchStore, http.ResponseWriter, *http.Request)) http.Handler {
+	return batchRoute{st, fn}
+}
+
+// batchStore returns the store behind the batch routes.
+func (s *Server) batchStore() *batchStore {
+	probe := &http.Request{Method: http.MethodGet, URL: &url.URL{Path: "/v1/messages/batches"}}
+	h, _ := s.mux.Handler(probe)
+	return h.(batchRoute).store
+}
+
+// fakeBatch is one batch and its requests.
+type fakeBatch struct {
+	id         string
+	created    time.Time
+	processing time.Duration
+	header     http.Header // the create request's, for betas
+	n          int         // the number of requests
+	requests   []batchItem // until the batch ends
+	cancelAt   *time.Time
+	endedAt    *time.Time
+	counts     batchCounts
+	results    [][]byte // JSONL lines without newline, in file order, once ended
+}
+
+type batchItem struct {
+	CustomID string          `json:"custom_id"`
+	Params   json.RawMessage `json:"params"`
+}
+
+type batchCounts struct {
+	Processing int `json:"processing"`
+	Succeeded  int `json:"succeeded"`
+	Errored    int `json:"errored"`
+	Canceled   int `json:"canceled"`
+	Expired    int `json:"expired"`
+}
+
+// batchWire is the MessageBatch record (batches.md §2).
+type batchWire struct {
+	ID                string      `json:"id"`
+	Type              string      `json:"type"`
+	ProcessingStatus  string      `json:"processing_status"`
+	RequestCounts     batchCounts `json:"request_counts"`
+	EndedAt           *time.Time  `json:"ended_at"`
+	CreatedAt         time.Time   `json:"created_at"`
+	ExpiresAt         time.Time   `json:"expires_at"`
+	ArchivedAt        *time.Time  `json:"archived_at"`
+	CancelInitiatedAt *time.Time  `json:"cancel_initiated_at"`
+	ResultsURL        *string     `json:"results_url"`
+}
+
+// doneAt is when request i is done: created + processing·(i+1)/n, computed
+// without overflow.
+func (b *fakeBatch) doneAt(i int) time.Time {
+	n := uint64(b.n)
+	hi, lo := bits.Mul64(uint64(b.processing), uint64(i+1))
+	q, _ := bits.Div64(hi, lo, n) // q ≤ processing: no overflow, hi < n
+	return b.created.Add(time.Duration(q))
+}
+
+func (b *fakeBatch) expiresAt() time.Time { return b.created.Add(batchExpiry) }
+
+// endTime is when processing ends, given what is known now.
+func (b *fakeBatch) endTime() time.Time {
+	end := b.created.Add(b.processing)
+	if b.cancelAt != nil {
+		// The request running at the cancel completes; none starts after.
+		n := b.n
+		i := sort.Search(n, func(i int) bool { return b.doneAt(i).After(*b.cancelAt) })
+		if i < n && b.doneAt(i).Before(end) {
+			end = b.doneAt(i)
+		}
+	}
+	if exp := b.expiresAt(); end.After(exp) {
+		end = exp
+	}
+	return end
+}
+
+// settle ends the batch if its end has come by now, running its requests.
+func (st *batchStore) settle(b *fakeBatch, now time.Time) {
+	if b.endedAt != nil {
+		return
+	}
+	end := b.endTime()
+	if now.Before(end) {
+		return
+	}
+	n := b.n
+	b.results = make([][]byte, n)
+	b.counts = batchCounts{}
+	for i, it := range b.requests {
+		var line []byte
+		switch {
+		case !b.doneAt(i).After(end):
+			var ok bool
+			line, ok = st.run(b.header, it)
+			if ok {
+				b.counts.Succeeded++
+			} else {
+				b.counts.Errored++
+			}
+		case b.cancelAt != nil:
+			line = encodeJSON(resultLine{CustomID: it.CustomID, Result: outcome{Type: "canceled"}})
+			b.counts.Canceled++
+		default:
+			line = encodeJSON(resultLine{CustomID: it.CustomID, Result: outcome{Type: "expired"}})
+			b.counts.Expired++
+		}
+		b.results[n-1-i] = line // reverse request order
+	}
+	b.endedAt = &end
+	b.requests = nil // the params are no longer needed
+}
+
+// resultLine is one line of the results file.
+type resultLine struct {
+	CustomID string `json:"custom_id"`
+	Result   any    `json:"result"`
+}
+
+type outcome struct {
+	Type string `json:"type"`
+}
+
+type succeededWire struct {
+	Type    string          `json:"type"`
+	Message json.RawMessage `json:"message"`
+}
+
+type erroredWire struct {
+	Type  string         `json:"type"`
+	Error batchErrorBody `json:"error"`
+}
+
+// batchErrorBody is the error body of an errored result; request_id is
+// null, as in batches.md's example.
+type batchErrorBody struct {
+	Type      string      `json:"type"`
+	Error     errorDetail `json:"error"`
+	RequestID *string     `json:"request_id"`
+}
+
+// run runs one request through the handler of POST /v1/messages, as
+// registered in routes.go, and returns its result line and whether it
+// succeeded: a 200 answer is the succeeded message (with usage.service_tier
+// "batch"), any other the errored body (with a null request_id). A request
+// asking to stream is errored without running.
+func (st *batchStore) run(header http.Header, it batchItem) ([]byte, bool) {
+	errored := func(errType, msg string) ([]byte, bool) {
+		body := batchErrorBody{Type: "error", Error: errorDetail{Type: errType, Message: msg}}
+		return encodeJSON(resultLine{CustomID: it.CustomID, Result: erroredWire{Type: "errored", Error: body}}), false
+	}
+	var flags struct {
+		Stream bool `json:"stream"`
+	}
+	if json.Unmarshal(it.Params, &flags) == nil && flags.Stream {
+		return errored(wire.ErrInvalidRequest, "stream: batch requests cannot be streamed")
+	}
+	r := httptest.NewRequest(http.MethodPost, "/v1/messages", bytes.NewReader(it.Params))
+	r.Header = header.Clone()
+	r.Header.Set(wire.HeaderContentType, "application/json")
+	h, _ := st.srv.mux.Handler(r)
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, r)
+	if rec.Code != http.StatusOK {
+		var e errorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+			return errored(errorTypeForStatus(rec.Code), statusMessage(rec.Code))
+		}
+		return errored(e.Error.Type, e.Error.Message)
+	}
+	msg, err := withServiceTier(rec.Body.Bytes(), "batch")
+	if err != nil {
+		return errored(wire.ErrAPI, "Internal server error")
+	}
+	return encodeJSON(resultLine{CustomID: it.CustomID, Result: succeededWire{Type: "succeeded", Message: msg}}), true
+}
+
+// withServiceTier sets usage.service_tier in a Message body, leaving the
+// other members' bytes as they are.
+func withServiceTier(message []byte, tier string) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(message, &m); err != nil {
+		return nil, err
+	}
+	var usage map[string]json.RawMessage
+	if err := json.Unmarshal(m["usage"], &usage); err != nil {
+		return nil, err
+	}
+	usage["service_tier"] = encodeJSON(tier)
+	m["usage"] = encodeJSON(usage)
+	return encodeJSON(m), nil
+}
+
+// record builds the wire record of b as of now; b must be settled.
+func (b *fakeBatch) record(r *http.Request, now time.Time) batchWire {
+	w := batchWire{ID: b.id, Type: "message_batch", ProcessingStatus: "in_progress",
+		CreatedAt: b.created.UTC(), ExpiresAt: b.expiresAt().UTC(), RequestCounts: b.counts}
+	if b.cancelAt != nil {
+		w.ProcessingStatus = "canceling"
+		w.CancelInitiatedAt = utcPtr(*b.cancelAt)
+	}
+	if b.endedAt == nil {
+		w.RequestCounts = batchCounts{Processing: b.n}
+		return w
+	}
+	w.ProcessingStatus = "ended"
+	w.EndedAt = utcPtr(*b.endedAt)
+	if archive := b.created.Add(batchArchive); !now.Before(archive) {
+		w.ArchivedAt = utcPtr(archive)
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	u := scheme + "://" + r.Host + "/v1/messages/batches/" + url.PathEscape(b.id) + "/results"
+	w.ResultsURL = &u
+	return w
+}
+
+func utcPtr(t time.Time) *time.Time {
+	t = t.UTC()
+	return &t
+}
+
+// lookup returns the batch the path names, settled, or answers 404. The
+// caller holds st.mu.
+func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request, now time.Time) *fakeBatch {
+	id := r.PathValue("message_batch_id")
+	for _, b := range st.batches {
+		if b.id == id {
+			st.settle(b, now)
+			return b
+		}
+	}
+	writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "message batch not found: "+id)
+	return nil
+}
+
+// create serves POST /v1/messages/batches.
+func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
+	var body bytes.Buffer
+	_, _ = body.ReadFrom(r.Body) // buffered by the rule chain
+	raw := body.Bytes()
+	switch {
+	case len(bytes.TrimSpace(raw)) == 0:
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "request body is empty; a JSON body is required")
+		return
+	case !json.Valid(raw):
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "request body is not valid JSON")
+		return
+	}
+	betas := betaNames(r.Header)
+	v := validator{sc: batchSchema, betas: betas}
+	if err := v.check("", raw, &typ{kind: kShape, name: "batch_create"}); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	var req struct {
+		Requests []batchItem `json:"requests"`
+	}
+	if err := json.Unmarshal(raw, &req); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "request body: "+err.Error())
+		return
+	}
+	mv := validator{sc: messagesSchema, betas: betas}
+	seen := make(map[string]int, len(req.Requests))
+	for i, it := range req.Requests {
+		path := "requests." + strconv.Itoa(i)
+		if !validCustomID(it.CustomID) {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+				fmt.Sprintf("%s.custom_id: String should match pattern '%s'", path, customIDPattern))
+			return
+		}
+		if j, dup := seen[it.CustomID]; dup {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+				fmt.Sprintf("%s.custom_id: duplicate custom_id %q (also requests.%d.custom_id); custom_id must be unique within a batch", path, it.CustomID, j))
+			return
+		}
+		seen[it.CustomID] = i
+		if err := mv.check(path+".params", it.Params, &typ{kind: kShape, name: "create"}); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+			return
+		}
+	}
+	header := http.Header{}
+	for _, k := range []string{wire.HeaderBeta, wire.HeaderUserProfileID, wire.HeaderWorkspaceID} {
+		if vs := r.Header.Values(k); len(vs) > 0 {
+			header[k] = slices.Clone(vs)
+		}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.srv.now()
+	b := &fakeBatch{id: st.srv.newID("msgbatch_"), created: now, processing: st.processing,
+		header: header, n: len(req.Requests), requests: req.Requests}
+	st.batches = append(st.batches, b)
+	st.settle(b, now)
+	writeJSON(w, http.StatusOK, b.record(r, now))
+}
+
+// validCustomID checks customIDPattern.
+func validCustomID(id string) bool {
+	if len(id) == 0 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// list serves GET /v1/messages/batches, newest first, paged by the id
+// scheme.
+func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	now := st.srv.now()
+	records := make([]batchWire, 0, len(st.batches))
+	for _, b := range slices.Backward(st.batches) {
+		st.settle(b, now)
+		records = append(records, b.record(r, now))
+	}
+	st.mu.Unlock()
+	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query())
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// get serves GET /v1/messages/batches/{message_batch_id}.
+func (st *batchStore) get(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.srv.now()
+	if b := st.lookup(w, r, now); b != nil {
+		writeJSON(w, http.StatusOK, b.record(r, now))
+	}
+}
+
+// cancel serves POST /v1/messages/batches/{message_batch_id}/cancel.
+func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.srv.now()
+	b := st.lookup(w, r, now)
+	switch {
+	case b == nil:
+		return
+	case b.endedAt != nil:
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+			fmt.Sprintf("message batch %s has already ended; only a batch that is processing can be canceled", b.id))
+		return
+	case b.cancelAt == nil:
+		b.cancelAt = &now
+		st.settle(b, now)
+	}
+	writeJSON(w, http.StatusOK, b.record(r, now))
+}
+
+// delete serves DELETE /v1/messages/batches/{message_batch_id}.
+func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now := st.srv.now()
+	b := st.lookup(w, r, now)
+	switch {
+	case b == nil:
+		return
+	case b.endedAt == nil:
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+			fmt.Sprintf("message batch %s is still processing; cancel it and wait for it to end before deleting it", b.id))
+		return
+	}
+	st.batches = slices.DeleteFunc(st.batches, func(x *fakeBatch) bool { return x == b })
+	writeJSON(w, http.StatusOK, struct {
+		ID   string `json:"id"`
+		Type string `json:"type"`
+	}{b.id, "message_batch_deleted"})
+}
+
+// results serves GET /v1/messages/batches/{message_batch_id}/results.
+func (st *batchStore) results(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	now := st.srv.now()
+	b := st.lookup(w, r, now)
+	if b == nil {
+		st.mu.Unlock()
+		return
+	}
+	ended, lines := b.endedAt != nil, b.results
+	archived := !now.Before(b.created.Add(batchArchive))
+	st.mu.Unlock()
+	switch {
+	case !ended:
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound,
+			fmt.Sprintf("message batch %s is still processing; its results are available only after processing ends", b.id))
+		return
+	case archived:
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound,
+			fmt.Sprintf("the results of message batch %s have been archived and are no longer available", b.id))
+		return
+	}
+	size := 0
+	for _, l := range lines {
+		size += len(l) + 1
+	}
+	h := w.Header()
+	h.Set(wire.HeaderContentType, "application/x-jsonl")
+	h.Set("Content-Length", strconv.Itoa(size))
+	w.WriteHeader(http.StatusOK)
+	newline := []byte{'\n'}
+	for _, l := range lines {
+		if _, err := w.Write(l); err != nil {
+			return // the client is gone
+		}
+		_, _ = w.Write(newline)
+	}
+}

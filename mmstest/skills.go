@@ -1,0 +1,497 @@
+package mmstest
+
+import (
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// The Skills endpoints (skills.md, the beta record shape):
+//
+//   - POST /v1/skills takes multipart/form-data: one "files[]" part per
+//     file, named by its path below one top-level directory that holds
+//     SKILL.md ("my-skill/SKILL.md", "my-skill/scripts/run.py"), and an
+//     optional "display_title" field. The paths are checked as the service
+//     does (a bare SKILL.md "must be exactly in the top-level folder"; one
+//     top-level directory; no duplicates), then SKILL.md must open with
+//     YAML front matter giving name and description (an inference: the
+//     version record's name and description come from it). The result is a
+//     custom skill with its first version.
+//   - POST /v1/skills/{skill_id}/versions takes the same files[] parts and
+//     nothing else; the new version becomes latest_version.
+//   - GET /v1/skills (limit 1-100, default 20; source custom|vendor) and
+//     GET /v1/skills/{skill_id}/versions (limit 1-1000) list newest first
+//     by the cursor scheme: data, has_more and next_page, an opaque token
+//     given back as page.
+//   - GET and DELETE /v1/skills/{skill_id} and
+//     /v1/skills/{skill_id}/versions/{version}; unknown ids are a 404.
+//     Deleting the latest version makes the next newest one latest (null
+//     when none is left).
+//
+// Version identifiers are microseconds since the Unix epoch on the
+// server's clock, made strictly increasing.
+
+// skillStore holds a server's skills, found through the mux like
+// fileStore.
+type skillStore struct {
+	srv         *Server
+	blobs       blobDir
+	mu          sync.Mutex
+	skills      []*storedSkill // in creation order
+	lastVersion int64
+}
+
+func newSkillStore(s *Server) *skillStore {
+	return &skillStore{srv: s, blobs: blobDir{srv: s}}
+}
+
+// skillRoute is the handler of one skill endpoint: a method of the store.
+type skillRoute struct {
+	store *skillStore
+	fn    func(*skillStore, http.ResponseWriter, *http.Request)
+}
+
+func (h skillRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.fn(h.store, w, r) }
+
+func (st *skillStore) route(fn func(*skillStore, http.ResponseWriter, *http.Request)) http.Handler {
+	return skillRoute{st, fn}
+}
+
+type storedSkill struct {
+	id           string
+	displayTitle *string
+	created      time.Time
+	updated      time.Time
+	versions     []*storedSkillVersion // in creation order
+}
+
+type storedSkillVersion struct {
+	id, version, name, description, directory string
+	created                                   time.Time
+	files                                     []skillFile
+}
+
+type skillFile struct {
+	path    string
+	content *blob
+}
+
+// skillWire and skillVersionWire are the records (beta shape).
+type skillWire struct {
+	Type          string  `json:"type"`
+	ID            string  `json:"id"`
+	DisplayTitle  *string `json:"display_title"`
+	LatestVersion *string `json:"latest_version"`
+	Source        string  `json:"source"`
+	CreatedAt     string  `json:"created_at"`
+	UpdatedAt     string  `json:"updated_at"`
+}
+
+type skillVersionWire struct {
+	Type        string `json:"type"`
+	ID          string `json:"id"`
+	SkillID     string `json:"skill_id"`
+	Version     string `json:"version"`
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	Directory   string `json:"directory"`
+	CreatedAt   string `json:"created_at"`
+}
+
+func (k *storedSkill) record() skillWire {
+	rec := skillWire{Type: "skill", ID: k.id, DisplayTitle: k.displayTitle, Source: "custom",
+		CreatedAt: k.created.UTC().Format(fileTimeLayout), UpdatedAt: k.updated.UTC().Format(fileTimeLayout)}
+	if n := len(k.versions); n > 0 {
+		v := k.versions[n-1].version
+		rec.LatestVersion = &v
+	}
+	return rec
+}
+
+func (v *storedSkillVersion) record(skillID string) skillVersionWire {
+	return skillVersionWire{Type: "skill_version", ID: v.id, SkillID: skillID, Version: v.version, Name: v.name,
+		Description: v.description, Directory: v.directory, CreatedAt: v.created.UTC().Format(fileTimeLayout)}
+}
+
+// removeFiles deletes the stored contents of a version.
+func (v *storedSkillVersion) removeFiles() {
+	for _, f := range v.files {
+		f.content.remove()
+	}
+}
+
+// readSkillForm parses a skill or version upload; withTitle allows the
+// display_title field.
+func (st *skillStore) readSkillForm(r *http.Request, withTitle bool) (v *storedSkillVersion, title *string, err *apiError) {
+	mr, err := formReader(r)
+	if err != nil {
+		return nil, nil, err
+	}
+	v = &storedSkillVersion{}
+	defer func() {
+		if err != nil {
+			v.removeFiles()
+		}
+	}()
+	for {
+		part, name, filename, isFile, err := nextFormPart(mr)
+		if err != nil {
+			return v, nil, err
+		}
+		if part == nil {
+			break
+		}
+		switch {
+		case name == "files[]" || name == "files":
+			if !isFile {
+				return v, nil, invalid("files: expected file parts (Content-Disposition with a filename), got a text field")
+			}
+			content, serr := st.blobs.storeBlob(part)
+			if serr != nil {
+				return v, nil, invalid("files: could not read %q: %v", filename, serr)
+			}
+			v.files = append(v.files, skillFile{path: filename, content: content})
+		case name == "display_title" && withTitle:
+			t, err := readTextField(name, part)
+			if err != nil {
+				return v, nil, err
+			}
+			title = &t
+		default:
+			return v, nil, invalid("%s: Extra inputs are not permitted", name)
+		}
+	}
+	if err := checkSkillPaths(v); err != nil {
+		return v, nil, err
+	}
+	if err := st.readSkillMD(v); err != nil {
+		return v, nil, err
+	}
+	return v, title, nil
+}
+
+// checkSkillPaths applies the path rules and sets the version's directory.
+func checkSkillPaths(v *storedSkillVersion) *apiError {
+	if len(v.files) == 0 {
+		return invalid("files: Field required: upload the skill's files as files[] parts")
+	}
+	seen := map[string]bool{}
+	hasSkillMD := false
+	for _, f := range v.files {
+		p := f.path
+		dir, rest, nested := strings.Cut(p, "/")
+		switch {
+		case p == "SKILL.md":
+			return invalid("files: SKILL.md file must be exactly in the top-level folder.")
+		case !nested || dir == "" || path.Clean(p) != p || strings.HasPrefix(p, "../") || strings.Contains(p, `\`):
+			return invalid("files: %q: every file must be in the skill's top-level directory, as a clean relative path (e.g. my-skill/%s)", p, path.Base(p))
+		case v.directory != "" && dir != v.directory:
+			return invalid("files: all files must be in the same top-level directory: %q is not in %q", p, v.directory)
+		case seen[p]:
+			return invalid("files: duplicate file path %q", p)
+		}
+		v.directory = dir
+		seen[p] = true
+		hasSkillMD = hasSkillMD || rest == "SKILL.md"
+	}
+	if !hasSkillMD {
+		return invalid("files: SKILL.md file must be exactly in the top-level folder: %s/SKILL.md is missing", v.directory)
+	}
+	return nil
+}
+
+// readSkillMD sets the version's name and description from the front
+// matter of its SKILL.md.
+func (st *skillStore) readSkillMD(v *storedSkillVersion) *apiError {
+	i := slices.IndexFunc(v.files, func(f skillFile) bool { return f.path == v.directory+"/SKILL.md" })
+	body, err := v.files[i].content.open()
+	if err != nil {
+		return &apiError{http.StatusInternalServerError, wire.ErrAPI, "could not read SKILL.md"}
+	}
+	defer body.Close()
+	head, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+	name, description, ok := frontMatter(string(head))
+	if !ok || name == "" || description == "" {
+		return invalid("SKILL.md must start with YAML front matter (between --- lines) giving name and description")
+	}
+	v.name, v.description = name, description
+	return nil
+}
+
+// frontMatter reads the name and description of a "---" delimited YAML
+// front matter made of simple "key: value" lines.
+func frontMatter(text string) (name, description string, ok bool) {
+	text = strings.ReplaceAll(text, "\r\n", "\n")
+	body, found := strings.CutPrefix(text, "---\n")
+	if !found {
+		return "", "", false
+	}
+	end := strings.Index(body, "\n---")
+	if end < 0 {
+		return "", "", false
+	}
+	for _, line := range strings.Split(body[:end], "\n") {
+		key, value, found := strings.Cut(line, ":")
+		if !found {
+			continue
+		}
+		value = strings.TrimSpace(value)
+		if len(value) >= 2 && (value[0] == '"' || value[0] == '\'') && value[len(value)-1] == value[0] {
+			value = value[1 : len(value)-1]
+		}
+		switch strings.TrimSpace(key) {
+		case "name":
+			name = value
+		case "description":
+			description = value
+		}
+	}
+	return name, description, true
+}
+
+// newVersion fills in a parsed version's identity. Callers hold st.mu.
+func (st *skillStore) newVersion(v *storedSkillVersion, now time.Time) {
+	n := max(now.UnixMicro(), st.lastVersion+1)
+	st.lastVersion = n
+	v.version = strconv.FormatInt(n, 10)
+	v.id = st.srv.newID("skillver_")
+	v.created = now
+}
+
+// create serves POST /v1/skills.
+func (st *skillStore) create(w http.ResponseWriter, r *http.Request) {
+	v, title, err := st.readSkillForm(r, true)
+	if err != nil {
+		writeError(w, r, err.status, err.errType, err.msg)
+		return
+	}
+	now := st.srv.now()
+	k := &storedSkill{id: st.srv.newID("skill_"), displayTitle: title, created: now, updated: now}
+	st.mu.Lock()
+	st.newVersion(v, now)
+	k.versions = []*storedSkillVersion{v}
+	st.skills = append(st.skills, k)
+	rec := k.record()
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// findSkill returns the skill with id; callers hold st.mu.
+func (st *skillStore) findSkill(id string) *storedSkill {
+	i := slices.IndexFunc(st.skills, func(k *storedSkill) bool { return k.id == id })
+	if i < 0 {
+		return nil
+	}
+	return st.skills[i]
+}
+
+// lookupSkill returns the skill named by the path with st.mu held, or
+// answers 404 and returns nil with st.mu released.
+func (st *skillStore) lookupSkill(w http.ResponseWriter, r *http.Request) *storedSkill {
+	id := r.PathValue("skill_id")
+	st.mu.Lock()
+	k := st.findSkill(id)
+	if k == nil {
+		st.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Skill not found: "+id)
+	}
+	return k
+}
+
+// list serves GET /v1/skills, newest first, by the cursor scheme.
+func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	switch src := q.Get("source"); src {
+	case "", "custom":
+	case "vendor": // the fake has no built-in skills
+	default:
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+			fmt.Sprintf("source: Input should be 'custom' or 'vendor', got %q", src))
+		return
+	}
+	st.mu.Lock()
+	var recs []skillWire
+	if q.Get("source") != "vendor" {
+		for _, k := range slices.Backward(st.skills) {
+			recs = append(recs, k.record())
+		}
+	}
+	st.mu.Unlock()
+	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 100)
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// get serves GET /v1/skills/{skill_id}.
+func (st *skillStore) get(w http.ResponseWriter, r *http.Request) {
+	if k := st.lookupSkill(w, r); k != nil {
+		rec := k.record()
+		st.mu.Unlock()
+		writeJSON(w, http.StatusOK, rec)
+	}
+}
+
+// delete serves DELETE /v1/skills/{skill_id}.
+func (st *skillStore) delete(w http.ResponseWriter, r *http.Request) {
+	k := st.lookupSkill(w, r)
+	if k == nil {
+		return
+	}
+	st.skills = slices.DeleteFunc(st.skills, func(o *storedSkill) bool { return o == k })
+	st.mu.Unlock()
+	for _, v := range k.versions {
+		v.removeFiles()
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"id": k.id, "type": "skill_deleted"})
+}
+
+// createVersion serves POST /v1/skills/{skill_id}/versions.
+func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
+	id := r.PathValue("skill_id")
+	st.mu.Lock()
+	exists := st.findSkill(id) != nil
+	st.mu.Unlock()
+	if !exists { // refuse before reading the files
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Skill not found: "+id)
+		return
+	}
+	v, _, err := st.readSkillForm(r, false)
+	if err != nil {
+		writeError(w, r, err.status, err.errType, err.msg)
+		return
+	}
+	k := st.lookupSkill(w, r)
+	if k == nil { // deleted meanwhile
+		v.removeFiles()
+		return
+	}
+	now := st.srv.now()
+	st.newVersion(v, now)
+	k.versions = append(k.versions, v)
+	k.updated = now
+	rec := v.record(k.id)
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// listVersions serves GET /v1/skills/{skill_id}/versions, newest first.
+func (st *skillStore) listVersions(w http.ResponseWriter, r *http.Request) {
+	k := st.lookupSkill(w, r)
+	if k == nil {
+		return
+	}
+	var recs []skillVersionWire
+	for _, v := range slices.Backward(k.versions) {
+		recs = append(recs, v.record(k.id))
+	}
+	st.mu.Unlock()
+	page, err := pageSkillList(recs, func(v skillVersionWire) string { return v.ID }, r.URL.Query(), 1000)
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// lookupVersion returns the skill and version named by the path with st.mu
+// held, or answers 404 and returns nils with st.mu released.
+func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*storedSkill, *storedSkillVersion) {
+	k := st.lookupSkill(w, r)
+	if k == nil {
+		return nil, nil
+	}
+	version := r.PathValue("version")
+	i := slices.IndexFunc(k.versions, func(v *storedSkillVersion) bool { return v.version == version })
+	if i < 0 {
+		st.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Skill version not found: %s of %s", version, k.id))
+		return nil, nil
+	}
+	return k, k.versions[i]
+}
+
+// getVersion serves GET /v1/skills/{skill_id}/versions/{version}.
+func (st *skillStore) getVersion(w http.ResponseWriter, r *http.Request) {
+	k, v := st.lookupVersion(w, r)
+	if v == nil {
+		return
+	}
+	rec := v.record(k.id)
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// deleteVersion serves DELETE /v1/skills/{skill_id}/versions/{version}.
+func (st *skillStore) deleteVersion(w http.ResponseWriter, r *http.Request) {
+	k, v := st.lookupVersion(w, r)
+	if v == nil {
+		return
+	}
+	k.versions = slices.DeleteFunc(k.versions, func(o *storedSkillVersion) bool { return o == v })
+	k.updated = st.srv.now()
+	st.mu.Unlock()
+	v.removeFiles()
+	writeJSON(w, http.StatusOK, map[string]string{"id": v.version, "type": "skill_version_deleted"})
+}
+
+// skillListPage is a list page of the cursor scheme, with the has_more the
+// Skills endpoints add.
+type skillListPage[T any] struct {
+	Data     []T     `json:"data"`
+	HasMore  bool    `json:"has_more"`
+	NextPage *string `json:"next_page"`
+}
+
+// pageSkillList pages items (in list order, ids increasing towards the
+// start of the list, as counters make them) by limit (1-maxLimit, default
+// 20) and page, a token naming the last item of the previous page. A
+// token stays valid when items are deleted. The error, if any, is the
+// message for a 400.
+func pageSkillList[T any](items []T, idOf func(T) string, q url.Values, maxLimit int) (skillListPage[T], error) {
+	limit := defaultPageLimit
+	if q.Has("limit") {
+		n, err := strconv.Atoi(q.Get("limit"))
+		switch {
+		case err != nil:
+			return skillListPage[T]{}, fmt.Errorf("limit: Input should be a valid integer, got %q", q.Get("limit"))
+		case n < 1 || n > maxLimit:
+			return skillListPage[T]{}, fmt.Errorf("limit: Input should be between 1 and %d, got %d", maxLimit, n)
+		}
+		limit = n
+	}
+	start := 0
+	if token := q.Get("page"); token != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
+		if err != nil || !strings.HasPrefix(token, "page_") {
+			return skillListPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+		}
+		after := string(raw)
+		start = len(items)
+		for i, it := range items {
+			if idOf(it) < after {
+				start = i
+				break
+			}
+		}
+	}
+	end := min(start+limit, len(items))
+	page := skillListPage[T]{Data: append([]T{}, items[start:end]...), HasMore: end < len(items)}
+	if page.HasMore {
+		token := "page_" + base64.RawURLEncoding.EncodeToString([]byte(idOf(items[end-1])))
+		page.NextPage = &token
+	}
+	return page, nil
+}

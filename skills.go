@@ -1,0 +1,548 @@
+package mms
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+	"iter"
+	"net/http"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/multipart"
+	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// SkillsService creates, lists, retrieves and deletes skills (/v1/skills);
+// Versions handles their versions (/v1/skills/{skill_id}/versions). Reach it
+// as client.Skills. Every call sends the skills-2025-10-02 beta
+// ([BetaSkills]) unless option.WithoutEndpointBeta(mms.BetaSkills) is
+// given.
+//
+// A skill is a directory of files with a SKILL.md at its top, uploaded as
+// one version at a time: each [SkillFile] is named by its path starting
+// with that directory ("my-skill/SKILL.md", "my-skill/scripts/run.py").
+type SkillsService struct {
+	client *Client
+	// Versions creates, lists, retrieves and deletes the versions of a
+	// skill.
+	Versions *SkillVersionsService
+}
+
+// SkillVersionsService handles the versions of a skill
+// (/v1/skills/{skill_id}/versions). Reach it as client.Skills.Versions.
+type SkillVersionsService struct {
+	client *Client
+}
+
+// SkillFile is one file of a skill upload.
+type SkillFile struct {
+	// Path is the file's path in the skill, starting with the skill's
+	// top-level directory and using forward slashes: "my-skill/SKILL.md".
+	// (On Windows, backslashes are turned into slashes.)
+	Path string
+	// Reader supplies the content, streamed as the request is sent. The
+	// upload is retried on failure only when every file's Reader is an
+	// io.ReadSeeker (see [FileUploadParams.Reader]).
+	Reader io.Reader
+	// ContentType is the file's media type; when empty it comes from the
+	// extension, else from sniffing the first 512 bytes.
+	ContentType string
+	// Size is the content's length for readers that cannot tell it; 0 or -1
+	// mean unknown (see [FileUploadParams.Size]).
+	Size int64
+}
+
+// skillMD is the file every skill has at the top of its directory.
+const skillMD = "SKILL.md"
+
+// validateSkillFiles applies the service's rules on a skill upload: at
+// least one file; each path relative and clean, with a top-level directory
+// ("a bare SKILL.md is rejected: it must be exactly in the top-level
+// folder"); every file under the same top-level directory, no path twice;
+// and a SKILL.md directly in that directory.
+func validateSkillFiles(files []SkillFile) error {
+	if len(files) == 0 {
+		return invalid("files", "must hold at least one file: the skill's SKILL.md and the files next to it")
+	}
+	var top string
+	seen := make(map[string]bool, len(files))
+	hasSkillMD := false
+	for i, f := range files {
+		field := fmt.Sprintf("files[%d].path", i)
+		p := filepath.ToSlash(f.Path)
+		switch {
+		case f.Reader == nil:
+			return invalid(fmt.Sprintf("files[%d].reader", i), "is required")
+		case p == "":
+			return invalid(field, "must not be empty")
+		case strings.ContainsAny(p, "\r\n\x00\\"):
+			return invalid(field, "must not contain line breaks, NUL or backslashes (use forward slashes), got %q", f.Path)
+		case strings.HasPrefix(p, "/"):
+			return invalid(field, "must be relative, starting with the skill's top-level directory, got %q", f.Path)
+		case path.Clean(p) != p || p == "." || strings.HasPrefix(p, "../"):
+			return invalid(field, "must be a clean relative path without '.', '..' or empty segments, got %q", f.Path)
+		case f.ContentType != "" && strings.ContainsAny(f.ContentType, "\r\n\x00"):
+			return invalid(fmt.Sprintf("files[%d].content_type", i), "must not contain line breaks or NUL")
+		case f.Size < -1:
+			return invalid(fmt.Sprintf("files[%d].size", i), "must be the content's length, or 0 or -1 for unknown, got %d", f.Size)
+		}
+		dir, rest, nested := strings.Cut(p, "/")
+		if !nested {
+			if p == skillMD {
+				return invalid(field, "SKILL.md must be exactly in the top-level folder: name it <skill-directory>/SKILL.md, got %q", f.Path)
+			}
+			return invalid(field, "must start with the skill's top-level directory (e.g. my-skill/%s), got %q", p, f.Path)
+		}
+		if top == "" {
+			top = dir
+		} else if dir != top {
+			return invalid(field, "all files must share one top-level directory: %q is not under %q (the directory of files[0])", f.Path, top+"/")
+		}
+		if seen[p] {
+			return invalid(field, "duplicate path %q", f.Path)
+		}
+		seen[p] = true
+		hasSkillMD = hasSkillMD || rest == skillMD
+	}
+	if !hasSkillMD {
+		return invalid("files", "the top-level directory %q must contain SKILL.md at its root (%s/SKILL.md)", top, top)
+	}
+	return nil
+}
+
+// skillForm builds the multipart body of a skill or version upload.
+func skillForm(displayTitle string, files []SkillFile) (*multipart.Form, error) {
+	form := multipart.New()
+	if displayTitle != "" {
+		form.AddField("display_title", displayTitle)
+	}
+	for _, f := range files {
+		p := filepath.ToSlash(f.Path)
+		src := multipart.NewSource(f.Reader, f.Size)
+		ct := f.ContentType
+		if ct == "" {
+			var err error
+			if ct, err = detectContentType(path.Base(p), src); err != nil {
+				return nil, fmt.Errorf("mms: reading the start of %q to detect its content type: %w", p, err)
+			}
+		}
+		form.AddFile("files[]", p, ct, src)
+	}
+	return form, nil
+}
+
+// SkillFilesFromFS reads the skill directory dir of fsys into memory and
+// returns its regular files, named dir's base name plus their path below
+// dir ("my-skill/SKILL.md", "my-skill/scripts/run.py"). The readers are
+// *bytes.Readers, so an upload of them is retried on failure. For very
+// large files, open them yourself and pass *os.File readers instead.
+func SkillFilesFromFS(fsys fs.FS, dir string) ([]SkillFile, error) {
+	top := path.Base(dir)
+	if top == "." || top == "/" {
+		return nil, fmt.Errorf("mms: SkillFilesFromFS: %q does not name the skill's directory; pass the directory itself (e.g. os.DirFS(parent), \"my-skill\")", dir)
+	}
+	var files []SkillFile
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		rel := strings.TrimPrefix(strings.TrimPrefix(p, dir), "/")
+		files = append(files, SkillFile{Path: top + "/" + rel, Reader: bytes.NewReader(data)})
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("mms: reading the skill directory %q: %w", dir, err)
+	}
+	return files, nil
+}
+
+// SkillFilesFromDir is [SkillFilesFromFS] on the operating system's
+// directory dir: the paths start with dir's base name.
+func SkillFilesFromDir(dir string) ([]SkillFile, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("mms: SkillFilesFromDir: %w", err)
+	}
+	return SkillFilesFromFS(os.DirFS(filepath.Dir(abs)), filepath.Base(abs))
+}
+
+// SkillCreateParams are the parameters of [SkillsService.Create].
+type SkillCreateParams struct {
+	// DisplayTitle is a label for people; it is not sent to the model.
+	DisplayTitle string
+	// Files are the skill's files, the first version (see [SkillFile]).
+	Files []SkillFile
+}
+
+// Validate reports the first rule the params break (see [SkillFile]): no
+// files, a path without a top-level directory (a bare SKILL.md), files
+// under different top-level directories, a duplicate or unclean path, or
+// no SKILL.md directly in the top-level directory.
+func (p SkillCreateParams) Validate() error { return validateSkillFiles(p.Files) }
+
+// Create creates a skill from its first version's files (POST /v1/skills,
+// multipart/form-data with one files[] part per file). The files are
+// checked first (see [SkillCreateParams.Validate]); a *ValidationError
+// means nothing was sent. The name and description of the version come
+// from SKILL.md.
+func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ...option.RequestOption) (*Skill, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	form, err := skillForm(p.DisplayTitle, p.Files)
+	if err != nil {
+		return nil, err
+	}
+	var out Skill
+	if err := s.client.sendForm(ctx, "/v1/skills", form, wire.BetaSkills, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SkillListParams are the parameters of [SkillsService.List] and
+// [SkillsService.ListPage].
+type SkillListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// Source keeps only custom (user-created) or vendor (built-in) skills;
+	// "" lists both.
+	Source SkillSource
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p SkillListParams) Validate() error {
+	if p.Limit != 0 && (p.Limit < 1 || p.Limit > 100) {
+		return invalid("limit", "must be between 1 and 100 (or 0 for the default), got %d", p.Limit)
+	}
+	return nil
+}
+
+func (p SkillListParams) call(c *Client, opts []option.RequestOption) listCall {
+	q := url.Values{}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	if p.Source != "" {
+		q.Set("source", string(p.Source))
+	}
+	return listCall{client: c, path: "/v1/skills", query: q, betas: []string{wire.BetaSkills}, opts: opts}
+}
+
+// List iterates over the skills, fetching pages of p.Limit as it goes
+// (GET /v1/skills, cursor scheme: page = next_page while has_more).
+// Nothing is sent before the loop starts; ranging again lists again from
+// p.Page; an error is yielded once, last.
+func (s *SkillsService) List(ctx context.Context, p SkillListParams, opts ...option.RequestOption) iter.Seq2[Skill, error] {
+	if err := p.Validate(); err != nil {
+		return listError[Skill](err)
+	}
+	return listByCursor[Skill](ctx, p.call(s.client, opts), p.Page, false)
+}
+
+// ListPage fetches one page of skills (GET /v1/skills). Continue with Page
+// set to the page's *NextPage while HasMore is true.
+func (s *SkillsService) ListPage(ctx context.Context, p SkillListParams, opts ...option.RequestOption) (*Page[Skill], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[Skill](ctx, p.call(s.client, opts), p.Page)
+}
+
+// Get retrieves a skill (GET /v1/skills/{skill_id}).
+func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.RequestOption) (*Skill, error) {
+	seg, err := pathID("skill_id", skillID)
+	if err != nil {
+		return nil, err
+	}
+	var out Skill
+	r := &request{method: http.MethodGet, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Delete deletes a skill (DELETE /v1/skills/{skill_id}).
+func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*DeletedSkill, error) {
+	seg, err := pathID("skill_id", skillID)
+	if err != nil {
+		return nil, err
+	}
+	var out DeletedSkill
+	r := &request{method: http.MethodDelete, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SkillVersionCreateParams are the parameters of
+// [SkillVersionsService.Create].
+type SkillVersionCreateParams struct {
+	// Files are the version's files, under the same rules as
+	// [SkillCreateParams.Files].
+	Files []SkillFile
+}
+
+// Validate reports the first rule the files break (see
+// [SkillCreateParams.Validate]).
+func (p SkillVersionCreateParams) Validate() error { return validateSkillFiles(p.Files) }
+
+// Create uploads a new version of a skill (POST
+// /v1/skills/{skill_id}/versions, multipart/form-data with one files[] part
+// per file); it becomes the skill's latest version.
+func (s *SkillVersionsService) Create(ctx context.Context, skillID string, p SkillVersionCreateParams, opts ...option.RequestOption) (*SkillVersion, error) {
+	seg, err := pathID("skill_id", skillID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	form, err := skillForm("", p.Files)
+	if err != nil {
+		return nil, err
+	}
+	var out SkillVersion
+	if err := s.client.sendForm(ctx, "/v1/skills/"+seg+"/versions", form, wire.BetaSkills, &out, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SkillVersionListParams are the parameters of [SkillVersionsService.List]
+// and [SkillVersionsService.ListPage].
+type SkillVersionListParams struct {
+	// Limit is the page size, 1–1000; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+}
+
+// Validate reports the first rule the params break: Limit outside 1–1000
+// when set.
+func (p SkillVersionListParams) Validate() error {
+	if p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000) {
+		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
+	}
+	return nil
+}
+
+func (p SkillVersionListParams) call(c *Client, seg string, opts []option.RequestOption) listCall {
+	q := url.Values{}
+	if p.Limit != 0 {
+		q.Set("limit", strconv.Itoa(p.Limit))
+	}
+	return listCall{client: c, path: "/v1/skills/" + seg + "/versions", query: q, betas: []string{wire.BetaSkills}, opts: opts}
+}
+
+// List iterates over a skill's versions, newest first (GET
+// /v1/skills/{skill_id}/versions, cursor scheme), fetching pages as it
+// goes. Nothing is sent before the loop starts; an error is yielded once,
+// last.
+func (s *SkillVersionsService) List(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) iter.Seq2[SkillVersion, error] {
+	seg, err := pathID("skill_id", skillID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return listError[SkillVersion](err)
+	}
+	return listByCursor[SkillVersion](ctx, p.call(s.client, seg, opts), p.Page, false)
+}
+
+// ListPage fetches one page of a skill's versions (GET
+// /v1/skills/{skill_id}/versions).
+func (s *SkillVersionsService) ListPage(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) (*Page[SkillVersion], error) {
+	seg, err := pathID("skill_id", skillID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[SkillVersion](ctx, p.call(s.client, seg, opts), p.Page)
+}
+
+// Get retrieves one version of a skill (GET
+// /v1/skills/{skill_id}/versions/{version}); version is the version
+// string, e.g. "1759178010641129".
+func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersion, error) {
+	p, err := versionPath(skillID, version)
+	if err != nil {
+		return nil, err
+	}
+	var out SkillVersion
+	r := &request{method: http.MethodGet, path: p, betas: []string{wire.BetaSkills}, out: &out}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Delete deletes one version of a skill (DELETE
+// /v1/skills/{skill_id}/versions/{version}).
+func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*DeletedSkillVersion, error) {
+	p, err := versionPath(skillID, version)
+	if err != nil {
+		return nil, err
+	}
+	var out DeletedSkillVersion
+	r := &request{method: http.MethodDelete, path: p, betas: []string{wire.BetaSkills}, out: &out}
+	if _, err := s.client.send(ctx, r, opts); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func versionPath(skillID, version string) (string, error) {
+	skill, err := pathID("skill_id", skillID)
+	if err != nil {
+		return "", err
+	}
+	v, err := pathID("version", version)
+	if err != nil {
+		return "", err
+	}
+	return "/v1/skills/" + skill + "/versions/" + v, nil
+}
+
+// SkillSource says who made a skill. Unknown values pass through.
+type SkillSource string
+
+// The skill sources.
+const (
+	SkillSourceCustom SkillSource = "custom" // created by a user
+	SkillSourceVendor SkillSource = "vendor" // built in
+)
+
+// Skill is a skill's record (the wire type "skill"). Members this SDK
+// version does not model are kept in Extra, so json.Marshal writes a reply
+// back without loss.
+type Skill struct {
+	// ID identifies the skill.
+	ID string `json:"id"`
+	// DisplayTitle is the label given at creation; nil when null.
+	DisplayTitle *string `json:"display_title"`
+	// LatestVersion is the newest version's identifier; nil when null.
+	LatestVersion *string `json:"latest_version"`
+	// Source is custom (user-created) or vendor (built in).
+	Source SkillSource `json:"source"`
+	// CreatedAt and UpdatedAt are ISO 8601 strings as the service sent
+	// them (see [Skill.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (s Skill) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (s *Skill) UnmarshalJSON(data []byte) error {
+	type plain Skill
+	return decodeObjectOrNull(data, (*plain)(s), &s.Extra)
+}
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (s Skill) MarshalJSON() ([]byte, error) {
+	type plain Skill
+	return marshalObject("skill", plain(s), s.Extra)
+}
+
+// SkillVersion is the record of one version of a skill (the wire type
+// "skill_version").
+type SkillVersion struct {
+	// ID identifies the version record.
+	ID string `json:"id"`
+	// SkillID is the skill's id.
+	SkillID string `json:"skill_id"`
+	// Version is the version identifier, a numeric string based on the Unix
+	// epoch, e.g. "1759178010641129".
+	Version string `json:"version"`
+	// Name and Description come from the version's SKILL.md.
+	Name        string `json:"name"`
+	Description string `json:"description"`
+	// Directory is the top-level directory of the upload.
+	Directory string `json:"directory"`
+	// CreatedAt is an ISO 8601 string as the service sent it.
+	CreatedAt string `json:"created_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (v SkillVersion) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, v.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (v *SkillVersion) UnmarshalJSON(data []byte) error {
+	type plain SkillVersion
+	return decodeObjectOrNull(data, (*plain)(v), &v.Extra)
+}
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (v SkillVersion) MarshalJSON() ([]byte, error) {
+	type plain SkillVersion
+	return marshalObject("skill_version", plain(v), v.Extra)
+}
+
+// DeletedSkill is the answer to [SkillsService.Delete] (the wire type
+// "skill_deleted").
+type DeletedSkill struct {
+	// ID is the deleted skill's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (d *DeletedSkill) UnmarshalJSON(data []byte) error {
+	type plain DeletedSkill
+	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (d DeletedSkill) MarshalJSON() ([]byte, error) {
+	type plain DeletedSkill
+	return marshalObject("skill_deleted", plain(d), d.Extra)
+}
+
+// DeletedSkillVersion is the answer to [SkillVersionsService.Delete] (the
+// wire type "skill_version_deleted").
+type DeletedSkillVersion struct {
+	// ID is the deleted version's identifier.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (d *DeletedSkillVersion) UnmarshalJSON(data []byte) error {
+	type plain DeletedSkillVersion
+	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
+}
+
+// MarshalJSON encodes the record, Extra included.
+func (d DeletedSkillVersion) MarshalJSON() ([]byte, error) {
+	type plain DeletedSkillVersion
+	return marshalObject("skill_version_deleted", plain(d), d.Extra)
+}
