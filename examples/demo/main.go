@@ -6,12 +6,15 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log"
 	"os"
+	"strings"
+	"time"
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
@@ -45,6 +48,9 @@ func run(ctx context.Context, out io.Writer) error {
 		{"An API error, with its request id", apiError},
 		{"A retry, visible in the response metadata", retry},
 		{"A conversation with thinking and a tool call", conversation},
+		{"A reply, streamed as it is written", streaming},
+		{"Models, and a batch run to the end", modelsAndBatch},
+		{"A document: upload, ask, download, delete", document},
 	} {
 		fmt.Fprintf(out, "== %s\n", step.title)
 		if err := step.fn(ctx, out, client, srv); err != nil {
@@ -139,5 +145,108 @@ func conversation(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.
 		return err
 	}
 	fmt.Fprintf(out, "after the tool result: %q\n", next.Text())
+	return nil
+}
+
+// streaming prints a reply as its text deltas arrive; the accumulator
+// builds the final Message from the same events.
+func streaming(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
+	var acc mms.MessageAccumulator
+	stream := c.Messages.Stream(ctx, mms.MessageCreateParams{
+		Model: "mms-large-1", MaxTokens: 256,
+		Messages: []mms.MessageParam{mms.UserText("Tell me something about streams.")},
+	})
+	fmt.Fprint(out, "deltas: ")
+	for text, err := range acc.Text(stream) {
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "[%s]", text)
+	}
+	msg := acc.Message()
+	fmt.Fprintf(out, "\nfinal:  %q (%s, %d output tokens)\n", msg.Text(), msg.StopReason, msg.Usage.OutputTokens)
+	return nil
+}
+
+// modelsAndBatch lists the models (paging under the hood) and runs a small
+// batch through to its results.
+func modelsAndBatch(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Server) error {
+	var ids []string
+	for m, err := range c.Models.List(ctx, mms.ModelListParams{Limit: 2}) {
+		if err != nil {
+			return err
+		}
+		ids = append(ids, m.ID)
+	}
+	fmt.Fprintf(out, "models (2 per page): %s\n", strings.Join(ids, ", "))
+
+	srv.SetBatchProcessingTime(200 * time.Millisecond)
+	var reqs []mms.BatchRequest
+	for i, q := range []string{"first question", "second question", "third question"} {
+		reqs = append(reqs, mms.BatchRequest{
+			CustomID: fmt.Sprintf("q-%d", i+1),
+			Params: mms.MessageCreateParams{Model: "mms-small-1", MaxTokens: 64,
+				Messages: []mms.MessageParam{mms.UserText(q)}},
+		})
+	}
+	batch, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: reqs})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "batch %s is %s\n", batch.ID, batch.ProcessingStatus)
+	batch, err = c.Messages.Batches.Wait(ctx, batch.ID, mms.BatchWaitParams{PollInterval: 100 * time.Millisecond})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "batch %s is %s: %d succeeded\n", batch.ID, batch.ProcessingStatus, batch.RequestCounts.Succeeded)
+	for r, err := range c.Messages.Batches.Results(ctx, batch.ID) {
+		if err != nil {
+			return err
+		}
+		if ok, isOK := r.Result.(mms.SucceededBatchResult); isOK {
+			fmt.Fprintf(out, "  %s: %q\n", r.CustomID, ok.Message.Text())
+		}
+	}
+	return nil
+}
+
+// document uploads a text document, asks about it by file id, downloads it
+// back (checking it is the same bytes) and deletes it.
+func document(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Server) error {
+	const text = "The mms-go SDK streams uploads: a file is never held in memory."
+	f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "notes.txt", Reader: strings.NewReader(text)})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "uploaded %s (%s, %d bytes)\n", f.ID, f.MimeType, f.SizeBytes)
+
+	doc := mms.DocumentFromFile(f.ID)
+	doc.Title = mms.Ptr("notes")
+	msg, err := c.Messages.Create(ctx, mms.MessageCreateParams{
+		Model: "mms-large-1", MaxTokens: 256,
+		Messages: []mms.MessageParam{mms.UserMessage(doc, mms.TextBlock{Text: "What does the document say?"})},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "asked about it: %q\n", msg.Text())
+
+	srv.SetFileDownloadable(f.ID, true) // uploads are not downloadable on the service either
+	dl, err := c.Files.Download(ctx, f.ID)
+	if err != nil {
+		return err
+	}
+	h := sha256.New()
+	_, err = io.Copy(h, dl.Body)
+	dl.Body.Close()
+	if err != nil {
+		return err
+	}
+	same := fmt.Sprintf("%x", h.Sum(nil)) == fmt.Sprintf("%x", sha256.Sum256([]byte(text)))
+	fmt.Fprintf(out, "downloaded %s: same bytes: %v\n", dl.ContentType, same)
+	if _, err := c.Files.Delete(ctx, f.ID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "deleted %s\n", f.ID)
 	return nil
 }
