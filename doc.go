@@ -1,6 +1,7 @@
 // Package mms is the Go client for the Model Messaging Service: Messages
 // (with streaming and token counting), Message Batches, Models, Files and
-// Skills, and the managed-agents resources.
+// Skills. Endpoints not typed yet (the managed-agents resources) are reached
+// with [Client.Do] through the same pipeline.
 //
 // Build a client from options, then call the services hanging off it:
 //
