@@ -110,25 +110,17 @@ func (e *Error) Is(target error) bool {
 	return e.StatusCode >= 500 && target == ErrAPI
 }
 
-// errorBody is the standard error body. Fields are pointers-free: absent
-// and empty read the same.
-type errorBody struct {
-	Type  string `json:"type"`
-	Error struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-	} `json:"error"`
-	RequestID string `json:"request_id"`
-}
-
 // newAPIError builds the *Error for a response. Bodies that are not the
 // standard shape (a proxy's HTML page, an empty body, an error object without
 // the top-level type) still give an *Error with the status and an excerpt.
 func newAPIError(status int, header http.Header, body []byte, attempts int) *Error {
 	e := &Error{StatusCode: status, Header: header, Body: body, Attempts: attempts}
-	var eb errorBody
+	var eb ErrorResponse // the standard body (batch_results.go)
 	if json.Unmarshal(body, &eb) == nil && (eb.Error.Type != "" || eb.Error.Message != "") {
-		e.Type, e.Message, e.RequestID = eb.Error.Type, eb.Error.Message, eb.RequestID
+		e.Type, e.Message = eb.Error.Type, eb.Error.Message
+		if eb.RequestID != nil {
+			e.RequestID = *eb.RequestID
+		}
 	} else {
 		e.Message = excerpt(body)
 	}
