@@ -270,21 +270,13 @@ type BatchListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–1000
 // when set, or AfterID and BeforeID given together.
 func (p BatchListParams) Validate() error {
-	switch {
-	case p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000):
-		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
-	case p.AfterID != "" && p.BeforeID != "":
-		return invalid("after_id", "cannot be used together with before_id")
-	}
-	return nil
+	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
+func (p BatchListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
+
 func (p BatchListParams) call(c *Client, opts []option.RequestOption) listCall {
-	q := url.Values{}
-	if p.Limit != 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
-	return listCall{client: c, path: batchesPath, query: q, opts: opts}
+	return newListCall(c, batchesPath, p.Limit, opts)
 }
 
 // List iterates over the batches of the workspace, newest first, fetching
@@ -295,20 +287,14 @@ func (p BatchListParams) call(c *Client, opts []option.RequestOption) listCall {
 // is yielded once, last. With p.BeforeID set the list goes backwards, page
 // by page, towards newer batches; each page still comes newest first.
 func (s *BatchesService) List(ctx context.Context, p BatchListParams, opts ...option.RequestOption) iter.Seq2[Batch, error] {
-	if err := p.Validate(); err != nil {
-		return listError[Batch](err)
-	}
-	return listByID[Batch](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return listIDs(ctx, s.client, p, opts, listByID[Batch])
 }
 
 // ListPage fetches one page of batches (GET /v1/messages/batches). Continue
 // with AfterID set to the page's LastID while HasMore is true (or BeforeID
 // set to its FirstID to go backwards).
 func (s *BatchesService) ListPage(ctx context.Context, p BatchListParams, opts ...option.RequestOption) (*Page[Batch], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchIDPage[Batch](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return fetchIDParamsPage[Batch](ctx, s.client, p, opts)
 }
 
 // ---------------------------------------------------------------------------

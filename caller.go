@@ -3,8 +3,6 @@ package mms
 import (
 	"encoding/json"
 	"strings"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 // A Caller says who invoked a tool: the model itself, or code it ran in the
@@ -19,22 +17,13 @@ type Caller interface {
 }
 
 func decodeCaller(data []byte) (Caller, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var c Caller
-	switch typ {
-	case "direct":
-		c, err = codec.Decode[DirectCaller](data)
-	case "code_execution_20250825":
-		c, err = codec.Decode[CodeExecution20250825Caller](data)
-	case "code_execution_20260120":
-		c, err = codec.Decode[CodeExecution20260120Caller](data)
-	default:
-		return unknownOf(typ, data, newUnknownCaller)
-	}
-	return settle(c, err, typ, data, newUnknownCaller)
+	return decodeUnion(data, callerVariants, unknownAs[Caller, UnknownCaller])
+}
+
+var callerVariants = variants[Caller]{
+	"direct":                  variant[Caller, DirectCaller],
+	"code_execution_20250825": variant[Caller, CodeExecution20250825Caller],
+	"code_execution_20260120": variant[Caller, CodeExecution20260120Caller],
 }
 
 // DirectCaller is the {"type":"direct"} caller: the model called the tool
@@ -79,23 +68,19 @@ func (CodeExecution20250825Caller) isCaller() {}
 
 // UnmarshalJSON decodes the caller, keeping unknown members in Extra.
 func (c *CodeExecution20250825Caller) UnmarshalJSON(data []byte) error {
-	type plain CodeExecution20250825Caller
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return decodeObject(data, (*toolIDCaller)(c), &c.Extra)
 }
 
 // MarshalJSON writes the caller with "type":"code_execution_20250825".
 func (c CodeExecution20250825Caller) MarshalJSON() ([]byte, error) {
-	type plain CodeExecution20250825Caller
-	return marshalObject("code_execution_20250825", plain(c), c.Extra)
+	return marshalObject("code_execution_20250825", toolIDCaller(c), c.Extra)
 }
 
 func (c CodeExecution20250825Caller) requestForm() Caller {
-	c.Extra = requestExtra[CodeExecution20250825Caller](c.Extra)
-	return c
+	return CodeExecution20250825Caller(toolIDCaller(c).requestForm())
 }
-
 func (c CodeExecution20250825Caller) validate(path string) error {
-	return validateCallerToolID(path, c.ToolID)
+	return toolIDCaller(c).validate(path)
 }
 
 // CodeExecution20260120Caller is the "code_execution_20260120" caller: code
@@ -111,32 +96,40 @@ func (CodeExecution20260120Caller) isCaller() {}
 
 // UnmarshalJSON decodes the caller, keeping unknown members in Extra.
 func (c *CodeExecution20260120Caller) UnmarshalJSON(data []byte) error {
-	type plain CodeExecution20260120Caller
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return decodeObject(data, (*toolIDCaller)(c), &c.Extra)
 }
 
 // MarshalJSON writes the caller with "type":"code_execution_20260120".
 func (c CodeExecution20260120Caller) MarshalJSON() ([]byte, error) {
-	type plain CodeExecution20260120Caller
-	return marshalObject("code_execution_20260120", plain(c), c.Extra)
+	return marshalObject("code_execution_20260120", toolIDCaller(c), c.Extra)
 }
 
 func (c CodeExecution20260120Caller) requestForm() Caller {
-	c.Extra = requestExtra[CodeExecution20260120Caller](c.Extra)
+	return CodeExecution20260120Caller(toolIDCaller(c).requestForm())
+}
+func (c CodeExecution20260120Caller) validate(path string) error {
+	return toolIDCaller(c).validate(path)
+}
+
+// toolIDCaller is the shape of the code-execution callers: each converts
+// itself to it for its codec, request form and validation.
+type toolIDCaller struct {
+	ToolID string                     `json:"tool_id"`
+	Extra  map[string]json.RawMessage `json:"-"`
+}
+
+func (c toolIDCaller) requestForm() toolIDCaller {
+	c.Extra = requestExtra[toolIDCaller](c.Extra)
 	return c
 }
 
-func (c CodeExecution20260120Caller) validate(path string) error {
-	return validateCallerToolID(path, c.ToolID)
-}
-
-// validateCallerToolID checks ^srvtoolu_[a-zA-Z0-9_]+$.
-func validateCallerToolID(path, id string) error {
-	rest, ok := strings.CutPrefix(id, "srvtoolu_")
+// validate checks ^srvtoolu_[a-zA-Z0-9_]+$.
+func (c toolIDCaller) validate(path string) error {
+	rest, ok := strings.CutPrefix(c.ToolID, "srvtoolu_")
 	if ok && rest != "" && !strings.Contains(rest, "-") && isIDString(rest) {
 		return nil
 	}
-	return invalid(path+".tool_id", "must match ^srvtoolu_[a-zA-Z0-9_]+$, got %q", id)
+	return invalid(path+".tool_id", "must match ^srvtoolu_[a-zA-Z0-9_]+$, got %q", c.ToolID)
 }
 
 // UnknownCaller holds a caller type this version cannot name; Raw is written
@@ -144,10 +137,6 @@ func validateCallerToolID(path, id string) error {
 type UnknownCaller struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownCaller(typ string, raw json.RawMessage) Caller {
-	return UnknownCaller{Type: typ, Raw: raw}
 }
 
 func (UnknownCaller) isCaller() {}

@@ -58,26 +58,15 @@ func (c Citations) validate(path string) error {
 }
 
 func decodeCitation(data []byte) (Citation, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var c Citation
-	switch typ {
-	case "char_location":
-		c, err = codec.Decode[CharLocationCitation](data)
-	case "page_location":
-		c, err = codec.Decode[PageLocationCitation](data)
-	case "content_block_location":
-		c, err = codec.Decode[ContentBlockLocationCitation](data)
-	case "web_search_result_location":
-		c, err = codec.Decode[WebSearchResultLocationCitation](data)
-	case "search_result_location":
-		c, err = codec.Decode[SearchResultLocationCitation](data)
-	default:
-		return unknownOf(typ, data, newUnknownCitation)
-	}
-	return settle(c, err, typ, data, newUnknownCitation)
+	return decodeUnion(data, citationVariants, unknownAs[Citation, UnknownCitation])
+}
+
+var citationVariants = variants[Citation]{
+	"char_location":              variant[Citation, CharLocationCitation],
+	"page_location":              variant[Citation, PageLocationCitation],
+	"content_block_location":     variant[Citation, ContentBlockLocationCitation],
+	"web_search_result_location": variant[Citation, WebSearchResultLocationCitation],
+	"search_result_location":     variant[Citation, SearchResultLocationCitation],
 }
 
 // validateDocumentCitation checks the bounds shared by the document
@@ -333,10 +322,6 @@ func (c SearchResultLocationCitation) validate(path string) error {
 type UnknownCitation struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownCitation(typ string, raw json.RawMessage) Citation {
-	return UnknownCitation{Type: typ, Raw: raw}
 }
 
 func (UnknownCitation) isCitation() {}

@@ -131,66 +131,35 @@ func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, wh
 }
 
 func decodeContentBlock(data []byte) (ContentBlock, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var b ContentBlock
-	switch typ {
-	case "text":
-		b, err = codec.Decode[TextBlock](data)
-	case "image":
-		b, err = codec.Decode[ImageBlock](data)
-	case "document":
-		b, err = codec.Decode[DocumentBlock](data)
-	case "search_result":
-		b, err = codec.Decode[SearchResultBlock](data)
-	case "thinking":
-		b, err = codec.Decode[ThinkingBlock](data)
-	case "redacted_thinking":
-		b, err = codec.Decode[RedactedThinkingBlock](data)
-	case "tool_use":
-		b, err = codec.Decode[ToolUseBlock](data)
-	case "server_tool_use":
-		b, err = codec.Decode[ServerToolUseBlock](data)
-	case "tool_result":
-		b, err = codec.Decode[ToolResultBlock](data)
-	case "tool_reference":
-		b, err = codec.Decode[ToolReferenceBlock](data)
-	case "browser_state":
-		b, err = codec.Decode[BrowserStateBlock](data)
-	case "web_search_tool_result":
-		b, err = codec.Decode[WebSearchToolResultBlock](data)
-	case "web_fetch_tool_result":
-		b, err = codec.Decode[WebFetchToolResultBlock](data)
-	case "code_execution_tool_result":
-		b, err = codec.Decode[CodeExecutionToolResultBlock](data)
-	case "bash_code_execution_tool_result":
-		b, err = codec.Decode[BashCodeExecutionToolResultBlock](data)
-	case "text_editor_code_execution_tool_result":
-		b, err = codec.Decode[TextEditorCodeExecutionToolResultBlock](data)
-	case "tool_search_tool_result":
-		b, err = codec.Decode[ToolSearchToolResultBlock](data)
-	case "advisor_tool_result":
-		b, err = codec.Decode[AdvisorToolResultBlock](data)
-	case "container_upload":
-		b, err = codec.Decode[ContainerUploadBlock](data)
-	case "mcp_tool_use":
-		b, err = codec.Decode[MCPToolUseBlock](data)
-	case "mcp_tool_result":
-		b, err = codec.Decode[MCPToolResultBlock](data)
-	case "compaction":
-		b, err = codec.Decode[CompactionBlock](data)
-	case "fallback":
-		b, err = codec.Decode[FallbackBlock](data)
-	case "tool_addition":
-		b, err = codec.Decode[ToolAdditionBlock](data)
-	case "tool_removal":
-		b, err = codec.Decode[ToolRemovalBlock](data)
-	default:
-		return unknownOf(typ, data, newUnknownContentBlock)
-	}
-	return settle(b, err, typ, data, newUnknownContentBlock)
+	return decodeUnion(data, contentBlockVariants, unknownAs[ContentBlock, UnknownContentBlock])
+}
+
+var contentBlockVariants = variants[ContentBlock]{
+	"text":                                   variant[ContentBlock, TextBlock],
+	"image":                                  variant[ContentBlock, ImageBlock],
+	"document":                               variant[ContentBlock, DocumentBlock],
+	"search_result":                          variant[ContentBlock, SearchResultBlock],
+	"thinking":                               variant[ContentBlock, ThinkingBlock],
+	"redacted_thinking":                      variant[ContentBlock, RedactedThinkingBlock],
+	"tool_use":                               variant[ContentBlock, ToolUseBlock],
+	"server_tool_use":                        variant[ContentBlock, ServerToolUseBlock],
+	"tool_result":                            variant[ContentBlock, ToolResultBlock],
+	"tool_reference":                         variant[ContentBlock, ToolReferenceBlock],
+	"browser_state":                          variant[ContentBlock, BrowserStateBlock],
+	"web_search_tool_result":                 variant[ContentBlock, WebSearchToolResultBlock],
+	"web_fetch_tool_result":                  variant[ContentBlock, WebFetchToolResultBlock],
+	"code_execution_tool_result":             variant[ContentBlock, CodeExecutionToolResultBlock],
+	"bash_code_execution_tool_result":        variant[ContentBlock, BashCodeExecutionToolResultBlock],
+	"text_editor_code_execution_tool_result": variant[ContentBlock, TextEditorCodeExecutionToolResultBlock],
+	"tool_search_tool_result":                variant[ContentBlock, ToolSearchToolResultBlock],
+	"advisor_tool_result":                    variant[ContentBlock, AdvisorToolResultBlock],
+	"container_upload":                       variant[ContentBlock, ContainerUploadBlock],
+	"mcp_tool_use":                           variant[ContentBlock, MCPToolUseBlock],
+	"mcp_tool_result":                        variant[ContentBlock, MCPToolResultBlock],
+	"compaction":                             variant[ContentBlock, CompactionBlock],
+	"fallback":                               variant[ContentBlock, FallbackBlock],
+	"tool_addition":                          variant[ContentBlock, ToolAdditionBlock],
+	"tool_removal":                           variant[ContentBlock, ToolRemovalBlock],
 }
 
 // UnknownContentBlock holds a block type this version cannot name. Raw is
@@ -198,10 +167,6 @@ func decodeContentBlock(data []byte) (ContentBlock, error) {
 type UnknownContentBlock struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownContentBlock(typ string, raw json.RawMessage) ContentBlock {
-	return UnknownContentBlock{Type: typ, Raw: raw}
 }
 
 func (UnknownContentBlock) isContentBlock() {}
@@ -303,20 +268,13 @@ func (b ImageBlock) jsonSize() int { return 128 + sizeOf(b.Source) }
 // dst, so a large base64 payload is copied once.
 func (b ImageBlock) appendJSON(dst []byte) ([]byte, error) {
 	type plain ImageBlock
-	extra := codec.LiveExtra(plain(b), b.Extra)
-	src := b.Source
-	b.Source = nil
-	head, err := codec.MarshalObject("image", plain(b), extra)
-	if err != nil {
-		return dst, err
-	}
-	return appendMember(dst, head, "source", src)
+	bare := b
+	bare.Source = nil
+	return appendSourceLast(dst, "image", plain(b), plain(bare), b.Extra, b.Source)
 }
 
 func (b ImageBlock) requestForm() ContentBlock {
-	if b.Source != nil {
-		b.Source = b.Source.requestForm()
-	}
+	b.Source = requestUnion(b.Source)
 	if b.Transformations != nil {
 		t := *b.Transformations
 		t.Extra = requestExtra[ImageTransformations](t.Extra)
@@ -424,22 +382,15 @@ func (b DocumentBlock) jsonSize() int { return 256 + sizeOf(b.Source) }
 // dst, so a large base64 payload is copied once.
 func (b DocumentBlock) appendJSON(dst []byte) ([]byte, error) {
 	type plain DocumentBlock
-	extra := codec.LiveExtra(plain(b), b.Extra)
-	src := b.Source
-	b.Source = nil
-	head, err := codec.MarshalObject("document", plain(b), extra)
-	if err != nil {
-		return dst, err
-	}
-	return appendMember(dst, head, "source", src)
+	bare := b
+	bare.Source = nil
+	return appendSourceLast(dst, "document", plain(b), plain(bare), b.Extra, b.Source)
 }
 
 func (b DocumentBlock) requestForm() ContentBlock { return b.requestDocument() }
 
 func (b DocumentBlock) requestDocument() DocumentBlock {
-	if b.Source != nil {
-		b.Source = b.Source.requestForm()
-	}
+	b.Source = requestUnion(b.Source)
 	b.Citations = b.Citations.requestForm()
 	b.Extra = requestExtra[DocumentBlock](b.Extra)
 	return b
@@ -661,9 +612,7 @@ func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
 func (b ToolUseBlock) UnmarshalInput(v any) error { return json.Unmarshal(b.Input, v) }
 
 func (b ToolUseBlock) requestForm() ContentBlock {
-	if b.Caller != nil {
-		b.Caller = b.Caller.requestForm()
-	}
+	b.Caller = requestUnion(b.Caller)
 	b.Extra = requestExtra[ToolUseBlock](b.Extra)
 	return b
 }
@@ -743,9 +692,7 @@ func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
 }
 
 func (b ServerToolUseBlock) requestForm() ContentBlock {
-	if b.Caller != nil {
-		b.Caller = b.Caller.requestForm()
-	}
+	b.Caller = requestUnion(b.Caller)
 	b.Extra = requestExtra[ServerToolUseBlock](b.Extra)
 	return b
 }
@@ -1103,40 +1050,17 @@ type ToolAdditionBlock struct {
 func (ToolAdditionBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolAdditionBlock
-	aux := struct {
-		*plain
-		Tool holder[ToolChangeRef] `json:"tool"`
-	}{plain: (*plain)(b), Tool: holder[ToolChangeRef]{decode: decodeToolChangeRef}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Tool = aux.Tool.v
-	return err
-}
+func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error { return (*toolChange)(b).decode(data) }
 
 // MarshalJSON writes the block with "type":"tool_addition" and Extra.
 func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolAdditionBlock
-	return marshalObject("tool_addition", plain(b), b.Extra)
+	return marshalObject("tool_addition", toolChange(b), b.Extra)
 }
 
 func (b ToolAdditionBlock) requestForm() ContentBlock {
-	if b.Tool != nil {
-		b.Tool = b.Tool.requestForm()
-	}
-	b.Extra = requestExtra[ToolAdditionBlock](b.Extra)
-	return b
+	return ToolAdditionBlock(toolChange(b).requestForm())
 }
-
-func (b ToolAdditionBlock) validate(path string) error {
-	if b.Tool == nil {
-		return invalid(path+".tool", "is required")
-	}
-	if err := b.Tool.validate(path + ".tool"); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
-}
+func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
 // from this point of the conversation on (beta).
@@ -1150,39 +1074,50 @@ type ToolRemovalBlock struct {
 func (ToolRemovalBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolRemovalBlock
-	aux := struct {
-		*plain
-		Tool holder[ToolChangeRef] `json:"tool"`
-	}{plain: (*plain)(b), Tool: holder[ToolChangeRef]{decode: decodeToolChangeRef}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Tool = aux.Tool.v
-	return err
-}
+func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error { return (*toolChange)(b).decode(data) }
 
 // MarshalJSON writes the block with "type":"tool_removal" and Extra.
 func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolRemovalBlock
-	return marshalObject("tool_removal", plain(b), b.Extra)
+	return marshalObject("tool_removal", toolChange(b), b.Extra)
 }
 
 func (b ToolRemovalBlock) requestForm() ContentBlock {
-	if b.Tool != nil {
-		b.Tool = b.Tool.requestForm()
-	}
-	b.Extra = requestExtra[ToolRemovalBlock](b.Extra)
-	return b
+	return ToolRemovalBlock(toolChange(b).requestForm())
+}
+func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).validate(path) }
+
+// toolChange is the shape of the tool_addition and tool_removal blocks:
+// each converts itself to it for decoding, its request form and validation.
+type toolChange struct {
+	Tool         ToolChangeRef              `json:"tool"`
+	CacheControl *CacheControl              `json:"cache_control,omitzero"`
+	Extra        map[string]json.RawMessage `json:"-"`
 }
 
-func (b ToolRemovalBlock) validate(path string) error {
-	if b.Tool == nil {
+func (c *toolChange) decode(data []byte) error {
+	aux := struct {
+		*toolChange
+		Tool holder[ToolChangeRef] `json:"tool"`
+	}{c, holder[ToolChangeRef]{decode: decodeToolChangeRef}}
+	err := decodeObject(data, &aux, &c.Extra)
+	c.Tool = aux.Tool.v
+	return err
+}
+
+func (c toolChange) requestForm() toolChange {
+	c.Tool = requestUnion(c.Tool)
+	c.Extra = requestExtra[toolChange](c.Extra)
+	return c
+}
+
+func (c toolChange) validate(path string) error {
+	if c.Tool == nil {
 		return invalid(path+".tool", "is required")
 	}
-	if err := b.Tool.validate(path + ".tool"); err != nil {
+	if err := c.Tool.validate(path + ".tool"); err != nil {
 		return err
 	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return c.CacheControl.validate(path + ".cache_control")
 }
 
 // A ToolChangeRef names the tool a tool_addition or tool_removal block is
@@ -1196,22 +1131,13 @@ type ToolChangeRef interface {
 }
 
 func decodeToolChangeRef(data []byte) (ToolChangeRef, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var r ToolChangeRef
-	switch typ {
-	case "tool_reference":
-		r, err = codec.Decode[ToolRef](data)
-	case "mcp_tool_reference":
-		r, err = codec.Decode[MCPToolRef](data)
-	case "mcp_toolset_reference":
-		r, err = codec.Decode[MCPToolsetRef](data)
-	default:
-		return unknownOf(typ, data, newUnknownToolChangeRef)
-	}
-	return settle(r, err, typ, data, newUnknownToolChangeRef)
+	return decodeUnion(data, toolChangeRefVariants, unknownAs[ToolChangeRef, UnknownToolChangeRef])
+}
+
+var toolChangeRefVariants = variants[ToolChangeRef]{
+	"tool_reference":        variant[ToolChangeRef, ToolRef],
+	"mcp_tool_reference":    variant[ToolChangeRef, MCPToolRef],
+	"mcp_toolset_reference": variant[ToolChangeRef, MCPToolsetRef],
 }
 
 // ToolRef is a {"type":"tool_reference","name":…} reference to a declared
@@ -1327,10 +1253,6 @@ type UnknownToolChangeRef struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownToolChangeRef(typ string, raw json.RawMessage) ToolChangeRef {
-	return UnknownToolChangeRef{Type: typ, Raw: raw}
-}
-
 func (UnknownToolChangeRef) isToolChangeRef() {}
 
 // MarshalJSON returns Raw unchanged.
@@ -1422,6 +1344,15 @@ func rawJSON(typ string, raw json.RawMessage) ([]byte, error) {
 	return raw, nil
 }
 
+// unknownAs builds the Unknown variant V of union U (the mk argument of
+// unknownOf, settle and decodeUnion).
+func unknownAs[U any, V ~struct {
+	Type string
+	Raw  json.RawMessage
+}](typ string, raw json.RawMessage) U {
+	return any(V{Type: typ, Raw: raw}).(U)
+}
+
 // unknownOf builds an Unknown variant holding a copy of data, which must be
 // well-formed JSON (the type peek alone does not check that).
 func unknownOf[U any](typ string, data []byte, mk func(string, json.RawMessage) U) (U, error) {
@@ -1430,6 +1361,34 @@ func unknownOf[U any](typ string, data []byte, mk func(string, json.RawMessage) 
 		return zero, fmt.Errorf("mms: malformed JSON in %q value", typ)
 	}
 	return mk(typ, codec.Clone(data)), nil
+}
+
+// variants is a union's decode table: each known "type" with the decoder
+// of its variant (built with variant).
+type variants[U any] map[string]func([]byte) (U, error)
+
+// variant decodes a V and returns it as the union U; V is a variant of U
+// (the tables in this package are checked by TestUnionTables).
+func variant[U, V any](data []byte) (U, error) {
+	v, err := codec.Decode[V](data)
+	return any(v).(U), err
+}
+
+// decodeUnion decodes data by its "type" with table. A type the table does
+// not know becomes the Unknown variant mk builds, and so does a value with
+// a nested part of an unexpected type (see settle).
+func decodeUnion[U any](data []byte, table variants[U], mk func(string, json.RawMessage) U) (U, error) {
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		var zero U
+		return zero, err
+	}
+	decode, ok := table[typ]
+	if !ok {
+		return unknownOf(typ, data, mk)
+	}
+	v, err := decode(data)
+	return settle(v, err, typ, data, mk)
 }
 
 // settle finishes a union decode: a value nested in v with an unexpected
@@ -1492,6 +1451,14 @@ func marshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte,
 	return codec.MarshalObject(typ, v, extra)
 }
 
+// requestUnion returns u's request form; nil stays nil.
+func requestUnion[U interface{ requestForm() U }](u U) U {
+	if any(u) == nil {
+		return u
+	}
+	return u.requestForm()
+}
+
 // requestExtra returns the part of extra a request may carry: the recorded
 // explicit nulls of T's modelled members, minus the response-only ones in
 // drop. Everything else (members this SDK does not model) is dropped.
@@ -1550,6 +1517,17 @@ func appendMember(dst, obj []byte, key string, m json.Marshaler) ([]byte, error)
 		return dst, err
 	}
 	return append(dst, '}'), nil
+}
+
+// appendSourceLast appends a block whose "source" member src is written
+// last, straight into dst: full is the block as a method-less value, bare
+// the same without its source.
+func appendSourceLast(dst []byte, typ string, full, bare any, extra map[string]json.RawMessage, src json.Marshaler) ([]byte, error) {
+	head, err := codec.MarshalObject(typ, bare, codec.LiveExtra(full, extra))
+	if err != nil {
+		return dst, err
+	}
+	return appendMember(dst, head, "source", src)
 }
 
 func isNilValue(v any) bool {

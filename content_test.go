@@ -511,3 +511,43 @@ func TestStopReasonNull(t *testing.T) {
 	out, _ := json.Marshal(m)
 	requireJSONEqual(t, []byte(in), out)
 }
+
+// TestUnionTables decodes a bare {"type":…} with every entry of every union
+// decode table, and an unknown type with the union's decoder: variant's and
+// unknownAs' assertions would panic on a wrongly listed type.
+func TestUnionTables(t *testing.T) {
+	tables := map[string]func(t *testing.T){
+		"callers":          unionTest(callerVariants, decodeCaller),
+		"citations":        unionTest(citationVariants, decodeCitation),
+		"content blocks":   unionTest(contentBlockVariants, decodeContentBlock),
+		"tool change refs": unionTest(toolChangeRefVariants, decodeToolChangeRef),
+		"web search":       unionTest(webSearchToolResultContentVariants, decodeWebSearchToolResultContent),
+		"web fetch":        unionTest(webFetchToolResultContentVariants, decodeWebFetchToolResultContent),
+		"code execution":   unionTest(codeExecutionToolResultContentVariants, decodeCodeExecutionToolResultContent),
+		"bash":             unionTest(bashCodeExecutionToolResultContentVariants, decodeBashCodeExecutionToolResultContent),
+		"text editor":      unionTest(textEditorCodeExecutionToolResultContentVariants, decodeTextEditorCodeExecutionToolResultContent),
+		"tool search":      unionTest(toolSearchToolResultContentVariants, decodeToolSearchToolResultContent),
+		"advisor":          unionTest(advisorToolResultContentVariants, decodeAdvisorToolResultContent),
+		"image sources":    unionTest(imageSourceVariants, decodeImageSource),
+		"document sources": unionTest(documentSourceVariants, decodeDocumentSource),
+		"browser state":    unionTest(browserStateChangeVariants, decodeBrowserStateChange),
+	}
+	for name, run := range tables {
+		t.Run(name, run)
+	}
+}
+
+func unionTest[U any](table variants[U], decode func([]byte) (U, error)) func(t *testing.T) {
+	return func(t *testing.T) {
+		for typ, dec := range table {
+			v, err := dec([]byte(`{"type":"` + typ + `"}`))
+			if err == nil && any(v) == nil {
+				t.Errorf("%s: decoded to nil", typ)
+			}
+		}
+		v, err := decode([]byte(`{"type":"x_future"}`))
+		if err != nil || any(v) == nil {
+			t.Errorf("unknown type: got %#v, %v", v, err)
+		}
+	}
+}

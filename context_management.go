@@ -79,22 +79,16 @@ func (e *ContextEdits) UnmarshalJSON(data []byte) error {
 
 // decodeContextEdit decodes one edit. JSON null is an error.
 func decodeContextEdit(data []byte) (ContextEdit, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case clearToolUsesType:
-		return codec.Decode[ClearToolUsesEdit](data)
-	case clearThinkingType:
-		return codec.Decode[ClearThinkingEdit](data)
-	case compactType:
-		return codec.Decode[CompactEdit](data)
-	}
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("mms: context edit %q: malformed JSON", typ)
-	}
-	return UnknownContextEdit{Type: typ, Raw: codec.Clone(data)}, nil
+	return decodeConfigUnion(data, "context edit", contextEdits, func(typ string, raw json.RawMessage) ContextEdit {
+		return UnknownContextEdit{Type: typ, Raw: raw}
+	})
+}
+
+// contextEdits decodes the [ContextEdit] variants by wire type.
+var contextEdits = map[string]func([]byte) (ContextEdit, error){
+	clearToolUsesType: configVariant[ContextEdit, ClearToolUsesEdit],
+	clearThinkingType: configVariant[ContextEdit, ClearThinkingEdit],
+	compactType:       configVariant[ContextEdit, CompactEdit],
 }
 
 // Wire types of the context edits.

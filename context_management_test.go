@@ -6,15 +6,10 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
-	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 func TestContextEditVariants(t *testing.T) {
-	cases := []struct {
-		name string
-		in   ContextEdit
-		json string
-	}{
+	rcRoundTrip(t, []rcCase[ContextEdit]{
 		{"clear tool uses",
 			ClearToolUsesEdit{
 				Trigger:         &ContextAmount{Type: ContextUnitInputTokens, Value: 30000},
@@ -52,30 +47,10 @@ func TestContextEditVariants(t *testing.T) {
 			`{"type":"compact_20260112","trigger":null,"instructions":null,"pause_after_compaction":false}`},
 		{"unknown", UnknownContextEdit{Type: "forget_20990101", Raw: json.RawMessage(`{"type":"forget_20990101","all":true}`)},
 			`{"type":"forget_20990101","all":true}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := codec.Marshal(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, got, []byte(c.json))
-			back, err := decodeContextEdit([]byte(c.json))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(c.in, back); d != "" {
-				t.Errorf("decode (-want +got):\n%s", d)
-			}
-		})
-	}
-	for _, bad := range []string{`null`, `{}`, `{"type":"clear_thinking_20251015","keep":5}`,
+	}, decodeContextEdit)
+	rcWantDecodeErrors(t, decodeContextEdit, `null`, `{}`, `{"type":"clear_thinking_20251015","keep":5}`,
 		`{"type":"clear_thinking_20251015","keep":{"type":"thinking_turns","value":"x"}}`,
-		`{"type":"clear_tool_uses_20250919","clear_tool_inputs":"yes"}`, `{"type":"clear_thinking_20251015","keep":"all",}`} {
-		if e, err := decodeContextEdit([]byte(bad)); err == nil {
-			t.Errorf("decodeContextEdit(%s) = %#v, want an error", bad, e)
-		}
-	}
+		`{"type":"clear_tool_uses_20250919","clear_tool_inputs":"yes"}`, `{"type":"clear_thinking_20251015","keep":"all",}`)
 }
 
 func TestContextManagementRoundTrip(t *testing.T) {
@@ -148,15 +123,7 @@ func TestContextManagementBetas(t *testing.T) {
 	if got := none.betas(); got != nil {
 		t.Errorf("absent context_management betas = %v", got)
 	}
-	got := (&ContextManagement{}).betas()
-	if d := cmp.Diff([]string{"context-management-2025-06-27"}, got); d != "" {
-		t.Errorf("(-want +got):\n%s", d)
-	}
-	for _, b := range got {
-		if !wire.IsKnownBeta(b) {
-			t.Errorf("unknown beta %q", b)
-		}
-	}
+	rcWantBetas(t, []string{"context-management-2025-06-27"}, (&ContextManagement{}).betas())
 }
 
 func FuzzDecodeContextEdit(f *testing.F) {
@@ -172,18 +139,7 @@ func FuzzDecodeContextEdit(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		e, err := decodeContextEdit(data)
-		if err != nil {
-			return
-		}
-		_ = e.validate("context_management.edits[0]")
-		if u, ok := e.(UnknownContextEdit); ok {
-			if string(u.Raw) != string(data) {
-				t.Fatalf("unknown raw %q, input %q", u.Raw, data)
-			}
-			return
-		}
-		rcStableEncoding(t, e, decodeContextEdit)
+		rcFuzzUnion[ContextEdit, UnknownContextEdit](t, data, decodeContextEdit, func(e ContextEdit) { _ = e.validate("context_management.edits[0]") })
 	})
 }
 
@@ -192,16 +148,6 @@ func FuzzDecodeThinkingKeep(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		k, err := decodeThinkingKeep(data)
-		if err != nil || k == nil {
-			return
-		}
-		if u, ok := k.(UnknownThinkingKeep); ok {
-			if string(u.Raw) != string(data) {
-				t.Fatalf("unknown raw %q, input %q", u.Raw, data)
-			}
-			return
-		}
-		rcStableEncoding(t, k, decodeThinkingKeep)
+		rcFuzzUnion[ThinkingKeep, UnknownThinkingKeep](t, data, decodeThinkingKeep, func(ThinkingKeep) {})
 	})
 }

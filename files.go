@@ -203,24 +203,17 @@ type FileListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–1000
 // when set, or AfterID and BeforeID given together.
 func (p FileListParams) Validate() error {
-	switch {
-	case p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000):
-		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
-	case p.AfterID != "" && p.BeforeID != "":
-		return invalid("after_id", "cannot be used together with before_id")
-	}
-	return nil
+	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
+func (p FileListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
+
 func (p FileListParams) call(c *Client, opts []option.RequestOption) listCall {
-	q := url.Values{}
-	if p.Limit != 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
+	l := newListCall(c, "/v1/files", p.Limit, opts, wire.BetaFiles)
 	if p.ScopeID != "" {
-		q.Set("scope_id", p.ScopeID)
+		l.query.Set("scope_id", p.ScopeID)
 	}
-	return listCall{client: c, path: "/v1/files", query: q, betas: []string{wire.BetaFiles}, opts: opts}
+	return l
 }
 
 // List iterates over the files, newest first, fetching pages of p.Limit as
@@ -230,20 +223,14 @@ func (p FileListParams) call(c *Client, opts []option.RequestOption) listCall {
 // either shape lists everything. Nothing is sent before the loop starts;
 // ranging again lists again; an error is yielded once, last.
 func (s *FilesService) List(ctx context.Context, p FileListParams, opts ...option.RequestOption) iter.Seq2[FileMetadata, error] {
-	if err := p.Validate(); err != nil {
-		return listError[FileMetadata](err)
-	}
-	return listByIDOrCursor[FileMetadata](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return listIDs(ctx, s.client, p, opts, listByIDOrCursor[FileMetadata])
 }
 
 // ListPage fetches one page of files (GET /v1/files). Continue with AfterID
 // set to the page's LastID while HasMore is true. A service answering in
 // the cursor scheme fills NextPage instead.
 func (s *FilesService) ListPage(ctx context.Context, p FileListParams, opts ...option.RequestOption) (*Page[FileMetadata], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchIDPage[FileMetadata](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return fetchIDParamsPage[FileMetadata](ctx, s.client, p, opts)
 }
 
 // listByIDOrCursor is listByID that also follows next_page when a page

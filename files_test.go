@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"hash"
 	"io"
@@ -626,31 +625,6 @@ func recordedFilesDir(t *testing.T) string {
 		t.Skipf("../shared/recorded is absent (%v): this test reads the recorded Files traffic in place next to the module", err)
 	}
 	return dir
-}
-
-// roundTrip decodes in into T, encodes it again and compares both as JSON
-// values.
-func roundTrip[T any](t *testing.T, in []byte) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(in, &v); err != nil {
-		t.Fatal(err)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var want, got any
-	if err := json.Unmarshal(in, &want); err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(out, &got); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("round trip (-in +out):\n%s", diff)
-	}
-	return v
 }
 
 func TestFilesRecordedRoundTrip(t *testing.T) {

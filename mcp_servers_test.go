@@ -5,18 +5,10 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/mms-sdk/mms-go/internal/codec"
-	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 func TestMCPServersRoundTrip(t *testing.T) {
-	cases := []struct {
-		name string
-		in   MCPServers
-		json string
-	}{
+	rcRoundTrip(t, []rcCase[MCPServers]{
 		{"minimal", MCPServers{{Name: "deepwiki", URL: "https://mcp.deepwiki.com/mcp"}},
 			`[{"type":"url","name":"deepwiki","url":"https://mcp.deepwiki.com/mcp"}]`},
 		{"full", MCPServers{{Name: "w", URL: "https://w.example/mcp", AuthorizationToken: "tok",
@@ -25,23 +17,7 @@ func TestMCPServersRoundTrip(t *testing.T) {
 		{"nulls", MCPServers{{Name: "w", URL: "u", Explicit: map[string]json.RawMessage{"authorization_token": json.RawMessage("null")},
 			ToolConfiguration: &MCPToolConfiguration{Explicit: map[string]json.RawMessage{"enabled": json.RawMessage("null"), "allowed_tools": json.RawMessage("null")}}}},
 			`[{"type":"url","name":"w","url":"u","authorization_token":null,"tool_configuration":{"enabled":null,"allowed_tools":null}}]`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := codec.Marshal(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, got, []byte(c.json))
-			var back MCPServers
-			if err := json.Unmarshal([]byte(c.json), &back); err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(c.in, back); d != "" {
-				t.Errorf("decode (-want +got):\n%s", d)
-			}
-		})
-	}
+	}, rcUnmarshal[MCPServers])
 }
 
 func TestMCPServersValidate(t *testing.T) {
@@ -86,14 +62,6 @@ func TestMCPServersBetas(t *testing.T) {
 		{"tool configuration", MCPServers{{Name: "a", URL: "u"}, {Name: "b", URL: "u", ToolConfiguration: &MCPToolConfiguration{}}}, []string{"mcp-client-2025-04-04"}},
 	}
 	for _, c := range cases {
-		got := c.servers.betas()
-		if d := cmp.Diff(c.want, got); d != "" {
-			t.Errorf("%s: (-want +got):\n%s", c.name, d)
-		}
-		for _, b := range got {
-			if !wire.IsKnownBeta(b) {
-				t.Errorf("unknown beta %q", b)
-			}
-		}
+		t.Run(c.name, func(t *testing.T) { rcWantBetas(t, c.want, c.servers.betas()) })
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"maps"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -39,21 +38,13 @@ type ModelListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–1000
 // when set, or AfterID and BeforeID given together.
 func (p ModelListParams) Validate() error {
-	switch {
-	case p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000):
-		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
-	case p.AfterID != "" && p.BeforeID != "":
-		return invalid("after_id", "cannot be used together with before_id")
-	}
-	return nil
+	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
+func (p ModelListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
+
 func (p ModelListParams) call(c *Client, opts []option.RequestOption) listCall {
-	q := url.Values{}
-	if p.Limit != 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
-	return listCall{client: c, path: "/v1/models", query: q, opts: opts}
+	return newListCall(c, "/v1/models", p.Limit, opts)
 }
 
 // List iterates over the models, newest release first, fetching pages of
@@ -73,20 +64,14 @@ func (p ModelListParams) call(c *Client, opts []option.RequestOption) listCall {
 // With p.BeforeID set the list goes backwards, page by page, towards newer
 // models; each page's models still come newest first.
 func (s *ModelsService) List(ctx context.Context, p ModelListParams, opts ...option.RequestOption) iter.Seq2[ModelInfo, error] {
-	if err := p.Validate(); err != nil {
-		return listError[ModelInfo](err)
-	}
-	return listByID[ModelInfo](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return listIDs(ctx, s.client, p, opts, listByID[ModelInfo])
 }
 
 // ListPage fetches one page of models (GET /v1/models). Continue with
 // AfterID set to the page's LastID while HasMore is true (or BeforeID set to
 // its FirstID to go backwards).
 func (s *ModelsService) ListPage(ctx context.Context, p ModelListParams, opts ...option.RequestOption) (*Page[ModelInfo], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchIDPage[ModelInfo](ctx, p.call(s.client, opts), p.AfterID, p.BeforeID)
+	return fetchIDParamsPage[ModelInfo](ctx, s.client, p, opts)
 }
 
 // Get retrieves one model by id or alias (GET /v1/models/{model_id}); an

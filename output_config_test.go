@@ -4,17 +4,11 @@ import (
 	"encoding/json"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
-	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 func TestOutputConfigRoundTrip(t *testing.T) {
-	cases := []struct {
-		name string
-		in   OutputConfig
-		json string
-	}{
+	rcRoundTrip(t, []rcCase[OutputConfig]{
 		{"empty", OutputConfig{}, `{}`},
 		{"effort", OutputConfig{Effort: EffortXHigh}, `{"effort":"xhigh"}`},
 		{"future effort", OutputConfig{Effort: "ludicrous"}, `{"effort":"ludicrous"}`},
@@ -26,23 +20,7 @@ func TestOutputConfigRoundTrip(t *testing.T) {
 			`{"effort":null,"format":null,"task_budget":null}`},
 		{"null remaining", OutputConfig{TaskBudget: &TaskBudget{Total: 5, Explicit: map[string]json.RawMessage{"remaining": json.RawMessage("null")}}},
 			`{"task_budget":{"type":"tokens","total":5,"remaining":null}}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := codec.Marshal(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, got, []byte(c.json))
-			var back OutputConfig
-			if err := json.Unmarshal([]byte(c.json), &back); err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(c.in, back); d != "" {
-				t.Errorf("decode (-want +got):\n%s", d)
-			}
-		})
-	}
+	}, rcUnmarshal[OutputConfig])
 	// The schema's key order survives byte for byte.
 	in := `{"format":{"type":"json_schema","schema":{"z":1,"a":{"<":"&"}}}}`
 	var oc OutputConfig
@@ -85,15 +63,7 @@ func TestOutputBetas(t *testing.T) {
 	if got := none.betas(); got != nil {
 		t.Errorf("nil OutputFormat betas = %v", got)
 	}
-	got := (&OutputFormat{Schema: json.RawMessage(`{}`)}).betas()
-	if d := cmp.Diff([]string{"structured-outputs-2025-12-15"}, got); d != "" {
-		t.Errorf("output_format betas (-want +got):\n%s", d)
-	}
-	for _, b := range got {
-		if !wire.IsKnownBeta(b) {
-			t.Errorf("unknown beta %q", b)
-		}
-	}
+	rcWantBetas(t, []string{"structured-outputs-2025-12-15"}, (&OutputFormat{Schema: json.RawMessage(`{}`)}).betas())
 }
 
 func FuzzDecodeOutputConfig(f *testing.F) {

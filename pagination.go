@@ -6,6 +6,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strconv"
 
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -274,4 +275,64 @@ func addQueryArray[S ~string](q url.Values, key string, values []S) {
 	for _, v := range values {
 		q.Add(key+"[]", string(v))
 	}
+}
+
+// validateLimit reports a page size outside 1–max; 0 (the service's
+// default) passes.
+func validateLimit(limit, max int) error {
+	if limit != 0 && (limit < 1 || limit > max) {
+		return invalid("limit", "must be between 1 and %d (or 0 for the default), got %d", max, limit)
+	}
+	return nil
+}
+
+// validateIDParams reports the first rule the params of an id-scheme list
+// break: limit outside 1–1000 when set, or afterID and beforeID together.
+func validateIDParams(limit int, afterID, beforeID string) error {
+	if err := validateLimit(limit, 1000); err != nil {
+		return err
+	}
+	if afterID != "" && beforeID != "" {
+		return invalid("after_id", "cannot be used together with before_id")
+	}
+	return nil
+}
+
+// newListCall returns the call to path with limit in its query when set;
+// the caller adds its filters to the query.
+func newListCall(c *Client, path string, limit int, opts []option.RequestOption, betas ...string) listCall {
+	q := url.Values{}
+	if limit != 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return listCall{client: c, path: path, query: q, betas: betas, opts: opts}
+}
+
+// idListParams are the params of an id-scheme list, as listIDs and
+// fetchIDParamsPage take them.
+type idListParams interface {
+	Validate() error
+	call(c *Client, opts []option.RequestOption) listCall
+	position() (afterID, beforeID string)
+}
+
+// listIDs is the List of an id-scheme service: p validated, then drive
+// (listByID, or a variant) from p's position.
+func listIDs[T any](ctx context.Context, c *Client, p idListParams, opts []option.RequestOption,
+	drive func(context.Context, listCall, string, string) iter.Seq2[T, error]) iter.Seq2[T, error] {
+	if err := p.Validate(); err != nil {
+		return listError[T](err)
+	}
+	after, before := p.position()
+	return drive(ctx, p.call(c, opts), after, before)
+}
+
+// fetchIDParamsPage is the ListPage of an id-scheme service: p validated,
+// then the page at p's position.
+func fetchIDParamsPage[T any](ctx context.Context, c *Client, p idListParams, opts []option.RequestOption) (*Page[T], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	after, before := p.position()
+	return fetchIDPage[T](ctx, p.call(c, opts), after, before)
 }

@@ -38,6 +38,110 @@ const (
 	ToolErrorCodeModelNotFound          ToolErrorCode = "model_not_found"
 )
 
+// toolResultContent is what the content union of a server tool result
+// block provides.
+type toolResultContent[C any] interface {
+	json.Marshaler
+	requestForm() C
+	validate(path string) error
+}
+
+// toolResult is the shape of the server tool result blocks without a
+// caller: each converts itself to it (same fields, same tags) for decoding,
+// encoding, its request form and validation. A field added to one of those
+// blocks goes here too (or the block gets its own methods again); the
+// conversions do not compile otherwise.
+type toolResult[C toolResultContent[C]] struct {
+	ToolUseID    string                     `json:"tool_use_id"`
+	Content      C                          `json:"content"`
+	CacheControl *CacheControl              `json:"cache_control,omitzero"`
+	Extra        map[string]json.RawMessage `json:"-"`
+}
+
+// decode decodes the block, its content with content, keeping unknown
+// members in Extra.
+func (r *toolResult[C]) decode(data []byte, content func([]byte) (C, error)) error {
+	aux := struct {
+		*toolResult[C]
+		Content holder[C] `json:"content"`
+	}{r, holder[C]{decode: content}}
+	err := decodeObject(data, &aux, &r.Extra)
+	r.Content = aux.Content.v
+	return err
+}
+
+func (r toolResult[C]) requestForm() toolResult[C] {
+	r.Content = requestUnion(r.Content)
+	r.Extra = requestExtra[toolResult[C]](r.Extra)
+	return r
+}
+
+func (r toolResult[C]) validate(path string) error {
+	if err := validateServerToolResult(path, r.ToolUseID, r.Content); err != nil {
+		return err
+	}
+	return r.CacheControl.validate(path + ".cache_control")
+}
+
+// callerToolResult is [toolResult] with the caller member (web search and
+// web fetch).
+type callerToolResult[C toolResultContent[C]] struct {
+	ToolUseID    string                     `json:"tool_use_id"`
+	Content      C                          `json:"content"`
+	Caller       Caller                     `json:"caller,omitzero"`
+	CacheControl *CacheControl              `json:"cache_control,omitzero"`
+	Extra        map[string]json.RawMessage `json:"-"`
+}
+
+func (r *callerToolResult[C]) decode(data []byte, content func([]byte) (C, error)) error {
+	aux := struct {
+		*callerToolResult[C]
+		Content holder[C]      `json:"content"`
+		Caller  holder[Caller] `json:"caller,omitzero"`
+	}{r, holder[C]{decode: content}, holder[Caller]{decode: decodeCaller}}
+	err := decodeObject(data, &aux, &r.Extra)
+	r.Content, r.Caller = aux.Content.v, aux.Caller.v
+	return err
+}
+
+func (r callerToolResult[C]) requestForm() callerToolResult[C] {
+	r.Content, r.Caller = requestUnion(r.Content), requestUnion(r.Caller)
+	r.Extra = requestExtra[callerToolResult[C]](r.Extra)
+	return r
+}
+
+func (r callerToolResult[C]) validate(path string) error {
+	if err := validateServerToolResult(path, r.ToolUseID, r.Content); err != nil {
+		return err
+	}
+	if r.Caller != nil {
+		if err := r.Caller.validate(path + ".caller"); err != nil {
+			return err
+		}
+	}
+	return r.CacheControl.validate(path + ".cache_control")
+}
+
+// toolError is the shape of the server tools' error variants that carry
+// only an error code: each converts itself to it for its codec, request
+// form and validation.
+type toolError struct {
+	ErrorCode ToolErrorCode              `json:"error_code"`
+	Extra     map[string]json.RawMessage `json:"-"`
+}
+
+func (e toolError) requestForm() toolError {
+	e.Extra = requestExtra[toolError](e.Extra)
+	return e
+}
+
+func (e toolError) validate(path string) error {
+	if e.ErrorCode == "" {
+		return invalid(path+".error_code", "must not be empty")
+	}
+	return nil
+}
+
 // validateServerToolResult checks what every server tool result block
 // needs: the answered id and some content.
 func validateServerToolResult[C interface{ validate(string) error }](path, toolUseID string, content C) error {
@@ -82,49 +186,20 @@ func (WebSearchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain WebSearchToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[WebSearchToolResultContent] `json:"content"`
-		Caller  holder[Caller]                     `json:"caller,omitzero"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[WebSearchToolResultContent]{decode: decodeWebSearchToolResultContent},
-		Caller:  holder[Caller]{decode: decodeCaller},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	b.Caller = aux.Caller.v
-	return err
+	return (*callerToolResult[WebSearchToolResultContent])(b).decode(data, decodeWebSearchToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"web_search_tool_result" and Extra.
 func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain WebSearchToolResultBlock
-	return marshalObject("web_search_tool_result", plain(b), b.Extra)
+	return marshalObject("web_search_tool_result", callerToolResult[WebSearchToolResultContent](b), b.Extra)
 }
 
 func (b WebSearchToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	if b.Caller != nil {
-		b.Caller = b.Caller.requestForm()
-	}
-	b.Extra = requestExtra[WebSearchToolResultBlock](b.Extra)
-	return b
+	return WebSearchToolResultBlock(callerToolResult[WebSearchToolResultContent](b).requestForm())
 }
 
 func (b WebSearchToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	if b.Caller != nil {
-		if err := b.Caller.validate(path + ".caller"); err != nil {
-			return err
-		}
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return callerToolResult[WebSearchToolResultContent](b).validate(path)
 }
 
 // A WebSearchToolResultContent is the content of a
@@ -140,20 +215,13 @@ type WebSearchToolResultContent interface {
 func decodeWebSearchToolResultContent(data []byte) (WebSearchToolResultContent, error) {
 	if isJSONArray(data) {
 		results, err := codec.DecodeArray(data, codec.Decode[WebSearchResult])
-		return settle[WebSearchToolResultContent](WebSearchResults(results), err, "", data, newUnknownWebSearchToolResultContent)
+		return settle[WebSearchToolResultContent](WebSearchResults(results), err, "", data, unknownAs[WebSearchToolResultContent, UnknownWebSearchToolResultContent])
 	}
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v WebSearchToolResultContent
-	switch typ {
-	case "web_search_tool_result_error":
-		v, err = codec.Decode[WebSearchToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownWebSearchToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownWebSearchToolResultContent)
+	return decodeUnion(data, webSearchToolResultContentVariants, unknownAs[WebSearchToolResultContent, UnknownWebSearchToolResultContent])
+}
+
+var webSearchToolResultContentVariants = variants[WebSearchToolResultContent]{
+	"web_search_tool_result_error": variant[WebSearchToolResultContent, WebSearchToolResultError],
 }
 
 // WebSearchResults is the successful content of a web search: a JSON array
@@ -232,37 +300,24 @@ func (WebSearchToolResultError) isWebSearchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *WebSearchToolResultError) UnmarshalJSON(data []byte) error {
-	type plain WebSearchToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return decodeObject(data, (*toolError)(v), &v.Extra)
 }
 
 // MarshalJSON writes the value with "type":"web_search_tool_result_error" and Extra.
 func (v WebSearchToolResultError) MarshalJSON() ([]byte, error) {
-	type plain WebSearchToolResultError
-	return marshalObject("web_search_tool_result_error", plain(v), v.Extra)
+	return marshalObject("web_search_tool_result_error", toolError(v), v.Extra)
 }
 
 func (v WebSearchToolResultError) requestForm() WebSearchToolResultContent {
-	v.Extra = requestExtra[WebSearchToolResultError](v.Extra)
-	return v
+	return WebSearchToolResultError(toolError(v).requestForm())
 }
-
-func (v WebSearchToolResultError) validate(path string) error {
-	if v.ErrorCode == "" {
-		return invalid(path+".error_code", "must not be empty")
-	}
-	return nil
-}
+func (v WebSearchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebSearchToolResultContent holds web search content this version cannot name; Raw is written back
 // verbatim.
 type UnknownWebSearchToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownWebSearchToolResultContent(typ string, raw json.RawMessage) WebSearchToolResultContent {
-	return UnknownWebSearchToolResultContent{Type: typ, Raw: raw}
 }
 
 func (UnknownWebSearchToolResultContent) isWebSearchToolResultContent() {}
@@ -296,49 +351,20 @@ func (WebFetchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain WebFetchToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[WebFetchToolResultContent] `json:"content"`
-		Caller  holder[Caller]                    `json:"caller,omitzero"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[WebFetchToolResultContent]{decode: decodeWebFetchToolResultContent},
-		Caller:  holder[Caller]{decode: decodeCaller},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	b.Caller = aux.Caller.v
-	return err
+	return (*callerToolResult[WebFetchToolResultContent])(b).decode(data, decodeWebFetchToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"web_fetch_tool_result" and Extra.
 func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain WebFetchToolResultBlock
-	return marshalObject("web_fetch_tool_result", plain(b), b.Extra)
+	return marshalObject("web_fetch_tool_result", callerToolResult[WebFetchToolResultContent](b), b.Extra)
 }
 
 func (b WebFetchToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	if b.Caller != nil {
-		b.Caller = b.Caller.requestForm()
-	}
-	b.Extra = requestExtra[WebFetchToolResultBlock](b.Extra)
-	return b
+	return WebFetchToolResultBlock(callerToolResult[WebFetchToolResultContent](b).requestForm())
 }
 
 func (b WebFetchToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	if b.Caller != nil {
-		if err := b.Caller.validate(path + ".caller"); err != nil {
-			return err
-		}
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return callerToolResult[WebFetchToolResultContent](b).validate(path)
 }
 
 // A WebFetchToolResultContent is the content of a [WebFetchToolResultBlock].
@@ -352,20 +378,12 @@ type WebFetchToolResultContent interface {
 }
 
 func decodeWebFetchToolResultContent(data []byte) (WebFetchToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v WebFetchToolResultContent
-	switch typ {
-	case "web_fetch_result":
-		v, err = codec.Decode[WebFetchResult](data)
-	case "web_fetch_tool_result_error":
-		v, err = codec.Decode[WebFetchToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownWebFetchToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownWebFetchToolResultContent)
+	return decodeUnion(data, webFetchToolResultContentVariants, unknownAs[WebFetchToolResultContent, UnknownWebFetchToolResultContent])
+}
+
+var webFetchToolResultContentVariants = variants[WebFetchToolResultContent]{
+	"web_fetch_result":            variant[WebFetchToolResultContent, WebFetchResult],
+	"web_fetch_tool_result_error": variant[WebFetchToolResultContent, WebFetchToolResultError],
 }
 
 // WebFetchResult is a "web_fetch_result": the fetched page as a document.
@@ -433,37 +451,24 @@ func (WebFetchToolResultError) isWebFetchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *WebFetchToolResultError) UnmarshalJSON(data []byte) error {
-	type plain WebFetchToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return decodeObject(data, (*toolError)(v), &v.Extra)
 }
 
 // MarshalJSON writes the value with "type":"web_fetch_tool_result_error" and Extra.
 func (v WebFetchToolResultError) MarshalJSON() ([]byte, error) {
-	type plain WebFetchToolResultError
-	return marshalObject("web_fetch_tool_result_error", plain(v), v.Extra)
+	return marshalObject("web_fetch_tool_result_error", toolError(v), v.Extra)
 }
 
 func (v WebFetchToolResultError) requestForm() WebFetchToolResultContent {
-	v.Extra = requestExtra[WebFetchToolResultError](v.Extra)
-	return v
+	return WebFetchToolResultError(toolError(v).requestForm())
 }
-
-func (v WebFetchToolResultError) validate(path string) error {
-	if v.ErrorCode == "" {
-		return invalid(path+".error_code", "must not be empty")
-	}
-	return nil
-}
+func (v WebFetchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebFetchToolResultContent holds web fetch content this version cannot name; Raw is written back
 // verbatim.
 type UnknownWebFetchToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownWebFetchToolResultContent(typ string, raw json.RawMessage) WebFetchToolResultContent {
-	return UnknownWebFetchToolResultContent{Type: typ, Raw: raw}
 }
 
 func (UnknownWebFetchToolResultContent) isWebFetchToolResultContent() {}
@@ -495,38 +500,20 @@ func (CodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain CodeExecutionToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[CodeExecutionToolResultContent] `json:"content"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[CodeExecutionToolResultContent]{decode: decodeCodeExecutionToolResultContent},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	return err
+	return (*toolResult[CodeExecutionToolResultContent])(b).decode(data, decodeCodeExecutionToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"code_execution_tool_result" and Extra.
 func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionToolResultBlock
-	return marshalObject("code_execution_tool_result", plain(b), b.Extra)
+	return marshalObject("code_execution_tool_result", toolResult[CodeExecutionToolResultContent](b), b.Extra)
 }
 
 func (b CodeExecutionToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	b.Extra = requestExtra[CodeExecutionToolResultBlock](b.Extra)
-	return b
+	return CodeExecutionToolResultBlock(toolResult[CodeExecutionToolResultContent](b).requestForm())
 }
 
 func (b CodeExecutionToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return toolResult[CodeExecutionToolResultContent](b).validate(path)
 }
 
 // A CodeExecutionToolResultContent is the content of a
@@ -541,22 +528,13 @@ type CodeExecutionToolResultContent interface {
 }
 
 func decodeCodeExecutionToolResultContent(data []byte) (CodeExecutionToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v CodeExecutionToolResultContent
-	switch typ {
-	case "code_execution_result":
-		v, err = codec.Decode[CodeExecutionResult](data)
-	case "encrypted_code_execution_result":
-		v, err = codec.Decode[EncryptedCodeExecutionResult](data)
-	case "code_execution_tool_result_error":
-		v, err = codec.Decode[CodeExecutionToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownCodeExecutionToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownCodeExecutionToolResultContent)
+	return decodeUnion(data, codeExecutionToolResultContentVariants, unknownAs[CodeExecutionToolResultContent, UnknownCodeExecutionToolResultContent])
+}
+
+var codeExecutionToolResultContentVariants = variants[CodeExecutionToolResultContent]{
+	"code_execution_result":            variant[CodeExecutionToolResultContent, CodeExecutionResult],
+	"encrypted_code_execution_result":  variant[CodeExecutionToolResultContent, EncryptedCodeExecutionResult],
+	"code_execution_tool_result_error": variant[CodeExecutionToolResultContent, CodeExecutionToolResultError],
 }
 
 // CodeExecutionResult is a "code_execution_result": what the code printed
@@ -677,37 +655,24 @@ func (CodeExecutionToolResultError) isCodeExecutionToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	type plain CodeExecutionToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return decodeObject(data, (*toolError)(v), &v.Extra)
 }
 
 // MarshalJSON writes the value with "type":"code_execution_tool_result_error" and Extra.
 func (v CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionToolResultError
-	return marshalObject("code_execution_tool_result_error", plain(v), v.Extra)
+	return marshalObject("code_execution_tool_result_error", toolError(v), v.Extra)
 }
 
 func (v CodeExecutionToolResultError) requestForm() CodeExecutionToolResultContent {
-	v.Extra = requestExtra[CodeExecutionToolResultError](v.Extra)
-	return v
+	return CodeExecutionToolResultError(toolError(v).requestForm())
 }
-
-func (v CodeExecutionToolResultError) validate(path string) error {
-	if v.ErrorCode == "" {
-		return invalid(path+".error_code", "must not be empty")
-	}
-	return nil
-}
+func (v CodeExecutionToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownCodeExecutionToolResultContent holds code execution content this version cannot name; Raw is written back
 // verbatim.
 type UnknownCodeExecutionToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownCodeExecutionToolResultContent(typ string, raw json.RawMessage) CodeExecutionToolResultContent {
-	return UnknownCodeExecutionToolResultContent{Type: typ, Raw: raw}
 }
 
 func (UnknownCodeExecutionToolResultContent) isCodeExecutionToolResultContent() {}
@@ -739,38 +704,20 @@ func (BashCodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain BashCodeExecutionToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[BashCodeExecutionToolResultContent] `json:"content"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[BashCodeExecutionToolResultContent]{decode: decodeBashCodeExecutionToolResultContent},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	return err
+	return (*toolResult[BashCodeExecutionToolResultContent])(b).decode(data, decodeBashCodeExecutionToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"bash_code_execution_tool_result" and Extra.
 func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionToolResultBlock
-	return marshalObject("bash_code_execution_tool_result", plain(b), b.Extra)
+	return marshalObject("bash_code_execution_tool_result", toolResult[BashCodeExecutionToolResultContent](b), b.Extra)
 }
 
 func (b BashCodeExecutionToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	b.Extra = requestExtra[BashCodeExecutionToolResultBlock](b.Extra)
-	return b
+	return BashCodeExecutionToolResultBlock(toolResult[BashCodeExecutionToolResultContent](b).requestForm())
 }
 
 func (b BashCodeExecutionToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return toolResult[BashCodeExecutionToolResultContent](b).validate(path)
 }
 
 // A BashCodeExecutionToolResultContent is the content of a
@@ -785,20 +732,12 @@ type BashCodeExecutionToolResultContent interface {
 }
 
 func decodeBashCodeExecutionToolResultContent(data []byte) (BashCodeExecutionToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v BashCodeExecutionToolResultContent
-	switch typ {
-	case "bash_code_execution_result":
-		v, err = codec.Decode[BashCodeExecutionResult](data)
-	case "bash_code_execution_tool_result_error":
-		v, err = codec.Decode[BashCodeExecutionToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownBashCodeExecutionToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownBashCodeExecutionToolResultContent)
+	return decodeUnion(data, bashCodeExecutionToolResultContentVariants, unknownAs[BashCodeExecutionToolResultContent, UnknownBashCodeExecutionToolResultContent])
+}
+
+var bashCodeExecutionToolResultContentVariants = variants[BashCodeExecutionToolResultContent]{
+	"bash_code_execution_result":            variant[BashCodeExecutionToolResultContent, BashCodeExecutionResult],
+	"bash_code_execution_tool_result_error": variant[BashCodeExecutionToolResultContent, BashCodeExecutionToolResultError],
 }
 
 // BashCodeExecutionResult is a "bash_code_execution_result": what the
@@ -880,26 +819,19 @@ func (BashCodeExecutionToolResultError) isBashCodeExecutionToolResultContent() {
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	type plain BashCodeExecutionToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return decodeObject(data, (*toolError)(v), &v.Extra)
 }
 
 // MarshalJSON writes the value with "type":"bash_code_execution_tool_result_error" and Extra.
 func (v BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionToolResultError
-	return marshalObject("bash_code_execution_tool_result_error", plain(v), v.Extra)
+	return marshalObject("bash_code_execution_tool_result_error", toolError(v), v.Extra)
 }
 
 func (v BashCodeExecutionToolResultError) requestForm() BashCodeExecutionToolResultContent {
-	v.Extra = requestExtra[BashCodeExecutionToolResultError](v.Extra)
-	return v
+	return BashCodeExecutionToolResultError(toolError(v).requestForm())
 }
-
 func (v BashCodeExecutionToolResultError) validate(path string) error {
-	if v.ErrorCode == "" {
-		return invalid(path+".error_code", "must not be empty")
-	}
-	return nil
+	return toolError(v).validate(path)
 }
 
 // UnknownBashCodeExecutionToolResultContent holds bash code execution content this version cannot name; Raw is written back
@@ -907,10 +839,6 @@ func (v BashCodeExecutionToolResultError) validate(path string) error {
 type UnknownBashCodeExecutionToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownBashCodeExecutionToolResultContent(typ string, raw json.RawMessage) BashCodeExecutionToolResultContent {
-	return UnknownBashCodeExecutionToolResultContent{Type: typ, Raw: raw}
 }
 
 func (UnknownBashCodeExecutionToolResultContent) isBashCodeExecutionToolResultContent() {}
@@ -945,38 +873,20 @@ func (TextEditorCodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *TextEditorCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain TextEditorCodeExecutionToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[TextEditorCodeExecutionToolResultContent] `json:"content"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[TextEditorCodeExecutionToolResultContent]{decode: decodeTextEditorCodeExecutionToolResultContent},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	return err
+	return (*toolResult[TextEditorCodeExecutionToolResultContent])(b).decode(data, decodeTextEditorCodeExecutionToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"text_editor_code_execution_tool_result" and Extra.
 func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain TextEditorCodeExecutionToolResultBlock
-	return marshalObject("text_editor_code_execution_tool_result", plain(b), b.Extra)
+	return marshalObject("text_editor_code_execution_tool_result", toolResult[TextEditorCodeExecutionToolResultContent](b), b.Extra)
 }
 
 func (b TextEditorCodeExecutionToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	b.Extra = requestExtra[TextEditorCodeExecutionToolResultBlock](b.Extra)
-	return b
+	return TextEditorCodeExecutionToolResultBlock(toolResult[TextEditorCodeExecutionToolResultContent](b).requestForm())
 }
 
 func (b TextEditorCodeExecutionToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return toolResult[TextEditorCodeExecutionToolResultContent](b).validate(path)
 }
 
 // A TextEditorCodeExecutionToolResultContent is the content of a
@@ -993,24 +903,14 @@ type TextEditorCodeExecutionToolResultContent interface {
 }
 
 func decodeTextEditorCodeExecutionToolResultContent(data []byte) (TextEditorCodeExecutionToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v TextEditorCodeExecutionToolResultContent
-	switch typ {
-	case "text_editor_code_execution_view_result":
-		v, err = codec.Decode[TextEditorCodeExecutionViewResult](data)
-	case "text_editor_code_execution_create_result":
-		v, err = codec.Decode[TextEditorCodeExecutionCreateResult](data)
-	case "text_editor_code_execution_str_replace_result":
-		v, err = codec.Decode[TextEditorCodeExecutionStrReplaceResult](data)
-	case "text_editor_code_execution_tool_result_error":
-		v, err = codec.Decode[TextEditorCodeExecutionToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownTextEditorCodeExecutionToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownTextEditorCodeExecutionToolResultContent)
+	return decodeUnion(data, textEditorCodeExecutionToolResultContentVariants, unknownAs[TextEditorCodeExecutionToolResultContent, UnknownTextEditorCodeExecutionToolResultContent])
+}
+
+var textEditorCodeExecutionToolResultContentVariants = variants[TextEditorCodeExecutionToolResultContent]{
+	"text_editor_code_execution_view_result":        variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionViewResult],
+	"text_editor_code_execution_create_result":      variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionCreateResult],
+	"text_editor_code_execution_str_replace_result": variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionStrReplaceResult],
+	"text_editor_code_execution_tool_result_error":  variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionToolResultError],
 }
 
 // TextEditorFileType is the kind of file a view result shows. Unknown
@@ -1167,10 +1067,6 @@ type UnknownTextEditorCodeExecutionToolResultContent struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownTextEditorCodeExecutionToolResultContent(typ string, raw json.RawMessage) TextEditorCodeExecutionToolResultContent {
-	return UnknownTextEditorCodeExecutionToolResultContent{Type: typ, Raw: raw}
-}
-
 func (UnknownTextEditorCodeExecutionToolResultContent) isTextEditorCodeExecutionToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
@@ -1202,38 +1098,20 @@ func (ToolSearchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolSearchToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[ToolSearchToolResultContent] `json:"content"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[ToolSearchToolResultContent]{decode: decodeToolSearchToolResultContent},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	return err
+	return (*toolResult[ToolSearchToolResultContent])(b).decode(data, decodeToolSearchToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"tool_search_tool_result" and Extra.
 func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolSearchToolResultBlock
-	return marshalObject("tool_search_tool_result", plain(b), b.Extra)
+	return marshalObject("tool_search_tool_result", toolResult[ToolSearchToolResultContent](b), b.Extra)
 }
 
 func (b ToolSearchToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	b.Extra = requestExtra[ToolSearchToolResultBlock](b.Extra)
-	return b
+	return ToolSearchToolResultBlock(toolResult[ToolSearchToolResultContent](b).requestForm())
 }
 
 func (b ToolSearchToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return toolResult[ToolSearchToolResultContent](b).validate(path)
 }
 
 // A ToolSearchToolResultContent is the content of a
@@ -1247,20 +1125,12 @@ type ToolSearchToolResultContent interface {
 }
 
 func decodeToolSearchToolResultContent(data []byte) (ToolSearchToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v ToolSearchToolResultContent
-	switch typ {
-	case "tool_search_tool_search_result":
-		v, err = codec.Decode[ToolSearchToolSearchResult](data)
-	case "tool_search_tool_result_error":
-		v, err = codec.Decode[ToolSearchToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownToolSearchToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownToolSearchToolResultContent)
+	return decodeUnion(data, toolSearchToolResultContentVariants, unknownAs[ToolSearchToolResultContent, UnknownToolSearchToolResultContent])
+}
+
+var toolSearchToolResultContentVariants = variants[ToolSearchToolResultContent]{
+	"tool_search_tool_search_result": variant[ToolSearchToolResultContent, ToolSearchToolSearchResult],
+	"tool_search_tool_result_error":  variant[ToolSearchToolResultContent, ToolSearchToolResultError],
 }
 
 // ToolSearchToolSearchResult is a "tool_search_tool_search_result": the
@@ -1369,10 +1239,6 @@ type UnknownToolSearchToolResultContent struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownToolSearchToolResultContent(typ string, raw json.RawMessage) ToolSearchToolResultContent {
-	return UnknownToolSearchToolResultContent{Type: typ, Raw: raw}
-}
-
 func (UnknownToolSearchToolResultContent) isToolSearchToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
@@ -1402,38 +1268,20 @@ func (AdvisorToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *AdvisorToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain AdvisorToolResultBlock
-	aux := struct {
-		*plain
-		Content holder[AdvisorToolResultContent] `json:"content"`
-	}{
-		plain:   (*plain)(b),
-		Content: holder[AdvisorToolResultContent]{decode: decodeAdvisorToolResultContent},
-	}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content = aux.Content.v
-	return err
+	return (*toolResult[AdvisorToolResultContent])(b).decode(data, decodeAdvisorToolResultContent)
 }
 
 // MarshalJSON writes the block with "type":"advisor_tool_result" and Extra.
 func (b AdvisorToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain AdvisorToolResultBlock
-	return marshalObject("advisor_tool_result", plain(b), b.Extra)
+	return marshalObject("advisor_tool_result", toolResult[AdvisorToolResultContent](b), b.Extra)
 }
 
 func (b AdvisorToolResultBlock) requestForm() ContentBlock {
-	if b.Content != nil {
-		b.Content = b.Content.requestForm()
-	}
-	b.Extra = requestExtra[AdvisorToolResultBlock](b.Extra)
-	return b
+	return AdvisorToolResultBlock(toolResult[AdvisorToolResultContent](b).requestForm())
 }
 
 func (b AdvisorToolResultBlock) validate(path string) error {
-	if err := validateServerToolResult(path, b.ToolUseID, b.Content); err != nil {
-		return err
-	}
-	return b.CacheControl.validate(path + ".cache_control")
+	return toolResult[AdvisorToolResultContent](b).validate(path)
 }
 
 // An AdvisorToolResultContent is the content of an [AdvisorToolResultBlock].
@@ -1447,22 +1295,13 @@ type AdvisorToolResultContent interface {
 }
 
 func decodeAdvisorToolResultContent(data []byte) (AdvisorToolResultContent, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v AdvisorToolResultContent
-	switch typ {
-	case "advisor_result":
-		v, err = codec.Decode[AdvisorResult](data)
-	case "advisor_redacted_result":
-		v, err = codec.Decode[AdvisorRedactedResult](data)
-	case "advisor_tool_result_error":
-		v, err = codec.Decode[AdvisorToolResultError](data)
-	default:
-		return unknownOf(typ, data, newUnknownAdvisorToolResultContent)
-	}
-	return settle(v, err, typ, data, newUnknownAdvisorToolResultContent)
+	return decodeUnion(data, advisorToolResultContentVariants, unknownAs[AdvisorToolResultContent, UnknownAdvisorToolResultContent])
+}
+
+var advisorToolResultContentVariants = variants[AdvisorToolResultContent]{
+	"advisor_result":            variant[AdvisorToolResultContent, AdvisorResult],
+	"advisor_redacted_result":   variant[AdvisorToolResultContent, AdvisorRedactedResult],
+	"advisor_tool_result_error": variant[AdvisorToolResultContent, AdvisorToolResultError],
 }
 
 // AdvisorResult is an "advisor_result": the advice as text.
@@ -1539,37 +1378,24 @@ func (AdvisorToolResultError) isAdvisorToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *AdvisorToolResultError) UnmarshalJSON(data []byte) error {
-	type plain AdvisorToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return decodeObject(data, (*toolError)(v), &v.Extra)
 }
 
 // MarshalJSON writes the value with "type":"advisor_tool_result_error" and Extra.
 func (v AdvisorToolResultError) MarshalJSON() ([]byte, error) {
-	type plain AdvisorToolResultError
-	return marshalObject("advisor_tool_result_error", plain(v), v.Extra)
+	return marshalObject("advisor_tool_result_error", toolError(v), v.Extra)
 }
 
 func (v AdvisorToolResultError) requestForm() AdvisorToolResultContent {
-	v.Extra = requestExtra[AdvisorToolResultError](v.Extra)
-	return v
+	return AdvisorToolResultError(toolError(v).requestForm())
 }
-
-func (v AdvisorToolResultError) validate(path string) error {
-	if v.ErrorCode == "" {
-		return invalid(path+".error_code", "must not be empty")
-	}
-	return nil
-}
+func (v AdvisorToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownAdvisorToolResultContent holds advisor content this version cannot name; Raw is written back
 // verbatim.
 type UnknownAdvisorToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownAdvisorToolResultContent(typ string, raw json.RawMessage) AdvisorToolResultContent {
-	return UnknownAdvisorToolResultContent{Type: typ, Raw: raw}
 }
 
 func (UnknownAdvisorToolResultContent) isAdvisorToolResultContent() {}

@@ -9,11 +9,9 @@ import (
 	"io/fs"
 	"iter"
 	"net/http"
-	"net/url"
 	"os"
 	"path"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"time"
 
@@ -229,21 +227,15 @@ type SkillListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–100
 // when set.
 func (p SkillListParams) Validate() error {
-	if p.Limit != 0 && (p.Limit < 1 || p.Limit > 100) {
-		return invalid("limit", "must be between 1 and 100 (or 0 for the default), got %d", p.Limit)
-	}
-	return nil
+	return validateLimit(p.Limit, 100)
 }
 
 func (p SkillListParams) call(c *Client, opts []option.RequestOption) listCall {
-	q := url.Values{}
-	if p.Limit != 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
+	l := newListCall(c, "/v1/skills", p.Limit, opts, wire.BetaSkills)
 	if p.Source != "" {
-		q.Set("source", string(p.Source))
+		l.query.Set("source", string(p.Source))
 	}
-	return listCall{client: c, path: "/v1/skills", query: q, betas: []string{wire.BetaSkills}, opts: opts}
+	return l
 }
 
 // List iterates over the skills, fetching pages of p.Limit as it goes
@@ -340,18 +332,11 @@ type SkillVersionListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–1000
 // when set.
 func (p SkillVersionListParams) Validate() error {
-	if p.Limit != 0 && (p.Limit < 1 || p.Limit > 1000) {
-		return invalid("limit", "must be between 1 and 1000 (or 0 for the default), got %d", p.Limit)
-	}
-	return nil
+	return validateLimit(p.Limit, 1000)
 }
 
 func (p SkillVersionListParams) call(c *Client, seg string, opts []option.RequestOption) listCall {
-	q := url.Values{}
-	if p.Limit != 0 {
-		q.Set("limit", strconv.Itoa(p.Limit))
-	}
-	return listCall{client: c, path: "/v1/skills/" + seg + "/versions", query: q, betas: []string{wire.BetaSkills}, opts: opts}
+	return newListCall(c, "/v1/skills/"+seg+"/versions", p.Limit, opts, wire.BetaSkills)
 }
 
 // List iterates over a skill's versions, newest first (GET

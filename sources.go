@@ -38,22 +38,13 @@ type ImageSource interface {
 }
 
 func decodeImageSource(data []byte) (ImageSource, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var s ImageSource
-	switch typ {
-	case "base64":
-		s, err = codec.Decode[Base64ImageSource](data)
-	case "url":
-		s, err = codec.Decode[URLImageSource](data)
-	case "file":
-		s, err = codec.Decode[FileImageSource](data)
-	default:
-		return unknownOf(typ, data, newUnknownImageSource)
-	}
-	return settle(s, err, typ, data, newUnknownImageSource)
+	return decodeUnion(data, imageSourceVariants, unknownAs[ImageSource, UnknownImageSource])
+}
+
+var imageSourceVariants = variants[ImageSource]{
+	"base64": variant[ImageSource, Base64ImageSource],
+	"url":    variant[ImageSource, URLImageSource],
+	"file":   variant[ImageSource, FileImageSource],
 }
 
 // Base64ImageSource is a {"type":"base64"} image source: the image bytes,
@@ -192,10 +183,6 @@ type UnknownImageSource struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownImageSource(typ string, raw json.RawMessage) ImageSource {
-	return UnknownImageSource{Type: typ, Raw: raw}
-}
-
 func (UnknownImageSource) isImageSource() {}
 
 // MarshalJSON returns Raw unchanged.
@@ -218,26 +205,15 @@ type DocumentSource interface {
 }
 
 func decodeDocumentSource(data []byte) (DocumentSource, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var s DocumentSource
-	switch typ {
-	case "base64":
-		s, err = codec.Decode[Base64PDFSource](data)
-	case "text":
-		s, err = codec.Decode[PlainTextSource](data)
-	case "content":
-		s, err = codec.Decode[ContentSource](data)
-	case "url":
-		s, err = codec.Decode[URLPDFSource](data)
-	case "file":
-		s, err = codec.Decode[FileDocumentSource](data)
-	default:
-		return unknownOf(typ, data, newUnknownDocumentSource)
-	}
-	return settle(s, err, typ, data, newUnknownDocumentSource)
+	return decodeUnion(data, documentSourceVariants, unknownAs[DocumentSource, UnknownDocumentSource])
+}
+
+var documentSourceVariants = variants[DocumentSource]{
+	"base64":  variant[DocumentSource, Base64PDFSource],
+	"text":    variant[DocumentSource, PlainTextSource],
+	"content": variant[DocumentSource, ContentSource],
+	"url":     variant[DocumentSource, URLPDFSource],
+	"file":    variant[DocumentSource, FileDocumentSource],
 }
 
 // Base64PDFSource is a {"type":"base64"} document source: a PDF,
@@ -460,10 +436,6 @@ func (s FileDocumentSource) validate(path string) error {
 type UnknownDocumentSource struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownDocumentSource(typ string, raw json.RawMessage) DocumentSource {
-	return UnknownDocumentSource{Type: typ, Raw: raw}
 }
 
 func (UnknownDocumentSource) isDocumentSource() {}

@@ -2,7 +2,6 @@ package mms
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -25,22 +24,16 @@ func decodeThinkingConfig(data []byte) (ThinkingConfig, error) {
 	if rawIsNull(data) {
 		return nil, nil
 	}
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "enabled":
-		return codec.Decode[ThinkingConfigEnabled](data)
-	case "adaptive":
-		return codec.Decode[ThinkingConfigAdaptive](data)
-	case "disabled":
-		return codec.Decode[ThinkingConfigDisabled](data)
-	}
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("mms: thinking %q: malformed JSON", typ)
-	}
-	return UnknownThinkingConfig{Type: typ, Raw: codec.Clone(data)}, nil
+	return decodeConfigUnion(data, "thinking", thinkingConfigs, func(typ string, raw json.RawMessage) ThinkingConfig {
+		return UnknownThinkingConfig{Type: typ, Raw: raw}
+	})
+}
+
+// thinkingConfigs decodes the [ThinkingConfig] variants by wire type.
+var thinkingConfigs = map[string]func([]byte) (ThinkingConfig, error){
+	"enabled":  configVariant[ThinkingConfig, ThinkingConfigEnabled],
+	"adaptive": configVariant[ThinkingConfig, ThinkingConfigAdaptive],
+	"disabled": configVariant[ThinkingConfig, ThinkingConfigDisabled],
 }
 
 // ThinkingDisplay says how thinking is returned. Unknown values pass through.

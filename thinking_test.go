@@ -3,17 +3,10 @@ package mms
 import (
 	"encoding/json"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 func TestThinkingConfigVariants(t *testing.T) {
-	cases := []struct {
-		name string
-		in   ThinkingConfig
-		json string
-	}{
+	rcRoundTrip(t, []rcCase[ThinkingConfig]{
 		{"enabled", ThinkingConfigEnabled{BudgetTokens: 2048}, `{"type":"enabled","budget_tokens":2048}`},
 		{"enabled display", ThinkingConfigEnabled{BudgetTokens: 1024, Display: ThinkingDisplaySummarized},
 			`{"type":"enabled","budget_tokens":1024,"display":"summarized"}`},
@@ -24,31 +17,11 @@ func TestThinkingConfigVariants(t *testing.T) {
 		{"adaptive future display", ThinkingConfigAdaptive{Display: "verbatim"}, `{"type":"adaptive","display":"verbatim"}`},
 		{"disabled", ThinkingConfigDisabled{}, `{"type":"disabled"}`},
 		{"unknown", UnknownThinkingConfig{Type: "dreaming", Raw: json.RawMessage(`{"type":"dreaming","depth":3}`)}, `{"type":"dreaming","depth":3}`},
-	}
-	for _, c := range cases {
-		t.Run(c.name, func(t *testing.T) {
-			got, err := codec.Marshal(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, got, []byte(c.json))
-			back, err := decodeThinkingConfig([]byte(c.json))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if d := cmp.Diff(c.in, back); d != "" {
-				t.Errorf("decode (-want +got):\n%s", d)
-			}
-		})
-	}
+	}, decodeThinkingConfig)
 	if c, err := decodeThinkingConfig([]byte("null")); c != nil || err != nil {
 		t.Errorf("null decoded to %#v, %v; want nil, nil", c, err)
 	}
-	for _, bad := range []string{`{}`, `1`, `{"type":"enabled","budget_tokens":"many"}`, `{"type":"enabled","budget_tokens":1.5}`} {
-		if c, err := decodeThinkingConfig([]byte(bad)); err == nil {
-			t.Errorf("decodeThinkingConfig(%s) = %#v, want an error", bad, c)
-		}
-	}
+	rcWantDecodeErrors(t, decodeThinkingConfig, `{}`, `1`, `{"type":"enabled","budget_tokens":"many"}`, `{"type":"enabled","budget_tokens":1.5}`)
 }
 
 func TestThinkingConfigValidate(t *testing.T) {
@@ -84,18 +57,9 @@ func FuzzDecodeThinkingConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := decodeThinkingConfig(data)
-		if err != nil || c == nil {
-			return
-		}
-		_ = c.validate("thinking")
-		_ = validateThinkingBudget(c, 2000, "thinking")
-		if u, ok := c.(UnknownThinkingConfig); ok {
-			if string(u.Raw) != string(data) {
-				t.Fatalf("unknown raw %q, input %q", u.Raw, data)
-			}
-			return
-		}
-		rcStableEncoding(t, c, decodeThinkingConfig)
+		rcFuzzUnion[ThinkingConfig, UnknownThinkingConfig](t, data, decodeThinkingConfig, func(c ThinkingConfig) {
+			_ = c.validate("thinking")
+			_ = validateThinkingBudget(c, 2000, "thinking")
+		})
 	})
 }

@@ -2,7 +2,6 @@ package mms
 
 import (
 	"encoding/json"
-	"fmt"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -24,24 +23,17 @@ func decodeToolChoice(data []byte) (ToolChoice, error) {
 	if rawIsNull(data) {
 		return nil, nil
 	}
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	switch typ {
-	case "auto":
-		return codec.Decode[ToolChoiceAuto](data)
-	case "any":
-		return codec.Decode[ToolChoiceAny](data)
-	case "tool":
-		return codec.Decode[ToolChoiceTool](data)
-	case "none":
-		return codec.Decode[ToolChoiceNone](data)
-	}
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("mms: tool_choice %q: malformed JSON", typ)
-	}
-	return UnknownToolChoice{Type: typ, Raw: codec.Clone(data)}, nil
+	return decodeConfigUnion(data, "tool_choice", toolChoices, func(typ string, raw json.RawMessage) ToolChoice {
+		return UnknownToolChoice{Type: typ, Raw: raw}
+	})
+}
+
+// toolChoices decodes the [ToolChoice] variants by wire type.
+var toolChoices = map[string]func([]byte) (ToolChoice, error){
+	"auto": configVariant[ToolChoice, ToolChoiceAuto],
+	"any":  configVariant[ToolChoice, ToolChoiceAny],
+	"tool": configVariant[ToolChoice, ToolChoiceTool],
+	"none": configVariant[ToolChoice, ToolChoiceNone],
 }
 
 // ToolChoiceAuto lets the model decide whether to use tools (the default).

@@ -243,24 +243,14 @@ func (c *BrowserStateChanges) UnmarshalJSON(data []byte) error {
 }
 
 func decodeBrowserStateChange(data []byte) (BrowserStateChange, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var c BrowserStateChange
-	switch typ {
-	case "tab_opened":
-		c, err = codec.Decode[TabOpenedChange](data)
-	case "download_started":
-		c, err = codec.Decode[DownloadStartedChange](data)
-	case "download_completed":
-		c, err = codec.Decode[DownloadCompletedChange](data)
-	case "download_failed":
-		c, err = codec.Decode[DownloadFailedChange](data)
-	default:
-		return unknownOf(typ, data, newUnknownBrowserStateChange)
-	}
-	return settle(c, err, typ, data, newUnknownBrowserStateChange)
+	return decodeUnion(data, browserStateChangeVariants, unknownAs[BrowserStateChange, UnknownBrowserStateChange])
+}
+
+var browserStateChangeVariants = variants[BrowserStateChange]{
+	"tab_opened":         variant[BrowserStateChange, TabOpenedChange],
+	"download_started":   variant[BrowserStateChange, DownloadStartedChange],
+	"download_completed": variant[BrowserStateChange, DownloadCompletedChange],
+	"download_failed":    variant[BrowserStateChange, DownloadFailedChange],
 }
 
 // TabOpenedChange is a "tab_opened" state change.
@@ -410,10 +400,6 @@ func (c DownloadFailedChange) validate(path string) error {
 type UnknownBrowserStateChange struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownBrowserStateChange(typ string, raw json.RawMessage) BrowserStateChange {
-	return UnknownBrowserStateChange{Type: typ, Raw: raw}
 }
 
 func (UnknownBrowserStateChange) isBrowserStateChange() {}

@@ -400,6 +400,30 @@ func appendNew(list []string, names ...string) []string {
 
 // --- request-object codec -------------------------------------------------
 
+// configVariant decodes a V, a variant of the union U, and returns it as a U.
+func configVariant[U, V any](data []byte) (U, error) {
+	v, err := codec.Decode[V](data)
+	return any(v).(U), err
+}
+
+// decodeConfigUnion decodes a request-configuration union object by its
+// "type" with decoders; a type decoders lacks becomes unknown(type, a copy of
+// data) when data is well-formed JSON. what names the union in errors.
+func decodeConfigUnion[U any](data []byte, what string, decoders map[string]func([]byte) (U, error), unknown func(typ string, raw json.RawMessage) U) (U, error) {
+	var zero U
+	typ, err := codec.PeekType(data)
+	if err != nil {
+		return zero, err
+	}
+	if decode, ok := decoders[typ]; ok {
+		return decode(data)
+	}
+	if !json.Valid(data) {
+		return zero, fmt.Errorf("mms: %s %q: malformed JSON", what, typ)
+	}
+	return unknown(typ, codec.Clone(data)), nil
+}
+
 // decodeExplicit decodes the JSON object data into v, a pointer to a struct
 // without JSON methods of its own, after zeroing it, and stores in *explicit
 // every member of data that one of v's fields models but whose decoded value

@@ -51,9 +51,13 @@ func withFixedName(typ, name string) string {
 	return name
 }
 
-// errNoVersion is the encoding error of a versioned tool without a Version.
-func errNoVersion(goType string) error {
-	return fmt.Errorf("mms: %s has no Version", goType)
+// encodeVersioned encodes v, the plain form of the versioned tool or toolset
+// goType, with encodeExplicit; it fails when version is empty.
+func encodeVersioned[V ~string](version V, goType string, v any, explicit map[string]json.RawMessage) ([]byte, error) {
+	if version == "" {
+		return nil, fmt.Errorf("mms: %s has no Version", goType)
+	}
+	return encodeExplicit("", v, explicit)
 }
 
 // validateVersioned checks a versioned tool's type and name.
@@ -124,11 +128,8 @@ func (t *BashTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t BashTool) MarshalJSON() ([]byte, error) {
 	type plain BashTool
-	if t.Version == "" {
-		return nil, errNoVersion("BashTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "BashTool", plain(t), t.Explicit)
 }
 
 func (t BashTool) validate(path string) error {
@@ -190,11 +191,8 @@ func (t *CodeExecutionTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t CodeExecutionTool) MarshalJSON() ([]byte, error) {
 	type plain CodeExecutionTool
-	if t.Version == "" {
-		return nil, errNoVersion("CodeExecutionTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "CodeExecutionTool", plain(t), t.Explicit)
 }
 
 func (t CodeExecutionTool) validate(path string) error {
@@ -246,11 +244,8 @@ func (t *MemoryTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t MemoryTool) MarshalJSON() ([]byte, error) {
 	type plain MemoryTool
-	if t.Version == "" {
-		return nil, errNoVersion("MemoryTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "MemoryTool", plain(t), t.Explicit)
 }
 
 func (t MemoryTool) validate(path string) error {
@@ -311,11 +306,8 @@ func (t *TextEditorTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t TextEditorTool) MarshalJSON() ([]byte, error) {
 	type plain TextEditorTool
-	if t.Version == "" {
-		return nil, errNoVersion("TextEditorTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "TextEditorTool", plain(t), t.Explicit)
 }
 
 func (t TextEditorTool) validate(path string) error {
@@ -395,11 +387,8 @@ func (t *ComputerTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t ComputerTool) MarshalJSON() ([]byte, error) {
 	type plain ComputerTool
-	if t.Version == "" {
-		return nil, errNoVersion("ComputerTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ComputerTool", plain(t), t.Explicit)
 }
 
 func (t ComputerTool) validate(path string) error {
@@ -551,11 +540,8 @@ func (t *WebSearchTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t WebSearchTool) MarshalJSON() ([]byte, error) {
 	type plain WebSearchTool
-	if t.Version == "" {
-		return nil, errNoVersion("WebSearchTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "WebSearchTool", plain(t), t.Explicit)
 }
 
 func (t WebSearchTool) validate(path string) error {
@@ -666,11 +652,8 @@ func (t *WebFetchTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t WebFetchTool) MarshalJSON() ([]byte, error) {
 	type plain WebFetchTool
-	if t.Version == "" {
-		return nil, errNoVersion("WebFetchTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "WebFetchTool", plain(t), t.Explicit)
 }
 
 func (t WebFetchTool) validate(path string) error {
@@ -744,11 +727,8 @@ func (t *ToolSearchTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t ToolSearchTool) MarshalJSON() ([]byte, error) {
 	type plain ToolSearchTool
-	if t.Version == "" {
-		return nil, errNoVersion("ToolSearchTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ToolSearchTool", plain(t), t.Explicit)
 }
 
 func (t ToolSearchTool) validate(path string) error {
@@ -806,11 +786,8 @@ func (t *AdvisorTool) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the tool with its type and fixed name.
 func (t AdvisorTool) MarshalJSON() ([]byte, error) {
 	type plain AdvisorTool
-	if t.Version == "" {
-		return nil, errNoVersion("AdvisorTool")
-	}
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "AdvisorTool", plain(t), t.Explicit)
 }
 
 func (t AdvisorTool) validate(path string) error {

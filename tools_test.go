@@ -3,11 +3,11 @@ package mms
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
-	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // rcJSONEqual fails t unless got and want are the same JSON value.
@@ -188,27 +188,11 @@ func TestToolVariants(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := codec.Marshal(c.in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, got, []byte(c.json))
-			back, err := decodeTool([]byte(c.json))
-			if err != nil {
-				t.Fatal(err)
-			}
 			want := c.out
 			if want == nil {
 				want = c.in
 			}
-			if d := cmp.Diff(want, back); d != "" {
-				t.Errorf("decode (-want +got):\n%s", d)
-			}
-			again, err := codec.Marshal(back)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rcJSONEqual(t, again, []byte(c.json))
+			rcCheckRoundTrip(t, c.in, c.json, want, decodeTool)
 		})
 	}
 }
@@ -531,14 +515,7 @@ func TestToolBetas(t *testing.T) {
 		{UnknownTool{}, nil},
 	}
 	for _, c := range cases {
-		if d := cmp.Diff(c.want, c.tool.betas()); d != "" {
-			t.Errorf("%T %v betas (-want +got):\n%s", c.tool, c.tool, d)
-		}
-		for _, b := range c.tool.betas() {
-			if !wire.IsKnownBeta(b) {
-				t.Errorf("%T reports unknown beta %q", c.tool, b)
-			}
-		}
+		t.Run(fmt.Sprintf("%T", c.tool), func(t *testing.T) { rcWantBetas(t, c.want, c.tool.betas()) })
 	}
 	ts := Tools{AdvisorTool{Version: Advisor20260301}, BashTool{Version: Bash20241022}, ComputerTool{Version: Computer20241022}, MCPToolset{}}
 	want := []string{"advisor-tool-2026-03-01", "computer-use-2024-10-22", "mcp-client-2025-11-20"}
@@ -569,19 +546,10 @@ func FuzzDecodeTool(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		tool, err := decodeTool(data)
-		if err != nil {
-			return
-		}
-		_ = tool.validate("tools[0]")
-		_ = tool.betas()
-		if u, ok := tool.(UnknownTool); ok {
-			if string(u.Raw) != string(data) {
-				t.Fatalf("unknown tool raw %q, input %q", u.Raw, data)
-			}
-			return
-		}
-		rcStableEncoding(t, tool, decodeTool)
+		rcFuzzUnion[Tool, UnknownTool](t, data, decodeTool, func(tool Tool) {
+			_ = tool.validate("tools[0]")
+			_ = tool.betas()
+		})
 	})
 }
 

@@ -130,10 +130,7 @@ func (t *ComputerToolset) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the toolset with its type.
 func (t ComputerToolset) MarshalJSON() ([]byte, error) {
 	type plain ComputerToolset
-	if t.Version == "" {
-		return nil, errNoVersion("ComputerToolset")
-	}
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ComputerToolset", plain(t), t.Explicit)
 }
 
 func (t ComputerToolset) validate(path string) error {
@@ -184,10 +181,7 @@ func (t *BrowserToolset) UnmarshalJSON(data []byte) error {
 // MarshalJSON writes the toolset with its type.
 func (t BrowserToolset) MarshalJSON() ([]byte, error) {
 	type plain BrowserToolset
-	if t.Version == "" {
-		return nil, errNoVersion("BrowserToolset")
-	}
-	return encodeExplicit("", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "BrowserToolset", plain(t), t.Explicit)
 }
 
 func (t BrowserToolset) validate(path string) error {

@@ -32,7 +32,8 @@ import (
 //     the batch in_progress, request_counts.processing = the number of
 //     requests and the other counts 0.
 //   - Processing takes the batch processing time (DefaultBatchProcessingTime,
-//     changed with SetBatchProcessingTime for batches created afterwards),
+//     set with WithBatchProcessingTime, changed with SetBatchProcessingTime
+//     for batches created afterwards),
 //     spread evenly over the requests in request order: request i of n is
 //     done at created_at + time·(i+1)/n. The batch ends when the last one is
 //     done. Then, and only then, every request done in time is run through
@@ -62,7 +63,8 @@ import (
 //   - List pages newest first by the id scheme (pageByID).
 
 // DefaultBatchProcessingTime is how long, on the server's clock, a batch
-// takes to process unless SetBatchProcessingTime says otherwise.
+// takes to process unless WithBatchProcessingTime or SetBatchProcessingTime
+// says otherwise.
 const DefaultBatchProcessingTime = time.Second
 
 // Batch limits and lifetimes (batches.md).
@@ -86,16 +88,14 @@ var batchSchema = compileSchema(nil, map[string]string{
 // negative d counts as 0, which ends a batch as soon as it is created. A
 // time over 24 h makes batches expire before their last requests run.
 func (s *Server) SetBatchProcessingTime(d time.Duration) {
-	st := s.batchStore()
+	st := s.batches
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	st.processing = max(d, 0)
 }
 
-// batchStore holds a server's batches. It lives in the handlers the
-// batch routes are registered with (see routes.go), so that the batch
-// endpoints need nothing from the Server type beyond its helpers;
-// (*Server).batchStore finds it again through the mux.
+// batchStore holds a server's batches (Server.batches), so that the batch
+// endpoints need nothing from the Server type beyond its helpers.
 type batchStore struct {
 	srv        *Server
 	mu         sync.Mutex
@@ -104,27 +104,7 @@ type batchStore struct {
 }
 
 func newBatchStore(s *Server) *batchStore {
-	return &batchStore{srv: s, processing: DefaultBatchProcessingTime}
-}
-
-// batchRoute is the handler of one batch endpoint: a method of the store.
-type batchRoute struct {
-	store *batchStore
-	fn    func(*batchStore, http.ResponseWriter, *http.Request)
-}
-
-func (h batchRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.fn(h.store, w, r) }
-
-// route returns the handler of an endpoint served by fn.
-func (st *batchStore) route(fn func(*batchStore, http.ResponseWriter, *http.Request)) http.Handler {
-	return batchRoute{st, fn}
-}
-
-// batchStore returns the store behind the batch routes.
-func (s *Server) batchStore() *batchStore {
-	probe := &http.Request{Method: http.MethodGet, URL: &url.URL{Path: "/v1/messages/batches"}}
-	h, _ := s.mux.Handler(probe)
-	return h.(batchRoute).store
+	return &batchStore{srv: s, processing: s.cfg.batchProcessing}
 }
 
 // fakeBatch is one batch and its requests.
@@ -343,18 +323,21 @@ func utcPtr(t time.Time) *time.Time {
 	return &t
 }
 
-// lookup returns the batch the path names, settled, or answers 404. The
-// caller holds st.mu.
-func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request, now time.Time) *fakeBatch {
+// lookup returns the batch the path names, settled at now, with st.mu
+// held, or answers 404 and returns nil with st.mu released.
+func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request) (b *fakeBatch, now time.Time) {
+	st.mu.Lock()
+	now = st.srv.now()
 	id := r.PathValue("message_batch_id")
 	for _, b := range st.batches {
 		if b.id == id {
 			st.settle(b, now)
-			return b
+			return b, now
 		}
 	}
+	st.mu.Unlock()
 	writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "message batch not found: "+id)
-	return nil
+	return nil, now
 }
 
 // create serves POST /v1/messages/batches.
@@ -445,32 +428,25 @@ func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
 	}
 	st.mu.Unlock()
 	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query())
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, r, page, err)
 }
 
 // get serves GET /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) get(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	now := st.srv.now()
-	if b := st.lookup(w, r, now); b != nil {
+	if b, now := st.lookup(w, r); b != nil {
+		defer st.mu.Unlock()
 		writeJSON(w, http.StatusOK, b.record(r, now))
 	}
 }
 
 // cancel serves POST /v1/messages/batches/{message_batch_id}/cancel.
 func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	now := st.srv.now()
-	b := st.lookup(w, r, now)
-	switch {
-	case b == nil:
+	b, now := st.lookup(w, r)
+	if b == nil {
 		return
+	}
+	defer st.mu.Unlock()
+	switch {
 	case b.endedAt != nil:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
 			fmt.Sprintf("message batch %s has already ended; only a batch that is processing can be canceled", b.id))
@@ -484,13 +460,12 @@ func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
 
 // delete serves DELETE /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	now := st.srv.now()
-	b := st.lookup(w, r, now)
-	switch {
-	case b == nil:
+	b, _ := st.lookup(w, r)
+	if b == nil {
 		return
+	}
+	defer st.mu.Unlock()
+	switch {
 	case b.endedAt == nil:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
 			fmt.Sprintf("message batch %s is still processing; cancel it and wait for it to end before deleting it", b.id))
@@ -505,11 +480,8 @@ func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
 
 // results serves GET /v1/messages/batches/{message_batch_id}/results.
 func (st *batchStore) results(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	now := st.srv.now()
-	b := st.lookup(w, r, now)
+	b, now := st.lookup(w, r)
 	if b == nil {
-		st.mu.Unlock()
 		return
 	}
 	ended, lines := b.endedAt != nil, b.results

@@ -473,3 +473,31 @@ func TestBatchRequestsGoThroughTheMessagesEndpoint(t *testing.T) {
 		t.Errorf("batch result %s, direct answer %s", lines[0]["result"], direct)
 	}
 }
+
+func TestWithBatchProcessingTime(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		d    time.Duration
+		want time.Duration // when the batch ends
+	}{
+		{"ten seconds", 10 * time.Second, 10 * time.Second},
+		{"negative counts as zero", -time.Second, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			clock := newFakeClock()
+			s := newTestServer(t, WithClock(clock.Now), WithBatchProcessingTime(tt.d))
+			start := clock.Now()
+			b := createBatch(t, s, tenRequests())
+			if tt.want > 0 {
+				clock.Advance(tt.want - time.Nanosecond)
+				if b := getBatch(t, s, b.ID); b.ProcessingStatus != "in_progress" {
+					t.Fatalf("before %v: %s", tt.want, b.ProcessingStatus)
+				}
+				clock.Advance(time.Nanosecond)
+			}
+			if b := getBatch(t, s, b.ID); b.ProcessingStatus != "ended" || b.EndedAt == nil || !b.EndedAt.Equal(start.Add(tt.want)) {
+				t.Fatalf("at %v: %s, ended_at %v", tt.want, b.ProcessingStatus, b.EndedAt)
+			}
+		})
+	}
+}

@@ -34,27 +34,24 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, errType, mes
 	})
 }
 
+// errorTypes are the statuses with an error type of their own.
+var errorTypes = map[int]string{
+	http.StatusUnauthorized:          wire.ErrAuthentication,
+	http.StatusPaymentRequired:       wire.ErrBilling,
+	http.StatusForbidden:             wire.ErrPermission,
+	http.StatusNotFound:              wire.ErrNotFound,
+	http.StatusRequestEntityTooLarge: wire.ErrRequestTooLarge,
+	http.StatusTooManyRequests:       wire.ErrRateLimit,
+	http.StatusGatewayTimeout:        wire.ErrTimeout,
+	statusOverloaded:                 wire.ErrOverloaded,
+}
+
 // errorTypeForStatus maps a status to its error type as in the spec's table
 // (errors-retries-limits.md section 2): other 4xx statuses use
 // invalid_request_error and other 5xx statuses api_error.
 func errorTypeForStatus(status int) string {
-	switch status {
-	case http.StatusUnauthorized:
-		return wire.ErrAuthentication
-	case http.StatusPaymentRequired:
-		return wire.ErrBilling
-	case http.StatusForbidden:
-		return wire.ErrPermission
-	case http.StatusNotFound:
-		return wire.ErrNotFound
-	case http.StatusRequestEntityTooLarge:
-		return wire.ErrRequestTooLarge
-	case http.StatusTooManyRequests:
-		return wire.ErrRateLimit
-	case http.StatusGatewayTimeout:
-		return wire.ErrTimeout
-	case statusOverloaded:
-		return wire.ErrOverloaded
+	if t, ok := errorTypes[status]; ok {
+		return t
 	}
 	if status >= 500 {
 		return wire.ErrAPI

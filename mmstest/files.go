@@ -7,7 +7,6 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,9 +43,7 @@ import (
 // The Files beta is not required: the service lists none, though the SDKs
 // send it.
 
-// fileStore holds a server's files. It lives in the handlers the file
-// routes are registered with (routes.go); (*Server).fileStore finds it
-// through the mux, as batchStore does.
+// fileStore holds a server's files (Server.files).
 type fileStore struct {
 	srv   *Server
 	blobs blobDir
@@ -56,25 +53,6 @@ type fileStore struct {
 
 func newFileStore(s *Server) *fileStore {
 	return &fileStore{srv: s, blobs: blobDir{srv: s}}
-}
-
-// fileRoute is the handler of one file endpoint: a method of the store.
-type fileRoute struct {
-	store *fileStore
-	fn    func(*fileStore, http.ResponseWriter, *http.Request)
-}
-
-func (h fileRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.fn(h.store, w, r) }
-
-func (st *fileStore) route(fn func(*fileStore, http.ResponseWriter, *http.Request)) http.Handler {
-	return fileRoute{st, fn}
-}
-
-// fileStore returns the store behind the file routes.
-func (s *Server) fileStore() *fileStore {
-	probe := &http.Request{Method: http.MethodGet, URL: &url.URL{Path: "/v1/files"}}
-	h, _ := s.mux.Handler(probe)
-	return h.(fileRoute).store
 }
 
 // storedFile is one uploaded file.
@@ -142,7 +120,7 @@ func (st *fileStore) lookup(w http.ResponseWriter, r *http.Request) *storedFile 
 // FileSHA256 returns the lowercase hex SHA-256 of the content of the file
 // with id, computed as it was stored, and whether the file exists.
 func (s *Server) FileSHA256(id string) (string, bool) {
-	f := s.fileStore().find(id)
+	f := s.files.find(id)
 	if f == nil {
 		return "", false
 	}
@@ -153,7 +131,7 @@ func (s *Server) FileSHA256(id string) (string, bool) {
 // the service marks files created by tools, and reports whether the file
 // exists. Uploaded files start out not downloadable.
 func (s *Server) SetFileDownloadable(id string, downloadable bool) bool {
-	st := s.fileStore()
+	st := s.files
 	f := st.find(id)
 	if f == nil {
 		return false
@@ -257,11 +235,7 @@ func (st *fileStore) list(w http.ResponseWriter, r *http.Request) {
 	}
 	st.mu.Unlock()
 	page, err := pageByID(recs, func(f fileWire) string { return f.ID }, q)
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, r, page, err)
 }
 
 // get serves GET /v1/files/{file_id}.

@@ -225,7 +225,7 @@ func TestFileLargeUploadOnDisk(t *testing.T) {
 	if rec.BodySize != int64(len(form)) || len(rec.Body) != maxLoggedBody || !bytes.Equal(rec.Body, form[:maxLoggedBody]) {
 		t.Errorf("log: BodySize %d (want %d), %d body bytes", rec.BodySize, len(form), len(rec.Body))
 	}
-	st := s.fileStore()
+	st := s.files
 	stored := st.find(f.ID).content
 	if stored.path == "" || stored.data != nil {
 		t.Fatal("a 3 MiB file is kept in memory")

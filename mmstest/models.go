@@ -166,11 +166,7 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
 		infos[i] = m.info(r)
 	}
 	page, err := pageByID(infos, func(m modelInfo) string { return m.ID }, r.URL.Query())
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, r, page, err)
 }
 
 // getModel serves GET /v1/models/{model_id}; an alias resolves to its model.

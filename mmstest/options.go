@@ -14,15 +14,17 @@ type config struct {
 	clock             func() time.Time
 	models            []Model
 	organizationID    string
+	batchProcessing   time.Duration
 }
 
 func defaultConfig() config {
 	return config{
-		apiKeys:        []string{DefaultAPIKey},
-		authTokens:     []string{DefaultAuthToken},
-		clock:          time.Now,
-		models:         DefaultModels(),
-		organizationID: DefaultOrganizationID,
+		apiKeys:         []string{DefaultAPIKey},
+		authTokens:      []string{DefaultAuthToken},
+		clock:           time.Now,
+		models:          DefaultModels(),
+		organizationID:  DefaultOrganizationID,
+		batchProcessing: DefaultBatchProcessingTime,
 	}
 }
 
@@ -66,4 +68,12 @@ func WithModels(models []Model) Option {
 // every response.
 func WithOrganizationID(id string) Option {
 	return func(c *config) { c.organizationID = id }
+}
+
+// WithBatchProcessingTime sets how long, on the server's clock, a batch
+// takes to process (default DefaultBatchProcessingTime); a negative d counts
+// as 0. SetBatchProcessingTime changes it later, for batches created
+// afterwards.
+func WithBatchProcessingTime(d time.Duration) Option {
+	return func(c *config) { c.batchProcessing = max(d, 0) }
 }

@@ -2,9 +2,12 @@ package mmstest
 
 import (
 	"fmt"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // idPage is a list page of the spec's "id scheme" (Models, Message Batches,
@@ -28,16 +31,9 @@ const (
 // more items lie beyond the page in the paging direction. The error, if any,
 // is the message for a 400 invalid_request_error.
 func pageByID[T any](items []T, idOf func(T) string, q url.Values) (idPage[T], error) {
-	limit := defaultPageLimit
-	if q.Has("limit") {
-		n, err := strconv.Atoi(q.Get("limit"))
-		switch {
-		case err != nil:
-			return idPage[T]{}, fmt.Errorf("limit: Input should be a valid integer, got %q", q.Get("limit"))
-		case n < 1 || n > maxPageLimit:
-			return idPage[T]{}, fmt.Errorf("limit: Input should be between 1 and %d, got %d", maxPageLimit, n)
-		}
-		limit = n
+	limit, err := queryLimit(q, maxPageLimit)
+	if err != nil {
+		return idPage[T]{}, err
 	}
 	after, before := q.Get("after_id"), q.Get("before_id")
 	indexOf := func(param, id string) (int, error) {
@@ -73,4 +69,30 @@ func pageByID[T any](items []T, idOf func(T) string, q url.Values) (idPage[T], e
 		page.FirstID, page.LastID = &first, &last
 	}
 	return page, nil
+}
+
+// queryLimit reads the limit query parameter: defaultPageLimit when absent,
+// else an integer from 1 to maxLimit. The error is the message for a 400.
+func queryLimit(q url.Values, maxLimit int) (int, error) {
+	if !q.Has("limit") {
+		return defaultPageLimit, nil
+	}
+	n, err := strconv.Atoi(q.Get("limit"))
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("limit: Input should be a valid integer, got %q", q.Get("limit"))
+	case n < 1 || n > maxLimit:
+		return 0, fmt.Errorf("limit: Input should be between 1 and %d, got %d", maxLimit, n)
+	}
+	return n, nil
+}
+
+// writePage answers r with page, or with a 400 invalid_request_error
+// carrying err when paging failed.
+func writePage(w http.ResponseWriter, r *http.Request, page any, err error) {
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, page)
 }

@@ -3,33 +3,34 @@ package mmstest
 // registerRoutes registers every endpoint of the fake; add new endpoints here
 // so that the whole surface is listed in one place. Handlers run after the
 // rule chain in rules.go, so they can rely on an authenticated request with a
-// valid version, betas and a buffered body within the size limit.
+// valid version, betas and a body within the size limit, read whole before
+// they run: buffered in memory, or, for a large upload to /v1/files or
+// /v1/skills, spooled to a temporary file (uploads.go). The batch, file and
+// skill endpoints are methods of the Server's stores.
 func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/models", s.listModels)
 	s.mux.HandleFunc("GET /v1/models/{model_id}", s.getModel)
-	files := newFileStore(s) // the file routes share one store; see files.go
+	files, batches, skills := s.files, s.batches, s.skills // the stores; see files.go, batches.go, skills.go
 	// Messages check the file ids they name against the store (files.go).
 	s.mux.HandleFunc("POST /v1/messages", files.withFileRefs("create", s.createMessage))
 	s.mux.HandleFunc("POST /v1/messages/count_tokens", files.withFileRefs("count_tokens", s.countTokens))
-	batches := newBatchStore(s) // the batch routes share one store; see batches.go
-	s.mux.Handle("POST /v1/messages/batches", batches.route((*batchStore).create))
-	s.mux.Handle("GET /v1/messages/batches", batches.route((*batchStore).list))
-	s.mux.Handle("GET /v1/messages/batches/{message_batch_id}", batches.route((*batchStore).get))
-	s.mux.Handle("POST /v1/messages/batches/{message_batch_id}/cancel", batches.route((*batchStore).cancel))
-	s.mux.Handle("DELETE /v1/messages/batches/{message_batch_id}", batches.route((*batchStore).delete))
-	s.mux.Handle("GET /v1/messages/batches/{message_batch_id}/results", batches.route((*batchStore).results))
-	s.mux.Handle("POST /v1/files", files.route((*fileStore).upload))
-	s.mux.Handle("GET /v1/files", files.route((*fileStore).list))
-	s.mux.Handle("GET /v1/files/{file_id}", files.route((*fileStore).get))
-	s.mux.Handle("GET /v1/files/{file_id}/content", files.route((*fileStore).download))
-	s.mux.Handle("DELETE /v1/files/{file_id}", files.route((*fileStore).delete))
-	skills := newSkillStore(s) // see skills.go
-	s.mux.Handle("POST /v1/skills", skills.route((*skillStore).create))
-	s.mux.Handle("GET /v1/skills", skills.route((*skillStore).list))
-	s.mux.Handle("GET /v1/skills/{skill_id}", skills.route((*skillStore).get))
-	s.mux.Handle("DELETE /v1/skills/{skill_id}", skills.route((*skillStore).delete))
-	s.mux.Handle("POST /v1/skills/{skill_id}/versions", skills.route((*skillStore).createVersion))
-	s.mux.Handle("GET /v1/skills/{skill_id}/versions", skills.route((*skillStore).listVersions))
-	s.mux.Handle("GET /v1/skills/{skill_id}/versions/{version}", skills.route((*skillStore).getVersion))
-	s.mux.Handle("DELETE /v1/skills/{skill_id}/versions/{version}", skills.route((*skillStore).deleteVersion))
+	s.mux.HandleFunc("POST /v1/messages/batches", batches.create)
+	s.mux.HandleFunc("GET /v1/messages/batches", batches.list)
+	s.mux.HandleFunc("GET /v1/messages/batches/{message_batch_id}", batches.get)
+	s.mux.HandleFunc("POST /v1/messages/batches/{message_batch_id}/cancel", batches.cancel)
+	s.mux.HandleFunc("DELETE /v1/messages/batches/{message_batch_id}", batches.delete)
+	s.mux.HandleFunc("GET /v1/messages/batches/{message_batch_id}/results", batches.results)
+	s.mux.HandleFunc("POST /v1/files", files.upload)
+	s.mux.HandleFunc("GET /v1/files", files.list)
+	s.mux.HandleFunc("GET /v1/files/{file_id}", files.get)
+	s.mux.HandleFunc("GET /v1/files/{file_id}/content", files.download)
+	s.mux.HandleFunc("DELETE /v1/files/{file_id}", files.delete)
+	s.mux.HandleFunc("POST /v1/skills", skills.create)
+	s.mux.HandleFunc("GET /v1/skills", skills.list)
+	s.mux.HandleFunc("GET /v1/skills/{skill_id}", skills.get)
+	s.mux.HandleFunc("DELETE /v1/skills/{skill_id}", skills.delete)
+	s.mux.HandleFunc("POST /v1/skills/{skill_id}/versions", skills.createVersion)
+	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions", skills.listVersions)
+	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions/{version}", skills.getVersion)
+	s.mux.HandleFunc("DELETE /v1/skills/{skill_id}/versions/{version}", skills.deleteVersion)
 }

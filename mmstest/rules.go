@@ -153,10 +153,12 @@ func hasBeta(names []string, beta string) bool {
 	return false
 }
 
-// readBody enforces the endpoint's size limit and buffers the body so that the
-// log and the handlers can both read it. A declared Content-Length over the
-// limit is refused before reading a single body byte; a chunked body is
-// counted while it is read.
+// readBody enforces the endpoint's size limit and reads the whole body so
+// that the log and the handlers can both read it: buffered in memory, or,
+// for a large or chunked multipart upload to /v1/files or /v1/skills,
+// spooled to a temporary file (spoolBody, uploads.go). A declared
+// Content-Length over the limit is refused before reading a single body
+// byte; a chunked body is counted while it is read.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request, rec *Request) bool {
 	limit := wire.BodyLimit(r.URL.Path)
 	if r.ContentLength > limit {

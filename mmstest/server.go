@@ -62,14 +62,17 @@
 // streams mid-body.
 //
 // File map: server.go (Server, lifecycle, ids), options.go (Option values),
-// rules.go (the per-request rule chain), faults.go (InjectFault), ratelimit.go,
-// requests.go (the request log), errors.go and json.go (response helpers),
-// pagination.go (list paging), schema.go (the request-form validator),
-// tokens.go (the token estimate), routes.go (every endpoint registration) and
-// one file per endpoint family: models.go; messages.go (handlers, model
-// rules), messages_schema.go (request forms), messages_check.go
-// (conversation rules), messages_reply.go (the reply) and messages_stream.go
-// (streaming and StreamFault).
+// rules.go (the per-request rule chain, body reading), uploads.go (spooled
+// multipart uploads and stored contents), faults.go (InjectFault),
+// ratelimit.go, requests.go (the request log), errors.go and json.go
+// (response helpers), pagination.go (list paging in both schemes),
+// schema.go (the request-form validator), tokens.go (the token estimate),
+// routes.go (every endpoint registration) and one file per endpoint family:
+// models.go; messages.go (handlers, model rules), messages_schema.go
+// (request forms), messages_check.go (conversation rules),
+// messages_reply.go (the reply) and messages_stream.go (streaming and
+// StreamFault); batches.go (Message Batches and their lifecycle); files.go
+// (Files); skills.go (Skills and their versions).
 package mmstest
 
 import (
@@ -104,6 +107,10 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *rateLimiter // nil when no rate limit is configured
 	models  []Model      // newest release first, as the list endpoint returns them
+	// The stores of the batch, file and skill endpoints.
+	batches *batchStore
+	files   *fileStore
+	skills  *skillStore
 	done    chan struct{}
 	closing sync.Once
 
@@ -131,6 +138,7 @@ func NewServer(opts ...Option) *Server {
 	if cfg.requestsPerMinute > 0 {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)
 	}
+	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL

@@ -41,8 +41,7 @@ import (
 // Version identifiers are microseconds since the Unix epoch on the
 // server's clock, made strictly increasing.
 
-// skillStore holds a server's skills, found through the mux like
-// fileStore.
+// skillStore holds a server's skills (Server.skills).
 type skillStore struct {
 	srv         *Server
 	blobs       blobDir
@@ -53,18 +52,6 @@ type skillStore struct {
 
 func newSkillStore(s *Server) *skillStore {
 	return &skillStore{srv: s, blobs: blobDir{srv: s}}
-}
-
-// skillRoute is the handler of one skill endpoint: a method of the store.
-type skillRoute struct {
-	store *skillStore
-	fn    func(*skillStore, http.ResponseWriter, *http.Request)
-}
-
-func (h skillRoute) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.fn(h.store, w, r) }
-
-func (st *skillStore) route(fn func(*skillStore, http.ResponseWriter, *http.Request)) http.Handler {
-	return skillRoute{st, fn}
 }
 
 type storedSkill struct {
@@ -328,11 +315,7 @@ func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
 	}
 	st.mu.Unlock()
 	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 100)
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, r, page, err)
 }
 
 // get serves GET /v1/skills/{skill_id}.
@@ -399,11 +382,7 @@ func (st *skillStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	}
 	st.mu.Unlock()
 	page, err := pageSkillList(recs, func(v skillVersionWire) string { return v.ID }, r.URL.Query(), 1000)
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	writeJSON(w, http.StatusOK, page)
+	writePage(w, r, page, err)
 }
 
 // lookupVersion returns the skill and version named by the path with st.mu
@@ -461,16 +440,9 @@ type skillListPage[T any] struct {
 // token stays valid when items are deleted. The error, if any, is the
 // message for a 400.
 func pageSkillList[T any](items []T, idOf func(T) string, q url.Values, maxLimit int) (skillListPage[T], error) {
-	limit := defaultPageLimit
-	if q.Has("limit") {
-		n, err := strconv.Atoi(q.Get("limit"))
-		switch {
-		case err != nil:
-			return skillListPage[T]{}, fmt.Errorf("limit: Input should be a valid integer, got %q", q.Get("limit"))
-		case n < 1 || n > maxLimit:
-			return skillListPage[T]{}, fmt.Errorf("limit: Input should be between 1 and %d, got %d", maxLimit, n)
-		}
-		limit = n
+	limit, err := queryLimit(q, maxLimit)
+	if err != nil {
+		return skillListPage[T]{}, err
 	}
 	start := 0
 	if token := q.Get("page"); token != "" {
