@@ -55,6 +55,8 @@ type blockParam struct {
 	ToolUseID       string          `json:"tool_use_id"`
 	Content         json.RawMessage `json:"content"`
 	Source          *sourceParam    `json:"source"`
+	Citations       json.RawMessage `json:"citations"` // a document's {"enabled":…}; a text block's list
+	Title           *string         `json:"title"`
 	Transformations *struct {
 		OversizedImage string `json:"oversized_image"`
 	} `json:"transformations"`
@@ -65,6 +67,7 @@ type sourceParam struct {
 	MediaType string          `json:"media_type"`
 	Data      string          `json:"data"`
 	Content   json.RawMessage `json:"content"`
+	FileID    string          `json:"file_id"`
 }
 
 type toolParam struct {

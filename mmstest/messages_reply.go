@@ -12,11 +12,12 @@ import (
 
 // replyBlock is one content block of a reply.
 type replyBlock struct {
-	typ       string          // "text", "thinking" or "tool_use"
-	text      string          // the text, or the thinking
-	signature string          // thinking
-	id, name  string          // tool_use
-	input     json.RawMessage // tool_use: a compact JSON object
+	typ       string            // "text", "thinking" or "tool_use"
+	text      string            // the text, or the thinking
+	signature string            // thinking
+	id, name  string            // tool_use
+	input     json.RawMessage   // tool_use: a compact JSON object
+	citations []json.RawMessage // text: citations (messages_cite.go)
 }
 
 // tokens is the block's output token count.
@@ -66,9 +67,18 @@ func (b replyBlock) wire(initial bool) any {
 		return w
 	}
 	if initial {
-		return textWire{Type: b.typ}
+		return textWire{Type: b.typ} // citations arrive as citations_delta
+	}
+	if b.citations != nil {
+		return citedTextWire{b.typ, b.text, b.citations}
 	}
 	return textWire{b.typ, b.text}
+}
+
+type citedTextWire struct {
+	Type      string            `json:"type"`
+	Text      string            `json:"text"`
+	Citations []json.RawMessage `json:"citations"`
 }
 
 // reply is the fake's answer to a request.
@@ -121,6 +131,7 @@ func (s *Server) buildReply(p *msgParams) reply {
 		rep.blocks = append(rep.blocks, replyBlock{typ: "thinking", text: thought, signature: signThinking(0, thought)})
 	}
 	rep.blocks = append(rep.blocks, replyBlock{typ: "text", text: "You said: " + said})
+	rep.blocks = append(rep.blocks, s.citedBlocks(turns)...)
 	for _, t := range calls {
 		var input bytes.Buffer
 		_ = json.Compact(&input, exampleValue(t.InputSchema, strings.Join(prompt, "\n"))) // valid JSON

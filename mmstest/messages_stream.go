@@ -1,6 +1,7 @@
 package mmstest
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -226,9 +227,16 @@ func (b replyBlock) deltas() []any {
 		Type        string `json:"type"`
 		PartialJSON string `json:"partial_json"`
 	}
+	type citationsDelta struct {
+		Type     string          `json:"type"`
+		Citation json.RawMessage `json:"citation"`
+	}
 	var out []any
 	switch b.typ {
 	case "text":
+		for _, c := range b.citations {
+			out = append(out, citationsDelta{"citations_delta", c})
+		}
 		for _, c := range chunks(b.text) {
 			out = append(out, textDelta{"text_delta", c})
 		}

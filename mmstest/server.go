@@ -31,6 +31,10 @@
 //     "The user said: <echo, clipped to 200 bytes>" comes first ("" with
 //     display "omitted").
 //   - Then a text block "You said: <echo>".
+//   - Then, for each document of the last user turn with citations enabled
+//     whose plain text the fake can read (a text source, or a stored
+//     text/plain file), a text block "The document says: <first sentence>"
+//     citing that sentence (char_location; streamed as citations_delta).
 //   - Then a tool_use block for each custom tool whose name occurs in the
 //     prompt, in tools order: only the first with
 //     disable_parallel_tool_use, none with tool_choice "none", the named one

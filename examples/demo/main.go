@@ -50,7 +50,7 @@ func run(ctx context.Context, out io.Writer) error {
 		{"A conversation with thinking and a tool call", conversation},
 		{"A reply, streamed as it is written", streaming},
 		{"Models, and a batch run to the end", modelsAndBatch},
-		{"A document: upload, ask, download, delete", document},
+		{"A document: upload, ask with citations, download, delete", document},
 	} {
 		fmt.Fprintf(out, "== %s\n", step.title)
 		if err := step.fn(ctx, out, client, srv); err != nil {
@@ -222,6 +222,7 @@ func document(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Se
 
 	doc := mms.DocumentFromFile(f.ID)
 	doc.Title = mms.Ptr("notes")
+	doc.Citations = &mms.CitationsConfig{Enabled: mms.Ptr(true)}
 	msg, err := c.Messages.Create(ctx, mms.MessageCreateParams{
 		Model: "mms-large-1", MaxTokens: 256,
 		Messages: []mms.MessageParam{mms.UserMessage(doc, mms.TextBlock{Text: "What does the document say?"})},
@@ -229,7 +230,19 @@ func document(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Se
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "asked about it: %q\n", msg.Text())
+	for _, block := range msg.Content {
+		tb, ok := block.(mms.TextBlock)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(out, "answer: %q\n", tb.Text)
+		for _, c := range tb.Citations {
+			if loc, ok := c.(mms.CharLocationCitation); ok {
+				fmt.Fprintf(out, "  cites %q: characters %d-%d of document %d (%s)\n",
+					loc.CitedText, loc.StartCharIndex, loc.EndCharIndex, loc.DocumentIndex, *loc.FileID)
+			}
+		}
+	}
 
 	srv.SetFileDownloadable(f.ID, true) // uploads are not downloadable on the service either
 	dl, err := c.Files.Download(ctx, f.ID)
