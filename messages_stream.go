@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/config"
 	"io"
 	"iter"
 	"mime"
@@ -150,6 +151,12 @@ type messageStream struct {
 	body io.ReadCloser
 	idle *idleReader // nil without an idle timeout
 	resp *transport.Response
+
+	// The client-side rate limiter's estimate, corrected from the usage the
+	// stream reports (limiter nil: no limiter configured).
+	limiter  config.Limiter
+	estimate int
+	usage    Usage
 }
 
 // openStream validates and encodes p, sends the request and returns the
@@ -175,7 +182,7 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, err
 	}
-	st := &messageStream{body: resp.Body, resp: resp}
+	st := &messageStream{body: resp.Body, resp: resp, limiter: cfg.Limiter, estimate: len(body) / 4}
 	if ct := resp.Header.Get(wire.HeaderContentType); ct != "" {
 		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
@@ -220,8 +227,16 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 			return
 		}
 		events++
-		if _, ok := ev.(MessageStopEvent); ok {
+		switch e := ev.(type) {
+		case MessageStartEvent:
+			st.usage = e.Message.Usage
+		case MessageDeltaEvent:
+			st.usage.OutputTokens = e.Usage.OutputTokens
+		case MessageStopEvent:
 			stopped = true
+			if st.limiter != nil {
+				st.limiter.Correct(st.estimate, st.usage.TotalInputTokens()+st.usage.OutputTokens)
+			}
 		}
 		if !yield(ev, nil) {
 			return

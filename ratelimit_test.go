@@ -2,11 +2,13 @@ package mms_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/time/rate"
 
+	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -76,5 +78,28 @@ func TestWithRateLimiterUsesCallerLimiter(t *testing.T) {
 	defer cancel()
 	if err := c.Do(ctx, "GET", "/v1/models", nil, nil); err == nil {
 		t.Fatalf("err = %v, want the limiter to refuse within the deadline", err)
+	}
+}
+
+// TestRateLimitCorrectedFromStreamUsage: a stream whose usage is far above
+// the client's estimate charges the difference, holding back the next call.
+func TestRateLimitCorrectedFromStreamUsage(t *testing.T) {
+	const sse = "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"m\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":5000,\"output_tokens\":1}}}\n\n" +
+		"event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":1000}}\n\n" +
+		"event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n"
+	s := newScriptServer(t, reply{header: map[string]string{"Content-Type": "text/event-stream"}, body: sse})
+	c := newTestClient(t, s, option.WithRateLimit(0, 6000)) // 100 tokens/s, burst 6000
+	p := mms.MessageCreateParams{Model: "m", MaxTokens: 10, Messages: []mms.MessageParam{mms.UserText("hi")}}
+	for _, err := range c.Messages.Stream(context.Background(), p) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// 6000 tokens were used against a ~30-token estimate: the bucket is in
+	// debt, so a request now waits well beyond 100 ms.
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := c.Do(ctx, "POST", "/v1/messages/count_tokens", map[string]string{"model": strings.Repeat("m", 400)}, nil); err == nil {
+		t.Fatal("the call after an under-estimated stream was not held back")
 	}
 }
