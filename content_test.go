@@ -531,6 +531,10 @@ func TestUnionTables(t *testing.T) {
 		"image sources":    unionTest(imageSourceVariants, decodeImageSource),
 		"document sources": unionTest(documentSourceVariants, decodeDocumentSource),
 		"browser state":    unionTest(browserStateChangeVariants, decodeBrowserStateChange),
+		"iteration usage":  unionTest(iterationUsageVariants, decodeIterationUsage),
+		"fallback credit":  unionTest(fallbackCreditStatusVariants, decodeFallbackCreditStatus),
+		"applied edits":    unionTest(appliedEditVariants, decodeAppliedEdit),
+		"cache misses":     unionTest(cacheMissVariants, decodeCacheMiss),
 	}
 	for name, run := range tables {
 		t.Run(name, run)

@@ -490,25 +490,16 @@ func (u *IterationUsages) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// iterationUsageVariants is the decode table of IterationUsage.
+var iterationUsageVariants = variants[IterationUsage]{
+	"message":          variant[IterationUsage, MessageIterationUsage],
+	"compaction":       variant[IterationUsage, CompactionIterationUsage],
+	"advisor_message":  variant[IterationUsage, AdvisorMessageIterationUsage],
+	"fallback_message": variant[IterationUsage, FallbackMessageIterationUsage],
+}
+
 func decodeIterationUsage(data []byte) (IterationUsage, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var u IterationUsage
-	switch typ {
-	case "message":
-		u, err = codec.Decode[MessageIterationUsage](data)
-	case "compaction":
-		u, err = codec.Decode[CompactionIterationUsage](data)
-	case "advisor_message":
-		u, err = codec.Decode[AdvisorMessageIterationUsage](data)
-	case "fallback_message":
-		u, err = codec.Decode[FallbackMessageIterationUsage](data)
-	default:
-		return unknownOf(typ, data, newUnknownIterationUsage)
-	}
-	return settle(u, err, typ, data, newUnknownIterationUsage)
+	return decodeUnion(data, iterationUsageVariants, newUnknownIterationUsage)
 }
 
 // MessageIterationUsage is a "message" iteration: a main-model inference.
@@ -673,21 +664,14 @@ type FallbackCreditStatus interface {
 	isFallbackCreditStatus()
 }
 
+// fallbackCreditStatusVariants is the decode table of FallbackCreditStatus.
+var fallbackCreditStatusVariants = variants[FallbackCreditStatus]{
+	"redeemed":    variant[FallbackCreditStatus, FallbackCreditRedeemed],
+	"not_applied": variant[FallbackCreditStatus, FallbackCreditNotApplied],
+}
+
 func decodeFallbackCreditStatus(data []byte) (FallbackCreditStatus, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var s FallbackCreditStatus
-	switch typ {
-	case "redeemed":
-		s, err = codec.Decode[FallbackCreditRedeemed](data)
-	case "not_applied":
-		s, err = codec.Decode[FallbackCreditNotApplied](data)
-	default:
-		return unknownOf(typ, data, newUnknownFallbackCreditStatus)
-	}
-	return settle(s, err, typ, data, newUnknownFallbackCreditStatus)
+	return decodeUnion(data, fallbackCreditStatusVariants, newUnknownFallbackCreditStatus)
 }
 
 // FallbackCreditRedeemed is the "redeemed" status: the credit applied.
@@ -791,21 +775,14 @@ func (e *AppliedEdits) UnmarshalJSON(data []byte) error {
 	return err
 }
 
+// appliedEditVariants is the decode table of AppliedEdit.
+var appliedEditVariants = variants[AppliedEdit]{
+	"clear_tool_uses_20250919": variant[AppliedEdit, AppliedClearToolUses],
+	"clear_thinking_20251015":  variant[AppliedEdit, AppliedClearThinking],
+}
+
 func decodeAppliedEdit(data []byte) (AppliedEdit, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var e AppliedEdit
-	switch typ {
-	case "clear_tool_uses_20250919":
-		e, err = codec.Decode[AppliedClearToolUses](data)
-	case "clear_thinking_20251015":
-		e, err = codec.Decode[AppliedClearThinking](data)
-	default:
-		return unknownOf(typ, data, newUnknownAppliedEdit)
-	}
-	return settle(e, err, typ, data, newUnknownAppliedEdit)
+	return decodeUnion(data, appliedEditVariants, newUnknownAppliedEdit)
 }
 
 // AppliedClearToolUses is an applied "clear_tool_uses_20250919" edit.
@@ -907,29 +884,18 @@ type CacheMiss interface {
 	isCacheMiss()
 }
 
+// cacheMissVariants is the decode table of CacheMiss.
+var cacheMissVariants = variants[CacheMiss]{
+	"model_changed":              variant[CacheMiss, CacheMissModelChanged],
+	"system_changed":             variant[CacheMiss, CacheMissSystemChanged],
+	"tools_changed":              variant[CacheMiss, CacheMissToolsChanged],
+	"messages_changed":           variant[CacheMiss, CacheMissMessagesChanged],
+	"previous_message_not_found": variant[CacheMiss, CacheMissPreviousMessageNotFound],
+	"unavailable":                variant[CacheMiss, CacheMissUnavailable],
+}
+
 func decodeCacheMiss(data []byte) (CacheMiss, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var c CacheMiss
-	switch typ {
-	case "model_changed":
-		c, err = codec.Decode[CacheMissModelChanged](data)
-	case "system_changed":
-		c, err = codec.Decode[CacheMissSystemChanged](data)
-	case "tools_changed":
-		c, err = codec.Decode[CacheMissToolsChanged](data)
-	case "messages_changed":
-		c, err = codec.Decode[CacheMissMessagesChanged](data)
-	case "previous_message_not_found":
-		c, err = codec.Decode[CacheMissPreviousMessageNotFound](data)
-	case "unavailable":
-		c, err = codec.Decode[CacheMissUnavailable](data)
-	default:
-		return unknownOf(typ, data, newUnknownCacheMiss)
-	}
-	return settle(c, err, typ, data, newUnknownCacheMiss)
+	return decodeUnion(data, cacheMissVariants, newUnknownCacheMiss)
 }
 
 // CacheMissModelChanged is the "model_changed" cache miss.
