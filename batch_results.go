@@ -37,19 +37,33 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		return listError[BatchResult](err)
 	}
 	return func(yield func(BatchResult, error) bool) {
+		cfg, err := s.client.configFor(opts)
+		if err != nil {
+			yieldError(yield, err)
+			return
+		}
 		r := &request{method: http.MethodGet, path: path, accept: "application/x-jsonl", streaming: true}
 		resp, err := s.client.send(ctx, r, opts)
 		if err != nil {
 			yieldError(yield, err)
 			return
 		}
-		defer resp.Body.Close()
+		// option.WithStreamIdleTimeout applies here as to message streams.
+		body := resp.Body
+		var idle *idleReader
+		if cfg.StreamIdle > 0 {
+			idle = newIdleReader(resp.Body, cfg.StreamIdle)
+			body = idle
+		}
+		defer body.Close()
 		var stopped bool
-		n, err := eachLine(resp.Body, func(line []byte) error {
+		results := 0
+		n, err := eachLine(body, func(line []byte) error {
 			res, err := decodeBatchResultLine(line)
 			if err != nil {
 				return err
 			}
+			results++
 			if !yield(res, nil) {
 				stopped = true
 				return errStop
@@ -57,6 +71,9 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 			return nil
 		})
 		if err != nil && !stopped {
+			if idle != nil && idle.fired.Load() {
+				err = &StreamIdleError{Timeout: idle.timeout, Events: results}
+			}
 			yieldError(yield, fmt.Errorf("mms: results of batch %s, line %d: %w", batchID, n, err))
 		}
 	}

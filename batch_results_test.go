@@ -391,3 +391,29 @@ func FuzzBatchResultLine(f *testing.F) {
 		}
 	})
 }
+
+// TestBatchResultsIdleTimeout: with option.WithStreamIdleTimeout, a results
+// body that stalls ends with a StreamIdleError after the lines before it.
+func TestBatchResultsIdleTimeout(t *testing.T) {
+	release := make(chan struct{})
+	c := resultsServer(t, func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, textLine("a", "one")+"\n"+textLine("b", "two")+"\n")
+		w.(http.Flusher).Flush()
+		select { // stall until the client gives up
+		case <-r.Context().Done():
+		case <-release:
+		}
+	})
+	defer close(release)
+	// The deadline only keeps a broken watchdog from hanging the test.
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	ids, _, err := collect(c.Messages.Batches.Results(ctx, "b", option.WithStreamIdleTimeout(100*time.Millisecond)))
+	var idle *mms.StreamIdleError
+	if !errors.As(err, &idle) || !errors.Is(err, context.DeadlineExceeded) || idle.Events != 2 {
+		t.Fatalf("err = %v, want a StreamIdleError after 2 results", err)
+	}
+	if len(ids) != 2 {
+		t.Errorf("results before the stall = %v", ids)
+	}
+}
