@@ -1463,7 +1463,7 @@ func requestUnion[U interface{ requestForm() U }](u U) U {
 // explicit nulls of T's modelled members, minus the response-only ones in
 // drop. Everything else (members this SDK does not model) is dropped.
 func requestExtra[T any](extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
-	return codec.ModeledNulls(reflect.TypeFor[T](), extra, drop...)
+	return codec.KeepModeled(reflect.TypeFor[T](), extra, drop...)
 }
 
 // An appender writes its JSON straight into a buffer; jsonSize estimates

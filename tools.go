@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -427,112 +425,41 @@ func decodeConfigUnion[U any](data []byte, what string, decoders map[string]func
 // decodeExplicit decodes the JSON object data into v, a pointer to a struct
 // without JSON methods of its own, after zeroing it, and stores in *explicit
 // every member of data that one of v's fields models but whose decoded value
-// encodes as absent (null, "", false under omitzero). JSON null leaves v
-// untouched.
+// encodes as absent (null, "", false under omitzero): the codec's memory of
+// such members, without the unknown members (request types drop those).
+// JSON null leaves v untouched.
 func decodeExplicit(data []byte, v any, explicit *map[string]json.RawMessage) error {
 	if rawIsNull(data) {
 		return nil
 	}
+	if !json.Valid(data) { // request configs are small; keep decoding strict
+		return fmt.Errorf("mms: %T: malformed JSON", v)
+	}
 	rv := reflect.ValueOf(v).Elem()
 	rv.SetZero()
-	if err := json.Unmarshal(data, v); err != nil {
-		return err
-	}
-	enc, err := codec.Marshal(v)
-	if err != nil {
-		return err
-	}
-	present := memberSet(enc)
-	known := jsonMemberNames(rv.Type())
-	var ex map[string]json.RawMessage
-	err = codec.EachMember(data, func(key string, value []byte) error {
-		if known[key] && !present[key] {
-			if ex == nil {
-				ex = make(map[string]json.RawMessage)
-			}
-			ex[key] = codec.Clone(value)
-		}
-		return nil
-	})
-	*explicit = ex
+	var remembered map[string]json.RawMessage
+	err := codec.DecodeObject(data, v, &remembered)
+	*explicit = codec.KeepModeled(rv.Type(), remembered)
 	return err
 }
 
 // encodeExplicit encodes v, a struct without JSON methods of its own, with
-// "type":typ first (none when typ is ""), then appends in name order each
-// member of explicit that v models (or "type") and that v's encoding lacks.
+// "type":typ first (none when typ is ""), then the members of explicit that
+// v models (or "type", when typ is "") and whose field is still unset.
 func encodeExplicit(typ string, v any, explicit map[string]json.RawMessage) ([]byte, error) {
-	body, err := codec.MarshalObject(typ, v, nil)
-	if err != nil || len(explicit) == 0 {
-		return body, err
-	}
-	present := memberSet(body)
-	known := jsonMemberNames(reflect.TypeOf(v))
-	var keys []string
-	for k := range explicit {
-		if (known[k] || k == "type") && !present[k] {
-			keys = append(keys, k)
+	keep := codec.KeepModeled(reflect.TypeOf(v), explicit)
+	if t, ok := explicit["type"]; ok && typ == "" {
+		if keep == nil {
+			keep = make(map[string]json.RawMessage, 1)
 		}
+		keep["type"] = t
 	}
-	if len(keys) == 0 {
-		return body, nil
-	}
-	slices.Sort(keys)
-	out := bytes.Clone(body[:len(body)-1]) // without the closing brace
-	empty := len(present) == 0
-	for _, k := range keys {
-		val := trimJSONSpace(explicit[k])
+	for k, val := range keep {
 		if !json.Valid(val) {
 			return nil, fmt.Errorf("mms: %T.Explicit[%q] is not valid JSON", v, k)
 		}
-		if !empty {
-			out = append(out, ',')
-		}
-		empty = false
-		name, _ := codec.Marshal(k)
-		out = append(out, name...)
-		out = append(out, ':')
-		out = append(out, val...)
 	}
-	return append(out, '}'), nil
-}
-
-var memberNamesCache sync.Map // reflect.Type -> map[string]bool
-
-// jsonMemberNames returns the member names that struct type t's fields
-// encode as.
-func jsonMemberNames(t reflect.Type) map[string]bool {
-	if m, ok := memberNamesCache.Load(t); ok {
-		return m.(map[string]bool)
-	}
-	m := make(map[string]bool)
-	for i := 0; i < t.NumField(); i++ {
-		f := t.Field(i)
-		tag := f.Tag.Get("json")
-		if tag == "-" || !f.IsExported() {
-			continue
-		}
-		name, _, _ := strings.Cut(tag, ",")
-		if name == "" {
-			name = f.Name
-		}
-		m[name] = true
-	}
-	memberNamesCache.Store(t, m)
-	return m
-}
-
-// memberSet returns the member names of the JSON object obj (nil if obj is
-// not an object).
-func memberSet(obj []byte) map[string]bool {
-	set := make(map[string]bool)
-	if codec.EachMember(obj, func(key string, _ []byte) error {
-		set[key] = true
-		return nil
-	}) != nil {
-		return nil
-	}
-	return set
+	return codec.MarshalObject(typ, v, keep)
 }
 
 // memberValue returns the raw value of the first member named key of the

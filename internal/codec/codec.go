@@ -69,7 +69,8 @@ func Clone(data []byte) json.RawMessage {
 // DecodeObject decodes the JSON object in data into v, a pointer to a struct
 // without JSON methods of its own, and stores in *extra every member whose
 // name none of v's fields claims (other than "type", which the union owns),
-// plus an explicit null of any optional (omitzero) field, so that
+// plus any optional (omitzero) member sent with a value that leaves its
+// field zero (null, "", false), so that
 // MarshalObject writes the object back as it came. The stored values are
 // copies. *extra stays nil when there are none. See decode.go for how it
 // differs from json.Unmarshal.
@@ -114,18 +115,18 @@ func LiveExtra(v any, extra map[string]json.RawMessage) map[string]json.RawMessa
 	return out
 }
 
-// ModeledNulls returns the entries of extra that are remembered nulls of
-// fields of struct type t, minus the names in drop: what a request may
-// carry back (everything else in extra is unknown to this SDK and is never
-// sent).
-func ModeledNulls(t reflect.Type, extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
+// KeepModeled returns the entries of extra that name fields of struct type
+// t (the remembered explicit values DecodeObject keeps), minus the names in
+// drop: what a request may carry back. Everything else in extra is unknown
+// to this SDK and is never sent.
+func KeepModeled(t reflect.Type, extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
 	if len(extra) == 0 {
 		return nil
 	}
 	fields := infoOf(t).fields
 	var out map[string]json.RawMessage
 	for k, v := range extra {
-		if _, ok := fields[k]; !ok || string(v) != "null" || slices.Contains(drop, k) {
+		if _, ok := fields[k]; !ok || slices.Contains(drop, k) {
 			continue
 		}
 		if out == nil {

@@ -2,6 +2,7 @@ package codec
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -185,4 +186,44 @@ func FuzzEachMember(f *testing.F) {
 		_, _ = PeekType(data)
 		_ = EachElement(data, func([]byte) error { return nil })
 	})
+}
+
+type optional struct {
+	Name  string `json:"name,omitzero"`
+	On    bool   `json:"on,omitzero"`
+	Count *int   `json:"count,omitzero"`
+	Must  string `json:"must"`
+}
+
+// TestRememberedZeros: an optional member sent with a value omitzero would
+// drop (null, "", false) is remembered and written back, until the field
+// gets a value; a required member needs no memory.
+func TestRememberedZeros(t *testing.T) {
+	in := `{"name":"","on":false,"count":null,"must":"","x":1}`
+	var v optional
+	var extra map[string]json.RawMessage
+	if err := DecodeObject([]byte(in), &v, &extra); err != nil {
+		t.Fatal(err)
+	}
+	out, err := MarshalObject("", v, extra)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	json.Unmarshal([]byte(in), &a)
+	json.Unmarshal(out, &b)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("round trip (-in +out):\n%s", d)
+	}
+	if _, ok := extra["must"]; ok {
+		t.Error("a required member was remembered")
+	}
+	v.Name, v.On = "set", true
+	out, _ = MarshalObject("", v, extra)
+	if want := `{"name":"set","on":true,"must":"","count":null,"x":1}`; string(out) != want {
+		t.Errorf("got %s, want %s", out, want)
+	}
+	if got := KeepModeled(reflect.TypeFor[optional](), extra); len(got) != 3 || got["x"] != nil {
+		t.Errorf("KeepModeled = %v, want the three modelled members only", got)
+	}
 }

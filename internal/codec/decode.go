@@ -102,9 +102,10 @@ func collectFields(t reflect.Type, prefix []int, out map[string]field) {
 
 // decodeStruct decodes the object data into the struct rv points into.
 // With extra non-nil, members no field claims (other than "type") are kept
-// there, and so is an explicit null of an optional (omitzero) field: the
-// field cannot tell null from absent, the entry can, so the value
-// re-encodes as it came (see MarshalObject).
+// there, and so is an optional (omitzero) member sent with a value that
+// leaves its field zero (null, "", false, 0): the field cannot tell it from
+// absent, the entry can, so the value re-encodes as it came (see
+// MarshalObject).
 func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
 	si := infoOf(rv.Type())
 	keep := func(key []byte, value json.RawMessage) {
@@ -121,15 +122,15 @@ func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessa
 			}
 			return nil
 		}
-		if extra != nil && f.omitzero && string(value) == "null" {
-			keep(key, json.RawMessage("null"))
-		}
 		fv, err := fieldByIndex(rv, f.index)
 		if err != nil {
 			return err
 		}
 		if err := decodeValue(value, fv); err != nil {
 			return fmt.Errorf("%s: %w", key, err)
+		}
+		if extra != nil && f.omitzero && (string(value) == "null" || fv.IsZero()) {
+			keep(key, Clone(value)) // sent, yet omitzero would leave it out
 		}
 		return nil
 	})
