@@ -52,6 +52,7 @@ type Client struct {
 // address.
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
+	cfg.UserAgent = userAgent
 	if err := cfg.Apply(opts); err != nil {
 		return nil, err
 	}

@@ -99,8 +99,8 @@ func TestHeaders(t *testing.T) {
 				}
 			}
 			ua := got.Get("User-Agent")
-			if !strings.HasPrefix(ua, "mms-go/") || !strings.Contains(ua, runtime.Version()) {
-				t.Errorf("User-Agent = %q, want mms-go/<version> with %s", ua, runtime.Version())
+			if !strings.HasPrefix(ua, "mms-go/"+mms.Version+" ") || !strings.Contains(ua, runtime.Version()) {
+				t.Errorf("User-Agent = %q, want mms-go/%s with %s", ua, mms.Version, runtime.Version())
 			}
 		})
 	}

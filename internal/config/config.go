@@ -39,6 +39,9 @@ type Config struct {
 	Version   string
 	Betas     []string
 	Header    http.Header // extra headers from WithHeader
+	// UserAgent is set by mms.NewClient from mms.Version (internal packages
+	// cannot import the root, which owns the version).
+	UserAgent string
 
 	HTTPClient     *http.Client
 	MaxRetries     int

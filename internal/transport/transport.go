@@ -13,7 +13,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,12 +21,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/config"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
-
-// Version is the SDK version reported in the User-Agent.
-const Version = "0.1.0"
-
-// UserAgent names mms-go, its version and the Go version.
-var UserAgent = fmt.Sprintf("mms-go/%s (%s; %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 
 // Request is one logical call; Do may send it several times.
 type Request struct {
@@ -372,7 +365,9 @@ func buildHeader(cfg *config.Config, req *Request) http.Header {
 		h.Set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
 	}
 	h.Set(wire.HeaderVersion, cfg.Version)
-	h.Set(wire.HeaderUserAgent, UserAgent)
+	if cfg.UserAgent != "" {
+		h.Set(wire.HeaderUserAgent, cfg.UserAgent)
+	}
 	accept := req.Accept
 	if accept == "" {
 		accept = "application/json"
