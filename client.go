@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -55,6 +56,11 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg.UserAgent = userAgent
 	if err := cfg.Apply(opts); err != nil {
 		return nil, err
+	}
+	if cfg.MetadataInto != nil {
+		// A client's calls run concurrently: one destination shared by all
+		// of them would be a data race, so this option only works per call.
+		return nil, errors.New("mms: option.WithResponseMetadata is a per-call option: pass it to each call, with its own destination, not to NewClient")
 	}
 	if !cfg.CredentialGiven() {
 		key, token := os.Getenv(EnvAPIKey), os.Getenv(EnvAuthToken)

@@ -291,7 +291,9 @@ type ResponseMetadata = transport.Metadata
 
 // WithResponseMetadata stores the response metadata of the call in *dst:
 // request id, organization, rate-limit buckets, retry-after, attempts. It is
-// filled for failed calls too, when a response arrived.
+// filled for failed calls too, when a response arrived. It is a per-call
+// option: NewClient refuses it, since the client's concurrent calls would
+// all write the one *dst.
 //
 //	var md mms.ResponseMetadata
 //	msg, err := client.Messages.Create(ctx, p, option.WithResponseMetadata(&md))
