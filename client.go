@@ -68,8 +68,14 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		case key != "" && token != "":
 			return nil, fmt.Errorf("mms: both $%s and $%s are set; the service takes exactly one credential (unset one, or pass option.WithAPIKey or option.WithAuthToken)", EnvAPIKey, EnvAuthToken)
 		case key != "":
+			if err := transport.CheckHeaderValue(key); err != nil {
+				return nil, fmt.Errorf("mms: $%s %w", EnvAPIKey, err)
+			}
 			cfg.APIKey = key
 		case token != "":
+			if err := transport.CheckHeaderValue(token); err != nil {
+				return nil, fmt.Errorf("mms: $%s %w", EnvAuthToken, err)
+			}
 			cfg.AuthToken = token
 		default:
 			return nil, fmt.Errorf("mms: no credential: set $%s or $%s, or pass option.WithAPIKey or option.WithAuthToken", EnvAPIKey, EnvAuthToken)

@@ -45,6 +45,9 @@ func WithAPIKey(key string) RequestOption {
 		if strings.TrimSpace(key) == "" {
 			return fail("WithAPIKey: the key is empty")
 		}
+		if err := transport.CheckHeaderValue(key); err != nil {
+			return fail("WithAPIKey: the key %w", err)
+		}
 		c.SetAPIKey(key)
 		return nil
 	}
@@ -56,6 +59,9 @@ func WithAuthToken(token string) RequestOption {
 	return func(c *config.Config) error {
 		if strings.TrimSpace(token) == "" {
 			return fail("WithAuthToken: the token is empty")
+		}
+		if err := transport.CheckHeaderValue(token); err != nil {
+			return fail("WithAuthToken: the token %w", err)
 		}
 		c.SetAuthToken(token)
 		return nil
@@ -99,6 +105,9 @@ func WithVersion(version string) RequestOption {
 		if strings.TrimSpace(version) == "" {
 			return fail("WithVersion: the version is empty")
 		}
+		if err := transport.CheckHeaderValue(version); err != nil {
+			return fail("WithVersion: %q %w", version, err)
+		}
 		c.Version = version
 		return nil
 	}
@@ -112,6 +121,9 @@ func WithBeta(names ...string) RequestOption {
 			n = strings.TrimSpace(n)
 			if n == "" || strings.ContainsAny(n, ", ") {
 				return fail("WithBeta: %q is not a beta name", n)
+			}
+			if err := transport.CheckHeaderValue(n); err != nil {
+				return fail("WithBeta: %q %w", n, err)
 			}
 			c.Betas = append(c.Betas, n)
 		}
@@ -134,13 +146,20 @@ func WithoutEndpointBeta(names ...string) RequestOption {
 func WithHeader(key, value string) RequestOption {
 	return func(c *config.Config) error {
 		canon := http.CanonicalHeaderKey(strings.TrimSpace(key))
-		switch {
-		case canon == "":
+		if canon == "" {
 			return fail("WithHeader: the header name is empty")
-		case canon == wire.HeaderAPIKey || canon == wire.HeaderAuthorization:
+		}
+		if err := transport.CheckHeaderName(canon); err != nil {
+			return fail("WithHeader: %q %w", canon, err)
+		}
+		switch canon {
+		case wire.HeaderAPIKey, wire.HeaderAuthorization:
 			return fail("WithHeader: %s carries a credential; use WithAPIKey or WithAuthToken", canon)
-		case canon == wire.HeaderBeta:
+		case wire.HeaderBeta:
 			return WithBeta(strings.Split(value, ",")...)(c)
+		}
+		if err := transport.CheckHeaderValue(value); err != nil {
+			return fail("WithHeader: the value of %s %w", canon, err) // not quoted: it may be a secret
 		}
 		if c.Header == nil {
 			c.Header = make(http.Header)
@@ -220,6 +239,9 @@ func WithUserProfileID(id string) RequestOption {
 		if strings.TrimSpace(id) == "" {
 			return fail("WithUserProfileID: the id is empty")
 		}
+		if err := transport.CheckHeaderValue(id); err != nil {
+			return fail("WithUserProfileID: %q %w", id, err)
+		}
 		c.UserProfileID = id
 		return nil
 	}
@@ -230,6 +252,9 @@ func WithWorkspaceID(id string) RequestOption {
 	return func(c *config.Config) error {
 		if strings.TrimSpace(id) == "" {
 			return fail("WithWorkspaceID: the id is empty")
+		}
+		if err := transport.CheckHeaderValue(id); err != nil {
+			return fail("WithWorkspaceID: %q %w", id, err)
 		}
 		c.WorkspaceID = id
 		return nil
