@@ -82,21 +82,44 @@ func WithBaseURL(base string) RequestOption {
 }
 
 // ParseBaseURL checks a base URL as WithBaseURL and VENDOR_BASE_URL need it:
-// absolute, http or https, no query or fragment.
+// absolute, http or https, no query or fragment. Its errors show the URL
+// with any userinfo redacted.
 func ParseBaseURL(base string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
-		return nil, fail("base URL %q does not parse: %w", base, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // ue quotes the whole URL, userinfo included
+		}
+		return nil, fail("base URL %q does not parse: %w", shownURL(base), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fail("base URL %q must be an absolute http or https URL", base)
+		return nil, fail("base URL %q must be an absolute http or https URL", shownURL(base))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fail("base URL %q must not carry a query or fragment", base)
+		return nil, fail("base URL %q must not carry a query or fragment", shownURL(base))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// shownURL is base as an error may quote it: userinfo redacted, also when
+// the scheme is missing ("user:pw@host", "//user:pw@host").
+func shownURL(base string) string {
+	s := transport.RedactURL(base)
+	if s != base {
+		return s
+	}
+	rest := strings.TrimPrefix(s, "//")
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+		return "[redacted]" + rest[at:]
+	}
+	return s
 }
 
 // WithVersion sets the vendor-version header (default "2023-06-01").

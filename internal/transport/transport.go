@@ -141,6 +141,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 		if err == nil {
 			return resp, nil
 		}
+		err = redactErr(err) // before it is logged or returned
 		lastErr = err
 		if !retry || attempt > cfg.MaxRetries {
 			return nil, err
@@ -199,6 +200,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	if err != nil {
 		stopTimer()
 		cancel(nil)
+		err = redactURLError(err)
 		var tooLarge *TooLargeError
 		switch {
 		case errors.As(err, &tooLarge):

@@ -136,6 +136,29 @@ func TestRetryDelayBounds(t *testing.T) {
 	}
 }
 
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"https://api.example.com/v1", "https://api.example.com/v1"},
+		{"https://u:p@api.example.com", "https://[redacted]@api.example.com"},
+		{"https://u@api.example.com:8443/x?y=@z", "https://[redacted]@api.example.com:8443/x?y=@z"},
+		{"https://u:p%40q@h/a", "https://[redacted]@h/a"},
+		{"https://u:p@q@h", "https://[redacted]@h"},
+		{`Post "http://u:***@127.0.0.1:1/v1/messages": EOF`, `Post "http://[redacted]@127.0.0.1:1/v1/messages": EOF`},
+		{`Get "http://u:***@h": EOF`, `Get "http://[redacted]@h": EOF`},
+		{"a http://x:y@h1/ and https://z@h2", "a http://[redacted]@h1/ and https://[redacted]@h2"},
+		{"mail me at a@b.example", "mail me at a@b.example"},
+		{"https://h/path@x", "https://h/path@x"},
+		{"https://h mail a@b", "https://h mail a@b"},
+		{"ends with ://", "ends with ://"},
+	}
+	for _, tt := range tests {
+		if got := RedactURL(tt.in); got != tt.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
 func TestMergeBetas(t *testing.T) {
 	tests := []struct {
 		name     string
