@@ -237,6 +237,11 @@ func decodeInto(data []byte, out any) error {
 // ErrRequestTooLarge.
 type RequestTooLargeError = transport.TooLargeError
 
+// RedirectError reports a redirect the SDK did not follow: it follows only
+// redirects of idempotent methods that stay on the base URL's origin, since
+// requests carry the credential. It is not retried.
+type RedirectError = transport.RedirectError
+
 // AttemptTimeoutError reports an attempt that ran past its per-attempt
 // timeout; it matches context.DeadlineExceeded.
 type AttemptTimeoutError = transport.AttemptTimeoutError

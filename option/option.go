@@ -193,7 +193,10 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithHTTPClient sends requests through hc (its Transport, Jar and
-// CheckRedirect). Its Timeout, if any, bounds every attempt.
+// CheckRedirect). Its Timeout, if any, bounds every attempt. hc is not
+// modified: the SDK sends through a copy whose CheckRedirect first refuses
+// redirects to another origin and of non-idempotent methods (an
+// *mms.RedirectError), then asks hc's CheckRedirect.
 func WithHTTPClient(hc *http.Client) RequestOption {
 	return func(c *config.Config) error {
 		if hc == nil {

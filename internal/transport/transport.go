@@ -121,7 +121,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 	if client == nil {
 		client = http.DefaultClient
 	}
-	send := chain(cfg.Middleware, client.Do)
+	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req).Do)
 
 	var lastErr error
 	var delay time.Duration
@@ -202,9 +202,12 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		cancel(nil)
 		err = redactURLError(err)
 		var tooLarge *TooLargeError
+		var redirect *RedirectError
 		switch {
 		case errors.As(err, &tooLarge):
 			return nil, false, tooLarge
+		case errors.As(err, &redirect): // not wrapped in net/http's *url.Error, which quotes the target
+			return nil, false, redirect
 		case ctx.Err() != nil: // the caller's context ended: no retry
 			return nil, false, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
 		case context.Cause(actx) == errAttemptTimeout:
@@ -218,6 +221,13 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	}
 	logResponse(cfg, req, hresp, attempt, time.Since(start))
 	resp := &Response{Response: hresp, Meta: meta}
+	if err := unfollowedRedirect(req, cfg.BaseURL, hresp); err != nil {
+		hresp.Body.Close()
+		stopTimer()
+		cancel(nil)
+		report(cfg, meta)
+		return resp, false, err
+	}
 
 	if hresp.StatusCode >= 200 && hresp.StatusCode < 300 {
 		if req.Stream {
