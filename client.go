@@ -237,6 +237,11 @@ func decodeInto(data []byte, out any) error {
 // ErrRequestTooLarge.
 type RequestTooLargeError = transport.TooLargeError
 
+// ResponseTooLargeError reports a non-streaming success body over the limit
+// set with option.WithMaxResponseSize (default 64 MiB). At most Limit+1
+// bytes were read; the call is not retried.
+type ResponseTooLargeError = transport.ResponseTooLargeError
+
 // RedirectError reports a redirect the SDK did not follow: it follows only
 // redirects of idempotent methods that stay on the base URL's origin, since
 // requests carry the credential. It is not retried.

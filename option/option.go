@@ -232,6 +232,21 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 	}
 }
 
+// WithMaxResponseSize caps the body of a non-streaming success response at
+// n bytes (default 64 MiB, more than ten times the largest real reply). A
+// larger body fails the call with an *mms.ResponseTooLargeError after at
+// most n+1 bytes were read (a compressed body counts decompressed). Streams
+// and file downloads are read by the caller and not capped.
+func WithMaxResponseSize(n int64) RequestOption {
+	return func(c *config.Config) error {
+		if n <= 0 {
+			return fail("WithMaxResponseSize: %d is not positive", n)
+		}
+		c.MaxResponseSize = n
+		return nil
+	}
+}
+
 // WithStreamIdleTimeout fails a stream that receives no bytes at all (pings
 // included) for d, and closes its connection.
 func WithStreamIdleTimeout(d time.Duration) RequestOption {

@@ -236,9 +236,22 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			report(cfg, meta)
 			return resp, false, nil
 		}
-		resp.Bytes, err = io.ReadAll(hresp.Body)
+		limit := cfg.MaxResponseSize
+		if limit <= 0 {
+			limit = config.DefaultMaxResponseSize
+		}
+		size := hresp.ContentLength
+		if req.Method == http.MethodHead {
+			size = 0 // the header gives the GET's length; there is no body
+		}
+		resp.Bytes, err = readBody(hresp.Body, size, limit)
 		hresp.Body.Close()
 		stopTimer()
+		if errors.Is(err, errOverLimit) {
+			cancel(nil)
+			report(cfg, meta)
+			return nil, false, &ResponseTooLargeError{Method: req.Method, Path: req.Path, Limit: limit, ContentLength: hresp.ContentLength}
+		}
 		if err != nil {
 			timedOut := context.Cause(actx) == errAttemptTimeout
 			cancel(nil)
