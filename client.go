@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -52,8 +53,14 @@ type Client struct {
 // address.
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
+	cfg.UserAgent = userAgent
 	if err := cfg.Apply(opts); err != nil {
 		return nil, err
+	}
+	if cfg.MetadataInto != nil {
+		// A client's calls run concurrently: one destination shared by all
+		// of them would be a data race, so this option only works per call.
+		return nil, errors.New("mms: option.WithResponseMetadata is a per-call option: pass it to each call, with its own destination, not to NewClient")
 	}
 	if !cfg.CredentialGiven() {
 		key, token := os.Getenv(EnvAPIKey), os.Getenv(EnvAuthToken)
@@ -61,8 +68,14 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		case key != "" && token != "":
 			return nil, fmt.Errorf("mms: both $%s and $%s are set; the service takes exactly one credential (unset one, or pass option.WithAPIKey or option.WithAuthToken)", EnvAPIKey, EnvAuthToken)
 		case key != "":
+			if err := transport.CheckHeaderValue(key); err != nil {
+				return nil, fmt.Errorf("mms: $%s %w", EnvAPIKey, err)
+			}
 			cfg.APIKey = key
 		case token != "":
+			if err := transport.CheckHeaderValue(token); err != nil {
+				return nil, fmt.Errorf("mms: $%s %w", EnvAuthToken, err)
+			}
 			cfg.AuthToken = token
 		default:
 			return nil, fmt.Errorf("mms: no credential: set $%s or $%s, or pass option.WithAPIKey or option.WithAuthToken", EnvAPIKey, EnvAuthToken)
@@ -223,6 +236,16 @@ func decodeInto(data []byte, out any) error {
 // (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
 // ErrRequestTooLarge.
 type RequestTooLargeError = transport.TooLargeError
+
+// ResponseTooLargeError reports a non-streaming success body over the limit
+// set with option.WithMaxResponseSize (default 64 MiB). At most Limit+1
+// bytes were read; the call is not retried.
+type ResponseTooLargeError = transport.ResponseTooLargeError
+
+// RedirectError reports a redirect the SDK did not follow: it follows only
+// redirects of idempotent methods that stay on the base URL's origin, since
+// requests carry the credential. It is not retried.
+type RedirectError = transport.RedirectError
 
 // AttemptTimeoutError reports an attempt that ran past its per-attempt
 // timeout; it matches context.DeadlineExceeded.

@@ -99,8 +99,8 @@ func TestHeaders(t *testing.T) {
 				}
 			}
 			ua := got.Get("User-Agent")
-			if !strings.HasPrefix(ua, "mms-go/") || !strings.Contains(ua, runtime.Version()) {
-				t.Errorf("User-Agent = %q, want mms-go/<version> with %s", ua, runtime.Version())
+			if !strings.HasPrefix(ua, "mms-go/"+mms.Version+" ") || !strings.Contains(ua, runtime.Version()) {
+				t.Errorf("User-Agent = %q, want mms-go/%s with %s", ua, mms.Version, runtime.Version())
 			}
 		})
 	}
@@ -163,6 +163,7 @@ func TestNewClientEnvironment(t *testing.T) {
 		{"base URL does not parse", nil, []option.RequestOption{option.WithAPIKey("k"), option.WithBaseURL("http://[::1")}, false, "does not parse", [2]string{}},
 		{"base URL not absolute", nil, []option.RequestOption{option.WithAPIKey("k"), option.WithBaseURL("/v1")}, false, "absolute", [2]string{}},
 		{"negative retries", nil, []option.RequestOption{option.WithAPIKey("k"), option.WithMaxRetries(-1)}, true, "negative", [2]string{}},
+		{"response metadata is per call only", nil, []option.RequestOption{option.WithAPIKey("k"), option.WithResponseMetadata(new(mms.ResponseMetadata))}, true, "per-call option", [2]string{}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

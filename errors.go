@@ -124,6 +124,7 @@ func newAPIError(status int, header http.Header, body []byte, attempts int) *Err
 	} else {
 		e.Message = excerpt(body)
 	}
+	e.Message = transport.RedactURL(e.Message) // the text is not ours (a proxy page may quote URLs)
 	if id := header.Get(wire.HeaderRequestID); id != "" {
 		e.RequestID = id
 	}

@@ -110,6 +110,8 @@ func TestNonStandardErrorBodies(t *testing.T) {
 		{"413 with invalid_request_error type", `{"type":"error","error":{"type":"invalid_request_error","message":"too big"}}`, 413, "too big", ErrInvalidRequest},
 		{"unknown type falls back to status", `{"type":"error","error":{"type":"brand_new_error","message":"m"}}`, 429, "m", ErrRateLimited},
 		{"long body is cut", strings.Repeat("x", 500), 500, strings.Repeat("x", 200) + "…", ErrAPI},
+		{"URL userinfo in a message redacted", `{"type":"error","error":{"type":"api_error","message":"upstream https://user:SECRET@proxy.example/v1 failed"}}`, 500, "upstream https://[redacted]@proxy.example/v1 failed", ErrAPI},
+		{"URL userinfo in a proxy page redacted", "502 from http://SECRET@proxy.example:8080", 502, "502 from http://[redacted]@proxy.example:8080", ErrAPI},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -14,9 +15,11 @@ import (
 )
 
 // TestNoSecretInErrorsOrLogs drives every failure path with a key and a
-// token and scans every error string and log line for them.
+// token, through a base URL carrying a user and password, and scans every
+// error string and log line for them.
 func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	const token = "tok-SECRET-abcdef0123"
+	const userinfo = "SECRETUSER:SECRETPASS@"
 	s := newScriptServer(t,
 		reply{status: 401, body: `{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}`},
 		reply{status: 503, header: fast}, reply{status: 503, header: fast}, reply{status: 503, header: fast},
@@ -27,7 +30,7 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	var errs []error
 	for _, cred := range []option.RequestOption{option.WithAPIKey(testKey), option.WithAuthToken(token)} {
-		c, err := mms.NewClient(cred, option.WithBaseURL(s.URL), option.WithLogger(logger),
+		c, err := mms.NewClient(cred, option.WithBaseURL(strings.Replace(s.URL, "://", "://"+userinfo, 1)), option.WithLogger(logger),
 			option.WithHeader("Cookie", "c=SECRET-cookie"))
 		if err != nil {
 			t.Fatal(err)
@@ -42,6 +45,21 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	errs = append(errs, err)
 	_, err = mms.NewClient(option.WithAPIKey(testKey))
 	errs = append(errs, err)
+	for _, base := range []string{
+		"http://" + userinfo + "[::1",         // does not parse
+		"ftp://" + userinfo + "host",          // wrong scheme
+		"http://" + userinfo + "host/?q=1",    // query
+		"https://" + userinfo + "host\nx",     // control character
+		userinfo + "host",                     // no scheme
+		"//" + userinfo + "host",              // scheme-relative
+		"http://" + userinfo + "host:badport", // bad port
+	} {
+		_, err = mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL(base))
+		errs = append(errs, err)
+		t.Setenv(mms.EnvBaseURL, base)
+		_, err = mms.NewClient(option.WithAPIKey(testKey))
+		errs = append(errs, err)
+	}
 
 	failures := 0
 	for _, err := range errs {
@@ -53,6 +71,10 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 		text := err.Error()
 		if errors.As(err, &apiErr) {
 			text += string(apiErr.Body) + strings.Join(apiErr.Header.Values("X-Api-Key"), "")
+		}
+		var urlErr *url.Error
+		if errors.As(err, &urlErr) {
+			text += urlErr.URL
 		}
 		for _, secret := range []string{testKey, token, "SECRET"} {
 			if strings.Contains(text, secret) {

@@ -45,6 +45,9 @@ func WithAPIKey(key string) RequestOption {
 		if strings.TrimSpace(key) == "" {
 			return fail("WithAPIKey: the key is empty")
 		}
+		if err := transport.CheckHeaderValue(key); err != nil {
+			return fail("WithAPIKey: the key %w", err)
+		}
 		c.SetAPIKey(key)
 		return nil
 	}
@@ -56,6 +59,9 @@ func WithAuthToken(token string) RequestOption {
 	return func(c *config.Config) error {
 		if strings.TrimSpace(token) == "" {
 			return fail("WithAuthToken: the token is empty")
+		}
+		if err := transport.CheckHeaderValue(token); err != nil {
+			return fail("WithAuthToken: the token %w", err)
 		}
 		c.SetAuthToken(token)
 		return nil
@@ -76,21 +82,44 @@ func WithBaseURL(base string) RequestOption {
 }
 
 // ParseBaseURL checks a base URL as WithBaseURL and VENDOR_BASE_URL need it:
-// absolute, http or https, no query or fragment.
+// absolute, http or https, no query or fragment. Its errors show the URL
+// with any userinfo redacted.
 func ParseBaseURL(base string) (*url.URL, error) {
 	u, err := url.Parse(strings.TrimSpace(base))
 	if err != nil {
-		return nil, fail("base URL %q does not parse: %w", base, err)
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // ue quotes the whole URL, userinfo included
+		}
+		return nil, fail("base URL %q does not parse: %w", shownURL(base), err)
 	}
 	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fail("base URL %q must be an absolute http or https URL", base)
+		return nil, fail("base URL %q must be an absolute http or https URL", shownURL(base))
 	}
 	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fail("base URL %q must not carry a query or fragment", base)
+		return nil, fail("base URL %q must not carry a query or fragment", shownURL(base))
 	}
 	u.Path = strings.TrimRight(u.Path, "/")
 	u.RawPath = ""
 	return u, nil
+}
+
+// shownURL is base as an error may quote it: userinfo redacted, also when
+// the scheme is missing ("user:pw@host", "//user:pw@host").
+func shownURL(base string) string {
+	s := transport.RedactURL(base)
+	if s != base {
+		return s
+	}
+	rest := strings.TrimPrefix(s, "//")
+	end := strings.IndexAny(rest, "/?#")
+	if end < 0 {
+		end = len(rest)
+	}
+	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
+		return "[redacted]" + rest[at:]
+	}
+	return s
 }
 
 // WithVersion sets the vendor-version header (default "2023-06-01").
@@ -98,6 +127,9 @@ func WithVersion(version string) RequestOption {
 	return func(c *config.Config) error {
 		if strings.TrimSpace(version) == "" {
 			return fail("WithVersion: the version is empty")
+		}
+		if err := transport.CheckHeaderValue(version); err != nil {
+			return fail("WithVersion: %q %w", version, err)
 		}
 		c.Version = version
 		return nil
@@ -112,6 +144,9 @@ func WithBeta(names ...string) RequestOption {
 			n = strings.TrimSpace(n)
 			if n == "" || strings.ContainsAny(n, ", ") {
 				return fail("WithBeta: %q is not a beta name", n)
+			}
+			if err := transport.CheckHeaderValue(n); err != nil {
+				return fail("WithBeta: %q %w", n, err)
 			}
 			c.Betas = append(c.Betas, n)
 		}
@@ -134,13 +169,20 @@ func WithoutEndpointBeta(names ...string) RequestOption {
 func WithHeader(key, value string) RequestOption {
 	return func(c *config.Config) error {
 		canon := http.CanonicalHeaderKey(strings.TrimSpace(key))
-		switch {
-		case canon == "":
+		if canon == "" {
 			return fail("WithHeader: the header name is empty")
-		case canon == wire.HeaderAPIKey || canon == wire.HeaderAuthorization:
+		}
+		if err := transport.CheckHeaderName(canon); err != nil {
+			return fail("WithHeader: %q %w", canon, err)
+		}
+		switch canon {
+		case wire.HeaderAPIKey, wire.HeaderAuthorization:
 			return fail("WithHeader: %s carries a credential; use WithAPIKey or WithAuthToken", canon)
-		case canon == wire.HeaderBeta:
+		case wire.HeaderBeta:
 			return WithBeta(strings.Split(value, ",")...)(c)
+		}
+		if err := transport.CheckHeaderValue(value); err != nil {
+			return fail("WithHeader: the value of %s %w", canon, err) // not quoted: it may be a secret
 		}
 		if c.Header == nil {
 			c.Header = make(http.Header)
@@ -151,7 +193,10 @@ func WithHeader(key, value string) RequestOption {
 }
 
 // WithHTTPClient sends requests through hc (its Transport, Jar and
-// CheckRedirect). Its Timeout, if any, bounds every attempt.
+// CheckRedirect). Its Timeout, if any, bounds every attempt. hc is not
+// modified: the SDK sends through a copy whose CheckRedirect first refuses
+// redirects to another origin and of non-idempotent methods (an
+// *mms.RedirectError), then asks hc's CheckRedirect.
 func WithHTTPClient(hc *http.Client) RequestOption {
 	return func(c *config.Config) error {
 		if hc == nil {
@@ -183,6 +228,21 @@ func WithRequestTimeout(d time.Duration) RequestOption {
 			return fail("WithRequestTimeout: %v is not positive", d)
 		}
 		c.RequestTimeout = d
+		return nil
+	}
+}
+
+// WithMaxResponseSize caps the body of a non-streaming success response at
+// n bytes (default 64 MiB, more than ten times the largest real reply). A
+// larger body fails the call with an *mms.ResponseTooLargeError after at
+// most n+1 bytes were read (a compressed body counts decompressed). Streams
+// and file downloads are read by the caller and not capped.
+func WithMaxResponseSize(n int64) RequestOption {
+	return func(c *config.Config) error {
+		if n <= 0 {
+			return fail("WithMaxResponseSize: %d is not positive", n)
+		}
+		c.MaxResponseSize = n
 		return nil
 	}
 }
@@ -220,6 +280,9 @@ func WithUserProfileID(id string) RequestOption {
 		if strings.TrimSpace(id) == "" {
 			return fail("WithUserProfileID: the id is empty")
 		}
+		if err := transport.CheckHeaderValue(id); err != nil {
+			return fail("WithUserProfileID: %q %w", id, err)
+		}
 		c.UserProfileID = id
 		return nil
 	}
@@ -230,6 +293,9 @@ func WithWorkspaceID(id string) RequestOption {
 	return func(c *config.Config) error {
 		if strings.TrimSpace(id) == "" {
 			return fail("WithWorkspaceID: the id is empty")
+		}
+		if err := transport.CheckHeaderValue(id); err != nil {
+			return fail("WithWorkspaceID: %q %w", id, err)
 		}
 		c.WorkspaceID = id
 		return nil
@@ -291,7 +357,9 @@ type ResponseMetadata = transport.Metadata
 
 // WithResponseMetadata stores the response metadata of the call in *dst:
 // request id, organization, rate-limit buckets, retry-after, attempts. It is
-// filled for failed calls too, when a response arrived.
+// filled for failed calls too, when a response arrived. It is a per-call
+// option: NewClient refuses it, since the client's concurrent calls would
+// all write the one *dst.
 //
 //	var md mms.ResponseMetadata
 //	msg, err := client.Messages.Create(ctx, p, option.WithResponseMetadata(&md))

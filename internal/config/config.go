@@ -39,12 +39,18 @@ type Config struct {
 	Version   string
 	Betas     []string
 	Header    http.Header // extra headers from WithHeader
+	// UserAgent is set by mms.NewClient from mms.Version (internal packages
+	// cannot import the root, which owns the version).
+	UserAgent string
 
 	HTTPClient     *http.Client
 	MaxRetries     int
 	RequestTimeout time.Duration // per attempt; 0 = none
-	StreamIdle     time.Duration // streams: longest silence allowed; 0 = none
-	Middleware     []Middleware
+	// MaxResponseSize caps a non-streaming success body; 0 means
+	// DefaultMaxResponseSize.
+	MaxResponseSize int64
+	StreamIdle      time.Duration // streams: longest silence allowed; 0 = none
+	Middleware      []Middleware
 
 	UserProfileID string
 	WorkspaceID   string
@@ -62,6 +68,13 @@ type Config struct {
 	// given together.
 	keyGiven, tokenGiven bool
 }
+
+// DefaultMaxResponseSize is the default cap of a non-streaming success
+// body. The largest real replies are messages: up to 300k output tokens
+// (about 1.2 MB of text) plus server-tool results bounded by a 1M-token
+// context (a few MB); list pages of 1,000 items are 1–2 MB. 64 MiB leaves
+// more than ten times that, and bounds what one reply can cost.
+const DefaultMaxResponseSize = 64 << 20
 
 // Option is what package option's functions return.
 type Option = func(*Config) error

@@ -33,7 +33,7 @@ func logAttempt(cfg *config.Config, r *http.Request, attempt int) {
 		return
 	}
 	cfg.Logger.LogAttrs(r.Context(), slog.LevelDebug, "mms request",
-		slog.String("method", r.Method), slog.String("url", r.URL.String()),
+		slog.String("method", r.Method), slog.String("url", RedactURL(r.URL.String())),
 		slog.String("attempt", FormatAttempts(attempt, cfg.MaxRetries)),
 		slog.Any("header", RedactHeader(r.Header)))
 }

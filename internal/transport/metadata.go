@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -28,7 +29,8 @@ type Metadata struct {
 	// ("input-tokens", "output-tokens").
 	Priority map[string]RateLimit
 	// RetryAfter is the server's requested wait (retry-after-ms, else
-	// retry-after), zero when absent.
+	// retry-after), zero when absent, unusable or negative, and at most
+	// math.MaxInt64 for huge or infinite values.
 	RetryAfter time.Duration
 	// Attempts is how many HTTP attempts the call made, retries included.
 	Attempts int
@@ -95,20 +97,33 @@ func addBucket(dst map[string]RateLimit, name, value string) map[string]RateLimi
 }
 
 // retryAfter reads retry-after-ms (float milliseconds), else retry-after
-// (float seconds or an HTTP date). ok is false when neither is usable.
+// (float seconds or an HTTP date). ok is false when neither is usable. The
+// result is clamped to [0, math.MaxInt64] (NaN is unusable), because
+// converting an out-of-range float to a Duration overflows.
 func retryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
 	if v := h.Get(wire.HeaderRetryAfterMs); v != "" {
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil {
-			return time.Duration(ms * float64(time.Millisecond)), true
+		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(ms) {
+			return clampDuration(ms * float64(time.Millisecond)), true
 		}
 	}
 	if v := strings.TrimSpace(h.Get(wire.HeaderRetryAfter)); v != "" {
-		if s, err := strconv.ParseFloat(v, 64); err == nil {
-			return time.Duration(s * float64(time.Second)), true
+		if s, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(s) {
+			return clampDuration(s * float64(time.Second)), true
 		}
 		if t, err := http.ParseTime(v); err == nil {
-			return t.Sub(now), true
+			return max(t.Sub(now), 0), true // Sub saturates
 		}
 	}
 	return 0, false
+}
+
+// clampDuration converts nanoseconds (not NaN) to a Duration in [0, max].
+func clampDuration(ns float64) time.Duration {
+	switch {
+	case ns <= 0:
+		return 0
+	case ns >= math.MaxInt64: // float64(MaxInt64) is 2⁶³, already out of range
+		return math.MaxInt64
+	}
+	return time.Duration(ns)
 }

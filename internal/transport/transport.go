@@ -13,7 +13,6 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"net/url"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,12 +21,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/config"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
-
-// Version is the SDK version reported in the User-Agent.
-const Version = "0.1.0"
-
-// UserAgent names mms-go, its version and the Go version.
-var UserAgent = fmt.Sprintf("mms-go/%s (%s; %s/%s)", Version, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 
 // Request is one logical call; Do may send it several times.
 type Request struct {
@@ -128,7 +121,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 	if client == nil {
 		client = http.DefaultClient
 	}
-	send := chain(cfg.Middleware, client.Do)
+	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req).Do)
 
 	var lastErr error
 	var delay time.Duration
@@ -148,6 +141,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 		if err == nil {
 			return resp, nil
 		}
+		err = redactErr(err) // before it is logged or returned
 		lastErr = err
 		if !retry || attempt > cfg.MaxRetries {
 			return nil, err
@@ -206,10 +200,14 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	if err != nil {
 		stopTimer()
 		cancel(nil)
+		err = redactURLError(err)
 		var tooLarge *TooLargeError
+		var redirect *RedirectError
 		switch {
 		case errors.As(err, &tooLarge):
 			return nil, false, tooLarge
+		case errors.As(err, &redirect): // not wrapped in net/http's *url.Error, which quotes the target
+			return nil, false, redirect
 		case ctx.Err() != nil: // the caller's context ended: no retry
 			return nil, false, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
 		case context.Cause(actx) == errAttemptTimeout:
@@ -223,6 +221,13 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	}
 	logResponse(cfg, req, hresp, attempt, time.Since(start))
 	resp := &Response{Response: hresp, Meta: meta}
+	if err := unfollowedRedirect(req, cfg.BaseURL, hresp); err != nil {
+		hresp.Body.Close()
+		stopTimer()
+		cancel(nil)
+		report(cfg, meta)
+		return resp, false, err
+	}
 
 	if hresp.StatusCode >= 200 && hresp.StatusCode < 300 {
 		if req.Stream {
@@ -231,9 +236,22 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			report(cfg, meta)
 			return resp, false, nil
 		}
-		resp.Bytes, err = io.ReadAll(hresp.Body)
+		limit := cfg.MaxResponseSize
+		if limit <= 0 {
+			limit = config.DefaultMaxResponseSize
+		}
+		size := hresp.ContentLength
+		if req.Method == http.MethodHead {
+			size = 0 // the header gives the GET's length; there is no body
+		}
+		resp.Bytes, err = readBody(hresp.Body, size, limit)
 		hresp.Body.Close()
 		stopTimer()
+		if errors.Is(err, errOverLimit) {
+			cancel(nil)
+			report(cfg, meta)
+			return nil, false, &ResponseTooLargeError{Method: req.Method, Path: req.Path, Limit: limit, ContentLength: hresp.ContentLength}
+		}
 		if err != nil {
 			timedOut := context.Cause(actx) == errAttemptTimeout
 			cancel(nil)
@@ -372,7 +390,9 @@ func buildHeader(cfg *config.Config, req *Request) http.Header {
 		h.Set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
 	}
 	h.Set(wire.HeaderVersion, cfg.Version)
-	h.Set(wire.HeaderUserAgent, UserAgent)
+	if cfg.UserAgent != "" {
+		h.Set(wire.HeaderUserAgent, cfg.UserAgent)
+	}
 	accept := req.Accept
 	if accept == "" {
 		accept = "application/json"

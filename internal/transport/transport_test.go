@@ -1,6 +1,7 @@
 package transport
 
 import (
+	"math"
 	"net/http"
 	"testing"
 	"time"
@@ -65,6 +66,57 @@ func TestRetryAfterSources(t *testing.T) {
 	}
 }
 
+// TestRetryAfterClamped feeds values whose float → Duration conversion
+// overflows: metadata must stay in [0, MaxInt64] and the retry must use the
+// backoff, as for any delay outside (0, 60 s].
+func TestRetryAfterClamped(t *testing.T) {
+	const maxD = time.Duration(math.MaxInt64)
+	tests := []struct {
+		name   string
+		header map[string]string
+		want   time.Duration
+	}{
+		{"ms NaN", map[string]string{"retry-after-ms": "NaN"}, 0},
+		{"ms NaN falls back to retry-after", map[string]string{"retry-after-ms": "NaN", "retry-after": "2"}, 2 * time.Second},
+		{"ms +Inf", map[string]string{"retry-after-ms": "+Inf"}, maxD},
+		{"ms -Inf", map[string]string{"retry-after-ms": "-Inf"}, 0},
+		{"ms huge", map[string]string{"retry-after-ms": "1e300"}, maxD},
+		{"ms huge negative", map[string]string{"retry-after-ms": "-1e300"}, 0},
+		{"ms just over MaxInt64 ns", map[string]string{"retry-after-ms": "9223372036854.775808"}, maxD},
+		{"ms negative", map[string]string{"retry-after-ms": "-5"}, 0},
+		{"s NaN", map[string]string{"retry-after": "nan"}, 0},
+		{"s Inf", map[string]string{"retry-after": "Infinity"}, maxD},
+		{"s -Inf", map[string]string{"retry-after": "-Inf"}, 0},
+		{"s huge", map[string]string{"retry-after": "1e10"}, maxD},
+		{"s largest that fits", map[string]string{"retry-after": "9223372036"}, 9223372036 * time.Second},
+		{"date far ahead", map[string]string{"retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"}, maxD},
+		{"date in the past", map[string]string{"retry-after": "Mon, 01 Jan 2001 00:00:00 GMT"}, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h := http.Header{}
+			for k, v := range tt.header {
+				h.Set(k, v)
+			}
+			if got := ParseMetadata(429, h, 1).RetryAfter; got != tt.want {
+				t.Errorf("RetryAfter = %v (%d), want %v", got, int64(got), tt.want)
+			}
+			d := retryDelay(&Response{Response: &http.Response{Header: h}}, 0)
+			want := tt.want
+			if want <= 0 || want > time.Minute {
+				want = 500 * time.Millisecond // the first backoff, minus jitter
+				if d > want || d < want*3/4 {
+					t.Errorf("retry delay = %v, want the backoff", d)
+				}
+				return
+			}
+			if d != want {
+				t.Errorf("retry delay = %v, want %v", d, want)
+			}
+		})
+	}
+}
+
 func TestRetryDelayBounds(t *testing.T) {
 	for n, base := range []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second} {
 		for range 200 {
@@ -81,6 +133,29 @@ func TestRetryDelayBounds(t *testing.T) {
 	zero := &Response{Response: &http.Response{Header: http.Header{"Retry-After": {"0"}}}}
 	if d := retryDelay(zero, 1); d < 750*time.Millisecond {
 		t.Errorf("retry-after 0 gave %v, want the backoff", d)
+	}
+}
+
+func TestRedactURL(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"", ""},
+		{"https://api.example.com/v1", "https://api.example.com/v1"},
+		{"https://u:p@api.example.com", "https://[redacted]@api.example.com"},
+		{"https://u@api.example.com:8443/x?y=@z", "https://[redacted]@api.example.com:8443/x?y=@z"},
+		{"https://u:p%40q@h/a", "https://[redacted]@h/a"},
+		{"https://u:p@q@h", "https://[redacted]@h"},
+		{`Post "http://u:***@127.0.0.1:1/v1/messages": EOF`, `Post "http://[redacted]@127.0.0.1:1/v1/messages": EOF`},
+		{`Get "http://u:***@h": EOF`, `Get "http://[redacted]@h": EOF`},
+		{"a http://x:y@h1/ and https://z@h2", "a http://[redacted]@h1/ and https://[redacted]@h2"},
+		{"mail me at a@b.example", "mail me at a@b.example"},
+		{"https://h/path@x", "https://h/path@x"},
+		{"https://h mail a@b", "https://h mail a@b"},
+		{"ends with ://", "ends with ://"},
+	}
+	for _, tt := range tests {
+		if got := RedactURL(tt.in); got != tt.want {
+			t.Errorf("RedactURL(%q) = %q, want %q", tt.in, got, tt.want)
+		}
 	}
 }
 

@@ -1,0 +1,91 @@
+package transport
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// ResponseTooLargeError reports a non-streaming success body over the
+// limit set with option.WithMaxResponseSize (default 64 MiB). The SDK read
+// at most Limit+1 bytes of it (none when Content-Length announced more; a
+// compressed body counts decompressed), and does not retry. Exported as
+// mms.ResponseTooLargeError.
+type ResponseTooLargeError struct {
+	Method, Path string
+	Limit        int64
+	// ContentLength is the length the response announced, -1 if none.
+	ContentLength int64
+}
+
+func (e *ResponseTooLargeError) Error() string {
+	if e.ContentLength > e.Limit {
+		return fmt.Sprintf("mms: response body of %s %s is %d bytes, over the %d-byte limit (option.WithMaxResponseSize); it was not read", e.Method, e.Path, e.ContentLength, e.Limit)
+	}
+	return fmt.Sprintf("mms: response body of %s %s exceeded the %d-byte limit (option.WithMaxResponseSize); reading stopped there", e.Method, e.Path, e.Limit)
+}
+
+// errOverLimit is readBody's signal; the caller builds the typed error.
+var errOverLimit = errors.New("response body over the limit")
+
+const (
+	firstChunk = 8 << 10
+	maxChunk   = 256 << 10
+)
+
+// readBody reads a whole body of at most limit bytes, never more than
+// limit+1. A body of known size is read into one buffer of exactly that
+// size. One of unknown size (chunked, or decompressed by net/http) is read
+// into chunks growing to 256 KiB, then joined once: twice its size (plus
+// at most one chunk) at the moment of joining.
+func readBody(r io.Reader, size, limit int64) ([]byte, error) {
+	if size > limit {
+		return nil, errOverLimit
+	}
+	lr := &io.LimitedReader{R: r, N: limit + 1}
+	var chunks [][]byte
+	var total int64
+	if size >= 0 {
+		buf := make([]byte, size)
+		if _, err := io.ReadFull(lr, buf); err != nil {
+			return nil, err
+		}
+		var probe [1]byte
+		n, err := io.ReadFull(lr, probe[:])
+		if n == 0 {
+			if err == io.EOF {
+				return buf, nil
+			}
+			return nil, err
+		}
+		// Longer than announced (a middleware's response may say anything):
+		// go on in chunks.
+		chunks, total = [][]byte{buf, {probe[0]}}, size+1
+	}
+	next := firstChunk
+	for total <= limit {
+		buf := make([]byte, next)
+		n, err := io.ReadFull(lr, buf)
+		chunks = append(chunks, buf[:n])
+		total += int64(n)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		next = min(2*next, maxChunk)
+	}
+	if total > limit {
+		return nil, errOverLimit
+	}
+	if len(chunks) == 1 {
+		return chunks[0], nil
+	}
+	out := make([]byte, 0, total)
+	for i, c := range chunks {
+		out = append(out, c...)
+		chunks[i] = nil // collectable from here on
+	}
+	return out, nil
+}
