@@ -56,7 +56,8 @@ func skipString(data []byte, i int) (end int, escaped bool, err error) {
 }
 
 // skipValue returns the offset just past the JSON value starting at data[i].
-func skipValue(data []byte, i int) (int, error) {
+func (s *scanner) skipValue(i int) (int, error) {
+	data := s.data
 	if i >= len(data) {
 		return 0, syntaxErr(i, "missing value")
 	}
@@ -65,27 +66,7 @@ func skipValue(data []byte, i int) (int, error) {
 		end, _, err := skipString(data, i)
 		return end, err
 	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				end, _, err := skipString(data, i)
-				if err != nil {
-					return 0, err
-				}
-				i = end
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, nil
-				}
-			}
-			i++
-		}
-		return 0, syntaxErr(i, "unterminated object or array")
+		return s.skipContainer(i)
 	default: // number, true, false, null
 		start := i
 		for i < len(data) {
@@ -114,6 +95,8 @@ func EachMember(data []byte, fn func(key string, value []byte) error) error {
 // eachMember is EachMember with the key as bytes, valid only during the
 // call: the decoder looks keys up without allocating a string for each.
 func eachMember(data []byte, fn func(key, value []byte) error) error {
+	s := newScanner(data)
+	defer s.done()
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return syntaxErr(i, "expected an object")
@@ -143,7 +126,7 @@ func eachMember(data []byte, fn func(key, value []byte) error) error {
 			return syntaxErr(i, "expected ':'")
 		}
 		i = skipSpace(data, i+1)
-		vend, err := skipValue(data, i)
+		vend, err := s.skipValue(i)
 		if err != nil {
 			return err
 		}
@@ -168,6 +151,8 @@ func eachMember(data []byte, fn func(key, value []byte) error) error {
 // EachElement calls fn for every element of the JSON array in data. A JSON
 // null is an empty array.
 func EachElement(data []byte, fn func(elem []byte) error) error {
+	s := newScanner(data)
+	defer s.done()
 	i := skipSpace(data, 0)
 	if bytes.HasPrefix(data[i:], []byte("null")) {
 		return nil
@@ -180,7 +165,7 @@ func EachElement(data []byte, fn func(elem []byte) error) error {
 		return nil
 	}
 	for {
-		end, err := skipValue(data, i)
+		end, err := s.skipValue(i)
 		if err != nil {
 			return err
 		}
