@@ -103,7 +103,7 @@ func (s *FilesService) Upload(ctx context.Context, p FileUploadParams, opts ...o
 	contentType := p.ContentType
 	if contentType == "" {
 		var err error
-		if contentType, err = detectContentType(name, src); err != nil {
+		if contentType, err = detectContentType(ctx, name, src); err != nil {
 			return nil, fmt.Errorf("mms: reading the start of %q to detect its content type: %w", name, err)
 		}
 	}
@@ -166,14 +166,14 @@ var uploadTypes = map[string]string{
 
 // detectContentType picks a media type (without parameters) from the
 // filename's extension, else from the content's first 512 bytes.
-func detectContentType(name string, src *multipart.Source) (string, error) {
+func detectContentType(ctx context.Context, name string, src *multipart.Source) (string, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	t := uploadTypes[ext]
 	if t == "" && ext != "" {
 		t = mime.TypeByExtension(ext)
 	}
 	if t == "" {
-		head, err := src.Peek(512)
+		head, err := src.Peek(ctx, 512)
 		if err != nil {
 			return "", err
 		}
