@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -168,5 +169,47 @@ func TestEndTableSkipsSmallContainers(t *testing.T) {
 		if want, _, _ := nestingPast([]byte(in), int(start), MaxDepth); want != end {
 			t.Errorf("entry %d ends at %d, want %d", k, end, want)
 		}
+	}
+}
+
+// TestDeepDecodeConcurrent: goroutines decoding deep values at once, some
+// the very same bytes, each find the right table and leave none behind.
+func TestDeepDecodeConcurrent(t *testing.T) {
+	shared := deepNodes(300, 32<<10)
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for g := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			data := shared
+			if g%2 == 1 {
+				data = deepNodes(100+g, 16<<10)
+			}
+			for range 5 {
+				n, err := Decode[node](data)
+				if err != nil {
+					errs <- err
+					return
+				}
+				depth := 0
+				for len(n.Kids) == 1 {
+					n = n.Kids[0]
+					depth++
+				}
+				if n.Name != "leaf" {
+					errs <- fmt.Errorf("goroutine %d: reached %q at depth %d", g, n.Name, depth)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if tables.Load() != nil {
+		t.Error("a table is still published after the decodes")
 	}
 }
