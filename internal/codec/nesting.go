@@ -87,7 +87,7 @@ func nestingPast(data []byte, i, limit int) (end int, past bool, err error) {
 	for i < len(data) {
 		switch data[i] {
 		case '"':
-			end, _, err := skipString(data, i)
+			end, err := stringEnd(data, i)
 			if err != nil {
 				return 0, false, err
 			}
@@ -131,7 +131,7 @@ func buildTable(data []byte, i int) (*endTable, error) {
 	for j := i; j < len(data); {
 		switch data[j] {
 		case '"':
-			end, _, err := skipString(data, j)
+			end, err := stringEnd(data, j)
 			if err != nil {
 				return nil, err
 			}

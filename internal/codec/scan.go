@@ -32,16 +32,26 @@ func skipSpace(data []byte, i int) int {
 }
 
 // skipString returns the offset just past the JSON string starting at data[i]
-// (which must be '"') and whether it contained escapes. It jumps from quote
-// to quote with bytes.IndexByte (vectorised) and counts the backslashes
-// before each quote to tell an escaped one from the end.
+// (which must be '"') and whether it contained escapes.
 func skipString(data []byte, i int) (end int, escaped bool, err error) {
+	end, err = stringEnd(data, i)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, bytes.IndexByte(data[i+1:end-1], '\\') >= 0, nil
+}
+
+// stringEnd returns the offset just past the JSON string starting at data[i]
+// (which must be '"'). It jumps from quote to quote with bytes.IndexByte
+// (vectorised) and counts the backslashes before each quote to tell an
+// escaped one from the end.
+func stringEnd(data []byte, i int) (int, error) {
 	start := i + 1
 	i = start
 	for {
 		j := bytes.IndexByte(data[i:], '"')
 		if j < 0 {
-			return 0, false, syntaxErr(len(data), "unterminated string")
+			return 0, syntaxErr(len(data), "unterminated string")
 		}
 		i += j
 		n := 0
@@ -49,7 +59,7 @@ func skipString(data []byte, i int) (end int, escaped bool, err error) {
 			n++
 		}
 		if n%2 == 0 {
-			return i + 1, bytes.IndexByte(data[start:i], '\\') >= 0, nil
+			return i + 1, nil
 		}
 		i++ // an escaped quote: keep looking
 	}
@@ -63,8 +73,7 @@ func (s *scanner) skipValue(i int) (int, error) {
 	}
 	switch data[i] {
 	case '"':
-		end, _, err := skipString(data, i)
-		return end, err
+		return stringEnd(data, i)
 	case '{', '[':
 		return s.skipContainer(i)
 	default: // number, true, false, null
