@@ -36,7 +36,8 @@ var ErrTooDeep = errors.New("JSON nested too deep")
 // DepthError reports JSON whose objects and arrays nest deeper than
 // MaxDepth.
 type DepthError struct {
-	// Offset is where the nesting passes the limit.
+	// Offset is where the nesting passes the limit, in the bytes being
+	// checked (Valid) or decoded (a member value, for the decoders).
 	Offset int
 }
 
