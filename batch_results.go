@@ -27,10 +27,12 @@ import (
 // closes the connection. Ranging the sequence again downloads the file
 // again.
 //
-// An error is yielded once, last: an *[Error] from the service (a batch
-// still processing has no results yet), a read error, or a line that is
-// not a valid result, named by its line number (1-based) after every
-// earlier line's result was yielded. Blank lines are skipped.
+// A line that is not a valid result is yielded as a *[BatchResultLineError]
+// in its place, naming its line number (1-based) and, when it can be read,
+// its custom_id; the loop then goes on with the next line, or the caller
+// breaks out. Blank lines are skipped. Any other error ends the sequence
+// and is yielded once, last: an *[Error] from the service (a batch still
+// processing has no results yet) or a read error.
 func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...option.RequestOption) iter.Seq2[BatchResult, error] {
 	path, err := batchPath(batchID, "/results")
 	if err != nil {
@@ -58,13 +60,14 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		defer body.Close()
 		var stopped bool
 		results := 0
-		n, err := eachLine(body, func(line []byte) error {
+		n, err := eachLine(body, func(n int, line []byte) error {
 			res, err := decodeBatchResultLine(line)
 			if err != nil {
-				return err
+				err = &BatchResultLineError{BatchID: batchID, Line: n, CustomID: lineCustomID(line), Err: err}
+			} else {
+				results++
 			}
-			results++
-			if !yield(res, nil) {
+			if !yield(res, err) {
 				stopped = true
 				return errStop
 			}
@@ -76,6 +79,68 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 			}
 			yieldError(yield, fmt.Errorf("mms: results of batch %s, line %d: %w", batchID, n, err))
 		}
+	}
+}
+
+// BatchResultLineError reports a line of a batch's results file that is
+// not a valid result. [BatchesService.Results] yields it in the line's
+// place and goes on with the next line when the loop continues.
+type BatchResultLineError struct {
+	// BatchID is the batch whose results were read.
+	BatchID string
+	// Line is the line's number in the file, 1-based (blank lines count).
+	Line int
+	// CustomID is the line's custom_id when it could be read, else "".
+	CustomID string
+	// Err says what is wrong with the line.
+	Err error
+}
+
+func (e *BatchResultLineError) Error() string {
+	if e.CustomID != "" {
+		return fmt.Sprintf("mms: results of batch %s, line %d (custom_id %q): %v", e.BatchID, e.Line, e.CustomID, e.Err)
+	}
+	return fmt.Sprintf("mms: results of batch %s, line %d: %v", e.BatchID, e.Line, e.Err)
+}
+
+func (e *BatchResultLineError) Unwrap() error { return e.Err }
+
+// lineCustomID returns the custom_id of a results line that did not decode,
+// or "" when none can be read: the line's top-level member when the line
+// is a readable object, else the first "custom_id" member in its text (the
+// service writes custom_id first).
+func lineCustomID(line []byte) string {
+	var id string
+	err := codec.EachMember(line, func(key string, value []byte) error {
+		if key != "custom_id" {
+			return nil
+		}
+		_ = json.Unmarshal(value, &id)
+		return errStop
+	})
+	if err == nil || errors.Is(err, errStop) {
+		return id
+	}
+	const key = `"custom_id"`
+	for rest := line; ; {
+		i := bytes.Index(rest, []byte(key))
+		if i < 0 {
+			return ""
+		}
+		escaped := i > 0 && rest[i-1] == '\\'
+		rest = bytes.TrimLeft(rest[i+len(key):], " \t")
+		if escaped || len(rest) == 0 || rest[0] != ':' {
+			continue
+		}
+		rest = bytes.TrimLeft(rest[1:], " \t")
+		if len(rest) == 0 || rest[0] != '"' {
+			return ""
+		}
+		// Decode reads the string alone, whatever follows it.
+		if json.NewDecoder(bytes.NewReader(rest)).Decode(&id) != nil {
+			return ""
+		}
+		return id
 	}
 }
 
@@ -92,12 +157,12 @@ const lineChunk = 64 << 10
 // not pin its memory for the rest of the file.
 const keepLongLine = 1 << 20
 
-// eachLine calls fn with each non-blank line of r (without its line
-// terminator and surrounding white space), in order, until r ends or fn
-// returns an error. It returns the number of the line being handled when it
+// eachLine calls fn with the number (1-based) and the bytes of each
+// non-blank line of r (without its line terminator and surrounding white
+// space), in order, until r ends or fn returns an error. It returns the number of the line being handled when it
 // stopped (1-based) and the error of fn or of the read; a clean end of r
 // is no error. The line passed to fn is only valid during the call.
-func eachLine(r io.Reader, fn func(line []byte) error) (int, error) {
+func eachLine(r io.Reader, fn func(n int, line []byte) error) (int, error) {
 	br := bufio.NewReaderSize(r, lineChunk)
 	var long []byte
 	for n := 1; ; n++ {
@@ -117,7 +182,7 @@ func eachLine(r io.Reader, fn func(line []byte) error) (int, error) {
 			return n, err
 		}
 		if line = bytes.TrimSpace(line); len(line) > 0 {
-			if ferr := fn(line); ferr != nil {
+			if ferr := fn(n, line); ferr != nil {
 				return n, ferr
 			}
 		}
@@ -133,7 +198,9 @@ func eachLine(r io.Reader, fn func(line []byte) error) (int, error) {
 // decodeBatchResultLine decodes one line of a results file. The bytes are
 // checked once here, where they enter the SDK, as decodeInto does.
 func decodeBatchResultLine(line []byte) (BatchResult, error) {
-	if !json.Valid(line) {
+	if err := codec.Valid(line); errors.Is(err, codec.ErrTooDeep) {
+		return BatchResult{}, err
+	} else if err != nil {
 		return BatchResult{}, fmt.Errorf("not valid JSON: %q", excerpt(line))
 	}
 	if line[0] != '{' {

@@ -209,36 +209,81 @@ func TestBatchResultsServiceError(t *testing.T) {
 	}
 }
 
+// TestBatchResultsMalformedLine: a line that is not a valid result is
+// yielded in its place as a *BatchResultLineError (line number, custom_id
+// when readable), and the lines after it still come.
 func TestBatchResultsMalformedLine(t *testing.T) {
 	good := func(i int) string { return textLine("ok-"+strconv.Itoa(i), "fine") }
+	deep := `{"custom_id":"deep","result":` + strings.Repeat("[", 10001) + strings.Repeat("]", 10001) + `}`
 	tests := []struct {
-		name    string
-		body    string
-		wantIDs int
-		line    int
-		msg     string
+		name     string
+		body     string
+		want     []string // custom ids, and "error" where the error comes
+		line     int
+		customID string
+		msg      string
 	}{
-		{"invalid JSON", good(1) + "\n" + good(2) + "\n" + good(3) + "\n" + good(4) + "\n{\"custom_id\":\"x\",\n" + good(6) + "\n", 4, 5, "not valid JSON"},
-		{"blank lines count", good(1) + "\n\n" + good(3) + "\n\n" + `[1,2]` + "\n" + good(6), 2, 5, "not a JSON object"},
-		{"no result", good(1) + "\n" + `{"custom_id":"x"}` + "\n", 1, 2, `no "result"`},
-		{"result not an object", `{"custom_id":"x","result":"ok"}`, 0, 1, "line 1"},
-		{"message not an object", good(1) + "\n" + `{"custom_id":"x","result":{"type":"succeeded","message":[]}}`, 1, 2, "line 2"},
-		{"truncated last line", good(1) + "\n" + good(2)[:40], 1, 2, "not valid JSON"},
+		{"invalid JSON", good(1) + "\n" + good(2) + "\n" + good(3) + "\n" + good(4) + "\n{\"custom_id\":\"x\",\n" + good(6) + "\n",
+			[]string{"ok-1", "ok-2", "ok-3", "ok-4", "error", "ok-6"}, 5, "x", "not valid JSON"},
+		{"blank lines count", good(1) + "\n\n" + good(3) + "\n\n" + `[1,2]` + "\n" + good(6),
+			[]string{"ok-1", "ok-3", "error", "ok-6"}, 5, "", "not a JSON object"},
+		{"no result", good(1) + "\n" + `{"custom_id":"x"}` + "\n" + good(3),
+			[]string{"ok-1", "error", "ok-3"}, 2, "x", `no "result"`},
+		{"result not an object", `{"custom_id":"x","result":"ok"}` + "\n" + good(2),
+			[]string{"error", "ok-2"}, 1, "x", "result"},
+		{"message not an object", good(1) + "\n" + `{"custom_id":"x","result":{"type":"succeeded","message":[]}}`,
+			[]string{"ok-1", "error"}, 2, "x", "message"},
+		{"truncated last line", good(1) + "\n" + good(2)[:40],
+			[]string{"ok-1", "error"}, 2, "ok-2", "not valid JSON"},
+		{"custom_id after the break", `{"result":{"type":"expired"} "custom_id" : "late"}` + "\n" + good(2),
+			[]string{"error", "ok-2"}, 1, "late", "not valid JSON"},
+		{"custom_id only inside a string", `{"result":"\"custom_id\":\"no\"" x}` + "\n" + good(2),
+			[]string{"error", "ok-2"}, 1, "", "not valid JSON"},
+		{"nested too deep", good(1) + "\n" + deep + "\n" + good(3),
+			[]string{"ok-1", "error", "ok-3"}, 2, "deep", "10000"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := resultsServer(t, func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, tt.body) })
-			ids, after, err := collect(c.Messages.Batches.Results(context.Background(), "msgbatch_7"))
-			if len(ids) != tt.wantIDs || after != 0 {
-				t.Errorf("%d results (%v) before the error, %d after; want %d, 0", len(ids), ids, after, tt.wantIDs)
+			var got []string
+			var lineErr *mms.BatchResultLineError
+			for r, err := range c.Messages.Batches.Results(context.Background(), "msgbatch_7") {
+				if err != nil {
+					got = append(got, "error")
+					if !errors.As(err, &lineErr) {
+						t.Fatalf("err = %v (%T), want a *BatchResultLineError", err, err)
+					}
+					continue
+				}
+				got = append(got, r.CustomID)
 			}
-			want := fmt.Sprintf("line %d:", tt.line)
-			if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), tt.msg) ||
-				!strings.Contains(err.Error(), "msgbatch_7") {
-				t.Errorf("err = %v, want %q and %q", err, want, tt.msg)
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Fatalf("sequence (-want +got):\n%s", d)
+			}
+			if lineErr.Line != tt.line || lineErr.CustomID != tt.customID || lineErr.BatchID != "msgbatch_7" {
+				t.Errorf("line error %+v, want line %d, custom_id %q", lineErr, tt.line, tt.customID)
+			}
+			msg := lineErr.Error()
+			if !strings.Contains(msg, fmt.Sprintf("line %d", tt.line)) || !strings.Contains(msg, tt.msg) || !strings.Contains(msg, "msgbatch_7") {
+				t.Errorf("err = %q, want the line, %q and the batch id", msg, tt.msg)
 			}
 		})
 	}
+	t.Run("break at the error", func(t *testing.T) {
+		c := resultsServer(t, func(w http.ResponseWriter, r *http.Request) {
+			io.WriteString(w, good(1)+"\n{\n"+good(3)+"\n")
+		})
+		var got []string
+		for r, err := range c.Messages.Batches.Results(context.Background(), "b") {
+			if err != nil {
+				break
+			}
+			got = append(got, r.CustomID)
+		}
+		if d := cmp.Diff([]string{"ok-1"}, got); d != "" {
+			t.Errorf("results (-want +got):\n%s", d)
+		}
+	})
 	t.Run("connection drops mid-line", func(t *testing.T) {
 		c := resultsServer(t, func(w http.ResponseWriter, r *http.Request) {
 			body := good(1) + "\n" + good(2) + "\n" + good(3)[:30]

@@ -224,7 +224,9 @@ func decodeInto(data []byte, out any) error {
 	case json.Unmarshaler:
 		// The SDK's decoders skip encoding/json's per-level validation;
 		// this is the one pass over the bytes that checks them.
-		if !json.Valid(data) {
+		if err := codec.Valid(data); errors.Is(err, codec.ErrTooDeep) {
+			return fmt.Errorf("the body cannot be decoded: %w", err)
+		} else if err != nil {
 			return fmt.Errorf("the body is not valid JSON: %q", excerpt(data))
 		}
 		return o.UnmarshalJSON(bytes.TrimSpace(data))

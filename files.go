@@ -103,7 +103,7 @@ func (s *FilesService) Upload(ctx context.Context, p FileUploadParams, opts ...o
 	contentType := p.ContentType
 	if contentType == "" {
 		var err error
-		if contentType, err = detectContentType(name, src); err != nil {
+		if contentType, err = detectContentType(ctx, name, src); err != nil {
 			return nil, fmt.Errorf("mms: reading the start of %q to detect its content type: %w", name, err)
 		}
 	}
@@ -166,14 +166,14 @@ var uploadTypes = map[string]string{
 
 // detectContentType picks a media type (without parameters) from the
 // filename's extension, else from the content's first 512 bytes.
-func detectContentType(name string, src *multipart.Source) (string, error) {
+func detectContentType(ctx context.Context, name string, src *multipart.Source) (string, error) {
 	ext := strings.ToLower(filepath.Ext(name))
 	t := uploadTypes[ext]
 	if t == "" && ext != "" {
 		t = mime.TypeByExtension(ext)
 	}
 	if t == "" {
-		head, err := src.Peek(512)
+		head, err := src.Peek(ctx, 512)
 		if err != nil {
 			return "", err
 		}
@@ -239,7 +239,14 @@ func listByIDOrCursor[T any](ctx context.Context, l listCall, afterID, beforeID 
 	return func(yield func(T, error) bool) {
 		paging := map[string]string{"after_id": afterID, "before_id": beforeID}
 		backward := beforeID != ""
+		seen := positions{}
 		for {
+			for _, k := range []string{"after_id", "before_id", "page"} {
+				if err := seen.visit(l.path, k, paging[k]); err != nil {
+					yieldError(yield, err)
+					return
+				}
+			}
 			w, err := getListPage[T](ctx, l, paging)
 			if err != nil {
 				yieldError(yield, err)
@@ -253,7 +260,7 @@ func listByIDOrCursor[T any](ctx context.Context, l listCall, afterID, beforeID 
 			if len(w.Data) == 0 {
 				return
 			}
-			next, err := nextPaging(l.path, w.HasMore, w.FirstID, w.LastID, w.NextPage, paging, backward)
+			next, err := nextPaging(l.path, w.HasMore, w.FirstID, w.LastID, w.NextPage, backward)
 			if err != nil {
 				yieldError(yield, err)
 				return
@@ -268,7 +275,7 @@ func listByIDOrCursor[T any](ctx context.Context, l listCall, afterID, beforeID 
 
 // nextPaging returns the paging members of the next request, or nil at the
 // end of the list.
-func nextPaging(path string, hasMore *bool, firstID, lastID, nextPage *string, cur map[string]string, backward bool) (map[string]string, error) {
+func nextPaging(path string, hasMore *bool, firstID, lastID, nextPage *string, backward bool) (map[string]string, error) {
 	switch {
 	case hasMore != nil: // the id scheme
 		if !*hasMore {
@@ -278,17 +285,11 @@ func nextPaging(path string, hasMore *bool, firstID, lastID, nextPage *string, c
 		if backward {
 			id, name, key = firstID, "first_id", "before_id"
 		}
-		switch {
-		case id == nil || *id == "":
+		if id == nil || *id == "" {
 			return nil, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", path, name)
-		case *id == cur[key]:
-			return nil, fmt.Errorf("mms: GET %s: the page's %s is the id it was asked for; stopping rather than looping", path, name)
 		}
 		return map[string]string{key: *id}, nil
 	case nextPage != nil && *nextPage != "" && !backward: // the cursor scheme
-		if *nextPage == cur["page"] {
-			return nil, fmt.Errorf("mms: GET %s: the page points back to itself; stopping rather than looping", path)
-		}
 		return map[string]string{"page": *nextPage}, nil
 	}
 	return nil, nil

@@ -141,12 +141,24 @@ func fetchIDPage[T any](ctx context.Context, l listCall, afterID, beforeID strin
 // listByID iterates over every item of an id-scheme list from the params'
 // position: forwards with after_id = last_id, or backwards with before_id =
 // first_id when the caller started with beforeID. Each page's items come in
-// the list's order. It stops on an empty page or has_more = false.
+// the list's order. It stops on an empty page or has_more = false, and
+// with an error when a page leads back to a position already read.
 func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		after, before := afterID, beforeID // per range: the sequence restarts
 		backward := before != ""
+		seen := positions{}
 		for {
+			var err error
+			if backward {
+				err = seen.visit(l.path, "before_id", before)
+			} else {
+				err = seen.visit(l.path, "after_id", after)
+			}
+			if err != nil {
+				yieldError(yield, err)
+				return
+			}
 			page, err := fetchIDPage[T](ctx, l, after, before)
 			if err != nil {
 				yieldError(yield, err)
@@ -160,16 +172,12 @@ func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) 
 			if len(page.Data) == 0 || !page.HasMore {
 				return
 			}
-			next, name, prev := page.LastID, "last_id", after
+			next, name := page.LastID, "last_id"
 			if backward {
-				next, name, prev = page.FirstID, "first_id", before
+				next, name = page.FirstID, "first_id"
 			}
-			switch {
-			case next == nil || *next == "":
+			if next == nil || *next == "" {
 				yieldError(yield, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", l.path, name))
-				return
-			case *next == prev:
-				yieldError(yield, fmt.Errorf("mms: GET %s: the page's %s is the id it was asked for; stopping rather than looping", l.path, name))
 				return
 			}
 			if backward {
@@ -179,6 +187,26 @@ func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) 
 			}
 		}
 	}
+}
+
+// positions records the paging positions (after_id, before_id or page
+// values) one iteration has asked for. A service that leads back to one of
+// them (a → b → a) would make the iteration loop forever; it ends with an
+// error instead.
+type positions map[string]struct{}
+
+// visit records the position name=value, or reports that the iteration
+// asked for it before. The start of a list ("") is not a position.
+func (p positions) visit(path, name, value string) error {
+	if value == "" {
+		return nil
+	}
+	key := name + "=" + value
+	if _, ok := p[key]; ok {
+		return fmt.Errorf("mms: GET %s: the list leads back to %s %q, a page this iteration has already read; stopping rather than looping", path, name, value)
+	}
+	p[key] = struct{}{}
+	return nil
 }
 
 // fetchCursorPage fetches one page of a cursor-scheme list at cursor (the
@@ -207,11 +235,17 @@ func fetchCursorPage[T any](ctx context.Context, l listCall, cursor Cursor) (*Pa
 // forwards along next_page, or, when backward, along prev_page (each page's
 // items still in the list's order). Forwards it stops when next_page is
 // null or empty, data is empty, or has_more is false; backwards when
-// prev_page is null or empty or data is empty.
+// prev_page is null or empty or data is empty. A cursor already read in
+// this iteration ends it with an error.
 func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward bool) iter.Seq2[T, error] {
 	return func(yield func(T, error) bool) {
 		cur := start // per range: the sequence restarts
+		seen := positions{}
 		for {
+			if err := seen.visit(l.path, "page", cur.Token); err != nil {
+				yieldError(yield, err)
+				return
+			}
 			page, err := fetchCursorPage[T](ctx, l, cur)
 			if err != nil {
 				yieldError(yield, err)
@@ -229,10 +263,6 @@ func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward
 				return
 			}
 			if len(page.Data) == 0 || next == nil {
-				return
-			}
-			if next.Token == cur.Token {
-				yieldError(yield, fmt.Errorf("mms: GET %s: the page points back to itself; stopping rather than looping", l.path))
 				return
 			}
 			cur = *next

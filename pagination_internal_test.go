@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -398,5 +399,80 @@ func TestAddQueryArray(t *testing.T) {
 	back, _ := url.ParseQuery(q.Encode())
 	if diff := cmp.Diff([]string{"running", "idle"}, back["statuses[]"]); diff != "" {
 		t.Error(diff)
+	}
+}
+
+// cyclingServer serves pages that lead a → b → a → … forever, in the id
+// scheme (after_id, or before_id backwards) or the cursor scheme (page).
+func cyclingServer(t *testing.T, scheme string) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		w.Header().Set("Content-Type", "application/json")
+		switch scheme {
+		case "id":
+			// The page after (or before) x holds x's successor; b's successor is a.
+			at := q.Get("after_id") + q.Get("before_id")
+			next := map[string]string{"": "a", "a": "b", "b": "a"}[at]
+			fmt.Fprintf(w, `{"data":[{"id":%q}],"has_more":true,"first_id":%[1]q,"last_id":%[1]q}`, next)
+		case "cursor":
+			next := map[string]string{"": "a", "a": "b", "b": "a"}[q.Get("page")]
+			fmt.Fprintf(w, `{"data":[{"id":"at-%s"}],"next_page":%q,"prev_page":%[2]q}`, q.Get("page"), next)
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestListsStopOnCycle: a service whose pages lead back to one already read
+// (a → b → a) ends the iteration with an error naming the cursor, after
+// every item read once, in both schemes and both directions.
+func TestListsStopOnCycle(t *testing.T) {
+	ctx := context.Background()
+	tests := []struct {
+		name, scheme string
+		seq          func(l listCall) iter.Seq2[thing, error]
+		want         []string
+		wantInErr    string
+	}{
+		{"id forwards", "id", func(l listCall) iter.Seq2[thing, error] { return listByID[thing](ctx, l, "", "") },
+			[]string{"a", "b", "a"}, `after_id "a"`},
+		{"id backwards", "id", func(l listCall) iter.Seq2[thing, error] { return listByID[thing](ctx, l, "", "b") },
+			[]string{"a", "b"}, `before_id "b"`},
+		{"cursor forwards", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByCursor[thing](ctx, l, Cursor{}, false) },
+			[]string{"at-", "at-a", "at-b"}, `page "a"`},
+		{"cursor backwards", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByCursor[thing](ctx, l, Cursor{Token: "b"}, true) },
+			[]string{"at-b", "at-a"}, `page "b"`},
+		{"files, id scheme", "id", func(l listCall) iter.Seq2[thing, error] { return listByIDOrCursor[thing](ctx, l, "", "") },
+			[]string{"a", "b", "a"}, `after_id "a"`},
+		{"files, cursor scheme", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByIDOrCursor[thing](ctx, l, "", "") },
+			[]string{"at-", "at-a", "at-b"}, `page "a"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := cyclingServer(t, tt.scheme)
+			c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			var errs []error
+			for v, err := range tt.seq(listCall{client: c, path: "/v1/things"}) {
+				if err != nil {
+					errs = append(errs, err)
+					continue
+				}
+				got = append(got, v.ID)
+				if len(got) > 10 {
+					t.Fatalf("no end: %v", got)
+				}
+			}
+			if d := cmp.Diff(tt.want, got); d != "" {
+				t.Errorf("items (-want +got):\n%s", d)
+			}
+			if len(errs) != 1 || !strings.Contains(errs[0].Error(), tt.wantInErr) {
+				t.Errorf("errors %v; want one naming %s", errs, tt.wantInErr)
+			}
+		})
 	}
 }

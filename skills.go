@@ -119,7 +119,7 @@ func validateSkillFiles(files []SkillFile) error {
 }
 
 // skillForm builds the multipart body of a skill or version upload.
-func skillForm(displayTitle string, files []SkillFile) (*multipart.Form, error) {
+func skillForm(ctx context.Context, displayTitle string, files []SkillFile) (*multipart.Form, error) {
 	form := multipart.New()
 	if displayTitle != "" {
 		form.AddField("display_title", displayTitle)
@@ -130,7 +130,7 @@ func skillForm(displayTitle string, files []SkillFile) (*multipart.Form, error) 
 		ct := f.ContentType
 		if ct == "" {
 			var err error
-			if ct, err = detectContentType(path.Base(p), src); err != nil {
+			if ct, err = detectContentType(ctx, path.Base(p), src); err != nil {
 				return nil, fmt.Errorf("mms: reading the start of %q to detect its content type: %w", p, err)
 			}
 		}
@@ -201,7 +201,7 @@ func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ..
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	form, err := skillForm(p.DisplayTitle, p.Files)
+	form, err := skillForm(ctx, p.DisplayTitle, p.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +309,7 @@ func (s *SkillVersionsService) Create(ctx context.Context, skillID string, p Ski
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	form, err := skillForm("", p.Files)
+	form, err := skillForm(ctx, "", p.Files)
 	if err != nil {
 		return nil, err
 	}

@@ -32,16 +32,26 @@ func skipSpace(data []byte, i int) int {
 }
 
 // skipString returns the offset just past the JSON string starting at data[i]
-// (which must be '"') and whether it contained escapes. It jumps from quote
-// to quote with bytes.IndexByte (vectorised) and counts the backslashes
-// before each quote to tell an escaped one from the end.
+// (which must be '"') and whether it contained escapes.
 func skipString(data []byte, i int) (end int, escaped bool, err error) {
+	end, err = stringEnd(data, i)
+	if err != nil {
+		return 0, false, err
+	}
+	return end, bytes.IndexByte(data[i+1:end-1], '\\') >= 0, nil
+}
+
+// stringEnd returns the offset just past the JSON string starting at data[i]
+// (which must be '"'). It jumps from quote to quote with bytes.IndexByte
+// (vectorised) and counts the backslashes before each quote to tell an
+// escaped one from the end.
+func stringEnd(data []byte, i int) (int, error) {
 	start := i + 1
 	i = start
 	for {
 		j := bytes.IndexByte(data[i:], '"')
 		if j < 0 {
-			return 0, false, syntaxErr(len(data), "unterminated string")
+			return 0, syntaxErr(len(data), "unterminated string")
 		}
 		i += j
 		n := 0
@@ -49,43 +59,23 @@ func skipString(data []byte, i int) (end int, escaped bool, err error) {
 			n++
 		}
 		if n%2 == 0 {
-			return i + 1, bytes.IndexByte(data[start:i], '\\') >= 0, nil
+			return i + 1, nil
 		}
 		i++ // an escaped quote: keep looking
 	}
 }
 
 // skipValue returns the offset just past the JSON value starting at data[i].
-func skipValue(data []byte, i int) (int, error) {
+func (s *scanner) skipValue(i int) (int, error) {
+	data := s.data
 	if i >= len(data) {
 		return 0, syntaxErr(i, "missing value")
 	}
 	switch data[i] {
 	case '"':
-		end, _, err := skipString(data, i)
-		return end, err
+		return stringEnd(data, i)
 	case '{', '[':
-		depth := 0
-		for i < len(data) {
-			switch data[i] {
-			case '"':
-				end, _, err := skipString(data, i)
-				if err != nil {
-					return 0, err
-				}
-				i = end
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1, nil
-				}
-			}
-			i++
-		}
-		return 0, syntaxErr(i, "unterminated object or array")
+		return s.skipContainer(i)
 	default: // number, true, false, null
 		start := i
 		for i < len(data) {
@@ -114,6 +104,8 @@ func EachMember(data []byte, fn func(key string, value []byte) error) error {
 // eachMember is EachMember with the key as bytes, valid only during the
 // call: the decoder looks keys up without allocating a string for each.
 func eachMember(data []byte, fn func(key, value []byte) error) error {
+	s := newScanner(data)
+	defer s.done()
 	i := skipSpace(data, 0)
 	if i >= len(data) || data[i] != '{' {
 		return syntaxErr(i, "expected an object")
@@ -143,7 +135,7 @@ func eachMember(data []byte, fn func(key, value []byte) error) error {
 			return syntaxErr(i, "expected ':'")
 		}
 		i = skipSpace(data, i+1)
-		vend, err := skipValue(data, i)
+		vend, err := s.skipValue(i)
 		if err != nil {
 			return err
 		}
@@ -168,6 +160,8 @@ func eachMember(data []byte, fn func(key, value []byte) error) error {
 // EachElement calls fn for every element of the JSON array in data. A JSON
 // null is an empty array.
 func EachElement(data []byte, fn func(elem []byte) error) error {
+	s := newScanner(data)
+	defer s.done()
 	i := skipSpace(data, 0)
 	if bytes.HasPrefix(data[i:], []byte("null")) {
 		return nil
@@ -180,7 +174,7 @@ func EachElement(data []byte, fn func(elem []byte) error) error {
 		return nil
 	}
 	for {
-		end, err := skipValue(data, i)
+		end, err := s.skipValue(i)
 		if err != nil {
 			return err
 		}

@@ -17,6 +17,7 @@ package multipart
 
 import (
 	"bytes"
+	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
@@ -195,15 +196,24 @@ var errSuperseded = errors.New("multipart: the body was reopened for another att
 
 // Source is the content of one file part: the caller's reader, its size
 // when known, and what is needed to read it again.
+//
+// No lock is held while the caller's reader is read or sought, so nothing
+// that only needs the source's state (Open for a retry) waits for a Read
+// that blocks. The reader itself is used by one call at a time (turn): a
+// later attempt's Read, which rewinds it first, waits for an abandoned
+// attempt's Read still in the reader to return. Reads run inside the HTTP
+// transport, which gives up on them when the request is cancelled.
 type Source struct {
-	mu     sync.Mutex
 	r      io.Reader
 	seeker io.Seeker // set when r can be rewound to start
 	start  int64
-	size   int64  // -1 when unknown
-	prefix []byte // bytes Peek took from a reader that cannot be rewound
-	exact  bool   // size was declared by the caller: check the reader holds exactly that
-	gen    int    // attempts opened so far
+	size   int64         // -1 when unknown
+	exact  bool          // size was declared by the caller: check the reader holds exactly that
+	turn   chan struct{} // holds a token while r is read or sought
+
+	mu     sync.Mutex // guards what follows; never held during a call of r
+	prefix []byte     // bytes Peek took from a reader that cannot be rewound
+	gen    int        // attempts opened so far
 }
 
 // NewSource wraps r. Its size is measured when r is an io.Seeker (from the
@@ -212,7 +222,7 @@ type Source struct {
 // the size the caller vouches for, and -1 or 0 mean unknown. An io.Seeker
 // whose Seek fails (a pipe behind an *os.File) counts as a plain reader.
 func NewSource(r io.Reader, declared int64) *Source {
-	s := &Source{r: r, size: -1}
+	s := &Source{r: r, size: -1, turn: make(chan struct{}, 1)}
 	if rs, ok := r.(io.Seeker); ok {
 		if cur, err := rs.Seek(0, io.SeekCurrent); err == nil {
 			if end, err := rs.Seek(0, io.SeekEnd); err == nil {
@@ -242,12 +252,38 @@ func (s *Source) Replayable() bool { return s.seeker != nil }
 
 // Peek returns up to n bytes from the start of the content without
 // consuming them: a seekable reader is rewound, other readers keep the
-// bytes to send them first. Call it before the first Open.
-func (s *Source) Peek(n int) ([]byte, error) {
+// bytes to send them first. Call it before the first Open. It returns
+// ctx's error as soon as ctx ends, even while the reader blocks; the read
+// then finishes in the background, and the source must not be used.
+func (s *Source) Peek(ctx context.Context, n int) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	type result struct {
+		head []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		head, err := s.peek(n)
+		done <- result{head, err}
+	}()
+	select {
+	case r := <-done:
+		return r.head, r.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (s *Source) peek(n int) ([]byte, error) {
+	s.turn <- struct{}{}
+	defer func() { <-s.turn }()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.seeker == nil && s.prefix != nil {
-		return s.prefix[:min(n, len(s.prefix))], nil
+	prefix := s.prefix
+	s.mu.Unlock()
+	if s.seeker == nil && prefix != nil {
+		return prefix[:min(n, len(prefix))], nil
 	}
 	buf := make([]byte, n)
 	got, err := io.ReadFull(s.r, buf)
@@ -260,26 +296,24 @@ func (s *Source) Peek(n int) ([]byte, error) {
 			return nil, fmt.Errorf("multipart: rewinding after sniffing the content: %w", serr)
 		}
 	} else {
+		s.mu.Lock()
 		s.prefix = buf
+		s.mu.Unlock()
 	}
 	return buf, err
 }
 
 // open starts an attempt: the first reads from where the source stands,
-// later ones rewind it. Readers of earlier attempts fail from then on.
+// later ones rewind it (on their first Read). Readers of earlier attempts
+// fail from then on.
 func (s *Source) open() (io.Reader, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.gen > 0 {
-		if s.seeker == nil {
-			return nil, ErrNotRewindable
-		}
-		if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
-			return nil, fmt.Errorf("multipart: rewinding the content: %w", err)
-		}
+	if s.gen > 0 && s.seeker == nil {
+		return nil, ErrNotRewindable
 	}
 	s.gen++
-	return &attempt{src: s, gen: s.gen, prefix: s.prefix}, nil
+	return &attempt{src: s, gen: s.gen, prefix: s.prefix, rewind: s.gen > 1}, nil
 }
 
 // attempt reads a Source for one attempt.
@@ -287,6 +321,7 @@ type attempt struct {
 	src    *Source
 	gen    int
 	prefix []byte
+	rewind bool  // seek to the start before the first read
 	n      int64 // bytes delivered
 	done   bool
 }
@@ -296,10 +331,19 @@ func (a *attempt) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	s := a.src
+	s.turn <- struct{}{} // wait for a Read of an abandoned attempt, if any
+	defer func() { <-s.turn }()
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	if a.gen != s.gen {
+	current := a.gen == s.gen
+	s.mu.Unlock()
+	if !current {
 		return 0, errSuperseded
+	}
+	if a.rewind {
+		if _, err := s.seeker.Seek(s.start, io.SeekStart); err != nil {
+			return 0, fmt.Errorf("multipart: rewinding the content: %w", err)
+		}
+		a.rewind = false
 	}
 	if len(p) == 0 {
 		return 0, nil

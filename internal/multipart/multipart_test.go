@@ -2,6 +2,7 @@ package multipart
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"mime"
@@ -214,7 +215,7 @@ func TestPeek(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := NewSource(tt.r, 0)
-			head, err := s.Peek(8)
+			head, err := s.Peek(context.Background(), 8)
 			if err != nil || string(head) != "%PDF-1.7" {
 				t.Fatalf("Peek = %q, %v", head, err)
 			}

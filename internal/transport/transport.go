@@ -177,6 +177,9 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	if body != nil {
 		counter = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req}
 		body = counter
+		if req.Body == nil {
+			body = newCancelableBody(actx, body) // see body.go
+		}
 	}
 	hreq, err := http.NewRequestWithContext(actx, req.Method, target, body)
 	if err != nil {
