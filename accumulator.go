@@ -28,8 +28,22 @@ import (
 // block, a delta or stop naming a block that does not exist or is closed,
 // anything but a ping or an unknown event after message_stop. A rejected
 // event leaves the accumulator as it was, except a tool call whose input is
-// not a JSON object at its stop: that block is closed with input {} and the
-// raw text kept for [MessageAccumulator.PartialToolInput].
+// not a JSON object at its stop: that block is closed anyway (see below).
+//
+// message_stop ends the message even while blocks are open: the service
+// does that when it cuts a reply in the middle of a block (stop reason
+// max_tokens), sending no content_block_stop. The open blocks are closed
+// as they are: text and thinking hold what arrived.
+//
+// A tool call's Input (tool_use, server_tool_use, mcp_tool_use) is set from
+// its input_json_delta fragments only when they form a JSON object at the
+// block's content_block_stop. Otherwise it keeps what content_block_start
+// carried: the complete input when the start already had it and no
+// fragment followed, else the initial {} ({} also stands in for an absent
+// or null input). So Input is never invalid JSON or a guess. A call whose
+// input did not complete (cut by message_stop, or fragments that are not a
+// JSON object) is the one [MessageAccumulator.PartialToolInput] reports ok
+// for after the stream, with the raw fragment text.
 //
 // Text, thinking, signatures and tool input are collected in per-block
 // buffers and turned into block values at the block's stop or when
@@ -80,7 +94,7 @@ type accBlock struct {
 
 	input       []byte // tool input fragments
 	gotFragment bool   // a non-empty input fragment arrived
-	inputBad    bool   // the input was not a JSON object at the stop
+	unfinished  bool   // closed without a complete input: not a JSON object at the stop, or cut by message_stop
 
 	compaction *CompactionDelta // the last compaction_delta
 }
@@ -127,11 +141,7 @@ func (a *MessageAccumulator) Add(ev MessageStreamEvent) error {
 	case MessageDeltaEvent:
 		a.applyMessageDelta(ev)
 	case MessageStopEvent:
-		for i, b := range a.blocks {
-			if b.open {
-				return fmt.Errorf("mms: accumulator: message_stop while content block index %d is open", i)
-			}
-		}
+		a.closeOpenBlocks()
 		a.state = accStopped
 	}
 	return nil
@@ -166,15 +176,19 @@ func (a *MessageAccumulator) Done() bool { return a.state == accStopped }
 // PartialToolInput returns the raw input_json_delta text of the tool call
 // (tool_use, server_tool_use or mcp_tool_use) at index when its input did
 // not complete: the block is still open (the stream is in progress, or
-// ended mid-call) or its input was not a JSON object at its stop. ok is
-// false for any other block, including a tool call whose input completed
-// (read it from the block's Input).
+// broke off mid-call), message_stop closed it before its
+// content_block_stop (a reply cut by max_tokens), or its input was not a
+// JSON object at its stop. The text is what arrived, usually not valid
+// JSON; "" when no fragment came. Such a block's Input keeps what its
+// content_block_start carried (normally {}). ok is false for any other
+// block, including a tool call whose input completed (read it from the
+// block's Input).
 func (a *MessageAccumulator) PartialToolInput(index int) (input string, ok bool) {
 	if index < 0 || index >= len(a.blocks) {
 		return "", false
 	}
 	b := a.blocks[index]
-	if !b.kind.takesInput() || (!b.open && !b.inputBad) {
+	if !b.kind.takesInput() || (!b.open && !b.unfinished) {
 		return "", false
 	}
 	return string(b.input), true
@@ -226,6 +240,10 @@ func (a *MessageAccumulator) startBlock(ev ContentBlockStartEvent) error {
 		if cb.To.Model != "" {
 			a.msg.Model = cb.To.Model
 		}
+	}
+	if in := toolInput(ev.ContentBlock); b.kind.takesInput() && (len(in) == 0 || isJSONNull(in)) {
+		// No input yet: {}, the value a call without fragments ends with.
+		a.setInput(ev.Index, json.RawMessage(`{}`))
 	}
 	return nil
 }
@@ -288,23 +306,56 @@ func (a *MessageAccumulator) touch(b *accBlock) {
 	}
 }
 
+// stopBlock closes block index at its content_block_stop. A tool call's
+// fragments become its Input when they form a JSON object; without
+// fragments the Input stays what content_block_start carried (streaming.md
+// §3 says {}; a start that already holds the whole input, as for calls made
+// by code execution, is kept rather than overwritten).
 func (a *MessageAccumulator) stopBlock(b *accBlock, index int) error {
 	b.open = false
 	if b.kind.takesInput() {
-		input := json.RawMessage(`{}`)
-		if b.gotFragment {
-			if !isJSONObject(b.input) || !json.Valid(b.input) {
-				b.inputBad = true
-				a.setInput(index, input)
-				return fmt.Errorf("mms: accumulator: the input of the tool call at index %d is not a JSON object: %.200q", index, b.input)
-			}
-			input, b.input = b.input, nil
+		if !b.gotFragment {
+			return nil
 		}
-		a.setInput(index, input)
+		if !isJSONObject(b.input) || !json.Valid(b.input) {
+			b.unfinished = true
+			return fmt.Errorf("mms: accumulator: the input of the tool call at index %d is not a JSON object: %.200q", index, b.input)
+		}
+		a.setInput(index, b.input)
+		b.input = nil
 		return nil
 	}
 	if b.changed {
 		a.materialize(index)
+	}
+	return nil
+}
+
+// closeOpenBlocks closes the blocks message_stop finds open (a reply cut
+// mid-block). Their buffers are written out as they are; a tool call keeps
+// its start input and its fragments stay readable with PartialToolInput.
+func (a *MessageAccumulator) closeOpenBlocks() {
+	for i, b := range a.blocks {
+		if !b.open {
+			continue
+		}
+		b.open = false
+		b.unfinished = b.kind.takesInput()
+		if b.changed {
+			a.materialize(i)
+		}
+	}
+}
+
+// toolInput returns the Input of a tool-call block (nil for other blocks).
+func toolInput(cb ContentBlock) json.RawMessage {
+	switch cb := cb.(type) {
+	case ToolUseBlock:
+		return cb.Input
+	case ServerToolUseBlock:
+		return cb.Input
+	case MCPToolUseBlock:
+		return cb.Input
 	}
 	return nil
 }

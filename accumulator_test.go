@@ -108,7 +108,6 @@ func TestAccumulatorProtocolErrors(t *testing.T) {
 		{"delta without delta", []MessageStreamEvent{start, text}, ContentBlockDeltaEvent{Index: 0}, "index 0 has no delta"},
 		{"stop twice", []MessageStreamEvent{start, text, ContentBlockStopEvent{Index: 0}}, ContentBlockStopEvent{Index: 0}, "content_block_stop for index 0, which is already stopped"},
 		{"stop for a block never started", []MessageStreamEvent{start}, ContentBlockStopEvent{Index: 0}, "index 0, which was never started"},
-		{"message_stop with an open block", []MessageStreamEvent{start, text}, MessageStopEvent{}, "index 0 is open"},
 		{"delta after message_stop", []MessageStreamEvent{start, MessageStopEvent{}}, delta(0), "content_block_delta after message_stop"},
 		{"message_delta after message_stop", []MessageStreamEvent{start, MessageStopEvent{}}, MessageDeltaEvent{}, "message_delta after message_stop"},
 		{"second message_stop", []MessageStreamEvent{start, MessageStopEvent{}}, MessageStopEvent{}, "message_stop after message_stop"},
@@ -463,5 +462,139 @@ func TestEventName(t *testing.T) {
 		if diff := cmp.Diff(v.Type, eventName(ev)); diff != "" {
 			t.Errorf("%T: %s", ev, diff)
 		}
+	}
+}
+
+// TestAccumulatorToolInputFromStart: a tool call whose content_block_start
+// already carries its input keeps it when no fragment follows (calls made
+// by code execution arrive so); fragments, when they come, make the input.
+func TestAccumulatorToolInputFromStart(t *testing.T) {
+	full := json.RawMessage(`{"url": "https://example.org/a", "n": 1}`)
+	blocks := map[string]func(in json.RawMessage) ContentBlock{
+		"tool_use": func(in json.RawMessage) ContentBlock { return ToolUseBlock{ID: "toolu_1", Name: "f", Input: in} },
+		"server_tool_use": func(in json.RawMessage) ContentBlock {
+			return ServerToolUseBlock{ID: "srvtoolu_1", Name: "web_fetch", Input: in}
+		},
+		"mcp_tool_use": func(in json.RawMessage) ContentBlock {
+			return MCPToolUseBlock{ID: "mcptoolu_1", Name: "n", ServerName: "s", Input: in}
+		},
+	}
+	tests := []struct {
+		name      string
+		start     json.RawMessage
+		fragments []string
+		want      string
+	}{
+		{"complete in the start, no fragment", full, nil, string(full)},
+		{"complete in the start, only empty fragments", full, []string{"", ""}, string(full)},
+		{"fragments replace the start input", full, []string{`{"url": `, `"https://example.org/b"}`}, `{"url": "https://example.org/b"}`},
+		{"initial {} and fragments", json.RawMessage(`{}`), []string{`{"q"`, `: "Oslo"}`}, `{"q": "Oslo"}`},
+		{"initial {}, no fragment", json.RawMessage(`{}`), nil, `{}`},
+		{"no input in the start, no fragment", nil, nil, `{}`},
+		{"null input in the start, no fragment", json.RawMessage(`null`), nil, `{}`},
+	}
+	for typ, mk := range blocks {
+		for _, tt := range tests {
+			t.Run(typ+"/"+tt.name, func(t *testing.T) {
+				var acc MessageAccumulator
+				addAll(t, &acc, MessageStartEvent{Message: Message{ID: "m"}}, ContentBlockStartEvent{Index: 0, ContentBlock: mk(tt.start)})
+				for _, f := range tt.fragments {
+					addAll(t, &acc, ContentBlockDeltaEvent{Index: 0, Delta: InputJSONDelta{PartialJSON: f}})
+				}
+				addAll(t, &acc, ContentBlockStopEvent{Index: 0}, MessageStopEvent{})
+				if got := string(toolInput(acc.Message().Content[0])); got != tt.want {
+					t.Errorf("input %s, want %s", got, tt.want)
+				}
+				if in, ok := acc.PartialToolInput(0); ok {
+					t.Errorf("a complete call reports partial input %q", in)
+				}
+			})
+		}
+	}
+
+	// Fragments that are not a JSON object leave the start input too.
+	var acc MessageAccumulator
+	addAll(t, &acc, MessageStartEvent{Message: Message{ID: "m"}},
+		ContentBlockStartEvent{Index: 0, ContentBlock: ToolUseBlock{ID: "toolu_1", Name: "f", Input: full}},
+		ContentBlockDeltaEvent{Index: 0, Delta: InputJSONDelta{PartialJSON: `{"url": `}})
+	if err := acc.Add(ContentBlockStopEvent{Index: 0}); err == nil {
+		t.Fatal("bad fragments accepted")
+	}
+	if got := string(toolInput(acc.Message().Content[0])); got != string(full) {
+		t.Errorf("input after bad fragments %s, want the start's %s", got, full)
+	}
+	if in, ok := acc.PartialToolInput(0); !ok || in != `{"url": ` {
+		t.Errorf("PartialToolInput = %q, %v", in, ok)
+	}
+}
+
+// TestAccumulatorCutMidBlock: message_stop while blocks are open (the
+// service cuts a reply at max_tokens without content_block_stop) ends the
+// message normally. A cut tool call keeps its start input, never the
+// fragments, even when they happen to parse; PartialToolInput gives them.
+func TestAccumulatorCutMidBlock(t *testing.T) {
+	cutDelta := MessageDeltaEvent{Delta: MessageDeltaFields{StopReason: StopReasonMaxTokens}, Usage: MessageDeltaUsage{OutputTokens: 24}}
+	tests := []struct {
+		name      string
+		block     ContentBlock
+		deltas    []ContentBlockDelta
+		want      string // the cut block
+		partial   string
+		isPartial bool
+	}{
+		{"tool_use mid-input", ToolUseBlock{ID: "toolu_1", Name: "f", Input: json.RawMessage(`{}`)},
+			[]ContentBlockDelta{InputJSONDelta{PartialJSON: `{"q": "Oslo, Nor`}, InputJSONDelta{PartialJSON: `way", "n`}},
+			`{"type":"tool_use","id":"toolu_1","name":"f","input":{}}`, `{"q": "Oslo, Norway", "n`, true},
+		{"server_tool_use before any fragment", ServerToolUseBlock{ID: "srvtoolu_1", Name: "web_search", Input: json.RawMessage(`{}`)}, nil,
+			`{"type":"server_tool_use","id":"srvtoolu_1","name":"web_search","input":{}}`, "", true},
+		{"mcp_tool_use whose fragments parse, but no stop", MCPToolUseBlock{ID: "mcptoolu_1", Name: "n", ServerName: "s", Input: json.RawMessage(`{}`)},
+			[]ContentBlockDelta{InputJSONDelta{PartialJSON: `{"a":1}`}},
+			`{"type":"mcp_tool_use","id":"mcptoolu_1","name":"n","server_name":"s","input":{}}`, `{"a":1}`, true},
+		{"tool_use with a complete start input", ToolUseBlock{ID: "toolu_2", Name: "f", Input: json.RawMessage(`{"q":"x"}`)}, nil,
+			`{"type":"tool_use","id":"toolu_2","name":"f","input":{"q":"x"}}`, "", true},
+		{"text", TextBlock{}, []ContentBlockDelta{TextDelta{Text: "The answer is"}},
+			`{"type":"text","text":"The answer is"}`, "", false},
+		{"thinking", ThinkingBlock{}, []ContentBlockDelta{ThinkingDelta{Thinking: "hmm"}},
+			`{"type":"thinking","thinking":"hmm","signature":""}`, "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var acc MessageAccumulator
+			addAll(t, &acc,
+				MessageStartEvent{Message: Message{ID: "m"}},
+				ContentBlockStartEvent{Index: 0, ContentBlock: TextBlock{}},
+				ContentBlockDeltaEvent{Index: 0, Delta: TextDelta{Text: "Looking."}},
+				ContentBlockStopEvent{Index: 0},
+				ContentBlockStartEvent{Index: 1, ContentBlock: tt.block},
+			)
+			for _, d := range tt.deltas {
+				addAll(t, &acc, ContentBlockDeltaEvent{Index: 1, Delta: d})
+			}
+			addAll(t, &acc, cutDelta, MessageStopEvent{})
+			if !acc.Done() {
+				t.Fatal("not done after message_stop")
+			}
+			m := acc.Message()
+			if m.StopReason != StopReasonMaxTokens || m.Usage.OutputTokens != 24 {
+				t.Errorf("stop reason %q, output tokens %d", m.StopReason, m.Usage.OutputTokens)
+			}
+			b, err := json.Marshal(m.Content[1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			streamJSONEqual(t, "cut block", []byte(tt.want), b)
+			if in, ok := acc.PartialToolInput(1); ok != tt.isPartial || in != tt.partial {
+				t.Errorf("PartialToolInput = %q, %v; want %q, %v", in, ok, tt.partial, tt.isPartial)
+			}
+			if _, ok := acc.PartialToolInput(0); ok {
+				t.Error("the stopped text block reports partial input")
+			}
+			// The message is final: the cut block takes nothing more.
+			for _, ev := range []MessageStreamEvent{ContentBlockDeltaEvent{Index: 1, Delta: InputJSONDelta{PartialJSON: "1}"}}, ContentBlockStopEvent{Index: 1}} {
+				if err := acc.Add(ev); err == nil || !strings.Contains(err.Error(), "after message_stop") {
+					t.Errorf("Add(%s) after the cut = %v", eventName(ev), err)
+				}
+			}
+		})
 	}
 }

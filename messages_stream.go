@@ -73,10 +73,15 @@ const streamHeaderTimeout = 10 * time.Minute
 //     count, as the bytes wait in the connection meanwhile;
 //   - the end of ctx yields an error wrapping ctx.Err().
 //
-// Events of unknown names are yielded as [UnknownStreamEvent]. Leaving the
-// loop early (break, return, panic) closes the connection; so does the end
-// of the sequence. There is no per-request deadline by default: the request
-// timeout, if set, bounds only the wait for the response headers.
+// Events of unknown names are yielded as [UnknownStreamEvent]. The sequence
+// ends with the message_stop event: nothing the server sends after it is
+// yielded, and a server that keeps the connection open after it cannot
+// hold the loop (the end of the body is awaited for at most 100 ms, so that
+// the connection can be reused when the response ends there, then the
+// connection is released). Leaving the loop early (break, return, panic) closes the
+// connection; so does the end of the sequence. There is no per-request
+// deadline by default: the request timeout, if set, bounds only the wait
+// for the response headers.
 //
 // Fold the events into the final [Message] with a [MessageAccumulator], or
 // read just the text with [MessageAccumulator.Text]:
@@ -198,17 +203,15 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	return st, nil
 }
 
-// run decodes the stream and yields its events, then its error if any.
+// run decodes the stream and yields its events up to message_stop, or its
+// error.
 func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent, error) bool) {
 	dec := sse.NewDecoder(st.body)
-	events, stopped := 0, false
+	events := 0
 	for {
 		sev, err := dec.Next()
 		if err != nil {
 			switch {
-			case stopped:
-				// The message is complete; how the connection ends after
-				// message_stop does not matter.
 			case err == io.EOF:
 				yield(nil, fmt.Errorf("%w: the stream ended after %d events without message_stop", ErrStreamTruncated, events))
 			default:
@@ -233,15 +236,38 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 		case MessageDeltaEvent:
 			st.usage.OutputTokens = e.Usage.OutputTokens
 		case MessageStopEvent:
-			stopped = true
 			if st.limiter != nil {
 				st.limiter.Correct(st.estimate, st.usage.TotalInputTokens()+st.usage.OutputTokens)
 			}
+			// The message is complete: the sequence ends here whatever
+			// the server does with the connection next.
+			yield(ev, nil)
+			st.finish()
+			return
 		}
 		if !yield(ev, nil) {
 			return
 		}
 	}
+}
+
+const (
+	// drainWait and drainLimit bound what a finished stream reads after
+	// message_stop: a server that ends the response there (the normal
+	// case) lets the HTTP/1 connection be reused, which needs the body
+	// read to its end; one that holds the connection open, or keeps
+	// sending, is cut off.
+	drainWait  = 100 * time.Millisecond
+	drainLimit = 4 << 10
+)
+
+// finish reads the rest of a complete stream's body, within drainWait and
+// drainLimit, then closes it.
+func (st *messageStream) finish() {
+	t := time.AfterFunc(drainWait, func() { st.body.Close() })
+	io.CopyN(io.Discard, st.body, drainLimit)
+	t.Stop()
+	st.body.Close()
 }
 
 // readError explains why reading the stream failed.

@@ -65,7 +65,8 @@ type ContentBlockStartEvent struct {
 
 func (ContentBlockStartEvent) isMessageStreamEvent() {}
 
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
+// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
+// "index" that is absent or null is an error.
 func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
 	type plain ContentBlockStartEvent
 	aux := struct {
@@ -74,7 +75,7 @@ func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
 	}{plain: (*plain)(e), ContentBlock: holder[ContentBlock]{decode: decodeContentBlock}}
 	err := decodeObject(data, &aux, &e.Extra)
 	e.ContentBlock = aux.ContentBlock.v
-	return err
+	return checkBlockIndex(data, err)
 }
 
 // MarshalJSON writes the event with "type":"content_block_start" and Extra.
@@ -94,7 +95,8 @@ type ContentBlockDeltaEvent struct {
 
 func (ContentBlockDeltaEvent) isMessageStreamEvent() {}
 
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
+// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
+// "index" that is absent or null is an error.
 func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error {
 	v, err := decodeDeltaEvent(data)
 	*e = v
@@ -117,10 +119,11 @@ type ContentBlockStopEvent struct {
 
 func (ContentBlockStopEvent) isMessageStreamEvent() {}
 
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
+// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
+// "index" that is absent or null is an error.
 func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error {
 	type plain ContentBlockStopEvent
-	return decodeObject(data, (*plain)(e), &e.Extra)
+	return checkBlockIndex(data, decodeObject(data, (*plain)(e), &e.Extra))
 }
 
 // MarshalJSON writes the event with "type":"content_block_stop" and Extra.
@@ -582,11 +585,11 @@ func streamError(data []byte) *Error {
 // content_block_delta events carrying text or tool input. It reads the
 // members with the codec's scanner instead of reflection, into values that
 // stay on the stack. Anything but the plain shape (a member it does not
-// model, an index that is not a small integer, no delta, malformed JSON)
-// goes through the generic decoder, so on valid JSON the result is the same
-// (FuzzDeltaEventFastPath checks it).
+// model, an index that is absent or not a small integer, no delta,
+// malformed JSON) goes through the generic decoder, so on valid JSON the
+// result is the same (FuzzDeltaEventFastPath checks it).
 func decodeDeltaEvent(data []byte) (ContentBlockDeltaEvent, error) {
-	index, slow := 0, false
+	index, hasIndex, slow := 0, false, false
 	var delta []byte
 	err := codec.EachMember(data, func(key string, value []byte) error {
 		switch key {
@@ -595,7 +598,7 @@ func decodeDeltaEvent(data []byte) (ContentBlockDeltaEvent, error) {
 		case "index":
 			n, ok := parseSmallInt(value)
 			if ok {
-				index = n
+				index, hasIndex = n, true
 				return nil
 			}
 		case "delta":
@@ -605,7 +608,7 @@ func decodeDeltaEvent(data []byte) (ContentBlockDeltaEvent, error) {
 		slow = true
 		return errStopScan
 	})
-	if err != nil || slow || delta == nil || isJSONNull(delta) {
+	if err != nil || slow || !hasIndex || delta == nil || isJSONNull(delta) {
 		return decodeDeltaEventSlow(data)
 	}
 	d, err := decodeContentBlockDelta(delta)
@@ -626,7 +629,32 @@ func decodeDeltaEventSlow(data []byte) (ContentBlockDeltaEvent, error) {
 	}{plain: (*plain)(e), Delta: holder[ContentBlockDelta]{decode: decodeContentBlockDelta}}
 	err := decodeObject(data, &aux, &e.Extra)
 	e.Delta = aux.Delta.v
-	return *e, err
+	return *e, checkBlockIndex(data, err)
+}
+
+// checkBlockIndex returns err, or when it is nil an error if the block
+// event in data has no "index" member or a null one. Decoded as an int
+// either would be block 0, and a piece of one block would land in another.
+func checkBlockIndex(data []byte, err error) error {
+	if err != nil {
+		return err
+	}
+	seen, null := false, false
+	err = codec.EachMember(data, func(key string, value []byte) error {
+		if key == "index" { // a repeated member does not hide a null
+			seen, null = true, null || isJSONNull(value)
+		}
+		return nil
+	})
+	switch {
+	case err != nil:
+		return err
+	case !seen:
+		return errors.New(`member "index" is absent, want the index of a content block`)
+	case null:
+		return errors.New(`member "index" is null, want the index of a content block`)
+	}
+	return nil
 }
 
 // errStopScan ends a member walk early inside this file.

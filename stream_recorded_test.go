@@ -300,7 +300,10 @@ func accumulateRaw(t *testing.T, events []rawEvent) map[string]any {
 			i := int(d["index"].(float64))
 			switch content[i]["type"] {
 			case "tool_use", "server_tool_use", "mcp_tool_use":
-				input := any(map[string]any{})
+				input := content[i]["input"] // no fragment: the start's input, {} when it had none
+				if input == nil {
+					input = map[string]any{}
+				}
 				if f := fragments[i]; f != nil && f.Len() > 0 {
 					if err := json.Unmarshal([]byte(f.String()), &input); err != nil {
 						t.Fatalf("reference: block %d input %q: %v", i, f.String(), err)

@@ -9,6 +9,8 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -262,6 +264,61 @@ func TestStreamEventDecodeErrors(t *testing.T) {
 			ev, err := decodeMessageStreamEvent(tt.event, []byte(tt.data))
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
 				t.Fatalf("got %v, %v; want an error containing %q", ev, err, tt.wantErr)
+			}
+		})
+	}
+}
+
+// TestStreamEventBlockIndex: a block event whose "index" is null or absent
+// is a decode error naming the event and the member (decoded as an int it
+// would be block 0), on the delta fast path, its generic path, and
+// json.Unmarshal alike; index 0 itself decodes.
+func TestStreamEventBlockIndex(t *testing.T) {
+	const text = `"delta":{"type":"text_delta","text":"x"}`
+	tests := []struct {
+		name, event, data string
+		wantErr           string // "" for no error
+	}{
+		{"delta index null", "content_block_delta", `{"type":"content_block_delta","index":null,` + text + `}`, `"index" is null`},
+		{"delta index absent", "content_block_delta", `{"type":"content_block_delta",` + text + `}`, `"index" is absent`},
+		{"delta index absent, extra member (generic path)", "content_block_delta", `{"type":"content_block_delta",` + text + `,"x":1}`, `"index" is absent`},
+		{"delta index null after a number", "content_block_delta", `{"type":"content_block_delta","index":1,` + text + `,"index":null}`, `"index" is null`},
+		{"delta index 0", "content_block_delta", `{"type":"content_block_delta","index":0,` + text + `}`, ""},
+		{"delta index 0, extra member (generic path)", "content_block_delta", `{"type":"content_block_delta","index":0,` + text + `,"x":1}`, ""},
+		{"start index null", "content_block_start", `{"type":"content_block_start","index":null,"content_block":{"type":"text","text":""}}`, `"index" is null`},
+		{"start index absent", "content_block_start", `{"type":"content_block_start","content_block":{"type":"text","text":""}}`, `"index" is absent`},
+		{"start index 0", "content_block_start", `{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`, ""},
+		{"stop index null", "content_block_stop", `{"type":"content_block_stop","index":null}`, `"index" is null`},
+		{"stop index absent", "content_block_stop", `{"type":"content_block_stop"}`, `"index" is absent`},
+		{"stop index 0", "content_block_stop", `{"type":"content_block_stop","index":0}`, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ev, err := decodeMessageStreamEvent(tt.event, []byte(tt.data))
+			if tt.wantErr == "" {
+				if err != nil || eventName(ev) != tt.event {
+					t.Fatalf("got %v, %v", ev, err)
+				}
+				return
+			}
+			want := "decoding a " + tt.event + " event: member " + tt.wantErr
+			if ev != nil || err == nil || !strings.Contains(err.Error(), want) {
+				t.Fatalf("got %v, %v; want an error containing %q", ev, err, want)
+			}
+			var direct MessageStreamEvent
+			switch tt.event {
+			case "content_block_delta":
+				direct = &ContentBlockDeltaEvent{}
+				if _, err := decodeDeltaEventSlow([]byte(tt.data)); err == nil {
+					t.Error("the generic delta decoder accepts it")
+				}
+			case "content_block_start":
+				direct = &ContentBlockStartEvent{}
+			default:
+				direct = &ContentBlockStopEvent{}
+			}
+			if err := json.Unmarshal([]byte(tt.data), direct); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Errorf("json.Unmarshal into %T = %v", direct, err)
 			}
 		})
 	}
@@ -607,6 +664,125 @@ func TestStreamNotAnEventStream(t *testing.T) {
 }
 
 // ---------------------------------------------------------------------------
+// stream shapes the service sends (testdata/streams/shape_*.sse)
+
+// TestStreamShapes serves each shape fixture through Messages.Stream and
+// checks what the accumulator makes of it: a tool call complete in its
+// content_block_start, a reply cut by max_tokens inside a tool call, a
+// delta whose index is null, and a server that holds the connection open
+// after message_stop.
+func TestStreamShapes(t *testing.T) {
+	const usage = `"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"service_tier":"standard"`
+	tests := []struct {
+		file    string
+		hold    bool   // the server keeps the connection open after the body
+		wantErr string // "" when the stream must end cleanly
+		want    string // the accumulated message
+		partial map[int]string
+		// inputs are tool inputs checked byte for byte.
+		inputs map[int]string
+	}{
+		{file: "shape_tool_input_in_start.sse",
+			want: `{"id":"msg_shape_start_input","type":"message","role":"assistant","model":"mms-large-1","content":[
+				{"type":"server_tool_use","id":"srvtoolu_shape_run","name":"code_execution","input":{"code":"r = await web_fetch({\"url\": \"https://example.org/a\"})\nprint(r)"}},
+				{"type":"server_tool_use","id":"srvtoolu_shape_fetch","name":"web_fetch","input":{"url":"https://example.org/a"},"caller":{"type":"code_execution_20260120","tool_id":"srvtoolu_shape_run"}},
+				{"type":"mcp_tool_use","id":"mcptoolu_shape","name":"list_files","server_name":"drive","input":{"folder":"reports","limit":5}},
+				{"type":"tool_use","id":"toolu_shape_lookup","name":"lookup","input":{"q":"Oslo","n":2},"caller":{"type":"direct"}}],
+				"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":812,"output_tokens":97,` + usage + `}}`,
+			inputs: map[int]string{1: `{"url": "https://example.org/a"}`, 2: `{"folder":"reports","limit":5}`, 3: `{"q":"Oslo","n":2}`}},
+		{file: "shape_max_tokens_mid_tool.sse",
+			want: `{"id":"msg_shape_cut","type":"message","role":"assistant","model":"mms-large-1","content":[
+				{"type":"text","text":"Looking that up."},
+				{"type":"tool_use","id":"toolu_shape_cut","name":"lookup","input":{}}],
+				"stop_reason":"max_tokens","stop_sequence":null,"usage":{"input_tokens":140,"output_tokens":24,` + usage + `}}`,
+			partial: map[int]string{1: `{"q": "Oslo, Norway", "n`}},
+		{file: "shape_null_index.sse",
+			wantErr: `decoding a content_block_delta event: member "index" is null`,
+			want: `{"id":"msg_shape_null_index","type":"message","role":"assistant","model":"mms-large-1","content":[{"type":"text","text":"Hello"}],
+				"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":9,"output_tokens":1,` + usage + `}}`},
+		{file: "shape_held_open.sse", hold: true,
+			want: `{"id":"msg_shape_held_open","type":"message","role":"assistant","model":"mms-large-1","content":[{"type":"text","text":"All done."}],
+				"stop_reason":"end_turn","stop_sequence":null,"usage":{"input_tokens":12,"output_tokens":5,` + usage + `}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.file, func(t *testing.T) {
+			noLeaks(t)
+			body, err := os.ReadFile(filepath.Join("testdata", "streams", tt.file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone, release := make(chan struct{}), make(chan struct{})
+			s := newSSEServer(t, func(w http.ResponseWriter, r *http.Request) {
+				defer close(gone)
+				startSSE(w).raw(string(body))
+				if tt.hold {
+					select {
+					case <-r.Context().Done():
+					case <-release: // the test is over
+					}
+				}
+			})
+			t.Cleanup(func() { close(release) })
+
+			type result struct {
+				events []MessageStreamEvent
+				acc    MessageAccumulator
+				err    error
+			}
+			done := make(chan *result, 1)
+			go func() {
+				res := &result{}
+				for ev, err := range s.client.Messages.Stream(context.Background(), streamParams("hi")) {
+					if err == nil {
+						err = res.acc.Add(ev)
+					}
+					if err != nil {
+						res.err = err
+						break
+					}
+					res.events = append(res.events, ev)
+				}
+				done <- res
+			}()
+			var res *result
+			select {
+			case res = <-done:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the range loop did not end")
+			}
+
+			switch {
+			case tt.wantErr == "" && res.err != nil:
+				t.Fatalf("stream error: %v", res.err)
+			case tt.wantErr != "" && (res.err == nil || !strings.Contains(res.err.Error(), tt.wantErr)):
+				t.Fatalf("stream error %v, want one containing %q", res.err, tt.wantErr)
+			case tt.wantErr == "":
+				if _, ok := res.events[len(res.events)-1].(MessageStopEvent); !ok || !res.acc.Done() {
+					t.Errorf("last event %T, done %v: the stream must end at message_stop", res.events[len(res.events)-1], res.acc.Done())
+				}
+			}
+			m := res.acc.Message()
+			streamJSONEqual(t, "accumulated message", []byte(tt.want), marshalMessage(t, m))
+			for i, b := range m.Content {
+				in, ok := res.acc.PartialToolInput(i)
+				if want, partial := tt.partial[i]; ok != partial || in != want {
+					t.Errorf("block %d: PartialToolInput = %q, %v; want %q, %v", i, in, ok, want, partial)
+				}
+				if want, ok := tt.inputs[i]; ok && string(toolInput(b)) != want {
+					t.Errorf("block %d: input %s, want %s byte for byte", i, toolInput(b), want)
+				}
+			}
+			select {
+			case <-gone:
+			case <-time.After(5 * time.Second):
+				t.Fatal("the server still holds the connection")
+			}
+			waitFor(t, "the connection to be released", func() bool { return s.busy() == 0 })
+		})
+	}
+}
+
+// ---------------------------------------------------------------------------
 // idle timeout
 
 func TestStreamIdleTimeout(t *testing.T) {
@@ -757,30 +933,48 @@ func TestStreamContextCancel(t *testing.T) {
 }
 
 // TestStreamCompleteReusesConnection: a complete stream leaves its
-// connection idle, ready for the next request.
+// connection idle, ready for the next request, also when the server ends
+// the response only after the client has read message_stop (the stream
+// reads the end of the body before it closes it).
 func TestStreamCompleteReusesConnection(t *testing.T) {
-	var mu sync.Mutex
-	remotes := map[string]bool{}
-	s := newSSEServer(t, func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		remotes[r.RemoteAddr] = true
-		mu.Unlock()
-		o := startSSE(w)
-		for _, d := range []string{sseStart, sseMsgDelta, sseMsgStop} {
-			var v struct{ Type string }
-			json.Unmarshal([]byte(d), &v)
-			o.event(v.Type, d)
-		}
-	})
-	for range 3 {
-		if _, _, err := collect(t, s.client.Messages.Stream(context.Background(), streamParams("hi"))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mu.Lock()
-	defer mu.Unlock()
-	if len(remotes) != 1 {
-		t.Errorf("3 streams used %d connections", len(remotes))
+	for _, endAfterStop := range []bool{false, true} {
+		t.Run(fmt.Sprintf("end after the client's message_stop %v", endAfterStop), func(t *testing.T) {
+			var mu sync.Mutex
+			remotes := map[string]bool{}
+			stopRead := make(chan struct{}, 1)
+			s := newSSEServer(t, func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				remotes[r.RemoteAddr] = true
+				mu.Unlock()
+				o := startSSE(w)
+				for _, d := range []string{sseStart, sseMsgDelta, sseMsgStop} {
+					var v struct{ Type string }
+					json.Unmarshal([]byte(d), &v)
+					o.event(v.Type, d)
+				}
+				if endAfterStop {
+					select {
+					case <-stopRead:
+					case <-r.Context().Done():
+					}
+				}
+			})
+			for range 3 {
+				for ev, err := range s.client.Messages.Stream(context.Background(), streamParams("hi")) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if _, ok := ev.(MessageStopEvent); ok && endAfterStop {
+						stopRead <- struct{}{}
+					}
+				}
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if len(remotes) != 1 {
+				t.Errorf("3 streams used %d connections", len(remotes))
+			}
+		})
 	}
 }
 
