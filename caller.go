@@ -1,9 +1,6 @@
 package mms
 
-import (
-	"encoding/json"
-	"strings"
-)
+import "encoding/json"
 
 // A Caller says who invoked a tool: the model itself, or code it ran in the
 // code-execution tool. Variants: [DirectCaller],
@@ -123,13 +120,8 @@ func (c toolIDCaller) requestForm() toolIDCaller {
 	return c
 }
 
-// validate checks ^srvtoolu_[a-zA-Z0-9_]+$.
 func (c toolIDCaller) validate(path string) error {
-	rest, ok := strings.CutPrefix(c.ToolID, "srvtoolu_")
-	if ok && rest != "" && !strings.Contains(rest, "-") && isIDString(rest) {
-		return nil
-	}
-	return invalid(path+".tool_id", "must match ^srvtoolu_[a-zA-Z0-9_]+$, got %q", c.ToolID)
+	return checkServerToolID(path+".tool_id", c.ToolID)
 }
 
 // UnknownCaller holds a caller type this version cannot name; Raw is written

@@ -70,7 +70,8 @@ var citationVariants = variants[Citation]{
 }
 
 // validateDocumentCitation checks the bounds shared by the document
-// citations.
+// citations. document_title takes 1 to 500 characters: the seed's bound,
+// which wins over the published schema's 255 (request-constraints.md).
 func validateDocumentCitation(path string, documentIndex int, title *string) error {
 	if documentIndex < 0 {
 		return invalid(path+".document_index", "must be >= 0, got %d", documentIndex)
@@ -233,9 +234,11 @@ func (c ContentBlockLocationCitation) validate(path string) error {
 type WebSearchResultLocationCitation struct {
 	CitedText      string `json:"cited_text"`
 	EncryptedIndex string `json:"encrypted_index"`
-	// Title is null (nil) when the page has none; at most 512 characters.
+	// Title is null (nil) when the page has none; in a request 1 to 512
+	// characters when set.
 	Title *string `json:"title"`
-	URL   string  `json:"url"`
+	// URL is 1 to 2048 characters in a request.
+	URL string `json:"url"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -266,8 +269,8 @@ func (c WebSearchResultLocationCitation) validate(path string) error {
 			return invalid(path+".title", "must be 1 to 512 characters or null, got %d", n)
 		}
 	}
-	if c.URL == "" {
-		return invalid(path+".url", "must not be empty")
+	if n := utf8.RuneCountInString(c.URL); n < 1 || n > 2048 {
+		return invalid(path+".url", "must be 1 to 2048 characters, got %d", n)
 	}
 	return nil
 }

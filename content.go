@@ -408,6 +408,9 @@ func (b DocumentBlock) validate(path string) error {
 			return invalid(path+".title", "must be 1 to 500 characters, got %d", n)
 		}
 	}
+	if b.Context == "" && sentEmpty(b.Extra, "context") {
+		return invalid(path+".context", "must be at least 1 character (leave it unset instead)")
+	}
 	return b.CacheControl.validate(path + ".cache_control")
 }
 
@@ -618,8 +621,8 @@ func (b ToolUseBlock) requestForm() ContentBlock {
 }
 
 func (b ToolUseBlock) validate(path string) error {
-	if !isIDString(b.ID) {
-		return invalid(path+".id", "must match ^[a-zA-Z0-9_-]+$, got %q", b.ID)
+	if err := checkToolID(path+".id", b.ID); err != nil {
+		return err
 	}
 	if n := utf8.RuneCountInString(b.Name); n < 1 || n > 200 {
 		return invalid(path+".name", "must be 1 to 200 characters, got %d", n)
@@ -632,7 +635,7 @@ func (b ToolUseBlock) validate(path string) error {
 			return err
 		}
 	}
-	if b.ToolsetName != "" {
+	if b.ToolsetName != "" || sentEmpty(b.Extra, "toolset_name") {
 		if n := len(b.ToolsetName); n > 64 || !isIDString(b.ToolsetName) {
 			return invalid(path+".toolset_name", "must be 1 to 64 characters matching ^[a-zA-Z0-9_-]+$, got %q", b.ToolsetName)
 		}
@@ -659,7 +662,7 @@ const (
 // ServerToolUseBlock is a "server_tool_use" block: the model called a tool
 // the service runs itself; its result follows as a *_tool_result block.
 type ServerToolUseBlock struct {
-	// ID starts with "srvtoolu_".
+	// ID matches ^srvtoolu_[a-zA-Z0-9_]+$.
 	ID   string         `json:"id"`
 	Name ServerToolName `json:"name"`
 	// Input is the tool input, a JSON object kept byte for byte.
@@ -698,8 +701,8 @@ func (b ServerToolUseBlock) requestForm() ContentBlock {
 }
 
 func (b ServerToolUseBlock) validate(path string) error {
-	if !strings.HasPrefix(b.ID, "srvtoolu_") || len(b.ID) == len("srvtoolu_") {
-		return invalid(path+".id", "must start with \"srvtoolu_\", got %q", b.ID)
+	if err := checkServerToolID(path+".id", b.ID); err != nil {
+		return err
 	}
 	if b.Name == "" {
 		return invalid(path+".name", "must not be empty")
@@ -801,6 +804,7 @@ func (b ContainerUploadBlock) validate(path string) error {
 // MCPToolUseBlock is an "mcp_tool_use" block: the model called a tool of a
 // remote MCP server (beta).
 type MCPToolUseBlock struct {
+	// ID matches ^[a-zA-Z0-9_-]+$.
 	ID         string `json:"id"`
 	Name       string `json:"name"`
 	ServerName string `json:"server_name"`
@@ -831,9 +835,10 @@ func (b MCPToolUseBlock) requestForm() ContentBlock {
 }
 
 func (b MCPToolUseBlock) validate(path string) error {
+	if err := checkToolID(path+".id", b.ID); err != nil {
+		return err
+	}
 	switch {
-	case b.ID == "":
-		return invalid(path+".id", "must not be empty")
 	case b.Name == "":
 		return invalid(path+".name", "must not be empty")
 	case b.ServerName == "":
@@ -847,6 +852,8 @@ func (b MCPToolUseBlock) validate(path string) error {
 // MCPToolResultBlock is an "mcp_tool_result" block: the result of an
 // mcp_tool_use (beta).
 type MCPToolResultBlock struct {
+	// ToolUseID is the ID of the mcp_tool_use block answered
+	// (^[a-zA-Z0-9_-]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content holds text blocks (TextBlock only).
 	Content ContentBlocks `json:"content,omitzero"`
@@ -895,10 +902,12 @@ func (b MCPToolResultBlock) requestForm() ContentBlock {
 }
 
 func (b MCPToolResultBlock) validate(path string) error {
-	if b.ToolUseID == "" {
-		return invalid(path+".tool_use_id", "must not be empty")
+	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
+		return err
 	}
-	if !b.StringContent {
+	// Content the string shorthand cannot carry goes out as an array,
+	// StringContent or not, so it is checked as one.
+	if _, ok := stringForm(b.Content, b.StringContent); !ok {
 		if err := b.Content.validate(path+".content", onlyText, "mcp_tool_result content"); err != nil {
 			return err
 		}
@@ -912,7 +921,8 @@ func (b MCPToolResultBlock) validate(path string) error {
 // CompactionBlock is a "compaction" block: a summary of earlier context
 // (beta). Send it back as received.
 type CompactionBlock struct {
-	// Content is the summary (nil: absent or null).
+	// Content is the summary (nil: absent or null). The request form always
+	// carries the member, as null when nil: the service requires it.
 	Content *string `json:"content,omitzero"`
 	// EncryptedContent is the encrypted form (nil: absent or null).
 	EncryptedContent *string       `json:"encrypted_content,omitzero"`
@@ -938,6 +948,13 @@ func (b CompactionBlock) MarshalJSON() ([]byte, error) {
 
 func (b CompactionBlock) requestForm() ContentBlock {
 	b.Extra = requestExtra[CompactionBlock](b.Extra)
+	if b.Content == nil {
+		// requestExtra returns a new map (or nil), never the caller's.
+		if b.Extra == nil {
+			b.Extra = make(map[string]json.RawMessage, 1)
+		}
+		b.Extra["content"] = nullJSON
+	}
 	return b
 }
 
@@ -1556,18 +1573,56 @@ func appendJSONString(dst []byte, s string) []byte {
 // ---------------------------------------------------------------------------
 // validation helpers
 
+// The id patterns of the request schema (request-constraints.md): client
+// tool calls (tool_use, tool_result, mcp_tool_use, mcp_tool_result) and
+// server tool calls (server_tool_use, every server tool result, caller).
+const (
+	toolIDPattern       = "^[a-zA-Z0-9_-]+$"
+	serverToolIDPrefix  = "srvtoolu_"
+	serverToolIDPattern = "^srvtoolu_[a-zA-Z0-9_]+$"
+)
+
+// checkToolID checks a client tool call id against toolIDPattern.
+func checkToolID(path, id string) error {
+	if isIDString(id) {
+		return nil
+	}
+	return invalid(path, "must match %s, got %q", toolIDPattern, id)
+}
+
+// checkServerToolID checks a server tool call id against
+// serverToolIDPattern.
+func checkServerToolID(path, id string) error {
+	if rest, ok := strings.CutPrefix(id, serverToolIDPrefix); ok && idChars(rest, false) {
+		return nil
+	}
+	return invalid(path, "must match %s, got %q", serverToolIDPattern, id)
+}
+
 // isIDString reports whether s matches ^[a-zA-Z0-9_-]+$.
-func isIDString(s string) bool {
+func isIDString(s string) bool { return idChars(s, true) }
+
+// idChars reports whether s is not empty and holds only ASCII letters,
+// digits, '_' and, when dash is set, '-'. A byte loop: these checks run for
+// every block of every request.
+func idChars(s string, dash bool) bool {
 	if s == "" {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || dash && c == '-') {
 			return false
 		}
 	}
 	return true
+}
+
+// sentEmpty reports whether extra remembers an explicit "" for key (see the
+// null memory): the request form writes it back although the field is
+// empty, so a minimum length applies to it too.
+func sentEmpty(extra map[string]json.RawMessage, key string) bool {
+	return string(bytes.TrimSpace(extra[key])) == `""`
 }
 
 // isJSONObject reports whether raw holds a JSON object.

@@ -46,7 +46,7 @@ func TestMessageParamValidate(t *testing.T) {
 		{"citation negative doc index", user(TextBlock{Text: "a", Citations: Citations{ContentBlockLocationCitation{DocumentIndex: -1}}}), "messages[3].content[0].citations[0].document_index", ">= 0"},
 		{"citation negative block", user(TextBlock{Text: "a", Citations: Citations{ContentBlockLocationCitation{StartBlockIndex: -2}}}), "messages[3].content[0].citations[0].start_block_index", ">= 0"},
 		{"web citation title long", user(TextBlock{Text: "a", Citations: Citations{WebSearchResultLocationCitation{URL: "u", Title: Ptr(strings.Repeat("x", 513))}}}), "messages[3].content[0].citations[0].title", "1 to 512"},
-		{"web citation url empty", user(TextBlock{Text: "a", Citations: Citations{WebSearchResultLocationCitation{}}}), "messages[3].content[0].citations[0].url", "empty"},
+		{"web citation url empty", user(TextBlock{Text: "a", Citations: Citations{WebSearchResultLocationCitation{}}}), "messages[3].content[0].citations[0].url", "1 to 2048"},
 		{"search citation negative", user(TextBlock{Text: "a", Citations: Citations{SearchResultLocationCitation{SearchResultIndex: -1}}}), "messages[3].content[0].citations[0].search_result_index", ">= 0"},
 
 		// images and documents
@@ -96,7 +96,7 @@ func TestMessageParamValidate(t *testing.T) {
 		{"tool_reference 256 ok", user(ToolResultBlocks("t", false, ToolReferenceBlock{ToolName: strings.Repeat("a", 256)})), "", ""},
 
 		// tool_result
-		{"tool_result no id", user(ToolResult("", "x", false)), "messages[3].content[0].tool_use_id", "empty"},
+		{"tool_result no id", user(ToolResult("", "x", false)), "messages[3].content[0].tool_use_id", "^[a-zA-Z0-9_-]+$"},
 		{"tool_result empty string ok", user(ToolResultBlock{ToolUseID: "t", Content: ContentBlocks{TextBlock{}}, StringContent: true}), "", ""},
 		{"tool_result thinking", user(ToolResultBlocks("t", false, ThinkingBlock{Signature: "s"})), "messages[3].content[0].content[0].type", "not allowed"},
 		{"tool_result nested empty text", user(ToolResultBlocks("t", false, TextBlock{Text: "a"}, TextBlock{})), "messages[3].content[0].content[1].text", "empty"},
@@ -116,7 +116,7 @@ func TestMessageParamValidate(t *testing.T) {
 		{"browser_state tab change", user(ToolResultBlocks("t", false, BrowserStateBlock{Tabs: tabs(true), StateChanges: BrowserStateChanges{TabOpenedChange{}}})), "messages[3].content[0].content[0].state_changes[0].tab_id", "empty"},
 
 		// server tool results
-		{"web search no id", user(WebSearchToolResultBlock{Content: WebSearchResults{}}), "messages[3].content[0].tool_use_id", "empty"},
+		{"web search no id", user(WebSearchToolResultBlock{Content: WebSearchResults{}}), "messages[3].content[0].tool_use_id", "^srvtoolu_"},
 		{"web search no content", user(WebSearchToolResultBlock{ToolUseID: "srvtoolu_1"}), "messages[3].content[0].content", "required"},
 		{"web search result url", user(WebSearchToolResultBlock{ToolUseID: "srvtoolu_1", Content: WebSearchResults{{}}}), "messages[3].content[0].content[0].url", "empty"},
 		{"web search error code", user(WebSearchToolResultBlock{ToolUseID: "srvtoolu_1", Content: WebSearchToolResultError{}}), "messages[3].content[0].content.error_code", "empty"},
@@ -132,7 +132,7 @@ func TestMessageParamValidate(t *testing.T) {
 		{"mcp_tool_use server", user(MCPToolUseBlock{ID: "m", Name: "n", Input: obj}), "messages[3].content[0].server_name", "empty"},
 		{"mcp_tool_use input", user(MCPToolUseBlock{ID: "m", Name: "n", ServerName: "s"}), "messages[3].content[0].input", "object"},
 		{"mcp_tool_result image", user(MCPToolResultBlock{ToolUseID: "m", Content: ContentBlocks{ImageFromURL("u")}}), "messages[3].content[0].content[0].type", "not allowed"},
-		{"mcp_tool_result id", user(MCPToolResultBlock{}), "messages[3].content[0].tool_use_id", "empty"},
+		{"mcp_tool_result id", user(MCPToolResultBlock{}), "messages[3].content[0].tool_use_id", "^[a-zA-Z0-9_-]+$"},
 		{"fallback to", user(FallbackBlock{From: FallbackModel{Model: "a"}}), "messages[3].content[0].to.model", "empty"},
 		{"tool_addition missing", user(ToolAdditionBlock{}), "messages[3].content[0].tool", "required"},
 		{"tool_addition ref", user(ToolAdditionBlock{Tool: MCPToolRef{ServerName: "s"}}), "messages[3].content[0].tool.name", "empty"},

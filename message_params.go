@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // Beta names that request parameters switch on (messages.md §2.2).
@@ -74,6 +75,12 @@ type MessageCreateParams struct {
 	OutputFormat *OutputFormat `json:"output_format,omitzero"`
 	// Speed (beta) selects fast output on models that offer it.
 	Speed Speed `json:"speed,omitzero"`
+	// UserProfileID (beta) attributes the request to a user profile, as the
+	// body member user_profile_id; the header option.WithUserProfileID does
+	// the same. Create and Stream refuse, before sending, a call whose
+	// header names another profile. In a batch item the service errors
+	// only that item when the batch header names another profile.
+	UserProfileID string `json:"user_profile_id,omitzero"`
 }
 
 // MessageCountTokensParams is the body of POST /v1/messages/count_tokens:
@@ -270,6 +277,10 @@ func (p *MessageCreateParams) betas() []string {
 		if f.Default {
 			out = appendNew(out, betaFallbacks2)
 		}
+	}
+	if p.UserProfileID != "" {
+		// The transport drops it when a dated user-profiles-* beta is given.
+		out = appendNew(out, wire.BetaUserProfiles)
 	}
 	return out
 }

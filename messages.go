@@ -6,6 +6,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -32,6 +34,9 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	if err := s.checkUserProfile(&p, nil, opts); err != nil {
+		return nil, err
+	}
 	body, err := encodeMessageBody(&p, "")
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
@@ -45,6 +50,33 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 		return nil, err
 	}
 	return &msg, nil
+}
+
+// checkUserProfile refuses a body user_profile_id that differs from the
+// vendor-user-profile-id header the call resolves to (set with
+// option.WithUserProfileID or option.WithHeader, on the client or the
+// call): the service would answer 400. cfg is the call's configuration, or
+// nil to resolve it from opts, which happens only when the body names a
+// profile.
+func (s *MessagesService) checkUserProfile(p *MessageCreateParams, cfg *config.Config, opts []option.RequestOption) error {
+	if p.UserProfileID == "" {
+		return nil
+	}
+	if cfg == nil {
+		var err error
+		if cfg, err = s.client.configFor(opts); err != nil {
+			return err
+		}
+	}
+	header := cfg.UserProfileID
+	if header == "" {
+		header = cfg.Header.Get(wire.HeaderUserProfileID)
+	}
+	if header != "" && header != p.UserProfileID {
+		return invalid("user_profile_id", "is %q but the vendor-user-profile-id header (option.WithUserProfileID or WithHeader) is %q: name one profile, or the same in both",
+			p.UserProfileID, header)
+	}
+	return nil
 }
 
 // CountTokens counts the input tokens a request would use

@@ -174,6 +174,9 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, err
 	}
+	if err := s.checkUserProfile(p, cfg, nil); err != nil {
+		return nil, err
+	}
 	// One encoding pass: "stream":true goes in while large payloads are
 	// spliced (request_body.go).
 	body, err := encodeMessageBody(p, `"stream":true`)

@@ -288,14 +288,15 @@ func inject(v any) {
 
 // requestView removes from a content tree what request mode must drop:
 // the injected member, members the SDK does not model (listed), and the
-// response-only citation file_id.
+// response-only citation file_id and advisor result stop_reason.
 func requestView(v any, unmodelled map[string]bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := map[string]any{}
 		typ, _ := v["type"].(string)
 		for k, x := range v {
-			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) {
+			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) ||
+				(k == "stop_reason" && (typ == "advisor_result" || typ == "advisor_redacted_result")) {
 				continue
 			}
 			if k == "input" {

@@ -143,10 +143,10 @@ func (e toolError) validate(path string) error {
 }
 
 // validateServerToolResult checks what every server tool result block
-// needs: the answered id and some content.
+// needs: the answered server tool call's id and some content.
 func validateServerToolResult[C interface{ validate(string) error }](path, toolUseID string, content C) error {
-	if toolUseID == "" {
-		return invalid(path+".tool_use_id", "must not be empty")
+	if err := checkServerToolID(path+".tool_use_id", toolUseID); err != nil {
+		return err
 	}
 	if any(content) == nil {
 		return invalid(path+".content", "is required")
@@ -171,7 +171,8 @@ func isJSONArray(data []byte) bool {
 // WebSearchToolResultBlock is a "web_search_tool_result" block: the
 // results of a web_search server tool call.
 type WebSearchToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content WebSearchToolResultContent `json:"content"`
@@ -336,7 +337,8 @@ func (UnknownWebSearchToolResultContent) validate(string) error                 
 // WebFetchToolResultBlock is a "web_fetch_tool_result" block: the result
 // of a web_fetch server tool call.
 type WebFetchToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content WebFetchToolResultContent `json:"content"`
@@ -487,7 +489,8 @@ func (UnknownWebFetchToolResultContent) validate(string) error                  
 // CodeExecutionToolResultBlock is a "code_execution_tool_result" block:
 // the result of a code_execution server tool call.
 type CodeExecutionToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content      CodeExecutionToolResultContent `json:"content"`
@@ -691,7 +694,8 @@ func (UnknownCodeExecutionToolResultContent) validate(string) error             
 // BashCodeExecutionToolResultBlock is a "bash_code_execution_tool_result"
 // block: the result of a bash command run by the code-execution tool.
 type BashCodeExecutionToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content      BashCodeExecutionToolResultContent `json:"content"`
@@ -860,7 +864,8 @@ func (UnknownBashCodeExecutionToolResultContent) validate(string) error { return
 // "text_editor_code_execution_tool_result" block: the result of a file
 // operation in the code-execution container.
 type TextEditorCodeExecutionToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content      TextEditorCodeExecutionToolResultContent `json:"content"`
@@ -1085,7 +1090,8 @@ func (UnknownTextEditorCodeExecutionToolResultContent) validate(string) error { 
 // ToolSearchToolResultBlock is a "tool_search_tool_result" block: the
 // deferred tools a tool search found.
 type ToolSearchToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content      ToolSearchToolResultContent `json:"content"`
@@ -1255,7 +1261,8 @@ func (UnknownToolSearchToolResultContent) validate(string) error                
 // AdvisorToolResultBlock is an "advisor_tool_result" block: the advisor
 // model's answer (beta).
 type AdvisorToolResultBlock struct {
-	// ToolUseID is the ID of the server_tool_use block answered.
+	// ToolUseID is the ID of the server_tool_use block answered
+	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result or an error.
 	Content      AdvisorToolResultContent `json:"content"`
@@ -1307,8 +1314,9 @@ var advisorToolResultContentVariants = variants[AdvisorToolResultContent]{
 // AdvisorResult is an "advisor_result": the advice as text.
 type AdvisorResult struct {
 	Text string `json:"text"`
-	// StopReason is why the advisor stopped (empty: null).
-	StopReason StopReason `json:"stop_reason"`
+	// StopReason is why the advisor stopped (empty: absent or null).
+	// Response only: request encoding drops it.
+	StopReason StopReason `json:"stop_reason,omitzero"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1328,7 +1336,8 @@ func (v AdvisorResult) MarshalJSON() ([]byte, error) {
 }
 
 func (v AdvisorResult) requestForm() AdvisorToolResultContent {
-	v.Extra = requestExtra[AdvisorResult](v.Extra)
+	v.StopReason = ""
+	v.Extra = requestExtra[AdvisorResult](v.Extra, "stop_reason")
 	return v
 }
 
@@ -1338,8 +1347,9 @@ func (AdvisorResult) validate(string) error { return nil }
 // encrypted. Send it back unchanged.
 type AdvisorRedactedResult struct {
 	EncryptedContent string `json:"encrypted_content"`
-	// StopReason is why the advisor stopped (empty: null).
-	StopReason StopReason `json:"stop_reason"`
+	// StopReason is why the advisor stopped (empty: absent or null).
+	// Response only: request encoding drops it.
+	StopReason StopReason `json:"stop_reason,omitzero"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1359,7 +1369,8 @@ func (v AdvisorRedactedResult) MarshalJSON() ([]byte, error) {
 }
 
 func (v AdvisorRedactedResult) requestForm() AdvisorToolResultContent {
-	v.Extra = requestExtra[AdvisorRedactedResult](v.Extra)
+	v.StopReason = ""
+	v.Extra = requestExtra[AdvisorRedactedResult](v.Extra, "stop_reason")
 	return v
 }
 

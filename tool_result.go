@@ -10,7 +10,8 @@ import (
 // ToolResultBlock is a "tool_result" block: the caller's answer to a
 // [ToolUseBlock]. Build a text answer with [ToolResult].
 type ToolResultBlock struct {
-	// ToolUseID is the ID of the tool_use block answered.
+	// ToolUseID is the ID of the tool_use block answered
+	// (^[a-zA-Z0-9_-]+$).
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result: TextBlock, ImageBlock, SearchResultBlock,
 	// DocumentBlock, ToolReferenceBlock and (at most one, not in an error
@@ -81,10 +82,12 @@ func (b ToolResultBlock) requestForm() ContentBlock {
 }
 
 func (b ToolResultBlock) validate(path string) error {
-	if b.ToolUseID == "" {
-		return invalid(path+".tool_use_id", "must not be empty")
+	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
+		return err
 	}
-	if !b.StringContent {
+	// Content the string shorthand cannot carry goes out as an array,
+	// StringContent or not, so it is checked as one.
+	if _, ok := stringForm(b.Content, b.StringContent); !ok {
 		isError := b.IsError != nil && *b.IsError
 		browserStates := 0
 		err := b.Content.validate(path+".content", func(c ContentBlock) bool {

@@ -425,8 +425,9 @@ func buildHeader(cfg *config.Config, req *Request) http.Header {
 
 // MergeBetas returns the one de-duplicated beta list of a request: the
 // client's and call's betas, the endpoint's (unless switched off with
-// OmitBetas), and the user-profiles beta when a profile id is set and no
-// dated user-profiles-* beta stands for it.
+// OmitBetas), and the user-profiles beta when a profile id is set (header
+// or, via the endpoint list, body) and no dated user-profiles-* beta stands
+// for it.
 func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	var out []string
 	add := func(b string) {
@@ -437,12 +438,17 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	for _, b := range cfg.Betas {
 		add(b)
 	}
+	profiles := cfg.UserProfileID != ""
 	for _, b := range endpoint {
-		if !slices.Contains(cfg.OmitBetas, b) {
+		switch {
+		case slices.Contains(cfg.OmitBetas, b):
+		case b == wire.BetaUserProfiles:
+			profiles = true // added below, unless a dated value stands for it
+		default:
 			add(b)
 		}
 	}
-	if cfg.UserProfileID != "" && !slices.ContainsFunc(out, func(b string) bool {
+	if profiles && !slices.ContainsFunc(out, func(b string) bool {
 		return strings.HasPrefix(b, wire.BetaUserProfiles)
 	}) {
 		add(wire.BetaUserProfiles)

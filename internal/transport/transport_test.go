@@ -172,6 +172,8 @@ func TestMergeBetas(t *testing.T) {
 		{"omit cannot drop a caller beta", config.Config{Betas: []string{"e"}, OmitBetas: []string{"e"}}, []string{"e"}, []string{"e"}},
 		{"profile adds user-profiles", config.Config{UserProfileID: "p"}, nil, []string{"user-profiles"}},
 		{"dated profile beta replaces", config.Config{UserProfileID: "p", Betas: []string{"user-profiles-2026-08-18"}}, nil, []string{"user-profiles-2026-08-18"}},
+		{"endpoint user-profiles kept", config.Config{}, []string{"user-profiles"}, []string{"user-profiles"}},
+		{"dated beta replaces endpoint user-profiles", config.Config{Betas: []string{"user-profiles-2026-08-18"}}, []string{"a", "user-profiles"}, []string{"user-profiles-2026-08-18", "a"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
