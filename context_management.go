@@ -437,3 +437,25 @@ func (e UnknownContextEdit) validate(path string) error {
 	}
 	return nil
 }
+
+// TokensCountContextManagement is count_tokens' context_management member.
+// Like every response type it keeps what it does not model, so a decoded
+// count re-encodes to the JSON it came from.
+type TokensCountContextManagement struct {
+	// OriginalInputTokens is the count before the context edits ran.
+	OriginalInputTokens int `json:"original_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the member, keeping unknown members in Extra.
+func (c *TokensCountContextManagement) UnmarshalJSON(data []byte) error {
+	type plain TokensCountContextManagement
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the member with Extra.
+func (c TokensCountContextManagement) MarshalJSON() ([]byte, error) {
+	type plain TokensCountContextManagement
+	return marshalObject("", plain(c), c.Extra)
+}

@@ -104,11 +104,6 @@ type MessageTokensCount struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// TokensCountContextManagement is count_tokens' context_management member.
-type TokensCountContextManagement struct {
-	OriginalInputTokens int `json:"original_input_tokens"`
-}
-
 // UnmarshalJSON decodes the count, keeping unknown members in Extra.
 func (c *MessageTokensCount) UnmarshalJSON(data []byte) error {
 	type plain MessageTokensCount
