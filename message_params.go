@@ -242,6 +242,9 @@ func (p *MessageCreateParams) Validate() error {
 	if err := p.Container.validate("container"); err != nil {
 		return err
 	}
+	if err := validateIf(p.Metadata, "metadata"); err != nil {
+		return err
+	}
 	if err := p.Fallbacks.validate("fallbacks"); err != nil {
 		return err
 	}
