@@ -531,3 +531,45 @@ func TestRequestConstraintsCoverEveryRow(t *testing.T) {
 		t.Fatal("no rows found in request-constraints.md")
 	}
 }
+
+// TestSchemaBoundsAndPatterns checks the schema notation's exclusive bounds
+// and patterns directly, both sides of each limit.
+func TestSchemaBoundsAndPatterns(t *testing.T) {
+	sc := compileSchema(nil, map[string]string{
+		"s": "ratio:num{>0,<1} count:int{0,3} id:str{1,8}~id",
+	}, nil)
+	tests := []struct {
+		body, want string // want "" = valid
+	}{
+		{`{"ratio":0.5}`, ""},
+		{`{"ratio":0}`, "ratio: Input should be greater than 0"},
+		{`{"ratio":1}`, "ratio: Input should be less than 1"},
+		{`{"count":0}`, ""},
+		{`{"count":3}`, ""},
+		{`{"count":4}`, "count: Input should be less than or equal to 3"},
+		{`{"id":"a-b_C9"}`, ""},
+		{`{"id":"a b"}`, "id: String should match pattern '^[a-zA-Z0-9_-]+$'"},
+		{`{"id":"abcdefghi"}`, "id: String should have at most 8 characters"},
+	}
+	for _, tt := range tests {
+		v := validator{sc: sc}
+		err := v.check("", []byte(tt.body), &typ{kind: kShape, name: "s"})
+		got := ""
+		if err != nil {
+			got = err.Error()
+		}
+		if got != tt.want {
+			t.Errorf("%s: got %q, want %q", tt.body, got, tt.want)
+		}
+	}
+	for _, bad := range []string{"n:int~id", "n:str~nope", "n:str{>0,}"} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: compiled, want a panic", bad)
+				}
+			}()
+			compileSchema(nil, map[string]string{"s": bad}, nil)
+		}()
+	}
+}
