@@ -99,11 +99,8 @@ func validateCustomID(path, id string) error {
 	if len(id) > MaxBatchCustomIDLength {
 		return invalid(path, "must be at most %d characters, got %d", MaxBatchCustomIDLength, len(id))
 	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return invalid(path, "must match ^[a-zA-Z0-9_-]{1,64}$, got %q", id)
-		}
+	if !isIDString(id) {
+		return invalid(path, "must match ^[a-zA-Z0-9_-]{1,64}$, got %q", id)
 	}
 	return nil
 }

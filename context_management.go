@@ -113,12 +113,14 @@ const (
 type ContextAmount struct {
 	// Type is the unit. Required.
 	Type ContextUnit `json:"type"`
-	// Value is the count; not negative. Required.
+	// Value is the count: at least 1 in a trigger, not negative in keep
+	// and clear_at_least. Required.
 	Value int `json:"value"`
 }
 
-// validate checks the amount; units lists the known units allowed here.
-func (a *ContextAmount) validate(path string, units ...ContextUnit) error {
+// validate checks the amount: min is the least value allowed here (1 for a
+// trigger, 0 otherwise; request-constraints.md), units the known units.
+func (a *ContextAmount) validate(path string, min int, units ...ContextUnit) error {
 	if a == nil {
 		return nil
 	}
@@ -130,10 +132,7 @@ func (a *ContextAmount) validate(path string, units ...ContextUnit) error {
 			return invalid(path+".type", "must be %s, got %q", unitList(units), a.Type)
 		}
 	}
-	if a.Value < 0 {
-		return invalid(path+".value", "must not be negative, got %d", a.Value)
-	}
-	return nil
+	return validateAtLeast(path+".value", a.Value, min)
 }
 
 func containsUnit(units []ContextUnit, u ContextUnit) bool {
@@ -222,13 +221,13 @@ func (e ClearToolUsesEdit) MarshalJSON() ([]byte, error) {
 }
 
 func (e ClearToolUsesEdit) validate(path string) error {
-	if err := e.Trigger.validate(path+".trigger", ContextUnitInputTokens, ContextUnitToolUses); err != nil {
+	if err := e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens, ContextUnitToolUses); err != nil {
 		return err
 	}
-	if err := e.Keep.validate(path+".keep", ContextUnitToolUses); err != nil {
+	if err := e.Keep.validate(path+".keep", 0, ContextUnitToolUses); err != nil {
 		return err
 	}
-	return e.ClearAtLeast.validate(path+".clear_at_least", ContextUnitInputTokens)
+	return e.ClearAtLeast.validate(path+".clear_at_least", 0, ContextUnitInputTokens)
 }
 
 // ClearThinkingEdit clears thinking blocks of earlier turns (wire type
@@ -271,8 +270,10 @@ func (e ClearThinkingEdit) MarshalJSON() ([]byte, error) {
 }
 
 func (e ClearThinkingEdit) validate(path string) error {
-	if k, ok := e.Keep.(ThinkingKeepTurns); ok && k.Value < 0 {
-		return invalid(path+".keep.value", "must not be negative, got %d", k.Value)
+	if k, ok := e.Keep.(ThinkingKeepTurns); ok {
+		if err := validateAtLeast(path+".keep.value", k.Value, 1); err != nil {
+			return err
+		}
 	}
 	if k, ok := e.Keep.(UnknownThinkingKeep); ok && !json.Valid(k.Raw) {
 		return invalid(path+".keep", "must hold valid JSON")
@@ -319,7 +320,7 @@ func decodeThinkingKeep(data []byte) (ThinkingKeep, error) {
 
 // ThinkingKeepTurns keeps the thinking of the last Value assistant turns.
 type ThinkingKeepTurns struct {
-	// Value is the number of turns; not negative.
+	// Value is the number of turns; at least 1.
 	Value int `json:"value"`
 }
 
@@ -416,7 +417,7 @@ func (e CompactEdit) MarshalJSON() ([]byte, error) {
 }
 
 func (e CompactEdit) validate(path string) error {
-	return e.Trigger.validate(path+".trigger", ContextUnitInputTokens)
+	return e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens)
 }
 
 // UnknownContextEdit holds an edit type this SDK version cannot name. Raw is
@@ -436,4 +437,26 @@ func (e UnknownContextEdit) validate(path string) error {
 		return invalid(path, "must hold a JSON object")
 	}
 	return nil
+}
+
+// TokensCountContextManagement is count_tokens' context_management member.
+// Like every response type it keeps what it does not model, so a decoded
+// count re-encodes to the JSON it came from.
+type TokensCountContextManagement struct {
+	// OriginalInputTokens is the count before the context edits ran.
+	OriginalInputTokens int `json:"original_input_tokens"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the member, keeping unknown members in Extra.
+func (c *TokensCountContextManagement) UnmarshalJSON(data []byte) error {
+	type plain TokensCountContextManagement
+	return decodeObject(data, (*plain)(c), &c.Extra)
+}
+
+// MarshalJSON writes the member with Extra.
+func (c TokensCountContextManagement) MarshalJSON() ([]byte, error) {
+	type plain TokensCountContextManagement
+	return marshalObject("", plain(c), c.Extra)
 }

@@ -100,7 +100,7 @@ func TestContextManagementValidate(t *testing.T) {
 		{"compact trigger wrong unit", CompactEdit{Trigger: &ContextAmount{Type: ContextUnitToolUses, Value: 1}},
 			"context_management.edits[1].trigger.type", `must be "input_tokens", got "tool_uses"`},
 		{"thinking turns negative", ClearThinkingEdit{Keep: ThinkingKeepTurns{Value: -2}},
-			"context_management.edits[1].keep.value", "must not be negative, got -2"},
+			"context_management.edits[1].keep.value", "must be at least 1, got -2"},
 		{"thinking all", ClearThinkingEdit{Keep: ThinkingKeepAll{}}, "", ""},
 		{"unknown edit", UnknownContextEdit{Raw: json.RawMessage(`{"type":"x"}`)}, "", ""},
 		{"unknown edit empty", UnknownContextEdit{}, "context_management.edits[1]", "must hold a JSON object"},

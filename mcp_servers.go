@@ -5,14 +5,21 @@ import (
 	"fmt"
 )
 
-// MCPServers is the beta mcp_servers request member: remote MCP servers the
-// model may use in this request. Beta-only: it needs mcp-client-2025-11-20,
+// MCPServers is the beta mcp_servers request member: at most 20 remote MCP
+// servers the model may use in this request. Beta-only: it needs mcp-client-2025-11-20,
 // or mcp-client-2025-04-04 when a server uses ToolConfiguration (the older
 // generation's field, which [MCPToolset] replaced).
 type MCPServers []MCPServerDefinition
 
-// validate checks every server; path is "mcp_servers".
+// maxMCPServers is the most servers one request may list
+// (request-constraints.md, Create and count_tokens alike).
+const maxMCPServers = 20
+
+// validate checks the count and every server; path is "mcp_servers".
 func (s MCPServers) validate(path string) error {
+	if err := validateCount(path, len(s), maxMCPServers, "servers"); err != nil {
+		return err
+	}
 	for i := range s {
 		if err := s[i].validate(fmt.Sprintf("%s[%d]", path, i)); err != nil {
 			return err

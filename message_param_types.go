@@ -3,7 +3,6 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -76,16 +75,18 @@ func (s SystemPrompt) validate(path string) error {
 type ContainerParam struct {
 	// ID is the container id; empty asks for a new container (object form).
 	ID string `json:"id,omitzero"`
-	// Skills to load into the container.
+	// Skills to load into the container; at most 8.
 	Skills []SkillParam `json:"skills,omitzero"`
 }
 
 // SkillParam is a skill to load into a container.
 type SkillParam struct {
 	// Type is "vendor" (a built-in skill) or "custom".
-	Type    string `json:"type"`
+	Type string `json:"type"`
+	// SkillID is 1 to 64 characters.
 	SkillID string `json:"skill_id"`
-	// Version is a version number or "latest"; empty means latest.
+	// Version is a version number or "latest", at most 64 characters;
+	// empty means latest.
 	Version string `json:"version,omitzero"`
 }
 
@@ -108,22 +109,31 @@ func (c *ContainerParam) UnmarshalJSON(data []byte) error {
 	return json.Unmarshal(data, (*plain)(c))
 }
 
-var skillIDPattern = regexp.MustCompile(`^[a-zA-Z0-9_-]+$`)
+// Bounds of container.skills (request-constraints.md, BetaContainerParams
+// and BetaSkillParams).
+const (
+	maxContainerSkills = 8
+	maxSkillFieldLen   = 64
+)
 
 func (c *ContainerParam) validate(path string) error {
 	if c == nil {
 		return nil
 	}
+	if err := validateCount(path+".skills", len(c.Skills), maxContainerSkills, "skills"); err != nil {
+		return err
+	}
 	for i, s := range c.Skills {
 		p := fmt.Sprintf("%s.skills[%d]", path, i)
-		if n := len(s.SkillID); n < 1 || n > 64 {
-			return invalid(p+".skill_id", "must be 1 to 64 characters, got %d", n)
+		if err := validateLength(p+".skill_id", s.SkillID, 1, maxSkillFieldLen); err != nil {
+			return err
 		}
-		if !skillIDPattern.MatchString(s.SkillID) {
+		if !isIDString(s.SkillID) {
 			return invalid(p+".skill_id", "must match ^[a-zA-Z0-9_-]+$, got %q", s.SkillID)
 		}
-		if n := len(s.Version); n > 64 {
-			return invalid(p+".version", "must be at most 64 characters, got %d", n)
+		// An empty version is left out (latest), so only its maximum applies.
+		if err := validateLength(p+".version", s.Version, 0, maxSkillFieldLen); err != nil {
+			return err
 		}
 		if s.Type == "" {
 			return invalid(p+".type", "is required")

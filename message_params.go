@@ -111,11 +111,6 @@ type MessageTokensCount struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// TokensCountContextManagement is count_tokens' context_management member.
-type TokensCountContextManagement struct {
-	OriginalInputTokens int `json:"original_input_tokens"`
-}
-
 // UnmarshalJSON decodes the count, keeping unknown members in Extra.
 func (c *MessageTokensCount) UnmarshalJSON(data []byte) error {
 	type plain MessageTokensCount
@@ -252,6 +247,9 @@ func (p *MessageCreateParams) Validate() error {
 		return err
 	}
 	if err := p.Container.validate("container"); err != nil {
+		return err
+	}
+	if err := validateIf(p.Metadata, "metadata"); err != nil {
 		return err
 	}
 	if err := p.Fallbacks.validate("fallbacks"); err != nil {

@@ -4,13 +4,23 @@ import "encoding/json"
 
 // Metadata describes the request for the service's own records.
 type Metadata struct {
-	// UserID is an opaque identifier of the end user (a uuid or hash). It
-	// must not contain personal data such as a name, email or phone number.
+	// UserID is an opaque identifier of the end user (a uuid or hash), at
+	// most 512 characters. It must not contain personal data such as a
+	// name, email or phone number.
 	UserID string `json:"user_id,omitzero"`
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero ("user_id": null); encoding writes them back while
 	// their field is unset. Leave it nil.
 	Explicit map[string]json.RawMessage `json:"-"`
+}
+
+// maxUserIDLen bounds metadata.user_id (request-constraints.md,
+// BetaMetadata).
+const maxUserIDLen = 512
+
+// validate checks the user id's length; path is "metadata".
+func (m *Metadata) validate(path string) error {
+	return validateLength(path+".user_id", m.UserID, 0, maxUserIDLen)
 }
 
 // UnmarshalJSON decodes the metadata.

@@ -92,7 +92,7 @@ func (f *OutputFormat) betas() []string {
 
 // TaskBudget is a total token budget across contexts (beta).
 type TaskBudget struct {
-	// Total is the whole budget in tokens; greater than 0. Required.
+	// Total is the whole budget in tokens; at least 1024. Required.
 	Total int `json:"total"`
 	// Remaining is what is left of it; nil means Total.
 	Remaining *int `json:"remaining,omitzero"`
@@ -114,12 +114,16 @@ func (b TaskBudget) MarshalJSON() ([]byte, error) {
 	return encodeExplicit("tokens", plain(b), b.Explicit)
 }
 
+// minTaskBudget is the least task budget total (request-constraints.md,
+// BetaTokenTaskBudget).
+const minTaskBudget = 1024
+
 func (b *TaskBudget) validate(path string) error {
 	if b == nil {
 		return nil
 	}
-	if b.Total <= 0 {
-		return invalid(path+".total", "must be greater than 0, got %d", b.Total)
+	if err := validateAtLeast(path+".total", b.Total, minTaskBudget); err != nil {
+		return err
 	}
 	if r := b.Remaining; r != nil && (*r < 0 || *r > b.Total) {
 		return invalid(path+".remaining", "must be between 0 and total (%d), got %d", b.Total, *r)

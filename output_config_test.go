@@ -40,12 +40,12 @@ func TestOutputConfigValidate(t *testing.T) {
 		rule  string
 	}{
 		{"nil", nil, "", ""},
-		{"ok", &OutputConfig{Effort: EffortMax, Format: &OutputFormat{Schema: json.RawMessage(`{}`)}, TaskBudget: &TaskBudget{Total: 10, Remaining: Ptr(10)}}, "", ""},
+		{"ok", &OutputConfig{Effort: EffortMax, Format: &OutputFormat{Schema: json.RawMessage(`{}`)}, TaskBudget: &TaskBudget{Total: 1024, Remaining: Ptr(1024)}}, "", ""},
 		{"schema missing", &OutputConfig{Format: &OutputFormat{}}, "output_config.format.schema", "must be a JSON object"},
 		{"schema not object", &OutputConfig{Format: &OutputFormat{Schema: json.RawMessage(`true`)}}, "output_config.format.schema", "must be a JSON object"},
-		{"budget zero", &OutputConfig{TaskBudget: &TaskBudget{}}, "output_config.task_budget.total", "must be greater than 0, got 0"},
-		{"remaining above total", &OutputConfig{TaskBudget: &TaskBudget{Total: 10, Remaining: Ptr(11)}}, "output_config.task_budget.remaining", "must be between 0 and total (10), got 11"},
-		{"remaining negative", &OutputConfig{TaskBudget: &TaskBudget{Total: 10, Remaining: Ptr(-1)}}, "output_config.task_budget.remaining", "must be between 0 and total (10), got -1"},
+		{"budget zero", &OutputConfig{TaskBudget: &TaskBudget{}}, "output_config.task_budget.total", "must be at least 1024, got 0"},
+		{"remaining above total", &OutputConfig{TaskBudget: &TaskBudget{Total: 1024, Remaining: Ptr(1025)}}, "output_config.task_budget.remaining", "must be between 0 and total (1024), got 1025"},
+		{"remaining negative", &OutputConfig{TaskBudget: &TaskBudget{Total: 1024, Remaining: Ptr(-1)}}, "output_config.task_budget.remaining", "must be between 0 and total (1024), got -1"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

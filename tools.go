@@ -223,7 +223,8 @@ func (t UnknownTool) validate(path string) error {
 // a tool_use block whose input matches InputSchema, and the client answers
 // with a tool_result.
 type CustomTool struct {
-	// Name appears in tool_use.name; 1 to 200 characters.
+	// Name appears in tool_use.name; 1 to 128 characters from
+	// [a-zA-Z0-9_-].
 	Name string `json:"name"`
 	// Description tells the model what the tool does and when to use it.
 	Description string `json:"description,omitzero"`
@@ -289,15 +290,16 @@ func (t CustomTool) MarshalJSON() ([]byte, error) {
 	return encodeExplicit(typ, plain(t), t.Explicit)
 }
 
-// Bounds of a custom tool's name, taken from tool_use.name (spec §3.2).
-const maxToolNameLen = 200
+// maxToolNameLen bounds a custom tool's name (request-constraints.md,
+// BetaTool).
+const maxToolNameLen = 128
 
 func (t CustomTool) validate(path string) error {
-	if t.Name == "" {
-		return invalid(path+".name", "must not be empty")
+	if err := validateLength(path+".name", t.Name, 1, maxToolNameLen); err != nil {
+		return err
 	}
-	if n := utf8.RuneCountInString(t.Name); n > maxToolNameLen {
-		return invalid(path+".name", "must be at most %d characters, got %d", maxToolNameLen, n)
+	if !isIDString(t.Name) {
+		return invalid(path+".name", "must match ^[a-zA-Z0-9_-]{1,%d}$, got %q", maxToolNameLen, t.Name)
 	}
 	if err := t.InputSchema.validate(path + ".input_schema"); err != nil {
 		return err
@@ -384,6 +386,48 @@ func validatePositive(path string, v *int) error {
 		return invalid(path, "must be greater than 0, got %d", *v)
 	}
 	return nil
+}
+
+// validateAtLeast reports v below min.
+func validateAtLeast(path string, v, min int) error {
+	switch {
+	case v >= min:
+		return nil
+	case min == 0:
+		return invalid(path, "must not be negative, got %d", v)
+	}
+	return invalid(path, "must be at least %d, got %d", min, v)
+}
+
+// validateLength reports s shorter than lo or longer than hi characters
+// (Unicode code points, as the service counts them).
+func validateLength(path, s string, lo, hi int) error {
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n >= lo && n <= hi:
+		return nil
+	case lo == 0:
+		return invalid(path, "must be at most %d characters, got %d", hi, n)
+	case n == 0:
+		return invalid(path, "must not be empty")
+	case lo == hi:
+		return invalid(path, "must be exactly %d characters, got %d", lo, n)
+	}
+	return invalid(path, "must be %d to %d characters, got %d", lo, hi, n)
+}
+
+// validateCount reports a list of more than hi items; what names an item.
+func validateCount(path string, n, hi int, what string) error {
+	if n > hi {
+		return invalid(path, "must hold at most %d %s, got %d", hi, what, n)
+	}
+	return nil
+}
+
+// explicitEmpty reports whether a decoded object carried key as "" (kept in
+// its Explicit map and sent back).
+func explicitEmpty(explicit map[string]json.RawMessage, key string) bool {
+	return string(trimJSONSpace(explicit[key])) == `""`
 }
 
 // appendNew appends each of names not yet in list.

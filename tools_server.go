@@ -435,11 +435,12 @@ const (
 )
 
 // UserLocation is the approximate location of the end user, used to
-// localise web searches. Every field is optional.
+// localise web searches. Every field is optional; City, Region and Timezone,
+// when set, are 1 to 255 characters.
 type UserLocation struct {
 	// City name.
 	City string `json:"city,omitzero"`
-	// Country is an ISO 3166-1 alpha-2 code ("US").
+	// Country is an ISO 3166-1 alpha-2 code ("US"); exactly 2 characters.
 	Country string `json:"country,omitzero"`
 	// Region is a state or region name.
 	Region string `json:"region,omitzero"`
@@ -463,13 +464,33 @@ func (l UserLocation) MarshalJSON() ([]byte, error) {
 	return encodeExplicit("approximate", plain(l), l.Explicit)
 }
 
+// Bounds of a user location's members (request-constraints.md,
+// BetaUserLocation). The service checks the country's length only, so a
+// lowercase code is accepted.
+const (
+	maxUserLocationLen = 255
+	countryCodeLen     = 2
+)
+
 func (l *UserLocation) validate(path string) error {
-	if l == nil || l.Country == "" {
+	if l == nil {
 		return nil
 	}
-	c := l.Country
-	if len(c) != 2 || c[0] < 'A' || c[0] > 'Z' || c[1] < 'A' || c[1] > 'Z' {
-		return invalid(path+".country", "must be an ISO 3166-1 alpha-2 code (two uppercase letters), got %q", c)
+	for _, m := range []struct {
+		name, value string
+		lo, hi      int
+	}{
+		{"city", l.City, 1, maxUserLocationLen},
+		{"country", l.Country, countryCodeLen, countryCodeLen},
+		{"region", l.Region, 1, maxUserLocationLen},
+		{"timezone", l.Timezone, 1, maxUserLocationLen},
+	} {
+		if m.value == "" && !explicitEmpty(l.Explicit, m.name) {
+			continue // absent, or null
+		}
+		if err := validateLength(path+"."+m.name, m.value, m.lo, m.hi); err != nil {
+			return err
+		}
 	}
 	return nil
 }

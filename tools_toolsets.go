@@ -200,7 +200,8 @@ const mcpToolsetType = "mcp_toolset"
 // An MCPToolset offers the tools of one remote MCP server named in the
 // request's mcp_servers. Beta-only: it needs mcp-client-2025-11-20.
 type MCPToolset struct {
-	// MCPServerName is the name of an entry of mcp_servers. Required.
+	// MCPServerName is the name of an entry of mcp_servers; 1 to 255
+	// characters. Required.
 	MCPServerName string `json:"mcp_server_name"`
 	// DefaultConfig applies to every tool of the server.
 	DefaultConfig *ToolsetConfig `json:"default_config,omitzero"`
@@ -231,9 +232,13 @@ func (t MCPToolset) MarshalJSON() ([]byte, error) {
 	return encodeExplicit(mcpToolsetType, plain(t), t.Explicit)
 }
 
+// maxMCPServerNameLen bounds mcp_toolset.mcp_server_name
+// (request-constraints.md, BetaMCPToolset).
+const maxMCPServerNameLen = 255
+
 func (t MCPToolset) validate(path string) error {
-	if t.MCPServerName == "" {
-		return invalid(path+".mcp_server_name", "must not be empty")
+	if err := validateLength(path+".mcp_server_name", t.MCPServerName, 1, maxMCPServerNameLen); err != nil {
+		return err
 	}
 	for _, k := range slices.Sorted(maps.Keys(t.Configs)) {
 		if k == "" {

@@ -72,7 +72,6 @@ const (
 	maxBatchRequests = 100_000
 	batchExpiry      = 24 * time.Hour
 	batchArchive     = 29 * 24 * time.Hour
-	customIDPattern  = "^[a-zA-Z0-9_-]{1,64}$"
 )
 
 // batchSchema is the request form of POST /v1/messages/batches, in the
@@ -80,7 +79,7 @@ const (
 // Messages "create" shape.
 var batchSchema = compileSchema(nil, map[string]string{
 	"batch_create":  "requests!:[#batch_request]{1," + strconv.Itoa(maxBatchRequests) + "}",
-	"batch_request": "custom_id!:str{1,64} params!:obj",
+	"batch_request": "custom_id!:str{1,64}~custom_id params!:obj",
 }, nil)
 
 // SetBatchProcessingTime sets how long, on the server's clock, batches
@@ -370,11 +369,6 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 	seen := make(map[string]int, len(req.Requests))
 	for i, it := range req.Requests {
 		path := "requests." + strconv.Itoa(i)
-		if !validCustomID(it.CustomID) {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
-				fmt.Sprintf("%s.custom_id: String should match pattern '%s'", path, customIDPattern))
-			return
-		}
 		if j, dup := seen[it.CustomID]; dup {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
 				fmt.Sprintf("%s.custom_id: duplicate custom_id %q (also requests.%d.custom_id); custom_id must be unique within a batch", path, it.CustomID, j))
@@ -400,20 +394,6 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 	st.batches = append(st.batches, b)
 	st.settle(b, now)
 	writeJSON(w, http.StatusOK, b.record(r, now))
-}
-
-// validCustomID checks customIDPattern.
-func validCustomID(id string) bool {
-	if len(id) == 0 || len(id) > 64 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
-			return false
-		}
-	}
-	return true
 }
 
 // list serves GET /v1/messages/batches, newest first, paged by the id

@@ -51,22 +51,24 @@ var messagesSchema = compileSchema(map[string]string{
 	"callers":       "allowed_callers:[enum(direct,code_execution_20250825,code_execution_20260120,code_execution_20260521)]",
 	"tool":          "$cc defer_loading:bool strict:bool $callers",
 	"examples":      "input_examples:[obj]",
-	"domains":       "allowed_domains:?[str] blocked_domains:?[str] max_uses:?int{1,}",
+	"domains":       "allowed_domains:?[str] blocked_domains:?[str] max_uses:?int{>0,}",
 	"search":        "name!:enum(web_search) $domains user_location:?@user_location $tool",
-	"fetch":         "name!:enum(web_fetch) $domains max_content_tokens:?int{1,} citations:?#citations_config $tool",
+	"fetch":         "name!:enum(web_fetch) $domains max_content_tokens:?int{>0,} citations:?#citations_config $tool",
 	"computer":      "name!:enum(computer) display_width_px!:int{1,} display_height_px!:int{1,} display_number:?int{0,} $tool $examples",
-	"result":        "tool_use_id!:str $cc",
+	"result":        "tool_use_id!:str~srvtoolu $cc",
+	"client_result": "tool_use_id!:str~id $cc",
 	"text":          "text!:str{1,} citations:?[@citation] $cc",
 	"image":         "source!:@image_source transformations:?#image_transformations $cc",
 	"document":      "source!:@document_source citations:?#citations_config context:?str{1,} title:?str{1,500} $cc",
 	"search_result": "content!:[@text_block] source!:str title!:str citations:#citations_config $cc",
-	"doc_cite":      "cited_text!:str document_index!:int{0,} document_title:?str{1,500}",
-	"ce_result":     "stderr!:str return_code!:int content!:[@code_execution_output]",
-	"ref_name":      "tool_name!:str{1,256} $cc",
+	// document_title: 1–500 as the seed says (the published schema says 1–255).
+	"doc_cite":  "cited_text!:str document_index!:int{0,} document_title:?str{1,500}",
+	"ce_result": "stderr!:str return_code!:int content!:[@code_execution_output]",
+	"ref_name":  "tool_name!:str{1,256}~ref_name $cc",
 	"countable": "model!:str messages!:[#message]{1,100000} cache_control:?@cache_control output_config:#output_config " +
 		"system:str|[@text_block] thinking:@thinking tool_choice:@tool_choice tools:[@tool] " +
 		"context_management:?#context_management^" + betaContextManagement + " " +
-		"mcp_servers:[@mcp_server]^" + betaMCPClients + " " +
+		"mcp_servers:[@mcp_server]{,20}^" + betaMCPClients + " " +
 		"output_format:?@output_format^structured-outputs-2025-12-15 " +
 		"speed:?enum(standard,fast)^fast-mode-2026-02-01",
 }, map[string]string{
@@ -88,8 +90,8 @@ var messagesSchema = compileSchema(map[string]string{
 	"computer_configs":       toolsetConfigs(computerToolsetMembers),
 	"browser_configs":        toolsetConfigs(browserToolsetMembers),
 	"output_config":          "effort:?enum(low,medium,high,xhigh,max) format:?@output_format task_budget:?@task_budget",
-	"metadata":               "user_id:?str",
-	"container_params":       "id:?str skills:?[#skill]",
+	"metadata":               "user_id:?str{,512}",
+	"container_params":       "id:?str skills:?[#skill]{,8}",
 	"skill":                  "type!:enum(vendor,custom) skill_id!:str{1,64} version:str{1,64}",
 	"mcp_tool_configuration": "enabled:?bool allowed_tools:?[str]",
 	"context_management":     "edits:[@edit]",
@@ -105,9 +107,9 @@ var messagesSchema = compileSchema(map[string]string{
 		"search_result":     "$search_result",
 		"thinking":          "thinking!:str signature!:str",
 		"redacted_thinking": "data!:str",
-		"tool_use":          "id!:str name!:str{1,200} input!:obj $caller toolset_name:?str{1,64} $cc",
-		"tool_result":       "$result content:str|[@tool_result_content] is_error:bool toolset_name:?str{1,64}",
-		"server_tool_use": "id!:str name!:enum(web_search,web_fetch,code_execution,bash_code_execution," +
+		"tool_use":          "id!:str~id name!:str{1,200} input!:obj $caller toolset_name:?str{1,64}~id $cc",
+		"tool_result":       "$client_result content:str|[@tool_result_content] is_error:bool toolset_name:?str{1,64}~id",
+		"server_tool_use": "id!:str~srvtoolu name!:enum(web_search,web_fetch,code_execution,bash_code_execution," +
 			"text_editor_code_execution,tool_search_tool_regex,tool_search_tool_bm25,advisor) input!:obj $caller $cc",
 		"web_search_tool_result":                 "$result content!:[@web_search_result]|@web_search_error $caller",
 		"web_fetch_tool_result":                  "$result content!:@web_fetch_content $caller",
@@ -117,8 +119,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"tool_search_tool_result":                "$result content!:@tool_search_content",
 		"container_upload":                       "file_id!:str $cc",
 		"advisor_tool_result^" + betaAdvisorTool: "$result content!:@advisor_content",
-		"mcp_tool_use^" + betaMCPClients:         "id!:str name!:str server_name!:str input!:obj $cc",
-		"mcp_tool_result^" + betaMCPClients:      "$result content:str|[@text_block] is_error:bool",
+		"mcp_tool_use^" + betaMCPClients:         "id!:str~id name!:str server_name!:str input!:obj $cc",
+		"mcp_tool_result^" + betaMCPClients:      "$client_result content:str|[@text_block] is_error:bool",
 		"compaction^" + betaContextManagement:    "content:?str encrypted_content:?str $cc",
 		"fallback^" + betaFallbacks:              "from!:#model_ref to!:#model_ref trigger:any",
 		"tool_addition^" + betaToolChanges:       "tool!:@tool_change_ref $cc",
@@ -167,14 +169,14 @@ var messagesSchema = compileSchema(map[string]string{
 		"char_location":              "$doc_cite start_char_index!:int{0,} end_char_index!:int",
 		"page_location":              "$doc_cite start_page_number!:int{1,} end_page_number!:int",
 		"content_block_location":     "$doc_cite start_block_index!:int{0,} end_block_index!:int",
-		"web_search_result_location": "cited_text!:str encrypted_index!:str title:?str{1,512} url!:str{1,}",
+		"web_search_result_location": "cited_text!:str encrypted_index!:str title:?str{1,512} url!:str{1,2048}",
 		"search_result_location": "cited_text!:str search_result_index!:int{0,} source!:str " +
 			"start_block_index!:int{0,} end_block_index!:int title:?str",
 	},
 	"caller": {
 		"direct":                  "",
-		"code_execution_20250825": "tool_id!:str",
-		"code_execution_20260120": "tool_id!:str",
+		"code_execution_20250825": "tool_id!:str~srvtoolu",
+		"code_execution_20260120": "tool_id!:str~srvtoolu",
 	},
 	"cache_control": {"ephemeral": "ttl:enum(5m,1h)"},
 	// Server tool result payloads (§4.3).
@@ -214,7 +216,7 @@ var messagesSchema = compileSchema(map[string]string{
 	},
 	// Tool definitions (§5); a tool without a type is a custom tool.
 	"tool": {
-		"custom?": "name!:str{1,200} input_schema!:#input_schema description:str eager_input_streaming:?bool " +
+		"custom?": "name!:str{1,128}~tool_name input_schema!:#input_schema description:str eager_input_streaming:?bool " +
 			"$tool $examples",
 		"bash_20250124":                                "name!:enum(bash) $tool $examples",
 		"bash_20241022^computer-use-2024-10-22":        "name!:enum(bash) $tool $examples",
@@ -241,14 +243,14 @@ var messagesSchema = compileSchema(map[string]string{
 		"tool_search_tool_bm25_20251119":               "name!:enum(tool_search_tool_bm25) $tool",
 		"tool_search_tool_regex":                       "name!:enum(tool_search_tool_regex) $tool",
 		"tool_search_tool_regex_20251119":              "name!:enum(tool_search_tool_regex) $tool",
-		"advisor_20260301^" + betaAdvisorTool: "name!:enum(advisor) model!:str max_tokens:?int{1,} max_uses:?int{1,} " +
+		"advisor_20260301^" + betaAdvisorTool: "name!:enum(advisor) model!:str max_tokens:?int{1,} max_uses:?int{>0,} " +
 			"caching:?@cache_control $tool",
 		"computer_toolset_20260801": "configs:?#computer_configs $cc $callers",
 		"browser_toolset_20260801":  "configs:?#browser_configs $cc $callers",
-		"mcp_toolset^mcp-client-2025-11-20": "mcp_server_name!:str default_config:#toolset_member_cfg " +
+		"mcp_toolset^mcp-client-2025-11-20": "mcp_server_name!:str{1,255} default_config:#toolset_member_cfg " +
 			"configs:?map(#toolset_member_cfg) $cc",
 	},
-	"user_location": {"approximate": "city:?str country:?str region:?str timezone:?str"},
+	"user_location": {"approximate": "city:?str{1,255} country:?str{2,2} region:?str{1,255} timezone:?str{1,255}"},
 	"tool_choice": {
 		"auto": "disable_parallel_tool_use:bool",
 		"any":  "disable_parallel_tool_use:bool",
@@ -261,7 +263,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"disabled": "",
 	},
 	"output_format": {"json_schema": "schema!:obj"},
-	"task_budget":   {"tokens": "total!:int{1,} remaining:?int{0,}"},
+	"task_budget":   {"tokens": "total!:int{1024,} remaining:?int{0,}"},
 	"mcp_server": {"url": "name!:str url!:str authorization_token:?str " +
 		"tool_configuration:?#mcp_tool_configuration"},
 	// Context management edits (§10).
@@ -269,10 +271,11 @@ var messagesSchema = compileSchema(map[string]string{
 		"clear_tool_uses_20250919": "trigger:@cm_trigger keep:@cm_tool_uses clear_at_least:?@cm_input_tokens " +
 			"clear_tool_inputs:?bool|[str] exclude_tools:?[str]",
 		"clear_thinking_20251015": "keep:@cm_thinking_keep|enum(all)",
-		"compact_20260112":        "trigger:?@cm_input_tokens instructions:?str pause_after_compaction:bool",
+		"compact_20260112":        "trigger:?@cm_input_trigger instructions:?str pause_after_compaction:bool",
 	},
-	"cm_trigger":       {"input_tokens": "value!:int{0,}", "tool_uses": "value!:int{0,}"},
+	"cm_trigger":       {"input_tokens": "value!:int{1,}", "tool_uses": "value!:int{1,}"},
+	"cm_input_trigger": {"input_tokens": "value!:int{1,}"},
 	"cm_tool_uses":     {"tool_uses": "value!:int{0,}"},
 	"cm_input_tokens":  {"input_tokens": "value!:int{0,}"},
-	"cm_thinking_keep": {"thinking_turns": "value!:int{0,}", "all": ""},
+	"cm_thinking_keep": {"thinking_turns": "value!:int{1,}", "all": ""},
 })

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -22,7 +23,9 @@ import (
 // only with one of those vendor-beta values. Types:
 //
 //	str str{1,200}    string, with optional bounds on its length in characters
-//	int{0,} num{0,1}  integer or number, with optional bounds
+//	str~name          string matching the pattern schemaPatterns[name]
+//	int{0,} num{0,1}  integer or number, with optional bounds; {>0,} and
+//	                  {,<1} make a bound exclusive
 //	bool any          boolean; any JSON value
 //	obj               any JSON object (tool input, JSON Schema)
 //	enum(a,b)         one of the strings
@@ -66,15 +69,27 @@ var kindNames = [...]string{kStr: "a valid string", kInt: "a valid integer", kNu
 	kBool: "a valid boolean", kArr: "a valid list", kObj: "a valid dictionary", kMap: "a valid dictionary",
 	kUnion: "a valid dictionary", kShape: "a valid dictionary", kAny: "", kEnum: "", kAlt: ""}
 
+// schemaPatterns are the string patterns a type names with "~name"
+// (request-constraints.md).
+var schemaPatterns = map[string]*regexp.Regexp{
+	"id":        regexp.MustCompile(`^[a-zA-Z0-9_-]+$`),
+	"srvtoolu":  regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`),
+	"tool_name": regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`),
+	"ref_name":  regexp.MustCompile(`^[a-zA-Z0-9_-]{1,256}$`),
+	"custom_id": regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+}
+
 // typ is a compiled field type.
 type typ struct {
-	kind     int
-	null     bool
-	min, max *float64 // length (str, arr) or value (int, num) bounds
-	elem     *typ     // kArr, kMap
-	name     string   // kUnion, kShape
-	enum     []string // kEnum
-	alts     []*typ   // kAlt
+	kind         int
+	null         bool
+	min, max     *float64 // length (str, arr) or value (int, num) bounds
+	exMin, exMax bool     // the value bounds are exclusive
+	pattern      *regexp.Regexp
+	elem         *typ     // kArr, kMap
+	name         string   // kUnion, kShape
+	enum         []string // kEnum
+	alts         []*typ   // kAlt
 }
 
 type field struct {
@@ -265,6 +280,12 @@ func (p *typeParser) one() *typ {
 	}
 	t := &typ{kind: kind}
 	p.bounds(t)
+	if p.eat("~") {
+		name := p.ident()
+		if t.pattern = schemaPatterns[name]; t.pattern == nil || kind != kStr {
+			panic(fmt.Sprintf("mmstest: schema: bad pattern %q in %q", name, p.s))
+		}
+	}
 	return t
 }
 
@@ -292,7 +313,8 @@ func (p *typeParser) ident() string {
 	return word
 }
 
-// bounds parses an optional "{min,max}" with either side optional.
+// bounds parses an optional "{min,max}" with either side optional; ">min"
+// and "<max" are exclusive.
 func (p *typeParser) bounds(t *typ) {
 	if !p.eat("{") {
 		return
@@ -300,6 +322,11 @@ func (p *typeParser) bounds(t *typ) {
 	j := strings.IndexByte(p.s[p.i:], '}')
 	lo, hi, _ := strings.Cut(p.s[p.i:p.i+j], ",")
 	p.i += j + 1
+	lo, t.exMin = strings.CutPrefix(lo, ">")
+	hi, t.exMax = strings.CutPrefix(hi, "<")
+	if (t.exMin || t.exMax) && t.kind != kInt && t.kind != kNum {
+		panic("mmstest: schema: exclusive bound on a length: " + p.s)
+	}
 	num := func(s string) *float64 {
 		if s == "" {
 			return nil
@@ -414,7 +441,12 @@ func (v *validator) check(path string, raw json.RawMessage, t *typ) error {
 		if t.kind == kEnum && !slices.Contains(t.enum, s) {
 			return fieldErr(path, "Input should be %s", t.expected())
 		}
-		return checkLen(path, utf8.RuneCountInString(s), t, "String", "character")
+		if err := checkLen(path, utf8.RuneCountInString(s), t, "String", "character"); err != nil {
+			return err
+		}
+		if t.pattern != nil && !t.pattern.MatchString(s) {
+			return fieldErr(path, "String should match pattern '%s'", t.pattern)
+		}
 	case kInt, kNum:
 		return checkNumber(path, string(bytes.TrimSpace(raw)), t)
 	case kArr:
@@ -485,10 +517,14 @@ func checkNumber(path, lit string, t *typ) error {
 	if err != nil {
 		return fieldErr(path, "Input should be %s", t.expected())
 	}
-	if t.min != nil && f < *t.min {
+	switch {
+	case t.min != nil && t.exMin && f <= *t.min:
+		return fieldErr(path, "Input should be greater than %v", *t.min)
+	case t.min != nil && f < *t.min:
 		return fieldErr(path, "Input should be greater than or equal to %v", *t.min)
-	}
-	if t.max != nil && f > *t.max {
+	case t.max != nil && t.exMax && f >= *t.max:
+		return fieldErr(path, "Input should be less than %v", *t.max)
+	case t.max != nil && f > *t.max:
 		return fieldErr(path, "Input should be less than or equal to %v", *t.max)
 	}
 	return nil
