@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"reflect"
 	"sort"
 	"strings"
@@ -14,28 +13,31 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// recordedDir returns ../shared/recorded (real traffic, read in place), or
-// skips the test when the folder is absent.
-func recordedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "shared", "recorded")
+// recordedDir returns ../shared/recorded for the benchmarks that measure
+// real traffic, skipping them when it is absent. (Tests never skip: they
+// run over the project fixtures and add the recorded layer when present.)
+func recordedDir(b *testing.B) string {
+	b.Helper()
+	dir := fixtures.RecordedDir(b)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): these tests read the recorded traffic in place next to the module", err)
+		b.Skipf("../shared/recorded is absent (%v): this benchmark measures the recorded traffic", err)
 	}
 	return dir
 }
 
-// recordedMessageFiles lists messages/*.json split into responses and
-// request bodies (headers files are neither).
-func recordedMessageFiles(t *testing.T) (responses, requests []string) {
+// messageFiles lists the Messages response bodies and request bodies of
+// both layers: the project fixtures (testdata/golden/messages,
+// testdata/golden/requests) and, when present, the recorded traffic
+// (../shared/recorded/messages: X.json responses, X.request.json requests;
+// headers files are neither).
+func messageFiles(t *testing.T) (responses, requests []string) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(recordedDir(t), "messages", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	responses = fixtures.Project(t, "golden/messages/*.json")
+	requests = fixtures.Project(t, "golden/requests/*.json")
+	for _, f := range fixtures.Recorded(t, "messages/*.json") {
 		switch {
 		case strings.HasSuffix(f, ".request.json"):
 			requests = append(requests, f)
@@ -44,10 +46,15 @@ func recordedMessageFiles(t *testing.T) (responses, requests []string) {
 			responses = append(responses, f)
 		}
 	}
-	if len(responses) == 0 || len(requests) == 0 {
-		t.Fatalf("no recorded messages found (responses %d, requests %d)", len(responses), len(requests))
-	}
 	return responses, requests
+}
+
+// requestBodyFiles lists the project's request bodies: the Messages
+// requests (golden/requests, count_tokens_* for count_tokens) and the
+// requests the service refused (golden/errors/*.request.json).
+func requestBodyFiles(t *testing.T) []string {
+	t.Helper()
+	return append(fixtures.Project(t, "golden/requests/*.json"), fixtures.Project(t, "golden/errors/*.request.json")...)
 }
 
 // jsonAny decodes data into generic JSON values (numbers kept exact).
@@ -146,13 +153,10 @@ func extraKeys(path string, v reflect.Value, out map[string]bool) {
 // TestRecordedResponses: every recorded response decodes with only known
 // variants, and json.Marshal gives back the same JSON.
 func TestRecordedResponses(t *testing.T) {
-	responses, _ := recordedMessageFiles(t)
+	responses, _ := messageFiles(t)
 	for _, file := range responses {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			msg, err := codec.Decode[Message](data)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
@@ -193,13 +197,10 @@ func TestRecordedResponses(t *testing.T) {
 // decode with only known variants and re-encode, in request form, to the
 // same JSON.
 func TestRecordedRequests(t *testing.T) {
-	_, requests := recordedMessageFiles(t)
+	_, requests := messageFiles(t)
 	for _, file := range requests {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			var body struct {
 				Messages json.RawMessage `json:"messages"`
 				System   json.RawMessage `json:"system"`
@@ -288,14 +289,16 @@ func inject(v any) {
 
 // requestView removes from a content tree what request mode must drop:
 // the injected member, members the SDK does not model (listed), and the
-// response-only citation file_id.
+// response-only members (DESIGN.md): a document citation's file_id and a
+// tool-search error's error_message.
 func requestView(v any, unmodelled map[string]bool) any {
 	switch v := v.(type) {
 	case map[string]any:
 		out := map[string]any{}
 		typ, _ := v["type"].(string)
 		for k, x := range v {
-			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) {
+			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) ||
+				(k == "error_message" && typ == "tool_search_tool_result_error") {
 				continue
 			}
 			if k == "input" {
@@ -321,13 +324,10 @@ func requestView(v any, unmodelled map[string]bool) any {
 // MessageParam it writes the request form only: the same content minus the
 // injected and unmodelled members and the citation file_id.
 func TestRecordedReplySentBack(t *testing.T) {
-	responses, _ := recordedMessageFiles(t)
+	responses, _ := messageFiles(t)
 	for _, file := range responses {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			tree := jsonAny(t, data).(map[string]any)
 			inject(tree["content"])
 			mutated, err := json.Marshal(tree)
@@ -381,16 +381,9 @@ func TestRecordedReplySentBack(t *testing.T) {
 // decoder and accumulator have their own tests; this reads the data lines
 // directly, which the recordings keep on one line each.)
 func TestRecordedStreamBlocks(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(recordedDir(t), "streams", "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded streams (%v)", err)
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, file := range streamFiles(t) {
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			seen := 0
 			for _, line := range strings.Split(string(data), "\n") {
 				payload, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "data:")
@@ -406,6 +399,7 @@ func TestRecordedStreamBlocks(t *testing.T) {
 				}
 				var in []byte
 				var v any
+				var err error
 				switch {
 				case ev.ContentBlock != nil:
 					in = ev.ContentBlock
