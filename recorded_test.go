@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -150,8 +152,8 @@ func extraKeys(path string, v reflect.Value, out map[string]bool) {
 	}
 }
 
-// TestRecordedResponses: every recorded response decodes with only known
-// variants, and json.Marshal gives back the same JSON.
+// TestRecordedResponses: every response on file (messageFiles) decodes
+// with only known variants, and json.Marshal gives back the same JSON.
 func TestRecordedResponses(t *testing.T) {
 	responses, _ := messageFiles(t)
 	for _, file := range responses {
@@ -193,7 +195,7 @@ func TestRecordedResponses(t *testing.T) {
 	}
 }
 
-// TestRecordedRequests: the messages (and system) of every recorded request
+// TestRecordedRequests: the messages (and system) of every request on file
 // decode with only known variants and re-encode, in request form, to the
 // same JSON.
 func TestRecordedRequests(t *testing.T) {
@@ -259,7 +261,7 @@ func TestRecordedRequests(t *testing.T) {
 	}
 }
 
-// Members injected into recorded replies to check both encoding modes.
+// Members injected into the replies on file to check both encoding modes.
 const injectedMember = "x_future_member"
 
 var documentCitationTypes = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
@@ -318,7 +320,7 @@ func requestView(v any, unmodelled map[string]bool) any {
 	return v
 }
 
-// TestRecordedReplySentBack: every recorded reply, with an unknown member
+// TestRecordedReplySentBack: every reply on file, with an unknown member
 // injected into each typed object and a file_id into each document
 // citation, still round-trips in response mode; sent back as an assistant
 // MessageParam it writes the request form only: the same content minus the
@@ -375,11 +377,12 @@ func TestRecordedReplySentBack(t *testing.T) {
 	}
 }
 
-// TestRecordedStreamBlocks: the blocks of every recorded stream's
-// content_block_start events and the message of its message_start decode
-// with only known variants and re-encode to the same JSON. (The stream
-// decoder and accumulator have their own tests; this reads the data lines
-// directly, which the recordings keep on one line each.)
+// TestRecordedStreamBlocks: the blocks of the content_block_start events
+// of every stream on file (streamFiles) and the message of its
+// message_start decode with only known variants and re-encode to the same
+// JSON. (The stream decoder and accumulator have their own tests; this
+// reads the data lines directly, so a payload split over several data
+// lines is left to them.)
 func TestRecordedStreamBlocks(t *testing.T) {
 	for _, file := range streamFiles(t) {
 		t.Run(fixtures.Name(file), func(t *testing.T) {
@@ -451,4 +454,82 @@ func withServiceTier(t *testing.T, msg []byte) []byte {
 	m["usage"], _ = json.Marshal(usage)
 	out, _ := json.Marshal(m)
 	return out
+}
+
+// TestFixturesCoverEveryVariant: the project fixtures hold every variant
+// the SDK decodes by "type" (content blocks, citations, tool-result
+// payloads, sources, callers, usage and context pieces, request config),
+// every delta, stream event, stop reason and error type, so that the tests
+// over them exercise everything without ../shared.
+func TestFixturesCoverEveryVariant(t *testing.T) {
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && (k == "type" || k == "stop_reason") {
+					seen[k+":"+s] = true
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for _, pattern := range []string{"golden/messages/*.json", "golden/requests/*.json", "golden/errors/*.json", "golden/files/*.json"} {
+		for _, f := range fixtures.Project(t, pattern) {
+			walk(jsonAny(t, fixtures.Read(t, f)))
+		}
+	}
+	for _, f := range fixtures.Project(t, "streams/*.sse") {
+		for _, ev := range splitSSE(t, fixtures.Read(t, f)) {
+			seen["event:"+ev.name] = true
+			walk(jsonAny(t, ev.data))
+		}
+	}
+
+	var want []string
+	types := func(names ...string) {
+		for _, n := range names {
+			want = append(want, "type:"+n)
+		}
+	}
+	types(slices.Collect(maps.Keys(contentBlockVariants))...)
+	for _, table := range [][]string{
+		slices.Collect(maps.Keys(citationVariants)), slices.Collect(maps.Keys(callerVariants)),
+		slices.Collect(maps.Keys(imageSourceVariants)), slices.Collect(maps.Keys(documentSourceVariants)),
+		slices.Collect(maps.Keys(browserStateChangeVariants)), slices.Collect(maps.Keys(toolChangeRefVariants)),
+		slices.Collect(maps.Keys(webSearchToolResultContentVariants)), slices.Collect(maps.Keys(webFetchToolResultContentVariants)),
+		slices.Collect(maps.Keys(codeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(bashCodeExecutionToolResultContentVariants)),
+		slices.Collect(maps.Keys(textEditorCodeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(toolSearchToolResultContentVariants)),
+		slices.Collect(maps.Keys(advisorToolResultContentVariants)), slices.Collect(maps.Keys(iterationUsageVariants)),
+		slices.Collect(maps.Keys(fallbackCreditStatusVariants)), slices.Collect(maps.Keys(appliedEditVariants)),
+		slices.Collect(maps.Keys(cacheMissVariants)), slices.Collect(maps.Keys(contextEdits)),
+		slices.Collect(maps.Keys(thinkingConfigs)), slices.Collect(maps.Keys(toolChoices)),
+		slices.Collect(maps.Keys(sentinelByType)),
+	} {
+		types(table...)
+	}
+	types("text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta", "compaction_delta")
+	for _, r := range []StopReason{StopReasonEndTurn, StopReasonMaxTokens, StopReasonStopSequence, StopReasonToolUse,
+		StopReasonPauseTurn, StopReasonRefusal, StopReasonModelContextWindowExceeded, StopReasonCompaction} {
+		want = append(want, "stop_reason:"+string(r))
+	}
+	for _, name := range []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+		"message_delta", "message_stop", "ping", "error"} {
+		want = append(want, "event:"+name)
+	}
+	var missing []string
+	for _, w := range want {
+		if !seen[w] {
+			missing = append(missing, w)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("no project fixture holds:\n%s", strings.Join(missing, "\n"))
+	}
 }

@@ -31,7 +31,7 @@ type rawEvent struct {
 }
 
 // splitSSE is an independent, deliberately simple SSE parser for the
-// recorded files (LF line ends, one data line per event in practice, but
+// streams on file (LF or CRLF line ends, usually one data line per event;
 // several are joined as the standard says).
 func splitSSE(t *testing.T, body []byte) []rawEvent {
 	t.Helper()
