@@ -103,9 +103,11 @@ func recordedServer(t *testing.T, files []string) *Server {
 // when present, the recorded ones (../shared/recorded, read in place).
 func TestRecordedRequestsAccepted(t *testing.T) {
 	files := fixtures.Project(t, "golden/requests/*.json")
-	files = append(files, fixtures.Recorded(t, "messages/*.request.json")...)
-	files = append(files, fixtures.Recorded(t, "streams/*.request.json")...)
-	files = append(files, fixtures.Recorded(t, "other/pydantic__count_tokens_native_tools.request.json")...)
+	if fixtures.HaveRecorded(t) {
+		files = append(files, fixtures.Recorded(t, "messages/*.request.json")...)
+		files = append(files, fixtures.Recorded(t, "streams/*.request.json")...)
+		files = append(files, fixtures.Recorded(t, "other/pydantic__count_tokens_native_tools.request.json")...)
+	}
 	s := recordedServer(t, files)
 	for _, f := range files {
 		body, err := os.ReadFile(f)
