@@ -9,28 +9,24 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// TestRecordedErrorBodies parses every recorded error body into *Error.
-// The recordings live beside the repository in ../shared/recorded.
+// TestRecordedErrorBodies parses every error body into *Error: the
+// project's (testdata/golden/errors) and, when present, the recorded ones
+// (../shared/recorded/errors, read in place). Files are named
+// <status>__<name>.json, with an optional <status>__<name>.headers.json.
 func TestRecordedErrorBodies(t *testing.T) {
-	dir := filepath.Join("..", "shared", "recorded", "errors")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): the recorded error bodies cannot be checked", err)
-	}
-	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	n := 0
-	for _, f := range files {
+	for _, f := range fixtures.Both(t, "golden/errors/*.json", "errors/*.json") {
 		base := filepath.Base(f)
 		if strings.HasSuffix(base, ".request.json") || strings.HasSuffix(base, ".headers.json") {
 			continue
 		}
 		n++
-		t.Run(base, func(t *testing.T) {
-			body, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(f), func(t *testing.T) {
+			body := fixtures.Read(t, f)
 			status, _ := strconv.Atoi(strings.SplitN(base, "__", 2)[0])
 			header := recordedHeaders(t, strings.TrimSuffix(f, ".json")+".headers.json")
 			var want struct {
@@ -60,12 +56,13 @@ func TestRecordedErrorBodies(t *testing.T) {
 		})
 	}
 	if n == 0 {
-		t.Fatal("no recorded error bodies found")
+		t.Fatal("no error bodies found")
 	}
 }
 
-// recordedHeaders reads a recorded headers file, renaming the real service's
-// anthropic-* headers to this SDK's vendor-* spelling.
+// recordedHeaders reads a headers file (none: no headers), renaming the
+// real service's anthropic-* headers of the recordings to this SDK's
+// vendor-* spelling.
 func recordedHeaders(t *testing.T, path string) http.Header {
 	h := http.Header{}
 	data, err := os.ReadFile(path)

@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
@@ -500,31 +501,61 @@ func TestFilesBetaHeader(t *testing.T) {
 	}
 }
 
-// TestFilesUploadMatchesRecording: the body the client sends is the
-// recorded one of the official Python SDK, boundary aside.
+// uploadSample is an upload request body on file (project fixture or
+// recording) and the upload that produced it.
+type uploadSample struct {
+	file, boundary string
+	params         mms.FileUploadParams
+	content        string
+	contentLength  string
+}
+
+// uploadSamples: the project's upload (testdata/golden/files) and, when
+// present, the recorded upload of the official Python SDK.
+func uploadSamples(t *testing.T) []uploadSample {
+	samples := []uploadSample{{
+		file:     fixtures.Project(t, "golden/files/upload.request.multipart.txt")[0],
+		boundary: "4f1e8b2c9a7d6e5f3b2a1c0d9e8f7a6b",
+		params:   mms.FileUploadParams{Filename: "report.json", ExpiresInSeconds: 86400},
+		content:  `{"city": "Oslo", "visits": 12}` + "\n", contentLength: "314",
+	}}
+	for _, f := range fixtures.Recorded(t, "other/pydantic__files_upload.request.multipart.txt") {
+		samples = append(samples, uploadSample{
+			file: f, boundary: "e8f15f8bcbb90a26bab475c6e6f4dc99",
+			params:  mms.FileUploadParams{Filename: "data.csv"},
+			content: "item,value\napple,30\nbanana,70\n", contentLength: "198",
+		})
+	}
+	return samples
+}
+
+// TestFilesUploadMatchesRecording: the body the client sends is the one on
+// file, boundary aside.
 func TestFilesUploadMatchesRecording(t *testing.T) {
-	want, err := os.ReadFile(filepath.Join(recordedFilesDir(t), "pydantic__files_upload.request.multipart.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := newFilesServer(t)
-	c := filesClient(t, srv)
-	content := "item,value\napple,30\nbanana,70\n"
-	if _, err := c.Files.Upload(context.Background(), mms.FileUploadParams{Filename: "data.csv", Reader: strings.NewReader(content)}); err != nil {
-		t.Fatal(err)
-	}
-	req := srv.Requests()[0]
-	ct := req.Header.Get("Content-Type")
-	m := regexp.MustCompile(`^multipart/form-data; boundary=([0-9a-f]{32})$`).FindStringSubmatch(ct)
-	if m == nil {
-		t.Fatalf("Content-Type %q", ct)
-	}
-	got := strings.ReplaceAll(string(req.Body), m[1], "e8f15f8bcbb90a26bab475c6e6f4dc99")
-	if diff := cmp.Diff(string(want), got); diff != "" {
-		t.Errorf("body (-recorded +sent):\n%s", diff)
-	}
-	if req.Header.Get("Content-Length") != "" && req.Header.Get("Content-Length") != "198" {
-		t.Errorf("Content-Length %q", req.Header.Get("Content-Length"))
+	for _, sample := range uploadSamples(t) {
+		t.Run(fixtures.Name(sample.file), func(t *testing.T) {
+			want := fixtures.Read(t, sample.file)
+			srv := newFilesServer(t)
+			c := filesClient(t, srv)
+			p := sample.params
+			p.Reader = strings.NewReader(sample.content)
+			if _, err := c.Files.Upload(context.Background(), p); err != nil {
+				t.Fatal(err)
+			}
+			req := srv.Requests()[0]
+			ct := req.Header.Get("Content-Type")
+			m := regexp.MustCompile(`^multipart/form-data; boundary=([0-9a-f]{32})$`).FindStringSubmatch(ct)
+			if m == nil {
+				t.Fatalf("Content-Type %q", ct)
+			}
+			got := strings.ReplaceAll(string(req.Body), m[1], sample.boundary)
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("body (-on file +sent):\n%s", diff)
+			}
+			if cl := req.Header.Get("Content-Length"); cl != "" && cl != sample.contentLength {
+				t.Errorf("Content-Length %q, want %s", cl, sample.contentLength)
+			}
+		})
 	}
 }
 
@@ -617,47 +648,59 @@ func TestFilesUploadExpiry(t *testing.T) {
 	}
 }
 
-// recordedFilesDir is ../shared/recorded/other, read in place.
-func recordedFilesDir(t *testing.T) string {
-	t.Helper()
-	dir := filepath.Join("..", "shared", "recorded", "other")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): this test reads the recorded Files traffic in place next to the module", err)
-	}
-	return dir
-}
-
+// TestFilesRecordedRoundTrip: the Files responses on file decode to what
+// they say and re-encode to the same JSON: the project's
+// (testdata/golden/files) and, when present, the recorded ones
+// (../shared/recorded/other, read in place).
 func TestFilesRecordedRoundTrip(t *testing.T) {
-	dir := recordedFilesDir(t)
-	read := func(name string) []byte {
-		b, err := os.ReadFile(filepath.Join(dir, name))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	type sample struct {
+		dir, upload, metadata, deleted   string
+		uploadID, uploadName, uploadMIME string
+		uploadSize, metadataSize         int64
+		uploadCreated                    time.Time
+		uploadExpires                    *string
+		metadataScope                    *mms.FileScope
 	}
-	t.Run("upload", func(t *testing.T) {
-		f := roundTrip[mms.FileMetadata](t, read("pydantic__files_upload.json"))
-		if f.ID != "file_011CcQH3nbP5brKi4DsVcj7j" || f.Filename != "data.csv" || f.MimeType != "text/csv" ||
-			f.SizeBytes != 30 || f.Downloadable == nil || *f.Downloadable || f.Extra != nil {
-			t.Errorf("decoded %+v", f)
-		}
-		if c, err := f.Created(); err != nil || !c.Equal(time.Date(2026, 6, 25, 16, 16, 9, 340e6, time.UTC)) {
-			t.Errorf("Created = %v, %v", c, err)
-		}
-	})
-	t.Run("get metadata", func(t *testing.T) {
-		f := roundTrip[mms.FileMetadata](t, read("pydantic__files_get_metadata.json"))
-		if f.Downloadable == nil || !*f.Downloadable || f.SizeBytes != 36 {
-			t.Errorf("decoded %+v", f)
-		}
-	})
-	t.Run("delete", func(t *testing.T) {
-		d := roundTrip[mms.DeletedFile](t, read("pydantic__files_delete.json"))
-		if d.ID != "file_011CcQH3nbP5brKi4DsVcj7j" || d.Type != "file_deleted" {
-			t.Errorf("decoded %+v", d)
-		}
-	})
+	samples := []sample{{
+		dir: filepath.Join(fixtures.Dir(t), "golden", "files"), upload: "upload.json", metadata: "get_metadata.json", deleted: "delete.json",
+		uploadID: "file_fxF1Report", uploadName: "report.json", uploadMIME: "application/json", uploadSize: 31, metadataSize: 5120,
+		uploadCreated: time.Date(2026, 6, 30, 8, 0, 0, 250e6, time.UTC), uploadExpires: mms.Ptr("2026-07-01T08:00:00.25Z"),
+		metadataScope: &mms.FileScope{Type: "session", ID: "sesn_fx01Analysis"},
+	}}
+	if fixtures.HaveRecorded(t) {
+		samples = append(samples, sample{
+			dir: filepath.Join(fixtures.RecordedDir(t), "other"), upload: "pydantic__files_upload.json",
+			metadata: "pydantic__files_get_metadata.json", deleted: "pydantic__files_delete.json",
+			uploadID: "file_011CcQH3nbP5brKi4DsVcj7j", uploadName: "data.csv", uploadMIME: "text/csv", uploadSize: 30, metadataSize: 36,
+			uploadCreated: time.Date(2026, 6, 25, 16, 16, 9, 340e6, time.UTC),
+		})
+	}
+	for _, s := range samples {
+		read := func(name string) []byte { return fixtures.Read(t, filepath.Join(s.dir, name)) }
+		t.Run(fixtures.Name(filepath.Join(s.dir, s.upload)), func(t *testing.T) {
+			f := roundTrip[mms.FileMetadata](t, read(s.upload))
+			if f.ID != s.uploadID || f.Filename != s.uploadName || f.MimeType != s.uploadMIME ||
+				f.SizeBytes != s.uploadSize || f.Downloadable == nil || *f.Downloadable || f.Extra != nil ||
+				!cmp.Equal(f.ExpiresAt, s.uploadExpires) {
+				t.Errorf("decoded %+v", f)
+			}
+			if c, err := f.Created(); err != nil || !c.Equal(s.uploadCreated) {
+				t.Errorf("Created = %v, %v", c, err)
+			}
+		})
+		t.Run(fixtures.Name(filepath.Join(s.dir, s.metadata)), func(t *testing.T) {
+			f := roundTrip[mms.FileMetadata](t, read(s.metadata))
+			if f.Downloadable == nil || !*f.Downloadable || f.SizeBytes != s.metadataSize || !cmp.Equal(f.Scope, s.metadataScope) {
+				t.Errorf("decoded %+v", f)
+			}
+		})
+		t.Run(fixtures.Name(filepath.Join(s.dir, s.deleted)), func(t *testing.T) {
+			d := roundTrip[mms.DeletedFile](t, read(s.deleted))
+			if d.ID != s.uploadID || d.Type != "file_deleted" {
+				t.Errorf("decoded %+v", d)
+			}
+		})
+	}
 }
 
 func TestFileRecordsRoundTrip(t *testing.T) {

@@ -2,31 +2,26 @@ package mms
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// TestRecordedRequestBodiesAsParams decodes every recorded request body
-// into the params type of its endpoint, validates it, and re-encodes it
-// JSON-equal. "stream" is dropped from the comparison: streaming is a
-// method (Messages.Stream), not a parameter.
+// TestRecordedRequestBodiesAsParams decodes every request body (project
+// fixtures, and the recorded ones when present) into the params type of
+// its endpoint, validates it, and re-encodes it JSON-equal. "stream" is
+// dropped from the comparison: streaming is a method (Messages.Stream),
+// not a parameter.
 func TestRecordedRequestBodiesAsParams(t *testing.T) {
-	files, _ := filepath.Glob(filepath.Join(recordedDir(t), "*", "*.request.json"))
-	if len(files) == 0 {
-		t.Fatal("no recorded request bodies")
-	}
+	files := append(requestBodyFiles(t), fixtures.Recorded(t, "*/*.request.json")...)
 	for _, file := range files {
-		t.Run(filepath.Base(filepath.Dir(file))+"/"+filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			var want map[string]json.RawMessage
 			if err := json.Unmarshal(data, &want); err != nil {
 				t.Fatal(err)

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
-	"path/filepath"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -14,28 +15,31 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// recordedDir returns ../shared/recorded (real traffic, read in place), or
-// skips the test when the folder is absent.
-func recordedDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "shared", "recorded")
+// recordedDir returns ../shared/recorded for the benchmarks that measure
+// real traffic, skipping them when it is absent. (Tests never skip: they
+// run over the project fixtures and add the recorded layer when present.)
+func recordedDir(b *testing.B) string {
+	b.Helper()
+	dir := fixtures.RecordedDir(b)
 	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): these tests read the recorded traffic in place next to the module", err)
+		b.Skipf("../shared/recorded is absent (%v): this benchmark measures the recorded traffic", err)
 	}
 	return dir
 }
 
-// recordedMessageFiles lists messages/*.json split into responses and
-// request bodies (headers files are neither).
-func recordedMessageFiles(t *testing.T) (responses, requests []string) {
+// messageFiles lists the Messages response bodies and request bodies of
+// both layers: the project fixtures (testdata/golden/messages,
+// testdata/golden/requests) and, when present, the recorded traffic
+// (../shared/recorded/messages: X.json responses, X.request.json requests;
+// headers files are neither).
+func messageFiles(t *testing.T) (responses, requests []string) {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(recordedDir(t), "messages", "*.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
+	responses = fixtures.Project(t, "golden/messages/*.json")
+	requests = fixtures.Project(t, "golden/requests/*.json")
+	for _, f := range fixtures.Recorded(t, "messages/*.json") {
 		switch {
 		case strings.HasSuffix(f, ".request.json"):
 			requests = append(requests, f)
@@ -44,10 +48,15 @@ func recordedMessageFiles(t *testing.T) (responses, requests []string) {
 			responses = append(responses, f)
 		}
 	}
-	if len(responses) == 0 || len(requests) == 0 {
-		t.Fatalf("no recorded messages found (responses %d, requests %d)", len(responses), len(requests))
-	}
 	return responses, requests
+}
+
+// requestBodyFiles lists the project's request bodies: the Messages
+// requests (golden/requests, count_tokens_* for count_tokens) and the
+// requests the service refused (golden/errors/*.request.json).
+func requestBodyFiles(t *testing.T) []string {
+	t.Helper()
+	return append(fixtures.Project(t, "golden/requests/*.json"), fixtures.Project(t, "golden/errors/*.request.json")...)
 }
 
 // jsonAny decodes data into generic JSON values (numbers kept exact).
@@ -143,16 +152,13 @@ func extraKeys(path string, v reflect.Value, out map[string]bool) {
 	}
 }
 
-// TestRecordedResponses: every recorded response decodes with only known
-// variants, and json.Marshal gives back the same JSON.
+// TestRecordedResponses: every response on file (messageFiles) decodes
+// with only known variants, and json.Marshal gives back the same JSON.
 func TestRecordedResponses(t *testing.T) {
-	responses, _ := recordedMessageFiles(t)
+	responses, _ := messageFiles(t)
 	for _, file := range responses {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			msg, err := codec.Decode[Message](data)
 			if err != nil {
 				t.Fatalf("decode: %v", err)
@@ -189,17 +195,14 @@ func TestRecordedResponses(t *testing.T) {
 	}
 }
 
-// TestRecordedRequests: the messages (and system) of every recorded request
+// TestRecordedRequests: the messages (and system) of every request on file
 // decode with only known variants and re-encode, in request form, to the
 // same JSON.
 func TestRecordedRequests(t *testing.T) {
-	_, requests := recordedMessageFiles(t)
+	_, requests := messageFiles(t)
 	for _, file := range requests {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			var body struct {
 				Messages json.RawMessage `json:"messages"`
 				System   json.RawMessage `json:"system"`
@@ -258,7 +261,7 @@ func TestRecordedRequests(t *testing.T) {
 	}
 }
 
-// Members injected into recorded replies to check both encoding modes.
+// Members injected into the replies on file to check both encoding modes.
 const injectedMember = "x_future_member"
 
 var documentCitationTypes = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
@@ -288,7 +291,8 @@ func inject(v any) {
 
 // requestView removes from a content tree what request mode must drop:
 // the injected member, members the SDK does not model (listed), and the
-// response-only citation file_id and advisor result stop_reason.
+// response-only members (DESIGN.md): a document citation's file_id, a
+// tool-search error's error_message and an advisor result's stop_reason.
 func requestView(v any, unmodelled map[string]bool) any {
 	switch v := v.(type) {
 	case map[string]any:
@@ -296,6 +300,7 @@ func requestView(v any, unmodelled map[string]bool) any {
 		typ, _ := v["type"].(string)
 		for k, x := range v {
 			if k == injectedMember || unmodelled[k] || (k == "file_id" && documentCitationTypes[typ]) ||
+				(k == "error_message" && typ == "tool_search_tool_result_error") ||
 				(k == "stop_reason" && (typ == "advisor_result" || typ == "advisor_redacted_result")) {
 				continue
 			}
@@ -316,19 +321,16 @@ func requestView(v any, unmodelled map[string]bool) any {
 	return v
 }
 
-// TestRecordedReplySentBack: every recorded reply, with an unknown member
+// TestRecordedReplySentBack: every reply on file, with an unknown member
 // injected into each typed object and a file_id into each document
 // citation, still round-trips in response mode; sent back as an assistant
 // MessageParam it writes the request form only: the same content minus the
 // injected and unmodelled members and the citation file_id.
 func TestRecordedReplySentBack(t *testing.T) {
-	responses, _ := recordedMessageFiles(t)
+	responses, _ := messageFiles(t)
 	for _, file := range responses {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			tree := jsonAny(t, data).(map[string]any)
 			inject(tree["content"])
 			mutated, err := json.Marshal(tree)
@@ -376,22 +378,16 @@ func TestRecordedReplySentBack(t *testing.T) {
 	}
 }
 
-// TestRecordedStreamBlocks: the blocks of every recorded stream's
-// content_block_start events and the message of its message_start decode
-// with only known variants and re-encode to the same JSON. (The stream
-// decoder and accumulator have their own tests; this reads the data lines
-// directly, which the recordings keep on one line each.)
+// TestRecordedStreamBlocks: the blocks of the content_block_start events
+// of every stream on file (streamFiles) and the message of its
+// message_start decode with only known variants and re-encode to the same
+// JSON. (The stream decoder and accumulator have their own tests; this
+// reads the data lines directly, so a payload split over several data
+// lines is left to them.)
 func TestRecordedStreamBlocks(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join(recordedDir(t), "streams", "*.sse"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded streams (%v)", err)
-	}
-	for _, file := range files {
-		t.Run(filepath.Base(file), func(t *testing.T) {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, file := range streamFiles(t) {
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			data := fixtures.Read(t, file)
 			seen := 0
 			for _, line := range strings.Split(string(data), "\n") {
 				payload, ok := strings.CutPrefix(strings.TrimRight(line, "\r"), "data:")
@@ -407,6 +403,7 @@ func TestRecordedStreamBlocks(t *testing.T) {
 				}
 				var in []byte
 				var v any
+				var err error
 				switch {
 				case ev.ContentBlock != nil:
 					in = ev.ContentBlock
@@ -458,4 +455,82 @@ func withServiceTier(t *testing.T, msg []byte) []byte {
 	m["usage"], _ = json.Marshal(usage)
 	out, _ := json.Marshal(m)
 	return out
+}
+
+// TestFixturesCoverEveryVariant: the project fixtures hold every variant
+// the SDK decodes by "type" (content blocks, citations, tool-result
+// payloads, sources, callers, usage and context pieces, request config),
+// every delta, stream event, stop reason and error type, so that the tests
+// over them exercise everything without ../shared.
+func TestFixturesCoverEveryVariant(t *testing.T) {
+	seen := map[string]bool{}
+	var walk func(v any)
+	walk = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for k, x := range v {
+				if s, ok := x.(string); ok && (k == "type" || k == "stop_reason") {
+					seen[k+":"+s] = true
+				}
+				walk(x)
+			}
+		case []any:
+			for _, x := range v {
+				walk(x)
+			}
+		}
+	}
+	for _, pattern := range []string{"golden/messages/*.json", "golden/requests/*.json", "golden/errors/*.json", "golden/files/*.json"} {
+		for _, f := range fixtures.Project(t, pattern) {
+			walk(jsonAny(t, fixtures.Read(t, f)))
+		}
+	}
+	for _, f := range fixtures.Project(t, "streams/*.sse") {
+		for _, ev := range splitSSE(t, fixtures.Read(t, f)) {
+			seen["event:"+ev.name] = true
+			walk(jsonAny(t, ev.data))
+		}
+	}
+
+	var want []string
+	types := func(names ...string) {
+		for _, n := range names {
+			want = append(want, "type:"+n)
+		}
+	}
+	types(slices.Collect(maps.Keys(contentBlockVariants))...)
+	for _, table := range [][]string{
+		slices.Collect(maps.Keys(citationVariants)), slices.Collect(maps.Keys(callerVariants)),
+		slices.Collect(maps.Keys(imageSourceVariants)), slices.Collect(maps.Keys(documentSourceVariants)),
+		slices.Collect(maps.Keys(browserStateChangeVariants)), slices.Collect(maps.Keys(toolChangeRefVariants)),
+		slices.Collect(maps.Keys(webSearchToolResultContentVariants)), slices.Collect(maps.Keys(webFetchToolResultContentVariants)),
+		slices.Collect(maps.Keys(codeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(bashCodeExecutionToolResultContentVariants)),
+		slices.Collect(maps.Keys(textEditorCodeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(toolSearchToolResultContentVariants)),
+		slices.Collect(maps.Keys(advisorToolResultContentVariants)), slices.Collect(maps.Keys(iterationUsageVariants)),
+		slices.Collect(maps.Keys(fallbackCreditStatusVariants)), slices.Collect(maps.Keys(appliedEditVariants)),
+		slices.Collect(maps.Keys(cacheMissVariants)), slices.Collect(maps.Keys(contextEdits)),
+		slices.Collect(maps.Keys(thinkingConfigs)), slices.Collect(maps.Keys(toolChoices)),
+		slices.Collect(maps.Keys(sentinelByType)),
+	} {
+		types(table...)
+	}
+	types("text_delta", "input_json_delta", "thinking_delta", "signature_delta", "citations_delta", "compaction_delta")
+	for _, r := range []StopReason{StopReasonEndTurn, StopReasonMaxTokens, StopReasonStopSequence, StopReasonToolUse,
+		StopReasonPauseTurn, StopReasonRefusal, StopReasonModelContextWindowExceeded, StopReasonCompaction} {
+		want = append(want, "stop_reason:"+string(r))
+	}
+	for _, name := range []string{"message_start", "content_block_start", "content_block_delta", "content_block_stop",
+		"message_delta", "message_stop", "ping", "error"} {
+		want = append(want, "event:"+name)
+	}
+	var missing []string
+	for _, w := range want {
+		if !seen[w] {
+			missing = append(missing, w)
+		}
+	}
+	sort.Strings(missing)
+	if len(missing) > 0 {
+		t.Errorf("no project fixture holds:\n%s", strings.Join(missing, "\n"))
+	}
 }

@@ -5,14 +5,13 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/sse"
 )
 
@@ -133,11 +132,9 @@ func FuzzMessageAccumulator(f *testing.F) {
 	}
 	f.Add(seed.Bytes())
 	f.Add([]byte("event: message_start\ndata: " + sseStart + "\n\nevent: content_block_start\ndata: " + sseBlockStart + "\n\nevent: content_block_delta\ndata: " + sseText(0, "x") + "\n\n"))
-	if files, _ := filepath.Glob(filepath.Join("..", "shared", "recorded", "streams", "*.sse")); len(files) > 0 {
-		for _, file := range files { // read in place when present
-			if b, err := os.ReadFile(file); err == nil && len(b) < 8<<10 {
-				f.Add(b)
-			}
+	for _, file := range streamFiles(f) { // project fixtures, recorded streams when present
+		if b := fixtures.Read(f, file); len(b) < 8<<10 {
+			f.Add(b)
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

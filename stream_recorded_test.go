@@ -6,34 +6,22 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/sse"
 )
 
-// recordedStreams returns the recorded Messages streams
-// (../shared/recorded/streams/*.sse, read in place), or skips when the
-// folder is absent.
-func recordedStreams(t *testing.T) []string {
+// streamFiles lists the Messages streams of both layers: the project's
+// fixtures (testdata/streams/*.sse) and, when present, the recorded ones
+// (../shared/recorded/streams/*.sse, read in place).
+func streamFiles(t testing.TB) []string {
 	t.Helper()
-	dir := filepath.Join("..", "shared", "recorded", "streams")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): these tests read the recorded streams in place next to the module", err)
-	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.sse"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatalf("no *.sse files in %s", dir)
-	}
-	return files
+	return fixtures.Both(t, "streams/*.sse", "streams/*.sse")
 }
 
 // rawEvent is one SSE event as the test's own, minimal parser sees it.
@@ -43,7 +31,7 @@ type rawEvent struct {
 }
 
 // splitSSE is an independent, deliberately simple SSE parser for the
-// recorded files (LF line ends, one data line per event in practice, but
+// streams on file (LF or CRLF line ends, usually one data line per event;
 // several are joined as the standard says).
 func splitSSE(t *testing.T, body []byte) []rawEvent {
 	t.Helper()
@@ -131,22 +119,23 @@ func unknownsIn(path string, v reflect.Value) []string {
 	return nil
 }
 
-// TestRecordedStreams runs every recorded stream through the SSE decoder,
-// the event decoder and the accumulator, and checks the result against an
-// independent accumulation of the raw JSON (streaming.md §5) done with plain
-// maps.
+// TestRecordedStreams runs every stream (project fixtures, and the
+// recorded ones when present) through the SSE decoder, the event decoder
+// and the accumulator, and checks the result against an independent
+// accumulation of the raw JSON (streaming.md §5) done with plain maps. A
+// stream may end in an error event (streaming.md §2): it must then be the
+// last event, decode to *Error with the payload's type and message, and
+// leave the accumulator unfinished with what came before.
 func TestRecordedStreams(t *testing.T) {
-	for _, file := range recordedStreams(t) {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".sse"), func(t *testing.T) {
-			body, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, file := range streamFiles(t) {
+		t.Run(fixtures.Name(file), func(t *testing.T) {
+			body := fixtures.Read(t, file)
 			raw := splitSSE(t, body)
 
 			var acc MessageAccumulator
 			dec := sse.NewDecoder(bytes.NewReader(body))
 			n := 0
+			errored := false
 			for {
 				sev, err := dec.Next()
 				if errors.Is(err, io.EOF) {
@@ -159,6 +148,15 @@ func TestRecordedStreams(t *testing.T) {
 					t.Fatalf("event %d: the SSE decoder and the test's parser disagree", n)
 				}
 				ev, err := decodeMessageStreamEvent(sev.Type, sev.Data)
+				if sev.Type == "error" {
+					if n != len(raw)-1 {
+						t.Fatalf("event %d: an error event before the end of the stream", n)
+					}
+					checkErrorEvent(t, sev.Data, err)
+					errored = true
+					n++
+					continue
+				}
 				if err != nil {
 					t.Fatalf("event %d (%s): %v", n, sev.Type, err)
 				}
@@ -178,14 +176,17 @@ func TestRecordedStreams(t *testing.T) {
 			if n != len(raw) {
 				t.Fatalf("decoded %d events, the test's parser found %d", n, len(raw))
 			}
-			if !acc.Done() {
-				t.Fatal("no message_stop")
+			if acc.Done() == errored {
+				t.Fatalf("Done() = %v after a stream that ended in an error event: %v", acc.Done(), errored)
 			}
 			got, err := json.Marshal(acc.Message())
 			if err != nil {
 				t.Fatal(err)
 			}
-			want, err := json.Marshal(accumulateRaw(t, raw))
+			if errored {
+				raw = raw[:len(raw)-1]
+			}
+			want, err := json.Marshal(accumulateRaw(t, raw, !errored))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -235,9 +236,29 @@ func messageAlwaysMembers(t *testing.T, name string, data []byte) []byte {
 	return out
 }
 
+// checkErrorEvent: an error event's decoding is the *Error its payload
+// describes (HTTP status 200: the stream had begun).
+func checkErrorEvent(t *testing.T, data []byte, err error) {
+	t.Helper()
+	var payload struct {
+		Error struct{ Type, Message string } `json:"error"`
+	}
+	if e := json.Unmarshal(data, &payload); e != nil {
+		t.Fatalf("error event payload: %v", e)
+	}
+	var apiErr *Error
+	if !errors.As(err, &apiErr) {
+		t.Fatalf("error event decoded to %v, want *Error", err)
+	}
+	if apiErr.StatusCode != 200 || apiErr.Type != payload.Error.Type || apiErr.Message != payload.Error.Message {
+		t.Errorf("error event: got %d %q %q, want 200 %q %q", apiErr.StatusCode, apiErr.Type, apiErr.Message, payload.Error.Type, payload.Error.Message)
+	}
+}
+
 // accumulateRaw is the reference accumulation: streaming.md §3-§5 applied
-// to generic JSON maps, independently of the SDK's types.
-func accumulateRaw(t *testing.T, events []rawEvent) map[string]any {
+// to generic JSON maps, independently of the SDK's types. complete says
+// the stream reached its end (a message_delta is then required).
+func accumulateRaw(t *testing.T, events []rawEvent, complete bool) map[string]any {
 	t.Helper()
 	var msg map[string]any
 	var content []map[string]any
@@ -332,7 +353,7 @@ func accumulateRaw(t *testing.T, events []rawEvent) map[string]any {
 			}
 		}
 	}
-	if lastDelta == nil {
+	if lastDelta == nil && complete {
 		t.Fatal("reference: no message_delta")
 	}
 	blocks := make([]any, len(content))

@@ -3,45 +3,31 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
 // TestRecordedRequestConfig decodes the request-configuration members of
-// every recorded request body (tools, tool_choice, thinking, output_config,
+// every request body (tools, tool_choice, thinking, output_config,
 // metadata, context_management, mcp_servers), requires every union value to
-// be a known variant, and requires the re-encoding to be the same JSON.
-// The recordings live beside the repository in ../shared/recorded.
+// be a known variant, and requires the re-encoding to be the same JSON. It
+// runs over the project's request bodies and, when present, the recorded
+// ones (../shared/recorded/*/*.request.json, read in place).
 func TestRecordedRequestConfig(t *testing.T) {
-	root := filepath.Join("..", "shared", "recorded")
-	if _, err := os.Stat(root); err != nil {
-		t.Skipf("../shared/recorded is absent (%v): the recorded request bodies cannot be checked", err)
-	}
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
-		if err == nil && !d.IsDir() && strings.HasSuffix(path, ".request.json") {
-			files = append(files, path)
-		}
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no recorded request bodies found")
-	}
-	checked := map[string]int{}
+	files := append(requestBodyFiles(t), fixtures.Recorded(t, "*/*.request.json")...)
+	checked := map[string]map[string]int{} // layer → member → count
 	for _, f := range files {
-		name, _ := filepath.Rel(root, f)
-		t.Run(name, func(t *testing.T) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		layer := "project"
+		if fixtures.IsRecorded(f) {
+			layer = "recorded"
+		}
+		if checked[layer] == nil {
+			checked[layer] = map[string]int{}
+		}
+		t.Run(fixtures.Name(f), func(t *testing.T) {
+			data := fixtures.Read(t, f)
 			var body map[string]json.RawMessage
 			if err := json.Unmarshal(data, &body); err != nil {
 				t.Fatal(err)
@@ -118,14 +104,16 @@ func TestRecordedRequestConfig(t *testing.T) {
 					t.Fatalf("%s: encode: %v", member, err)
 				}
 				t.Run(member, func(t *testing.T) { rcJSONEqual(t, got, raw) })
-				checked[member]++
+				checked[layer][member]++
 			}
 		})
 	}
-	// The recordings hold all of these; a silent skip would hide a bug.
-	for _, m := range []string{"tools", "tool_choice", "thinking", "output_config", "context_management", "mcp_servers"} {
-		if checked[m] == 0 {
-			t.Errorf("no recorded request has %s", m)
+	// Each layer holds all of these; a silent gap would hide a bug.
+	for layer, members := range checked {
+		for _, m := range []string{"tools", "tool_choice", "thinking", "output_config", "context_management", "mcp_servers"} {
+			if members[m] == 0 {
+				t.Errorf("no %s request body has %s", layer, m)
+			}
 		}
 	}
 	t.Logf("checked members: %v", checked)

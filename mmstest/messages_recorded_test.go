@@ -1,32 +1,18 @@
 package mmstest
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
-
-// recordedDir holds bodies recorded from the real service; they are read
-// in place.
-const recordedDir = "../../shared/recorded"
-
-// recordedFiles lists recorded files matching pattern (relative to
-// recordedDir), skipping the test when the recordings are absent.
-func recordedFiles(t *testing.T, pattern string) []string {
-	t.Helper()
-	if _, err := os.Stat(recordedDir); err != nil {
-		t.Skip("../shared/recorded is absent")
-	}
-	files, err := filepath.Glob(filepath.Join(recordedDir, pattern))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no recorded files match %s (%v)", pattern, err)
-	}
-	return files
-}
 
 func readJSON(t *testing.T, file string) map[string]json.RawMessage {
 	t.Helper()
@@ -54,6 +40,15 @@ var betaMarkers = map[string]string{
 	"advisor_tool_result": "advisor-tool-2026-03-01",
 	"speed":               "fast-mode-2026-02-01",
 	"output_format":       "structured-outputs-2025-12-15",
+	// §2.2, §3.2, §5.3: the pieces the project fixtures add.
+	"mcp_toolset":           "mcp-client-2025-11-20",
+	"fallback":              "server-side-fallback-2026-06-01",
+	"fallbacks":             "server-side-fallback-2026-06-01",
+	"fallback_credit_token": "fallback-credit-2026-07-01",
+	"diagnostics":           "cache-diagnosis-2026-04-07",
+	"tool_addition":         "mid-conversation-tool-changes-2026-07-01",
+	"tool_removal":          "mid-conversation-tool-changes-2026-07-01",
+	"computer_20250124":     "computer-use-2025-01-24",
 }
 
 // betasFor derives the betas a body needs from its member names and type
@@ -103,12 +98,16 @@ func recordedServer(t *testing.T, files []string) *Server {
 	return newTestServer(t, WithModels(models))
 }
 
-// TestRecordedRequestsAccepted sends every recorded request body unchanged.
+// TestRecordedRequestsAccepted sends every request body unchanged: the
+// project's (testdata/golden/requests; count_tokens_* to count_tokens) and,
+// when present, the recorded ones (../shared/recorded, read in place).
 func TestRecordedRequestsAccepted(t *testing.T) {
-	files := recordedFiles(t, "messages/*.request.json")
-	files = append(files, recordedFiles(t, "streams/*.request.json")...)
-	countFile := filepath.Join(recordedDir, "other/pydantic__count_tokens_native_tools.request.json")
-	files = append(files, countFile)
+	files := fixtures.Project(t, "golden/requests/*.json")
+	if fixtures.HaveRecorded(t) {
+		files = append(files, fixtures.Recorded(t, "messages/*.request.json")...)
+		files = append(files, fixtures.Recorded(t, "streams/*.request.json")...)
+		files = append(files, fixtures.Recorded(t, "other/pydantic__count_tokens_native_tools.request.json")...)
+	}
 	s := recordedServer(t, files)
 	for _, f := range files {
 		body, err := os.ReadFile(f)
@@ -116,33 +115,92 @@ func TestRecordedRequestsAccepted(t *testing.T) {
 			t.Fatal(err)
 		}
 		path := messagesPath
-		if f == countFile {
+		if strings.Contains(filepath.Base(f), "count_tokens") {
 			path = countPath
 		}
+		body = withUploads(t, s, body)
 		resp, got := post(t, s, path, string(body), betasFor(body)...)
 		if resp.StatusCode != 200 {
-			t.Errorf("%s: %d %s", filepath.Base(f), resp.StatusCode, got)
+			t.Errorf("%s: %d %s", fixtures.Name(f), resp.StatusCode, got)
 		}
 	}
 }
 
-// recordedResponses returns each recorded Message body by file name, and a
-// server for their models.
+// recordedResponses returns each Message body by file name (project
+// fixtures, and the recorded ones when present), and a server for their
+// models.
 func recordedResponses(t *testing.T) (map[string]map[string]json.RawMessage, *Server) {
 	out := map[string]map[string]json.RawMessage{}
 	var files []string
-	for _, f := range recordedFiles(t, "messages/*.json") {
-		if !strings.HasSuffix(f, ".request.json") {
-			out[filepath.Base(f)] = readJSON(t, f)
+	for _, f := range fixtures.Both(t, "golden/messages/*.json", "messages/*.json") {
+		if !strings.HasSuffix(f, ".request.json") && !strings.HasSuffix(f, ".headers.json") {
+			out[fixtures.Name(f)] = readJSON(t, f)
 			files = append(files, f)
 		}
 	}
 	return out, recordedServer(t, files)
 }
 
-// sendBack builds a request that passes a recorded response's content back
-// as the assistant turn, after a user turn and before one answering its
-// tool_use blocks.
+// withUploads uploads to s a file for every file id that body names as an
+// image or document source or in a container_upload (ids the fake does not
+// hold are refused, as the service refuses them), and returns body with
+// those ids replaced by the uploaded ones.
+func withUploads(t *testing.T, s *Server, body []byte) []byte {
+	t.Helper()
+	done := map[string]bool{}
+	for _, ref := range messageFileRefs(body) {
+		if done[ref.id] {
+			continue
+		}
+		done[ref.id] = true
+		name, contentType, content := "input.csv", "text/csv", "a,b\n1,2\n"
+		switch ref.kind {
+		case "image":
+			name, contentType, content = "dot.png", "image/png", "\x89PNG\r\n\x1a\n"
+		case "document":
+			name, contentType, content = "notes.txt", "text/plain", "notes"
+		}
+		f := uploadFile(t, s, name, contentType, content)
+		body = bytes.ReplaceAll(body, []byte(strconv.Quote(ref.id)), []byte(strconv.Quote(f.ID)))
+	}
+	return body
+}
+
+// documentCitations are the citation types whose response form carries a
+// file_id that the request form lacks (messages.md §3.5, §4.4).
+var documentCitations = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
+
+// requestContent is a response's content as a client sends it back: the
+// document citations without their response-only file_id.
+func requestContent(t *testing.T, content json.RawMessage) json.RawMessage {
+	t.Helper()
+	var v any
+	if err := json.Unmarshal(content, &v); err != nil {
+		t.Fatal(err)
+	}
+	var strip func(v any)
+	strip = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			if typ, _ := v["type"].(string); documentCitations[typ] {
+				delete(v, "file_id")
+			}
+			for _, x := range v {
+				strip(x)
+			}
+		case []any:
+			for _, x := range v {
+				strip(x)
+			}
+		}
+	}
+	strip(v)
+	return json.RawMessage(mustJSON(t, v))
+}
+
+// sendBack builds a request that passes a response's content back as the
+// assistant turn, after a user turn and before one answering its tool_use
+// blocks.
 func sendBack(t *testing.T, msg map[string]json.RawMessage, content json.RawMessage) string {
 	t.Helper()
 	var blocks []struct {
@@ -166,13 +224,14 @@ func sendBack(t *testing.T, msg map[string]json.RawMessage, content json.RawMess
 		`{"role":"assistant","content":` + string(content) + `},{"role":"user","content":` + answer + `}]}`
 }
 
-// TestRecordedResponsesSentBack checks that every recorded response's
-// content is accepted back as an assistant turn, thinking signatures the
-// fake did not issue included.
+// TestRecordedResponsesSentBack checks that every response's content on
+// file is accepted back as an assistant turn (in request form: document
+// citations without file_id), thinking signatures the fake did not issue
+// included.
 func TestRecordedResponsesSentBack(t *testing.T) {
 	responses, s := recordedResponses(t)
 	for name, msg := range responses {
-		body := sendBack(t, msg, msg["content"])
+		body := string(withUploads(t, s, []byte(sendBack(t, msg, requestContent(t, msg["content"])))))
 		resp, got := post(t, s, messagesPath, body, betasFor([]byte(body))...)
 		if resp.StatusCode != 200 {
 			t.Errorf("%s: %d %s", name, resp.StatusCode, got)
@@ -202,32 +261,55 @@ func TestRecordedResponsesStrict(t *testing.T) {
 		return json.RawMessage(mustJSON(t, blocks))
 	}
 	for name, msg := range responses {
-		body := sendBack(t, msg, with(msg["content"], "x_unknown", 1, 0))
+		body := string(withUploads(t, s, []byte(sendBack(t, msg, with(requestContent(t, msg["content"]), "x_unknown", 1, 0)))))
 		resp, got := post(t, s, messagesPath, body, betasFor([]byte(body))...)
 		wantError(t, resp, got, 400, "invalid_request_error", "messages.1.content.0.x_unknown: Extra inputs are not permitted")
 		if t.Failed() {
 			t.Logf("in %s", name)
 		}
 	}
-	msg := responses["pydantic__citations_char_location.json"]
-	if msg == nil {
-		t.Fatal("pydantic__citations_char_location.json is missing")
+	// A document citation's file_id is response-only: sent back, it is
+	// refused, for every such citation on file.
+	n := 0
+	for name, msg := range responses {
+		var blocks []struct {
+			Citations []struct {
+				Type string `json:"type"`
+			} `json:"citations"`
+		}
+		_ = json.Unmarshal(msg["content"], &blocks)
+		for i, b := range blocks {
+			for j, c := range b.Citations {
+				if !documentCitations[c.Type] {
+					continue
+				}
+				n++
+				body := string(withUploads(t, s, []byte(sendBack(t, msg, with(requestContent(t, msg["content"]), "file_id", "file_011CeDdt", i, j)))))
+				resp, got := post(t, s, messagesPath, body, betasFor([]byte(body))...)
+				wantError(t, resp, got, 400, "invalid_request_error",
+					fmt.Sprintf("messages.1.content.%d.citations.%d.file_id: Extra inputs are not permitted", i, j))
+				if t.Failed() {
+					t.Logf("in %s", name)
+				}
+			}
+		}
 	}
-	body := sendBack(t, msg, with(msg["content"], "file_id", "file_011CeDdt", 0, 0))
-	resp, got := post(t, s, messagesPath, body)
-	wantError(t, resp, got, 400, "invalid_request_error", "messages.1.content.0.citations.0.file_id: Extra inputs are not permitted")
+	if n == 0 {
+		t.Fatal("no response on file has a document citation")
+	}
 }
 
-// TestRecordedErrors sends the recorded requests that the service refused
-// and expects the recorded status, error type and message. The server
-// serves the models the service knew, with the capabilities the recorded
-// refusals imply (no xhigh effort on claude-opus-4-6).
+// TestRecordedErrors sends the requests that the service refused (project
+// fixtures, and the recorded ones when present) and expects the status,
+// error type and message on file. The server serves the models the service
+// knew, with the capabilities the recorded refusals imply (no xhigh effort
+// on claude-opus-4-6).
 func TestRecordedErrors(t *testing.T) {
 	yes := CapabilitySupport{Supported: true}
 	models := append(DefaultModels(), Model{ID: "claude-sonnet-4-6"}, Model{ID: "claude-opus-4-6",
 		Capabilities: &ModelCapabilities{Effort: EffortCapability{Supported: true, Low: yes, Medium: yes, High: yes, Max: yes}}})
 	s := newTestServer(t, WithModels(models))
-	for _, f := range recordedFiles(t, "errors/4[0-9][0-9]__*.request.json") {
+	for _, f := range fixtures.Both(t, "golden/errors/4[0-9][0-9]__*.request.json", "errors/4[0-9][0-9]__*.request.json") {
 		status := 0
 		_, _ = fmt.Sscanf(filepath.Base(f), "%d__", &status)
 		if status == 401 {
@@ -240,12 +322,12 @@ func TestRecordedErrors(t *testing.T) {
 		var want errorBody
 		raw, err := os.ReadFile(strings.TrimSuffix(f, ".request.json") + ".json")
 		if err != nil || json.Unmarshal(raw, &want) != nil {
-			t.Fatalf("%s: no recorded error body (%v)", f, err)
+			t.Fatalf("%s: no error body (%v)", fixtures.Name(f), err)
 		}
 		resp, got := post(t, s, messagesPath, string(body), betasFor(body)...)
 		wantError(t, resp, got, status, want.Error.Type, "")
 		if e := decodeError(t, got); e.Error.Message != want.Error.Message {
-			t.Errorf("%s: message\n got: %s\nwant: %s", filepath.Base(f), e.Error.Message, want.Error.Message)
+			t.Errorf("%s: message\n got: %s\nwant: %s", fixtures.Name(f), e.Error.Message, want.Error.Message)
 		}
 	}
 }

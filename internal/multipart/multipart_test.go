@@ -7,35 +7,52 @@ import (
 	"io"
 	"mime"
 	"mime/multipart"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// TestRecordedUploadBody: the form reproduces the recorded upload request
-// of the official Python SDK byte for byte.
+// TestRecordedUploadBody: the form reproduces the upload request bodies on
+// file byte for byte: the project's (testdata/golden/files) and, when
+// present, the recorded one of the official Python SDK.
 func TestRecordedUploadBody(t *testing.T) {
-	path := filepath.Join("..", "..", "..", "shared", "recorded", "other", "pydantic__files_upload.request.multipart.txt")
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Skipf("../shared/recorded is absent (%v): this test reads the recorded upload in place next to the module", err)
+	type field struct{ name, value string }
+	type sample struct {
+		file, boundary, filename, contentType, content string
+		fields                                         []field
 	}
-	f := New()
-	if err := f.SetBoundary("e8f15f8bcbb90a26bab475c6e6f4dc99"); err != nil {
-		t.Fatal(err)
+	samples := []sample{{
+		file:     fixtures.Project(t, "golden/files/upload.request.multipart.txt")[0],
+		boundary: "4f1e8b2c9a7d6e5f3b2a1c0d9e8f7a6b", filename: "report.json", contentType: "application/json",
+		content: `{"city": "Oslo", "visits": 12}` + "\n", fields: []field{{"expires_in_seconds", "86400"}},
+	}}
+	for _, f := range fixtures.Recorded(t, "other/pydantic__files_upload.request.multipart.txt") {
+		samples = append(samples, sample{file: f, boundary: "e8f15f8bcbb90a26bab475c6e6f4dc99", filename: "data.csv",
+			contentType: "text/csv", content: "item,value\napple,30\nbanana,70\n"})
 	}
-	content := "item,value\napple,30\nbanana,70\n"
-	f.AddFile("file", "data.csv", "text/csv", NewSource(strings.NewReader(content), 0))
-	got := readAll(t, f)
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("body (-recorded +built):\n%s", diff)
-	}
-	if f.Size() != int64(len(want)) {
-		t.Errorf("Size = %d, want %d", f.Size(), len(want))
+	for _, s := range samples {
+		t.Run(fixtures.Name(s.file), func(t *testing.T) {
+			want := fixtures.Read(t, s.file)
+			f := New()
+			if err := f.SetBoundary(s.boundary); err != nil {
+				t.Fatal(err)
+			}
+			for _, fl := range s.fields {
+				f.AddField(fl.name, fl.value)
+			}
+			f.AddFile("file", s.filename, s.contentType, NewSource(strings.NewReader(s.content), 0))
+			got := readAll(t, f)
+			if diff := cmp.Diff(string(want), string(got)); diff != "" {
+				t.Errorf("body (-on file +built):\n%s", diff)
+			}
+			if f.Size() != int64(len(want)) {
+				t.Errorf("Size = %d, want %d", f.Size(), len(want))
+			}
+		})
 	}
 }
 

@@ -2,22 +2,22 @@ package sse
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
 func FuzzDecoder(f *testing.F) {
 	for _, tt := range decodeTests {
 		f.Add([]byte(tt.in))
 	}
-	// Small recorded streams, when present, are seeds too.
-	paths, _ := filepath.Glob(filepath.Join(recordedDir, "*.sse"))
-	for _, path := range paths {
-		if in, err := os.ReadFile(path); err == nil && len(in) <= 8<<10 {
+	// Small streams on file (project fixtures, recorded ones when present)
+	// are seeds too.
+	for _, path := range streamFiles(f) {
+		if in := fixtures.Read(f, path); len(in) <= 8<<10 {
 			f.Add(in)
 		}
 	}

@@ -3,42 +3,26 @@ package sse
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"testing"
 	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
-// recordedDir holds streams recorded from the real service. It lives outside
-// the module, next to it, and is read in place.
-const recordedDir = "../../../shared/recorded/streams"
-
-// recordedStreams returns the paths of the recorded streams, or skips the
-// test when the folder is absent.
-func recordedStreams(tb testing.TB) []string {
+// streamFiles returns the Messages streams of both layers: the project's
+// fixtures (testdata/streams/*.sse at the module root) and, when present,
+// the recorded ones (../shared/recorded/streams, read in place).
+func streamFiles(tb testing.TB) []string {
 	tb.Helper()
-	if _, err := os.Stat(recordedDir); err != nil {
-		tb.Skipf("skipping: ../shared/recorded is absent: %v", err)
-	}
-	paths, err := filepath.Glob(filepath.Join(recordedDir, "*.sse"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	if len(paths) == 0 {
-		tb.Skipf("skipping: ../shared/recorded has no streams (no *.sse in %s)", recordedDir)
-	}
-	return paths
+	return fixtures.Both(tb, "streams/*.sse", "streams/*.sse")
 }
 
 func TestRecordedStreams(t *testing.T) {
-	for _, path := range recordedStreams(t) {
-		t.Run(filepath.Base(path), func(t *testing.T) {
-			in, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
+	for _, path := range streamFiles(t) {
+		t.Run(fixtures.Name(path), func(t *testing.T) {
+			in := fixtures.Read(t, path)
 			got, _ := decodeAll(bytes.NewReader(in), 0)
 			if got.End != endEOF {
 				t.Errorf("stream ended with %q, want a clean EOF", got.End)
@@ -61,8 +45,10 @@ func TestRecordedStreams(t *testing.T) {
 			if first := got.Events[0].Type; first != "message_start" {
 				t.Errorf("first event is %q, want message_start", first)
 			}
-			if last := got.Events[len(got.Events)-1].Type; last != "message_stop" {
-				t.Errorf("last event is %q, want message_stop", last)
+			// A stream ends with message_stop, or with an error event once
+			// it has begun (streaming.md §2).
+			if last := got.Events[len(got.Events)-1].Type; last != "message_stop" && last != "error" {
+				t.Errorf("last event is %q, want message_stop or error", last)
 			}
 
 			if diff := cmp.Diff(refDecode(in), got); diff != "" {
