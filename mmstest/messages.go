@@ -31,6 +31,7 @@ type msgParams struct {
 	StopSequences       []string           `json:"stop_sequences"`
 	Stream              bool               `json:"stream"`
 	InferenceGeo        *string            `json:"inference_geo"`
+	UserProfileID       *string            `json:"user_profile_id"`
 	ContextManagement   json.RawMessage    `json:"context_management"`
 	Fallbacks           json.RawMessage    `json:"fallbacks"`
 	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
@@ -177,6 +178,9 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 		return nil, invalid("request body: %v", err)
 	}
 	_ = json.Unmarshal(body, &p.members) // an object, as the schema checked
+	if err := checkUserProfile(r.Header, p.UserProfileID); err != nil {
+		return nil, err
+	}
 	if err := p.checkConversation(); err != nil {
 		return nil, err
 	}
@@ -184,6 +188,16 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 		return nil, err
 	}
 	return p, nil
+}
+
+// checkUserProfile refuses a body user_profile_id that names another
+// profile than the vendor-user-profile-id header.
+func checkUserProfile(h http.Header, body *string) *apiError {
+	header := h.Get(wire.HeaderUserProfileID)
+	if body == nil || header == "" || *body == header {
+		return nil
+	}
+	return invalid("user_profile_id: %q does not match the %s header (%q)", *body, strings.ToLower(wire.HeaderUserProfileID), header)
 }
 
 // checkModel resolves the model (or alias) and applies its limits.

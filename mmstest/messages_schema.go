@@ -74,7 +74,7 @@ var messagesSchema = compileSchema(map[string]string{
 }, map[string]string{
 	// Top-level bodies.
 	"create": "$countable max_tokens!:int{0,} container:?str|#container_params inference_geo:?str metadata:#metadata " +
-		"service_tier:enum(auto,standard_only) stop_sequences:[str] stream:bool temperature:num{0,1} " +
+		"service_tier:enum(auto,standard_only) stop_sequences:[str] stream:bool temperature:num{0,1} user_profile_id:?str " +
 		"top_k:int{0,} top_p:num{0,1} diagnostics:?#diagnostics^cache-diagnosis-2026-04-07 " +
 		"fallback_credit_token:?str|#fallback_credit^fallback-credit-2026-06-01/fallback-credit-2026-07-01 " +
 		"fallbacks:?[#fallback]|enum(default)^" + betaFallbacks,
