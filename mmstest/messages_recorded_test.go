@@ -171,7 +171,8 @@ func withUploads(t *testing.T, s *Server, body []byte) []byte {
 var documentCitations = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
 
 // requestContent is a response's content as a client sends it back: the
-// document citations without their response-only file_id.
+// document citations without their response-only file_id, advisor results
+// without their response-only stop_reason.
 func requestContent(t *testing.T, content json.RawMessage) json.RawMessage {
 	t.Helper()
 	var v any
@@ -182,8 +183,11 @@ func requestContent(t *testing.T, content json.RawMessage) json.RawMessage {
 	strip = func(v any) {
 		switch v := v.(type) {
 		case map[string]any:
-			if typ, _ := v["type"].(string); documentCitations[typ] {
+			switch typ, _ := v["type"].(string); {
+			case documentCitations[typ]:
 				delete(v, "file_id")
+			case typ == "advisor_result" || typ == "advisor_redacted_result":
+				delete(v, "stop_reason")
 			}
 			for _, x := range v {
 				strip(x)

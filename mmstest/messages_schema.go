@@ -210,8 +210,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"tool_search_tool_result_error":  "error_code!:str error_message:?str",
 	},
 	"advisor_content": {
-		"advisor_result":            "text!:str stop_reason:?str",
-		"advisor_redacted_result":   "encrypted_content!:str stop_reason:?str",
+		"advisor_result":            "text!:str",
+		"advisor_redacted_result":   "encrypted_content!:str",
 		"advisor_tool_result_error": "error_code!:str",
 	},
 	// Tool definitions (§5); a tool without a type is a custom tool.

@@ -1,6 +1,7 @@
 package mmstest
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -37,5 +38,25 @@ func TestBodyUserProfileID(t *testing.T) {
 				t.Errorf("error does not name user_profile_id: %s", out)
 			}
 		})
+	}
+}
+
+// The request form of an advisor result has no stop_reason member (it is
+// response-only): sent back, it is refused.
+func TestAdvisorResultStopReasonRefused(t *testing.T) {
+	s := NewServer()
+	defer s.Close()
+	block := `{"type":"server_tool_use","id":"srvtoolu_1","name":"advisor","input":{}},` +
+		`{"type":"advisor_tool_result","tool_use_id":"srvtoolu_1","content":{"type":"advisor_result","text":"ok"%s}}`
+	tools := `"tools":[{"type":"advisor_20260301","name":"advisor","model":"mms-large-1"}],`
+	for _, tc := range []struct {
+		extra  string
+		status int
+	}{{"", http.StatusOK}, {`,"stop_reason":null`, http.StatusBadRequest}} {
+		body := create(tools + userAssistantUser(fmt.Sprintf(block, tc.extra)))
+		resp, out := post(t, s, "/v1/messages", body, "advisor-tool-2026-03-01")
+		if resp.StatusCode != tc.status {
+			t.Errorf("extra %q: status %d, want %d: %s", tc.extra, resp.StatusCode, tc.status, out)
+		}
 	}
 }
