@@ -5,42 +5,19 @@ import (
 	"errors"
 	"io"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 )
 
-// blockedReader hands out head, then blocks in Read until released.
-type blockedReader struct {
-	head    string
-	reading chan struct{} // closed when a Read blocks
-	release chan struct{}
-	once    sync.Once
-}
-
-func newBlockedReader(head string) *blockedReader {
-	return &blockedReader{head: head, reading: make(chan struct{}), release: make(chan struct{})}
-}
-
-func (r *blockedReader) Read(p []byte) (int, error) {
-	if r.head != "" {
-		n := copy(p, r.head)
-		r.head = r.head[n:]
-		return n, nil
-	}
-	r.once.Do(func() { close(r.reading) })
-	<-r.release
-	return 0, io.EOF
-}
-
-// blockedSeeker is a blockedReader that can seek, so the upload is
+// blockedSeeker is a testutil.BlockedReader that can seek, so the upload is
 // replayable and has a Content-Length.
 type blockedSeeker struct {
-	*blockedReader
+	*testutil.BlockedReader
 }
 
 func (s blockedSeeker) Seek(offset int64, whence int) (int64, error) {
@@ -63,29 +40,29 @@ func TestUploadsReturnOnCancel(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		call func(ctx context.Context, c *mms.Client, r *blockedReader) error
+		call func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error
 	}{
-		{"files sniffing the type", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"files sniffing the type", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			_, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "blob", Reader: r})
 			return err
 		}},
-		{"files sending a stream", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"files sending a stream", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			_, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "a.txt", Reader: r})
 			return err
 		}},
-		{"files sending a seekable reader", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"files sending a seekable reader", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			_, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "a.txt", Reader: blockedSeeker{r}})
 			return err
 		}},
-		{"skills sniffing the type", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"skills sniffing the type", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			_, err := c.Skills.Create(ctx, skill(r, "blob"))
 			return err
 		}},
-		{"skills sending a stream", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"skills sending a stream", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			_, err := c.Skills.Create(ctx, skill(r, "run.py"))
 			return err
 		}},
-		{"Do with an io.Reader", func(ctx context.Context, c *mms.Client, r *blockedReader) error {
+		{"Do with an io.Reader", func(ctx context.Context, c *mms.Client, r *testutil.BlockedReader) error {
 			return c.Do(ctx, "POST", "/v1/files", r, nil)
 		}},
 	}
@@ -94,21 +71,21 @@ func TestUploadsReturnOnCancel(t *testing.T) {
 			opt := goleak.IgnoreCurrent()
 			t.Cleanup(func() { goleak.VerifyNone(t, opt) }) // runs after the server's cleanup
 			c := newTestClient(t, newScriptServer(t))
-			r := newBlockedReader("hello")
+			r := testutil.NewBlockedReader("hello")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
 			go func() { done <- tt.call(ctx, c, r) }()
-			<-r.reading
+			<-r.Reading
 			cancel()
 			var err error
 			select {
 			case err = <-done:
 			case <-time.After(5 * time.Second):
-				close(r.release)
+				close(r.Release)
 				t.Fatalf("the call did not return after the cancellation (it did once the reader was released: %v)", <-done)
 			}
-			close(r.release)
+			close(r.Release)
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("err = %v, want context.Canceled", err)
 			}

@@ -8,37 +8,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"go.uber.org/goleak"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 )
-
-// stuckReader hands out some bytes, then blocks in Read until released.
-type stuckReader struct {
-	head    string
-	reading chan struct{} // closed when a Read blocks
-	release chan struct{}
-	once    sync.Once
-}
-
-func newStuckReader(head string) *stuckReader {
-	return &stuckReader{head: head, reading: make(chan struct{}), release: make(chan struct{})}
-}
-
-func (r *stuckReader) Read(p []byte) (int, error) {
-	if r.head != "" {
-		n := copy(p, r.head)
-		r.head = r.head[n:]
-		return n, nil
-	}
-	r.once.Do(func() { close(r.reading) })
-	<-r.release
-	return 0, io.EOF
-}
 
 // TestCancelWhileBodyReadBlocks: cancelling the context ends Do although
 // the caller's reader never returns (net/http alone would wait for it).
@@ -54,7 +31,7 @@ func TestCancelWhileBodyReadBlocks(t *testing.T) {
 			defer hc.CloseIdleConnections()
 			base, _ := url.Parse(srv.URL)
 			cfg := &config.Config{BaseURL: base, HTTPClient: hc, MaxRetries: 2}
-			body := newStuckReader("partial")
+			body := testutil.NewBlockedReader("partial")
 			ctx, cancel := context.WithCancel(context.Background())
 			defer cancel()
 			done := make(chan error, 1)
@@ -63,16 +40,16 @@ func TestCancelWhileBodyReadBlocks(t *testing.T) {
 					func(int, http.Header, []byte, int) error { return errors.New("api error") })
 				done <- err
 			}()
-			<-body.reading
+			<-body.Reading
 			cancel()
 			var err error
 			select {
 			case err = <-done:
 			case <-time.After(5 * time.Second):
-				close(body.release)
+				close(body.Release)
 				t.Fatalf("Do did not return after the cancellation (it did once the reader was released: %v)", <-done)
 			}
-			close(body.release)
+			close(body.Release)
 			if !errors.Is(err, context.Canceled) {
 				t.Errorf("Do: %v; want context.Canceled", err)
 			}

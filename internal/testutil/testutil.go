@@ -1,0 +1,34 @@
+// Package testutil holds small helpers that tests of several packages need.
+// It is imported by tests only.
+package testutil
+
+import (
+	"io"
+	"sync"
+)
+
+// BlockedReader hands out its head, then blocks in Read until Release is
+// closed, when it reports io.EOF: a caller's reader that never answers, for
+// cancellation tests.
+type BlockedReader struct {
+	head    string
+	Reading chan struct{} // closed when a Read blocks
+	Release chan struct{} // close to let the blocked Read return
+	once    sync.Once
+}
+
+// NewBlockedReader returns a BlockedReader that first hands out head.
+func NewBlockedReader(head string) *BlockedReader {
+	return &BlockedReader{head: head, Reading: make(chan struct{}), Release: make(chan struct{})}
+}
+
+func (r *BlockedReader) Read(p []byte) (int, error) {
+	if r.head != "" {
+		n := copy(p, r.head)
+		r.head = r.head[n:]
+		return n, nil
+	}
+	r.once.Do(func() { close(r.Reading) })
+	<-r.Release
+	return 0, io.EOF
+}
