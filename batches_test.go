@@ -281,7 +281,7 @@ func TestBatchCreateTooLarge(t *testing.T) {
 	}
 	s := newScriptServer(t)
 	c := newTestClient(t, s)
-	text := strings.Repeat("a", 129<<20) // shared by both requests: the body is over 256 MiB
+	text := strings.Repeat("a", 129<<20) // used by both requests: the body is over 256 MiB
 	p := mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", text), hiRequest("b", text)}}
 	_, err := c.Messages.Batches.Create(context.Background(), p)
 	var tooLarge *mms.RequestTooLargeError

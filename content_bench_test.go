@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 )
 
 // bigMessageJSON builds a ~1 MB reply mixing text with citations, thinking,
@@ -95,16 +95,6 @@ func BenchmarkEncodeLargeDocument(b *testing.B) {
 	}
 }
 
-// allocatedBytes reports the bytes f allocates.
-func allocatedBytes(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestLargeDocumentCopies pins the number of payload copies on the request
 // path: MessageParam.MarshalJSON writes an 8 MiB base64 payload straight
 // into its result (one copy), for a document block and for an image inside
@@ -113,7 +103,7 @@ func TestLargeDocumentCopies(t *testing.T) {
 	screenshot := UserMessage(ToolResultBlocks("toolu_1", false, ImageFromBase64(ImageMediaTypePNG, strings.Repeat("QUJD", largePayload/4))))
 	for name, p := range map[string]MessageParam{"document": largeDocumentParam(), "tool_result image": screenshot} {
 		var out []byte
-		n := allocatedBytes(func() {
+		n := testutil.Allocated(func() {
 			var err error
 			out, err = p.MarshalJSON()
 			if err != nil {
@@ -128,7 +118,7 @@ func TestLargeDocumentCopies(t *testing.T) {
 		if copies > 1.2 {
 			t.Errorf("%s: MessageParam.MarshalJSON allocates %.2f payloads; want 1", name, copies)
 		}
-		n = allocatedBytes(func() {
+		n = testutil.Allocated(func() {
 			if _, err := codec.Marshal(p); err != nil {
 				t.Fatal(err)
 			}

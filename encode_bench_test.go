@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 )
 
 // largeRequest is a Create request carrying an 8 MiB base64 PDF.
@@ -59,7 +60,7 @@ func TestEncodeMessageBodyLargePayloads(t *testing.T) {
 		t.Error("the caller's params were modified")
 	}
 	large := largeRequest()
-	n := allocatedBytes(func() { encodeMessageBody(large, "") })
+	n := testutil.Allocated(func() { encodeMessageBody(large, "") })
 	if ratio := float64(n) / largePayload; ratio > 1.5 {
 		t.Errorf("encoding an 8 MiB document allocates %.2f× the payload, want ≤ 1.5×", ratio)
 	}

@@ -8,7 +8,6 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -17,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -130,17 +130,6 @@ func TestMaxResponseSize(t *testing.T) {
 	}
 }
 
-// allocated returns the bytes f allocated (the whole process's, so the
-// servers' writes count too: they allocate little).
-func allocated(f func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	f()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestGzipBombCostsNoMoreThanTheLimit: a 64 MiB body compressed to ~64 KB
 // is refused after the limit, having cost about the limit in memory.
 func TestGzipBombCostsNoMoreThanTheLimit(t *testing.T) {
@@ -148,7 +137,7 @@ func TestGzipBombCostsNoMoreThanTheLimit(t *testing.T) {
 	s := newBodyServer(t, make([]byte, 64<<20), "gzip")
 	c := s.client(t, option.WithMaxResponseSize(limit))
 	var err error
-	got := allocated(func() { err = c.Do(context.Background(), "GET", "/v1/x", nil, nil) })
+	got := testutil.Allocated(func() { err = c.Do(context.Background(), "GET", "/v1/x", nil, nil) })
 	var tl *mms.ResponseTooLargeError
 	if !errors.As(err, &tl) {
 		t.Fatalf("err = %v, want *mms.ResponseTooLargeError", err)
@@ -172,7 +161,7 @@ func TestLargeReplyAllocations(t *testing.T) {
 			c := s.client(t)
 			var raw json.RawMessage
 			var err error
-			got := allocated(func() { err = c.Do(context.Background(), "GET", "/v1/x", nil, &raw) })
+			got := testutil.Allocated(func() { err = c.Do(context.Background(), "GET", "/v1/x", nil, &raw) })
 			if err != nil || len(raw) != size {
 				t.Fatalf("err = %v, %d bytes", err, len(raw))
 			}

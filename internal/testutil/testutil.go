@@ -4,6 +4,7 @@ package testutil
 
 import (
 	"io"
+	"runtime"
 	"sync"
 )
 
@@ -31,4 +32,15 @@ func (r *BlockedReader) Read(p []byte) (int, error) {
 	r.once.Do(func() { close(r.Reading) })
 	<-r.Release
 	return 0, io.EOF
+}
+
+// Allocated returns the bytes the process allocated while f ran (servers in
+// the same process count too), after a GC so earlier garbage does not.
+func Allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
