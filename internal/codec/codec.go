@@ -143,7 +143,7 @@ func KeepModeled(t reflect.Type, extra map[string]json.RawMessage, drop ...strin
 // of v (a remembered null) is written only while that field is zero.
 func MarshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
 	extra = LiveExtra(v, extra)
-	body, err := Marshal(v)
+	body, err := jsonMarshal(v)
 	if err != nil {
 		return nil, err
 	}
@@ -200,8 +200,7 @@ func mapsKeys(m map[string]json.RawMessage) func(func(string) bool) {
 func appendString(dst []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			b, _ := Marshal(s)
-			return append(dst, b...)
+			return AppendQuoted(dst, s)
 		}
 	}
 	dst = append(dst, '"')
@@ -211,26 +210,16 @@ func appendString(dst []byte, s string) []byte {
 
 var encPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 
-// Marshal is json.Marshal without HTML escaping: the service's bodies are
-// not HTML, and escaping `<>&` would only make them larger.
-func Marshal(v any) ([]byte, error) {
+// jsonMarshal is json.Marshal without HTML escaping (MarshalObject's
+// encoder, for types not yet moved to the registry).
+func jsonMarshal(v any) ([]byte, error) {
 	buf := encPool.Get().(*bytes.Buffer)
 	defer encPool.Put(buf)
 	buf.Reset()
-	if err := Encode(buf, v); err != nil {
-		return nil, err
-	}
-	return bytes.Clone(buf.Bytes()), nil
-}
-
-// Encode writes v to buf as compact JSON without HTML escaping and without the
-// trailing newline json.Encoder adds.
-func Encode(buf *bytes.Buffer, v any) error {
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		return err
+		return nil, err
 	}
-	buf.Truncate(buf.Len() - 1) // the encoder's newline
-	return nil
+	return bytes.Clone(buf.Bytes()[:buf.Len()-1]), nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"strconv"
-	"strings"
 	"sync"
 	"unicode/utf8"
 )
@@ -28,16 +27,22 @@ import (
 // names exactly (the wire is case-sensitive), and a JSON null leaves a
 // non-pointer field unchanged (as encoding/json does).
 
-// field is one decodable member of a struct type.
-type field struct {
+// decField is one decodable member of a struct type.
+type decField struct {
 	index    []int
 	typ      reflect.Type
 	omitzero bool // optional on the wire: absent when zero
+	custom   *FieldCodec
 }
 
 // structInfo maps member names to fields.
 type structInfo struct {
-	fields map[string]field
+	fields map[string]decField
+	typ    string // the wire "type" the struct requires, or ""
+	extra  int    // index of the Extra field, or -1
+	// typeField: a field claims "type" (a versioned tool's Version).
+	typeField bool
+	owned     bool // registered
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo
@@ -46,66 +51,38 @@ func infoOf(t reflect.Type) *structInfo {
 	if si, ok := structCache.Load(t); ok {
 		return si.(*structInfo)
 	}
-	si := &structInfo{fields: make(map[string]field)}
-	collectFields(t, nil, si.fields)
+	si := &structInfo{fields: make(map[string]decField), extra: -1}
+	spec := specOf(t)
+	if spec != nil {
+		si.typ = spec.Type
+	}
+	for _, f := range fieldsOf(t) {
+		df := decField{index: f.index, typ: f.typ, omitzero: f.omitzero || f.omitempty}
+		if spec != nil {
+			if fc, ok := spec.Fields[f.name]; ok && fc.Decode != nil {
+				df.custom = &fc
+			}
+		}
+		si.fields[f.name] = df
+		if f.name == "type" {
+			si.typeField = true
+		}
+	}
+	if i, ok := extraField(t); ok {
+		si.extra = i
+	}
+	si.owned = owned(t)
 	structCache.Store(t, si)
 	return si
 }
 
-// collectFields follows encoding/json's naming: the tag name, else the Go
-// name; anonymous struct fields without a tag are flattened; the shallower
-// field wins a name conflict.
-func collectFields(t reflect.Type, prefix []int, out map[string]field) {
-	type queued struct {
-		t      reflect.Type
-		prefix []int
-	}
-	level := []queued{{t, prefix}}
-	for len(level) > 0 {
-		var next []queued
-		seen := map[string]bool{}
-		for _, q := range level {
-			for i := 0; i < q.t.NumField(); i++ {
-				f := q.t.Field(i)
-				tag := f.Tag.Get("json")
-				if tag == "-" {
-					continue
-				}
-				name, opts, _ := strings.Cut(tag, ",")
-				idx := append(append([]int(nil), q.prefix...), i)
-				if ft := f.Type; f.Anonymous && name == "" {
-					if ft.Kind() == reflect.Pointer {
-						ft = ft.Elem()
-					}
-					if ft.Kind() == reflect.Struct {
-						next = append(next, queued{ft, idx})
-						continue
-					}
-				}
-				if !f.IsExported() {
-					continue
-				}
-				if name == "" {
-					name = f.Name
-				}
-				if _, taken := out[name]; taken || seen[name] {
-					continue
-				}
-				seen[name] = true
-				omit := strings.Contains(","+opts+",", ",omitzero,") || strings.Contains(","+opts+",", ",omitempty,")
-				out[name] = field{index: idx, typ: f.Type, omitzero: omit}
-			}
-		}
-		level = next
-	}
-}
-
 // decodeStruct decodes the object data into the struct rv points into.
-// With extra non-nil, members no field claims (other than "type") are kept
-// there, and so is an optional (omitzero) member sent with a value that
-// leaves its field zero (null, "", false, 0): the field cannot tell it from
-// absent, the entry can, so the value re-encodes as it came (see
-// MarshalObject).
+// With extra non-nil, members no field claims are kept there (other than
+// the "type" a registered variant requires), and so is an optional
+// (omitzero) member sent with a value that leaves its field zero (null, "",
+// false, 0): the field cannot tell it from absent, the entry can, so the
+// value re-encodes as it came. A registered "type" that differs from the
+// one in data is ErrOtherType.
 func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
 	si := infoOf(rv.Type())
 	keep := func(key []byte, value json.RawMessage) {
@@ -117,7 +94,13 @@ func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessa
 	return eachMember(data, func(key, value []byte) error {
 		f, ok := si.fields[string(key)]
 		if !ok {
-			if extra != nil && string(key) != "type" {
+			if string(key) == "type" && si.typ != "" {
+				return checkTypeValue(value, si.typ)
+			}
+			if string(key) == "type" && !si.owned {
+				return nil // a union's, unmodelled: MarshalObject writes it
+			}
+			if extra != nil {
 				keep(key, Clone(value))
 			}
 			return nil
@@ -126,7 +109,11 @@ func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessa
 		if err != nil {
 			return err
 		}
-		if err := decodeValue(value, fv); err != nil {
+		if f.custom != nil {
+			if err := f.custom.Decode(value, rv); err != nil {
+				return fmt.Errorf("%s: %w", key, err)
+			}
+		} else if err := decodeValue(value, fv); err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		if extra != nil && f.omitzero && (string(value) == "null" || fv.IsZero()) {
@@ -134,6 +121,43 @@ func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessa
 		}
 		return nil
 	})
+}
+
+// checkTypeValue returns ErrOtherType unless the JSON string value is want.
+func checkTypeValue(value []byte, want string) error {
+	if len(value) == len(want)+2 && value[0] == '"' && string(value[1:len(value)-1]) == want {
+		return nil
+	}
+	got, err := unquote(value)
+	if err != nil {
+		return fmt.Errorf(`codec: "type" is not a string: %w`, err)
+	}
+	if got != want {
+		return fmt.Errorf("%w: %q where %q belongs", ErrOtherType, got, want)
+	}
+	return nil
+}
+
+// decodeOwned decodes an owned struct: its Spec's Decode, or the fields
+// with Extra.
+func decodeOwned(data []byte, v reflect.Value) error {
+	if isNullLiteral(data) {
+		return nil
+	}
+	return DecodeStruct(data, v)
+}
+
+// DecodeStruct decodes the object data into the struct v points to with the
+// structural codec, whatever v's registration (for a Decode hook that
+// builds on it).
+func DecodeStruct(data []byte, v reflect.Value) error {
+	si := infoOf(v.Type())
+	if si.extra < 0 {
+		return decodeStruct(data, v, nil)
+	}
+	ex := v.Field(si.extra).Addr().Interface().(*map[string]json.RawMessage)
+	*ex = nil
+	return decodeStruct(data, v, ex)
 }
 
 // fieldByIndex is reflect.Value.FieldByIndex that allocates nil embedded
@@ -158,85 +182,140 @@ var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
 // decodeValue decodes one JSON value into the settable v.
 func decodeValue(data []byte, v reflect.Value) error {
-	if v.CanAddr() && v.Addr().Type().Implements(unmarshalerType) {
-		return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data)
+	return decoderFor(v.Type())(data, v)
+}
+
+type decFunc func(data []byte, v reflect.Value) error
+
+var decCache sync.Map // reflect.Type -> decFunc
+
+// decoderFor returns t's decoder. Building one looks at t only (element
+// and field decoders are looked up when used), so recursive types need no
+// care.
+func decoderFor(t reflect.Type) decFunc {
+	if f, ok := decCache.Load(t); ok {
+		return f.(decFunc)
 	}
-	null := len(data) == 4 && string(data) == "null"
-	switch v.Kind() {
+	f := newDecoder(t)
+	decCache.Store(t, f)
+	return f
+}
+
+func newDecoder(t reflect.Type) decFunc {
+	if t.Kind() == reflect.Interface {
+		if u := unionOf(t); u != nil {
+			return u.decodeInto
+		}
+	}
+	if s := specOf(t); s != nil && s.Decode != nil {
+		return s.Decode
+	}
+	if owned(t) && t.Kind() == reflect.Struct {
+		return decodeOwned
+	}
+	if !owned(t) && reflect.PointerTo(t).Implements(unmarshalerType) {
+		return func(data []byte, v reflect.Value) error {
+			return v.Addr().Interface().(json.Unmarshaler).UnmarshalJSON(data)
+		}
+	}
+	switch t.Kind() {
 	case reflect.String:
-		if null {
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				return nil
+			}
+			s, err := unquote(data)
+			if err != nil {
+				return err
+			}
+			v.SetString(s)
 			return nil
 		}
-		s, err := unquote(data)
-		if err != nil {
-			return err
-		}
-		v.SetString(s)
-		return nil
 	case reflect.Bool:
-		switch string(data) {
-		case "true":
-			v.SetBool(true)
-		case "false":
-			v.SetBool(false)
-		case "null":
-		default:
-			return fmt.Errorf("codec: %.20q is not a boolean", data)
+		return func(data []byte, v reflect.Value) error {
+			switch string(data) {
+			case "true":
+				v.SetBool(true)
+			case "false":
+				v.SetBool(false)
+			case "null":
+			default:
+				return fmt.Errorf("codec: %.20q is not a boolean", data)
+			}
+			return nil
 		}
-		return nil
 	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		if null {
+		bits := t.Bits()
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				return nil
+			}
+			n, err := strconv.ParseInt(string(data), 10, bits)
+			if err != nil {
+				return fmt.Errorf("codec: %.20q is not an integer of %v", data, v.Type())
+			}
+			v.SetInt(n)
 			return nil
 		}
-		n, err := strconv.ParseInt(string(data), 10, v.Type().Bits())
-		if err != nil {
-			return fmt.Errorf("codec: %.20q is not an integer of %v", data, v.Type())
-		}
-		v.SetInt(n)
-		return nil
 	case reflect.Float32, reflect.Float64:
-		if null {
+		bits := t.Bits()
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				return nil
+			}
+			f, err := strconv.ParseFloat(string(data), bits)
+			if err != nil || !isNumber(data) {
+				return fmt.Errorf("codec: %.20q is not a number", data)
+			}
+			v.SetFloat(f)
 			return nil
 		}
-		f, err := strconv.ParseFloat(string(data), v.Type().Bits())
-		if err != nil || !isNumber(data) {
-			return fmt.Errorf("codec: %.20q is not a number", data)
-		}
-		v.SetFloat(f)
-		return nil
 	case reflect.Pointer:
-		if null {
-			v.SetZero()
-			return nil
+		elem := t.Elem()
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				v.SetZero()
+				return nil
+			}
+			if v.IsNil() {
+				v.Set(reflect.New(elem))
+			}
+			return decoderFor(elem)(data, v.Elem())
 		}
-		if v.IsNil() {
-			v.Set(reflect.New(v.Type().Elem()))
-		}
-		return decodeValue(data, v.Elem())
 	case reflect.Struct:
-		if null {
-			return nil
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				return nil
+			}
+			return decodeStruct(data, v, nil)
 		}
-		return decodeStruct(data, v, nil)
 	case reflect.Slice:
-		if v.Type().Elem().Kind() == reflect.Uint8 { // []byte: base64, as encoding/json
+		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64, as encoding/json
 			break
 		}
-		if null {
-			v.SetZero()
-			return nil
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				v.SetZero()
+				return nil
+			}
+			return decodeSlice(data, v)
 		}
-		return decodeSlice(data, v)
 	}
-	return json.Unmarshal(data, v.Addr().Interface())
+	return func(data []byte, v reflect.Value) error {
+		return json.Unmarshal(data, v.Addr().Interface())
+	}
 }
+
+func isNullLiteral(data []byte) bool { return len(data) == 4 && string(data) == "null" }
 
 func decodeSlice(data []byte, v reflect.Value) error {
 	n := 0
 	out := reflect.MakeSlice(v.Type(), 0, 4)
+	dec := decoderFor(v.Type().Elem())
+	zero := reflect.Zero(v.Type().Elem())
 	err := EachElement(data, func(elem []byte) error {
-		out = reflect.Append(out, reflect.Zero(v.Type().Elem()))
-		if err := decodeValue(elem, out.Index(n)); err != nil {
+		out = reflect.Append(out, zero)
+		if err := dec(elem, out.Index(n)); err != nil {
 			return fmt.Errorf("[%d]: %w", n, err)
 		}
 		n++

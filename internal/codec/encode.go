@@ -1,0 +1,775 @@
+package codec
+
+import (
+	"bytes"
+	"encoding"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// The encoder: one pass over a value into one buffer, in one of two modes.
+//
+// Response mode writes everything a value holds, Extra included, so a
+// decoded reply re-encodes to the JSON it came from. Request mode writes the
+// request form: fields tagged `mms:"response"` and the unknown members in
+// Extra are left out (the service rejects members its request schema does
+// not define); the remembered explicit zeros of modelled fields stay.
+//
+// Strings of LargeString bytes or more (base64 images and PDFs, long
+// documents) are not copied into the buffer: their place is recorded, and
+// Bytes assembles the result in one allocation of exactly its size,
+// escaping each large string straight into place. An 8 MiB document thus
+// costs about 1× its size in allocations.
+//
+// Output follows encoding/json's rules for the SDK's types (field names and
+// order, omitempty/omitzero, float formatting, base64 for []byte, sorted map
+// keys) without HTML escaping. It is not guaranteed byte-identical to
+// encoding/json for every value: a json.RawMessage or MarshalJSON result is
+// compacted and checked with encoding/json, and the `,string` tag option
+// falls back to encoding/json for its struct.
+
+// LargeString is the size from which a string is spliced in by Bytes
+// instead of being copied into the buffer.
+const LargeString = 64 << 10
+
+// An Encoder writes one JSON document.
+type Encoder struct {
+	buf     []byte
+	request bool
+	large   []largeString
+}
+
+type largeString struct {
+	at int // offset in buf where the quoted string belongs
+	s  string
+}
+
+// Request reports whether the encoder writes the request form.
+func (e *Encoder) Request() bool { return e.request }
+
+// Raw appends b, which must be valid JSON, as it is.
+func (e *Encoder) Raw(b []byte) { e.buf = append(e.buf, b...) }
+
+// String appends s as a JSON string.
+func (e *Encoder) String(s string) {
+	if len(s) >= LargeString {
+		e.large = append(e.large, largeString{at: len(e.buf), s: s})
+		return
+	}
+	e.buf = AppendQuoted(e.buf, s)
+}
+
+// Value appends v's JSON.
+func (e *Encoder) Value(v reflect.Value) error {
+	if !v.IsValid() {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	return encoderFor(v.Type())(e, v)
+}
+
+// Any appends the JSON of v.
+func (e *Encoder) Any(v any) error { return e.Value(reflect.ValueOf(v)) }
+
+// Struct appends the struct v with the structural codec, whatever its
+// registration (for an Encode hook that adds to it).
+func (e *Encoder) Struct(v reflect.Value) error {
+	return structEncoderOf(v.Type())(e, v)
+}
+
+// bytes assembles the document.
+func (e *Encoder) bytes() []byte {
+	size := len(e.buf)
+	for _, l := range e.large {
+		size += quotedLen(l.s)
+	}
+	out := make([]byte, 0, size)
+	last := 0
+	for _, l := range e.large {
+		out = append(out, e.buf[last:l.at]...)
+		out = AppendQuoted(out, l.s)
+		last = l.at
+	}
+	return append(out, e.buf[last:]...)
+}
+
+var encoderPool = sync.Pool{New: func() any { return &Encoder{buf: make([]byte, 0, 1024)} }}
+
+// Marshal encodes v in response mode (everything it holds). The SDK's own
+// types go through their registered codec; other values follow
+// encoding/json, without HTML escaping.
+func Marshal(v any) ([]byte, error) { return marshal(v, false) }
+
+// MarshalRequest encodes v in request mode (the request form).
+func MarshalRequest(v any) ([]byte, error) { return marshal(v, true) }
+
+func marshal(v any, request bool) ([]byte, error) {
+	e := encoderPool.Get().(*Encoder)
+	e.buf, e.large, e.request = e.buf[:0], e.large[:0], request
+	defer func() {
+		if cap(e.buf) <= 1<<20 {
+			clear(e.large)
+			encoderPool.Put(e)
+		}
+	}()
+	if err := e.Any(v); err != nil {
+		return nil, err
+	}
+	return e.bytes(), nil
+}
+
+// Encode writes v to buf as compact JSON in response mode, without HTML
+// escaping.
+func Encode(buf *bytes.Buffer, v any) error {
+	b, err := Marshal(v)
+	if err != nil {
+		return err
+	}
+	buf.Write(b)
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// per-type encoders
+
+type encFunc func(e *Encoder, v reflect.Value) error
+
+var encCache sync.Map // reflect.Type -> encFunc
+
+// encoderFor returns t's encoder, building it once. A recursive type gets a
+// forwarding encoder while its own is built, as in encoding/json.
+func encoderFor(t reflect.Type) encFunc {
+	if f, ok := encCache.Load(t); ok {
+		return f.(encFunc)
+	}
+	var (
+		wg sync.WaitGroup
+		f  encFunc
+	)
+	wg.Add(1)
+	fi, loaded := encCache.LoadOrStore(t, encFunc(func(e *Encoder, v reflect.Value) error {
+		wg.Wait()
+		return f(e, v)
+	}))
+	if loaded {
+		return fi.(encFunc)
+	}
+	f = newEncoder(t)
+	wg.Done()
+	encCache.Store(t, f)
+	return f
+}
+
+var (
+	marshalerType     = reflect.TypeFor[json.Marshaler]()
+	textMarshalerType = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+func newEncoder(t reflect.Type) encFunc {
+	if s := specOf(t); s != nil && s.Encode != nil {
+		return s.Encode
+	}
+	if isRaw(t) {
+		return encodeRaw
+	}
+	if t.Kind() == reflect.Struct && owned(t) {
+		return structEncoderOf(t)
+	}
+	if t == rawMessageType {
+		return encodeRawMessage
+	}
+	if specOf(t) == nil {
+		if t.Implements(marshalerType) {
+			return encodeMarshaler
+		}
+		if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(marshalerType) {
+			return addrEncoder(t, encodeMarshaler)
+		}
+		if t.Implements(textMarshalerType) {
+			return encodeTextMarshaler
+		}
+		if t.Kind() != reflect.Pointer && reflect.PointerTo(t).Implements(textMarshalerType) {
+			return addrEncoder(t, encodeTextMarshaler)
+		}
+	}
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(e *Encoder, v reflect.Value) error {
+			e.buf = strconv.AppendBool(e.buf, v.Bool())
+			return nil
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(e *Encoder, v reflect.Value) error {
+			e.buf = strconv.AppendInt(e.buf, v.Int(), 10)
+			return nil
+		}
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(e *Encoder, v reflect.Value) error {
+			e.buf = strconv.AppendUint(e.buf, v.Uint(), 10)
+			return nil
+		}
+	case reflect.Float32, reflect.Float64:
+		bits := t.Bits()
+		return func(e *Encoder, v reflect.Value) error {
+			return e.float(v.Float(), bits)
+		}
+	case reflect.String:
+		return func(e *Encoder, v reflect.Value) error {
+			e.String(v.String())
+			return nil
+		}
+	case reflect.Interface:
+		return encodeInterface
+	case reflect.Pointer:
+		elem := t.Elem()
+		return func(e *Encoder, v reflect.Value) error {
+			if v.IsNil() {
+				e.buf = append(e.buf, "null"...)
+				return nil
+			}
+			return encoderFor(elem)(e, v.Elem())
+		}
+	case reflect.Struct:
+		return structEncoderOf(t)
+	case reflect.Slice:
+		if t.Elem().Kind() == reflect.Uint8 && !reflect.PointerTo(t.Elem()).Implements(marshalerType) {
+			return encodeBytes
+		}
+		return sliceEncoder(t)
+	case reflect.Array:
+		return sliceEncoder(t)
+	case reflect.Map:
+		if t.Key().Kind() == reflect.String && t.Key().Implements(textMarshalerType) == false {
+			return mapEncoder(t)
+		}
+	}
+	return encodeFallback
+}
+
+func addrEncoder(t reflect.Type, withAddr encFunc) encFunc {
+	return func(e *Encoder, v reflect.Value) error {
+		if v.CanAddr() {
+			return withAddr(e, v.Addr())
+		}
+		p := reflect.New(t)
+		p.Elem().Set(v)
+		return withAddr(e, p)
+	}
+}
+
+// encodeFallback hands a value the encoder does not model to encoding/json.
+func encodeFallback(e *Encoder, v reflect.Value) error {
+	b, err := json.Marshal(v.Interface())
+	if err != nil {
+		return err
+	}
+	e.buf = append(e.buf, b...)
+	return nil
+}
+
+func encodeInterface(e *Encoder, v reflect.Value) error {
+	if v.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	el := v.Elem()
+	return encoderFor(el.Type())(e, el)
+}
+
+// encodeRaw writes an Unknown variant's Raw.
+func encodeRaw(e *Encoder, v reflect.Value) error {
+	raw := v.FieldByName("Raw").Bytes()
+	if len(raw) == 0 {
+		return fmt.Errorf("%w (type %q)", ErrNoRaw, v.FieldByName("Type").String())
+	}
+	e.buf = append(e.buf, raw...)
+	return nil
+}
+
+func encodeRawMessage(e *Encoder, v reflect.Value) error {
+	raw := v.Bytes()
+	if len(raw) == 0 {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	return e.compact(raw)
+}
+
+// compact appends the JSON in b without insignificant space, checking it.
+func (e *Encoder) compact(b []byte) error {
+	if isCompact(b) {
+		if !json.Valid(b) {
+			return fmt.Errorf("codec: invalid JSON %.40q", b)
+		}
+		e.buf = append(e.buf, b...)
+		return nil
+	}
+	buf := bytes.NewBuffer(e.buf)
+	if err := json.Compact(buf, b); err != nil {
+		return err
+	}
+	e.buf = buf.Bytes()
+	return nil
+}
+
+// isCompact reports whether b has no byte json.Compact would remove or
+// escape (white space, or '<', '>', '&' and U+2028/9, which Compact leaves
+// alone anyway); strings may hold anything.
+func isCompact(b []byte) bool {
+	in := false
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case in && c == '\\':
+			i++
+		case c == '"':
+			in = !in
+		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
+			return false
+		}
+	}
+	return true
+}
+
+func encodeMarshaler(e *Encoder, v reflect.Value) error {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	b, err := v.Interface().(json.Marshaler).MarshalJSON()
+	if err != nil {
+		return err
+	}
+	return e.compact(b)
+}
+
+func encodeTextMarshaler(e *Encoder, v reflect.Value) error {
+	if v.Kind() == reflect.Pointer && v.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	b, err := v.Interface().(encoding.TextMarshaler).MarshalText()
+	if err != nil {
+		return err
+	}
+	e.String(string(b))
+	return nil
+}
+
+func encodeBytes(e *Encoder, v reflect.Value) error {
+	if v.IsNil() {
+		e.buf = append(e.buf, "null"...)
+		return nil
+	}
+	b := v.Bytes()
+	e.buf = append(e.buf, '"')
+	e.buf = base64.StdEncoding.AppendEncode(e.buf, b)
+	e.buf = append(e.buf, '"')
+	return nil
+}
+
+func sliceEncoder(t reflect.Type) encFunc {
+	elem := t.Elem()
+	isSlice := t.Kind() == reflect.Slice
+	return func(e *Encoder, v reflect.Value) error {
+		if isSlice && v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		enc := encoderFor(elem)
+		e.buf = append(e.buf, '[')
+		for i := 0; i < v.Len(); i++ {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			if err := enc(e, v.Index(i)); err != nil {
+				return fmt.Errorf("[%d]: %w", i, err)
+			}
+		}
+		e.buf = append(e.buf, ']')
+		return nil
+	}
+}
+
+func mapEncoder(t reflect.Type) encFunc {
+	elem := t.Elem()
+	return func(e *Encoder, v reflect.Value) error {
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		keys := v.MapKeys()
+		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
+		enc := encoderFor(elem)
+		e.buf = append(e.buf, '{')
+		for i, k := range keys {
+			if i > 0 {
+				e.buf = append(e.buf, ',')
+			}
+			e.buf = AppendQuoted(e.buf, k.String())
+			e.buf = append(e.buf, ':')
+			if err := enc(e, v.MapIndex(k)); err != nil {
+				return fmt.Errorf("%s: %w", k.String(), err)
+			}
+		}
+		e.buf = append(e.buf, '}')
+		return nil
+	}
+}
+
+// float appends f as encoding/json does: 'f' format, or 'e' for very small
+// and very large magnitudes, with a two-digit exponent cleaned up.
+func (e *Encoder) float(f float64, bits int) error {
+	if math.IsInf(f, 0) || math.IsNaN(f) {
+		return fmt.Errorf("codec: unsupported value %v", f)
+	}
+	format := byte('f')
+	if a := math.Abs(f); a != 0 {
+		if bits == 64 && (a < 1e-6 || a >= 1e21) || bits == 32 && (float32(a) < 1e-6 || float32(a) >= 1e21) {
+			format = 'e'
+		}
+	}
+	b := strconv.AppendFloat(e.buf, f, format, -1, bits)
+	if format == 'e' {
+		if n := len(b); n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
+			b[n-2] = b[n-1]
+			b = b[:n-1]
+		}
+	}
+	e.buf = b
+	return nil
+}
+
+// ---------------------------------------------------------------------------
+// structs
+
+// encField is one member of a struct's encoding.
+type encField struct {
+	name     string
+	key      []byte // `"name":`
+	index    []int
+	typ      reflect.Type
+	omit     func(v reflect.Value) bool // nil: never omitted
+	omitzero bool                       // optional: an Extra entry may stand for it
+	response bool                       // left out of the request form
+	custom   *FieldCodec
+}
+
+type structPlan struct {
+	typ    string // the wire "type" written first, or ""
+	fields []encField
+	byName map[string]*encField
+	extra  int // index of the Extra field, or -1
+	// fallback: the struct uses an option this encoder does not model.
+	fallback bool
+}
+
+var planCache sync.Map // reflect.Type -> *structPlan
+
+func planOf(t reflect.Type) *structPlan {
+	if p, ok := planCache.Load(t); ok {
+		return p.(*structPlan)
+	}
+	p := buildPlan(t)
+	planCache.Store(t, p)
+	return p
+}
+
+func buildPlan(t reflect.Type) *structPlan {
+	p := &structPlan{extra: -1, byName: make(map[string]*encField)}
+	spec := specOf(t)
+	if spec != nil {
+		p.typ = spec.Type
+	}
+	if i, ok := extraField(t); ok {
+		p.extra = i
+	}
+	for _, f := range fieldsOf(t) {
+		if f.stringOpt {
+			p.fallback = true
+		}
+		ef := encField{
+			name: f.name, key: append(AppendQuoted(nil, f.name), ':'),
+			index: f.index, typ: f.typ, omitzero: f.omitzero || f.omitempty, response: f.response,
+		}
+		switch {
+		case f.omitzero:
+			ef.omit = zeroFunc(f.typ)
+		case f.omitempty:
+			ef.omit = isEmptyValue
+		}
+		if spec != nil {
+			if fc, ok := spec.Fields[f.name]; ok {
+				ef.custom = &fc
+			}
+		}
+		p.fields = append(p.fields, ef)
+	}
+	for i := range p.fields {
+		p.byName[p.fields[i].name] = &p.fields[i]
+	}
+	return p
+}
+
+var isZeroerType = reflect.TypeFor[interface{ IsZero() bool }]()
+
+func zeroFunc(t reflect.Type) func(reflect.Value) bool {
+	switch {
+	case t.Kind() == reflect.Pointer && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool { return v.IsNil() || v.Interface().(interface{ IsZero() bool }).IsZero() }
+	case t.Kind() != reflect.Interface && t.Implements(isZeroerType):
+		return func(v reflect.Value) bool { return v.Interface().(interface{ IsZero() bool }).IsZero() }
+	}
+	return reflect.Value.IsZero
+}
+
+func isEmptyValue(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Interface, reflect.Pointer:
+		return v.IsZero()
+	}
+	return false
+}
+
+func structEncoderOf(t reflect.Type) encFunc {
+	return func(e *Encoder, v reflect.Value) error {
+		return e.structValue(planOf(t), v)
+	}
+}
+
+// fieldValue follows index through embedded pointers; ok is false when a
+// nil embedded pointer hides the field.
+func fieldValue(v reflect.Value, index []int) (reflect.Value, bool) {
+	if len(index) == 1 {
+		return v.Field(index[0]), true
+	}
+	for i, x := range index {
+		if i > 0 && v.Kind() == reflect.Pointer {
+			if v.IsNil() {
+				return reflect.Value{}, false
+			}
+			v = v.Elem()
+		}
+		v = v.Field(x)
+	}
+	return v, true
+}
+
+func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
+	if p.fallback {
+		return encodeFallback(e, v)
+	}
+	e.buf = append(e.buf, '{')
+	first := true
+	comma := func() {
+		if !first {
+			e.buf = append(e.buf, ',')
+		}
+		first = false
+	}
+	if p.typ != "" {
+		comma()
+		e.buf = append(e.buf, `"type":`...)
+		e.buf = AppendQuoted(e.buf, p.typ)
+	}
+	for i := range p.fields {
+		f := &p.fields[i]
+		if f.response && e.request {
+			continue
+		}
+		fv, ok := fieldValue(v, f.index)
+		if !ok {
+			continue
+		}
+		if c := f.custom; c != nil {
+			if c.Omit != nil && c.Omit(e, v) {
+				continue
+			}
+			comma()
+			e.buf = append(e.buf, f.key...)
+			if err := c.Encode(e, v); err != nil {
+				return fmt.Errorf("%s: %w", f.name, err)
+			}
+			continue
+		}
+		if f.omit != nil && f.omit(fv) {
+			continue
+		}
+		comma()
+		e.buf = append(e.buf, f.key...)
+		if err := encoderFor(f.typ)(e, fv); err != nil {
+			return fmt.Errorf("%s: %w", f.name, err)
+		}
+	}
+	if p.extra >= 0 {
+		if err := e.extraMembers(p, v, v.Field(p.extra), &first); err != nil {
+			return err
+		}
+	}
+	e.buf = append(e.buf, '}')
+	return nil
+}
+
+// extraMembers writes the live entries of Extra in name order: an unknown
+// member (response mode only), or the remembered explicit zero of an
+// optional field that is still zero (a value set later wins).
+func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, first *bool) error {
+	if extra.Len() == 0 {
+		return nil
+	}
+	m := extra.Interface().(map[string]json.RawMessage)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if !e.liveExtra(p, v, k) {
+			continue
+		}
+		raw := m[k]
+		if e.request && !json.Valid(raw) {
+			return fmt.Errorf("codec: Extra[%q] is not valid JSON", k)
+		}
+		if !*first {
+			e.buf = append(e.buf, ',')
+		}
+		*first = false
+		e.buf = AppendQuoted(e.buf, k)
+		e.buf = append(e.buf, ':')
+		e.buf = append(e.buf, raw...)
+	}
+	return nil
+}
+
+func (e *Encoder) liveExtra(p *structPlan, v reflect.Value, k string) bool {
+	if k == "type" && p.typ != "" {
+		return false
+	}
+	f, ok := p.byName[k]
+	if !ok {
+		return !e.request
+	}
+	if !f.omitzero || f.response && e.request {
+		return false
+	}
+	if f.custom != nil {
+		return f.custom.Omit != nil && f.custom.Omit(e, v)
+	}
+	fv, ok := fieldValue(v, f.index)
+	return !ok || f.omit(fv)
+}
+
+// ---------------------------------------------------------------------------
+// struct fields, shared by the encoder and the decoder
+
+type fieldInfo struct {
+	name      string
+	index     []int
+	typ       reflect.Type
+	omitzero  bool
+	omitempty bool
+	response  bool // `mms:"response"`: response-only
+	stringOpt bool
+}
+
+var fieldsCache sync.Map // reflect.Type -> []fieldInfo
+
+// fieldsOf lists t's JSON members in encoding/json's order and naming: the
+// tag name, else the Go name; anonymous struct fields without a tag are
+// flattened; the shallower field wins a name conflict (tagged first).
+func fieldsOf(t reflect.Type) []fieldInfo {
+	if f, ok := fieldsCache.Load(t); ok {
+		return f.([]fieldInfo)
+	}
+	type queued struct {
+		t     reflect.Type
+		index []int
+	}
+	var out []fieldInfo
+	taken := map[string]bool{}
+	level := []queued{{t, nil}}
+	visited := map[reflect.Type]bool{}
+	for len(level) > 0 {
+		var next []queued
+		seen := map[string]bool{}
+		var found []fieldInfo
+		for _, q := range level {
+			if visited[q.t] {
+				continue
+			}
+			visited[q.t] = true
+			for i := 0; i < q.t.NumField(); i++ {
+				sf := q.t.Field(i)
+				tag := sf.Tag.Get("json")
+				if tag == "-" {
+					continue
+				}
+				name, opts, _ := cutTag(tag)
+				index := append(append([]int(nil), q.index...), i)
+				if ft := sf.Type; sf.Anonymous && name == "" {
+					if ft.Kind() == reflect.Pointer {
+						ft = ft.Elem()
+					}
+					if ft.Kind() == reflect.Struct {
+						next = append(next, queued{ft, index})
+						continue
+					}
+				}
+				if !sf.IsExported() {
+					continue
+				}
+				if name == "" {
+					name = sf.Name
+				}
+				if taken[name] {
+					continue
+				}
+				fi := fieldInfo{
+					name: name, index: index, typ: sf.Type,
+					omitzero:  hasOpt(opts, "omitzero"),
+					omitempty: hasOpt(opts, "omitempty"),
+					stringOpt: hasOpt(opts, "string"),
+					response:  sf.Tag.Get("mms") == "response",
+				}
+				if seen[name] {
+					continue // the first at a depth wins
+				}
+				seen[name] = true
+				found = append(found, fi)
+			}
+		}
+		for _, f := range found {
+			taken[f.name] = true
+			out = append(out, f)
+		}
+		level = next
+	}
+	slices.SortStableFunc(out, func(a, b fieldInfo) int { return slices.Compare(a.index, b.index) })
+	fieldsCache.Store(t, out)
+	return out
+}
+
+func cutTag(tag string) (name, opts string, ok bool) { return strings.Cut(tag, ",") }
+
+func hasOpt(opts, opt string) bool {
+	for opts != "" {
+		var o string
+		o, opts, _ = strings.Cut(opts, ",")
+		if o == opt {
+			return true
+		}
+	}
+	return false
+}
