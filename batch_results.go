@@ -15,6 +15,15 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
+func init() {
+	codec.Objects(BatchResult{}, ErrorDetail{})
+	codec.Register(SucceededBatchResult{}, codec.Spec{Type: "succeeded"})
+	codec.Register(ErroredBatchResult{}, codec.Spec{Type: "errored"})
+	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
+	codec.Register(CanceledBatchResult{}, codec.Spec{Type: "canceled"})
+	codec.Register(ExpiredBatchResult{}, codec.Spec{Type: "expired"})
+}
+
 // Results streams the results of an ended batch
 // (GET /v1/messages/batches/{message_batch_id}/results, the batch's
 // results_url, sent with "Accept: application/x-jsonl"): one [BatchResult]
@@ -232,22 +241,10 @@ type BatchResult struct {
 }
 
 // UnmarshalJSON decodes a results line, keeping unknown members in Extra.
-func (r *BatchResult) UnmarshalJSON(data []byte) error {
-	type plain BatchResult
-	aux := struct {
-		*plain
-		Result holder[BatchResultValue] `json:"result"`
-	}{plain: (*plain)(r), Result: holder[BatchResultValue]{decode: decodeBatchResultValue}}
-	err := decodeObject(data, &aux, &r.Extra)
-	r.Result = aux.Result.v
-	return err
-}
+func (r *BatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the line, Extra included.
-func (r BatchResult) MarshalJSON() ([]byte, error) {
-	type plain BatchResult
-	return marshalObject("", plain(r), r.Extra)
-}
+func (r BatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // A BatchResultValue is the outcome of one batch request, told apart by its
 // "type". Variants: [SucceededBatchResult], [ErroredBatchResult],
@@ -289,16 +286,10 @@ type SucceededBatchResult struct {
 func (SucceededBatchResult) isBatchResultValue() {}
 
 // UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *SucceededBatchResult) UnmarshalJSON(data []byte) error {
-	type plain SucceededBatchResult
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *SucceededBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the result with "type":"succeeded" and Extra.
-func (r SucceededBatchResult) MarshalJSON() ([]byte, error) {
-	type plain SucceededBatchResult
-	return marshalObject("succeeded", plain(r), r.Extra)
-}
+func (r SucceededBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // ErroredBatchResult is an "errored" result: the request failed, for
 // instance a validation error or a server error. Error is the error body
@@ -312,16 +303,10 @@ type ErroredBatchResult struct {
 func (ErroredBatchResult) isBatchResultValue() {}
 
 // UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *ErroredBatchResult) UnmarshalJSON(data []byte) error {
-	type plain ErroredBatchResult
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *ErroredBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the result with "type":"errored" and Extra.
-func (r ErroredBatchResult) MarshalJSON() ([]byte, error) {
-	type plain ErroredBatchResult
-	return marshalObject("errored", plain(r), r.Extra)
-}
+func (r ErroredBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // Err returns the request's error as an *[Error], which matches the
 // sentinels of its type with errors.Is (an invalid_request_error matches
@@ -349,16 +334,10 @@ type ErrorResponse struct {
 }
 
 // UnmarshalJSON decodes the body, keeping unknown members in Extra.
-func (e *ErrorResponse) UnmarshalJSON(data []byte) error {
-	type plain ErrorResponse
-	return decodeObjectOrNull(data, (*plain)(e), &e.Extra)
-}
+func (e *ErrorResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the body with "type":"error" and Extra.
-func (e ErrorResponse) MarshalJSON() ([]byte, error) {
-	type plain ErrorResponse
-	return marshalObject("error", plain(e), e.Extra)
-}
+func (e ErrorResponse) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // ErrorDetail is the "error" member of an error body.
 type ErrorDetail struct {
@@ -371,16 +350,10 @@ type ErrorDetail struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *ErrorDetail) UnmarshalJSON(data []byte) error {
-	type plain ErrorDetail
-	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
-}
+func (d *ErrorDetail) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the object, Extra included.
-func (d ErrorDetail) MarshalJSON() ([]byte, error) {
-	type plain ErrorDetail
-	return marshalObject("", plain(d), d.Extra)
-}
+func (d ErrorDetail) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // CanceledBatchResult is a "canceled" result: the batch was canceled before
 // the request ran.
@@ -392,16 +365,10 @@ type CanceledBatchResult struct {
 func (CanceledBatchResult) isBatchResultValue() {}
 
 // UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *CanceledBatchResult) UnmarshalJSON(data []byte) error {
-	type plain CanceledBatchResult
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *CanceledBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes {"type":"canceled"} and Extra.
-func (r CanceledBatchResult) MarshalJSON() ([]byte, error) {
-	type plain CanceledBatchResult
-	return marshalObject("canceled", plain(r), r.Extra)
-}
+func (r CanceledBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
 // before the request ran.
@@ -413,16 +380,10 @@ type ExpiredBatchResult struct {
 func (ExpiredBatchResult) isBatchResultValue() {}
 
 // UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *ExpiredBatchResult) UnmarshalJSON(data []byte) error {
-	type plain ExpiredBatchResult
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *ExpiredBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes {"type":"expired"} and Extra.
-func (r ExpiredBatchResult) MarshalJSON() ([]byte, error) {
-	type plain ExpiredBatchResult
-	return marshalObject("expired", plain(r), r.Extra)
-}
+func (r ExpiredBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // UnknownBatchResult holds a result type this version cannot name; Raw is
 // written back verbatim.
@@ -438,4 +399,4 @@ func newUnknownBatchResult(typ string, raw json.RawMessage) BatchResultValue {
 func (UnknownBatchResult) isBatchResultValue() {}
 
 // MarshalJSON returns Raw unchanged.
-func (r UnknownBatchResult) MarshalJSON() ([]byte, error) { return rawJSON(r.Type, r.Raw) }
+func (r UnknownBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"io"
 	"iter"
 	"net/http"
@@ -15,6 +16,12 @@ import (
 
 	"github.com/mms-sdk/mms-go/option"
 )
+
+func init() {
+	codec.Objects(BatchRequestCounts{})
+	codec.Register(Batch{}, codec.Spec{Type: "message_batch"})
+	codec.Register(BatchDeleted{}, codec.Spec{Type: "message_batch_deleted"})
+}
 
 // BatchesService sends many message requests at once, processed
 // asynchronously within 24 hours (/v1/messages/batches). Reach it as
@@ -430,19 +437,10 @@ func (b *Batch) ended() bool {
 }
 
 // UnmarshalJSON decodes a batch record, keeping unknown members in Extra.
-func (b *Batch) UnmarshalJSON(data []byte) error {
-	type plain Batch
-	if recordIsNull(data) {
-		return nil
-	}
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *Batch) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON encodes the record as the service sends it, Extra included.
-func (b Batch) MarshalJSON() ([]byte, error) {
-	type plain Batch
-	return marshalObject("message_batch", plain(b), b.Extra)
-}
+func (b Batch) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 // BatchRequestCounts counts a batch's requests by state; the fields sum to
 // the number of requests.
@@ -465,16 +463,10 @@ func (c BatchRequestCounts) Total() int {
 }
 
 // UnmarshalJSON decodes the counts, keeping unknown members in Extra.
-func (c *BatchRequestCounts) UnmarshalJSON(data []byte) error {
-	type plain BatchRequestCounts
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *BatchRequestCounts) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the counts, Extra included.
-func (c BatchRequestCounts) MarshalJSON() ([]byte, error) {
-	type plain BatchRequestCounts
-	return marshalObject("", plain(c), c.Extra)
-}
+func (c BatchRequestCounts) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // BatchDeleted is the answer of [BatchesService.Delete] (the wire type
 // "message_batch_deleted").
@@ -486,13 +478,7 @@ type BatchDeleted struct {
 }
 
 // UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (d *BatchDeleted) UnmarshalJSON(data []byte) error {
-	type plain BatchDeleted
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *BatchDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the answer with "type":"message_batch_deleted".
-func (d BatchDeleted) MarshalJSON() ([]byte, error) {
-	type plain BatchDeleted
-	return marshalObject("message_batch_deleted", plain(d), d.Extra)
-}
+func (d BatchDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }

@@ -1,6 +1,10 @@
 package mms
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
 
 // A Caller says who invoked a tool: the model itself, or code it ran in the
 // code-execution tool. Variants: [DirectCaller],
@@ -9,19 +13,13 @@ import "encoding/json"
 type Caller interface {
 	json.Marshaler
 	isCaller()
-	requestForm() Caller
 	validate(path string) error
 }
 
-func decodeCaller(data []byte) (Caller, error) {
-	return decodeUnion(data, callerVariants, unknownAs[Caller, UnknownCaller])
-}
-
-var callerVariants = variants[Caller]{
-	"direct":                  variant[Caller, DirectCaller],
-	"code_execution_20250825": variant[Caller, CodeExecution20250825Caller],
-	"code_execution_20260120": variant[Caller, CodeExecution20260120Caller],
-}
+var callerUnion = codec.NewUnion[Caller]("Caller", UnknownCaller{}).
+	Add("direct", DirectCaller{}).
+	Add("code_execution_20250825", CodeExecution20250825Caller{}).
+	Add("code_execution_20260120", CodeExecution20260120Caller{})
 
 // DirectCaller is the {"type":"direct"} caller: the model called the tool
 // itself (the default).
@@ -33,21 +31,10 @@ type DirectCaller struct {
 func (DirectCaller) isCaller() {}
 
 // UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *DirectCaller) UnmarshalJSON(data []byte) error {
-	type plain DirectCaller
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *DirectCaller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes {"type":"direct"} and Extra.
-func (c DirectCaller) MarshalJSON() ([]byte, error) {
-	type plain DirectCaller
-	return marshalObject("direct", plain(c), c.Extra)
-}
-
-func (c DirectCaller) requestForm() Caller {
-	c.Extra = requestExtra[DirectCaller](c.Extra)
-	return c
-}
+func (c DirectCaller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (DirectCaller) validate(string) error { return nil }
 
@@ -64,18 +51,11 @@ type CodeExecution20250825Caller struct {
 func (CodeExecution20250825Caller) isCaller() {}
 
 // UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *CodeExecution20250825Caller) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolIDCaller)(c), &c.Extra)
-}
+func (c *CodeExecution20250825Caller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the caller with "type":"code_execution_20250825".
-func (c CodeExecution20250825Caller) MarshalJSON() ([]byte, error) {
-	return marshalObject("code_execution_20250825", toolIDCaller(c), c.Extra)
-}
+func (c CodeExecution20250825Caller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
-func (c CodeExecution20250825Caller) requestForm() Caller {
-	return CodeExecution20250825Caller(toolIDCaller(c).requestForm())
-}
 func (c CodeExecution20250825Caller) validate(path string) error {
 	return toolIDCaller(c).validate(path)
 }
@@ -92,18 +72,11 @@ type CodeExecution20260120Caller struct {
 func (CodeExecution20260120Caller) isCaller() {}
 
 // UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *CodeExecution20260120Caller) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolIDCaller)(c), &c.Extra)
-}
+func (c *CodeExecution20260120Caller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the caller with "type":"code_execution_20260120".
-func (c CodeExecution20260120Caller) MarshalJSON() ([]byte, error) {
-	return marshalObject("code_execution_20260120", toolIDCaller(c), c.Extra)
-}
+func (c CodeExecution20260120Caller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
-func (c CodeExecution20260120Caller) requestForm() Caller {
-	return CodeExecution20260120Caller(toolIDCaller(c).requestForm())
-}
 func (c CodeExecution20260120Caller) validate(path string) error {
 	return toolIDCaller(c).validate(path)
 }
@@ -113,11 +86,6 @@ func (c CodeExecution20260120Caller) validate(path string) error {
 type toolIDCaller struct {
 	ToolID string                     `json:"tool_id"`
 	Extra  map[string]json.RawMessage `json:"-"`
-}
-
-func (c toolIDCaller) requestForm() toolIDCaller {
-	c.Extra = requestExtra[toolIDCaller](c.Extra)
-	return c
 }
 
 func (c toolIDCaller) validate(path string) error {
@@ -134,7 +102,6 @@ type UnknownCaller struct {
 func (UnknownCaller) isCaller() {}
 
 // MarshalJSON returns Raw unchanged.
-func (c UnknownCaller) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }
+func (c UnknownCaller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
-func (c UnknownCaller) requestForm() Caller { return c }
 func (UnknownCaller) validate(string) error { return nil }

@@ -17,7 +17,6 @@ import (
 type Citation interface {
 	json.Marshaler
 	isCitation()
-	requestForm() Citation
 	validate(path string) error
 }
 
@@ -26,22 +25,9 @@ type Citations []Citation
 
 // UnmarshalJSON decodes each element by its "type".
 func (c *Citations) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeCitation)
+	v, err := codec.DecodeArray(data, citationUnion.Decode)
 	*c = v
 	return err
-}
-
-func (c Citations) requestForm() Citations {
-	if c == nil {
-		return nil
-	}
-	out := make(Citations, len(c))
-	for i, x := range c {
-		if x != nil {
-			out[i] = x.requestForm()
-		}
-	}
-	return out
 }
 
 func (c Citations) validate(path string) error {
@@ -57,17 +43,12 @@ func (c Citations) validate(path string) error {
 	return nil
 }
 
-func decodeCitation(data []byte) (Citation, error) {
-	return decodeUnion(data, citationVariants, unknownAs[Citation, UnknownCitation])
-}
-
-var citationVariants = variants[Citation]{
-	"char_location":              variant[Citation, CharLocationCitation],
-	"page_location":              variant[Citation, PageLocationCitation],
-	"content_block_location":     variant[Citation, ContentBlockLocationCitation],
-	"web_search_result_location": variant[Citation, WebSearchResultLocationCitation],
-	"search_result_location":     variant[Citation, SearchResultLocationCitation],
-}
+var citationUnion = codec.NewUnion[Citation]("Citation", UnknownCitation{}).
+	Add("char_location", CharLocationCitation{}).
+	Add("page_location", PageLocationCitation{}).
+	Add("content_block_location", ContentBlockLocationCitation{}).
+	Add("web_search_result_location", WebSearchResultLocationCitation{}).
+	Add("search_result_location", SearchResultLocationCitation{})
 
 // validateDocumentCitation checks the bounds shared by the document
 // citations. document_title takes 1 to 500 characters: the seed's bound,
@@ -105,22 +86,10 @@ type CharLocationCitation struct {
 func (CharLocationCitation) isCitation() {}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *CharLocationCitation) UnmarshalJSON(data []byte) error {
-	type plain CharLocationCitation
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CharLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the citation with "type":"char_location" and Extra.
-func (c CharLocationCitation) MarshalJSON() ([]byte, error) {
-	type plain CharLocationCitation
-	return marshalObject("char_location", plain(c), c.Extra)
-}
-
-func (c CharLocationCitation) requestForm() Citation {
-	c.FileID = nil
-	c.Extra = requestExtra[CharLocationCitation](c.Extra, "file_id")
-	return c
-}
+func (c CharLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c CharLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -153,22 +122,10 @@ type PageLocationCitation struct {
 func (PageLocationCitation) isCitation() {}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *PageLocationCitation) UnmarshalJSON(data []byte) error {
-	type plain PageLocationCitation
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *PageLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the citation with "type":"page_location" and Extra.
-func (c PageLocationCitation) MarshalJSON() ([]byte, error) {
-	type plain PageLocationCitation
-	return marshalObject("page_location", plain(c), c.Extra)
-}
-
-func (c PageLocationCitation) requestForm() Citation {
-	c.FileID = nil
-	c.Extra = requestExtra[PageLocationCitation](c.Extra, "file_id")
-	return c
-}
+func (c PageLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c PageLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -202,22 +159,12 @@ func (ContentBlockLocationCitation) isCitation() {}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *ContentBlockLocationCitation) UnmarshalJSON(data []byte) error {
-	type plain ContentBlockLocationCitation
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return unmarshalJSON(data, c)
 }
 
 // MarshalJSON writes the citation with "type":"content_block_location" and
 // Extra.
-func (c ContentBlockLocationCitation) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockLocationCitation
-	return marshalObject("content_block_location", plain(c), c.Extra)
-}
-
-func (c ContentBlockLocationCitation) requestForm() Citation {
-	c.FileID = nil
-	c.Extra = requestExtra[ContentBlockLocationCitation](c.Extra, "file_id")
-	return c
-}
+func (c ContentBlockLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c ContentBlockLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -247,21 +194,12 @@ func (WebSearchResultLocationCitation) isCitation() {}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *WebSearchResultLocationCitation) UnmarshalJSON(data []byte) error {
-	type plain WebSearchResultLocationCitation
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return unmarshalJSON(data, c)
 }
 
 // MarshalJSON writes the citation with "type":"web_search_result_location"
 // and Extra.
-func (c WebSearchResultLocationCitation) MarshalJSON() ([]byte, error) {
-	type plain WebSearchResultLocationCitation
-	return marshalObject("web_search_result_location", plain(c), c.Extra)
-}
-
-func (c WebSearchResultLocationCitation) requestForm() Citation {
-	c.Extra = requestExtra[WebSearchResultLocationCitation](c.Extra)
-	return c
-}
+func (c WebSearchResultLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c WebSearchResultLocationCitation) validate(path string) error {
 	if c.Title != nil {
@@ -294,21 +232,12 @@ func (SearchResultLocationCitation) isCitation() {}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *SearchResultLocationCitation) UnmarshalJSON(data []byte) error {
-	type plain SearchResultLocationCitation
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return unmarshalJSON(data, c)
 }
 
 // MarshalJSON writes the citation with "type":"search_result_location" and
 // Extra.
-func (c SearchResultLocationCitation) MarshalJSON() ([]byte, error) {
-	type plain SearchResultLocationCitation
-	return marshalObject("search_result_location", plain(c), c.Extra)
-}
-
-func (c SearchResultLocationCitation) requestForm() Citation {
-	c.Extra = requestExtra[SearchResultLocationCitation](c.Extra)
-	return c
-}
+func (c SearchResultLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c SearchResultLocationCitation) validate(path string) error {
 	if c.SearchResultIndex < 0 {
@@ -330,7 +259,6 @@ type UnknownCitation struct {
 func (UnknownCitation) isCitation() {}
 
 // MarshalJSON returns Raw unchanged.
-func (c UnknownCitation) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }
+func (c UnknownCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
-func (c UnknownCitation) requestForm() Citation { return c }
-func (UnknownCitation) validate(string) error   { return nil }
+func (UnknownCitation) validate(string) error { return nil }

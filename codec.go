@@ -6,7 +6,12 @@ package mms
 // ARCHITECTURE.md, "Unions and the codec", for how to add a variant or a
 // union.
 
-import "github.com/mms-sdk/mms-go/internal/codec"
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
 
 // marshalJSON is the MarshalJSON of a registered type: the response form,
 // everything it holds, Extra included.
@@ -18,3 +23,30 @@ func marshalRequest(v any) ([]byte, error) { return codec.MarshalRequestOwned(v)
 
 // unmarshalJSON is the UnmarshalJSON of a registered type (v a pointer).
 func unmarshalJSON(data []byte, v any) error { return codec.UnmarshalOwned(data, v) }
+
+// stringOrObject is the Spec of a request type that travels as a bare JSON
+// string, its string field named field, when short says only that field
+// matters, and as an object otherwise; a JSON string decodes into field.
+func stringOrObject[T any](field string, short func(T) bool) codec.Spec {
+	return codec.Spec{
+		Encode: func(e *codec.Encoder, v reflect.Value) error {
+			if short(v.Interface().(T)) {
+				e.String(v.FieldByName(field).String())
+				return nil
+			}
+			return e.Struct(v)
+		},
+		Decode: func(data []byte, v reflect.Value) error {
+			v.SetZero()
+			if len(data) > 0 && data[0] == '"' {
+				var s string
+				if err := json.Unmarshal(data, &s); err != nil {
+					return err
+				}
+				v.FieldByName(field).SetString(s)
+				return nil
+			}
+			return codec.DecodeStruct(data, v)
+		},
+	}
+}

@@ -31,6 +31,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(ImageTransformations{}, CitationsConfig{}, FallbackModel{}, FallbackTrigger{})
+}
+
 // A ContentBlock is one block of message content, in a request
 // ([MessageParam].Content) or in a response ([Message].Content). Variants:
 // [TextBlock], [ImageBlock], [DocumentBlock], [SearchResultBlock],
@@ -49,9 +53,6 @@ import (
 type ContentBlock interface {
 	json.Marshaler
 	isContentBlock()
-	// requestForm returns a copy for a request body: Extra and response-only
-	// fields cleared, nested values converted.
-	requestForm() ContentBlock
 	validate(path string) error
 }
 
@@ -60,58 +61,7 @@ type ContentBlock interface {
 type ContentBlocks []ContentBlock
 
 // UnmarshalJSON decodes each element by its "type".
-func (c *ContentBlocks) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeContentBlock)
-	*c = v
-	return err
-}
-
-// blocksJSON writes a block list as an appender (see appender), so the
-// payloads of the blocks inside are copied once.
-type blocksJSON ContentBlocks
-
-func (c blocksJSON) MarshalJSON() ([]byte, error) {
-	return c.appendJSON(make([]byte, 0, c.jsonSize()))
-}
-
-func (c blocksJSON) jsonSize() int {
-	n := 2
-	for _, b := range c {
-		n += sizeOf(b) + 1
-	}
-	return n
-}
-
-func (c blocksJSON) appendJSON(dst []byte) ([]byte, error) {
-	dst = append(dst, '[')
-	for i, b := range c {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if b == nil {
-			dst = append(dst, nullJSON...)
-			continue
-		}
-		var err error
-		if dst, err = appendValue(dst, b); err != nil {
-			return dst, fmt.Errorf("[%d]: %w", i, err)
-		}
-	}
-	return append(dst, ']'), nil
-}
-
-func (c ContentBlocks) requestForm() ContentBlocks {
-	if c == nil {
-		return nil
-	}
-	out := make(ContentBlocks, len(c))
-	for i, b := range c {
-		if b != nil {
-			out[i] = b.requestForm()
-		}
-	}
-	return out
-}
+func (c *ContentBlocks) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // validate checks every block; allowed, when non-nil, limits the block types.
 func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, where string) error {
@@ -130,37 +80,32 @@ func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, wh
 	return nil
 }
 
-func decodeContentBlock(data []byte) (ContentBlock, error) {
-	return decodeUnion(data, contentBlockVariants, unknownAs[ContentBlock, UnknownContentBlock])
-}
-
-var contentBlockVariants = variants[ContentBlock]{
-	"text":                                   variant[ContentBlock, TextBlock],
-	"image":                                  variant[ContentBlock, ImageBlock],
-	"document":                               variant[ContentBlock, DocumentBlock],
-	"search_result":                          variant[ContentBlock, SearchResultBlock],
-	"thinking":                               variant[ContentBlock, ThinkingBlock],
-	"redacted_thinking":                      variant[ContentBlock, RedactedThinkingBlock],
-	"tool_use":                               variant[ContentBlock, ToolUseBlock],
-	"server_tool_use":                        variant[ContentBlock, ServerToolUseBlock],
-	"tool_result":                            variant[ContentBlock, ToolResultBlock],
-	"tool_reference":                         variant[ContentBlock, ToolReferenceBlock],
-	"browser_state":                          variant[ContentBlock, BrowserStateBlock],
-	"web_search_tool_result":                 variant[ContentBlock, WebSearchToolResultBlock],
-	"web_fetch_tool_result":                  variant[ContentBlock, WebFetchToolResultBlock],
-	"code_execution_tool_result":             variant[ContentBlock, CodeExecutionToolResultBlock],
-	"bash_code_execution_tool_result":        variant[ContentBlock, BashCodeExecutionToolResultBlock],
-	"text_editor_code_execution_tool_result": variant[ContentBlock, TextEditorCodeExecutionToolResultBlock],
-	"tool_search_tool_result":                variant[ContentBlock, ToolSearchToolResultBlock],
-	"advisor_tool_result":                    variant[ContentBlock, AdvisorToolResultBlock],
-	"container_upload":                       variant[ContentBlock, ContainerUploadBlock],
-	"mcp_tool_use":                           variant[ContentBlock, MCPToolUseBlock],
-	"mcp_tool_result":                        variant[ContentBlock, MCPToolResultBlock],
-	"compaction":                             variant[ContentBlock, CompactionBlock],
-	"fallback":                               variant[ContentBlock, FallbackBlock],
-	"tool_addition":                          variant[ContentBlock, ToolAdditionBlock],
-	"tool_removal":                           variant[ContentBlock, ToolRemovalBlock],
-}
+var contentBlockUnion = codec.NewUnion[ContentBlock]("ContentBlock", UnknownContentBlock{}).
+	Add("text", TextBlock{}).
+	Add("image", ImageBlock{}).
+	Add("document", DocumentBlock{}).
+	Add("search_result", SearchResultBlock{}).
+	Add("thinking", ThinkingBlock{}).
+	Add("redacted_thinking", RedactedThinkingBlock{}).
+	Add("tool_use", ToolUseBlock{}).
+	Add("server_tool_use", ServerToolUseBlock{}).
+	AddSpec("tool_result", ToolResultBlock{}, shorthandContent).
+	Add("tool_reference", ToolReferenceBlock{}).
+	Add("browser_state", BrowserStateBlock{}).
+	Add("web_search_tool_result", WebSearchToolResultBlock{}).
+	Add("web_fetch_tool_result", WebFetchToolResultBlock{}).
+	Add("code_execution_tool_result", CodeExecutionToolResultBlock{}).
+	Add("bash_code_execution_tool_result", BashCodeExecutionToolResultBlock{}).
+	Add("text_editor_code_execution_tool_result", TextEditorCodeExecutionToolResultBlock{}).
+	Add("tool_search_tool_result", ToolSearchToolResultBlock{}).
+	Add("advisor_tool_result", AdvisorToolResultBlock{}).
+	Add("container_upload", ContainerUploadBlock{}).
+	Add("mcp_tool_use", MCPToolUseBlock{}).
+	AddSpec("mcp_tool_result", MCPToolResultBlock{}, shorthandContent).
+	Add("compaction", CompactionBlock{}).
+	Add("fallback", FallbackBlock{}).
+	Add("tool_addition", ToolAdditionBlock{}).
+	Add("tool_removal", ToolRemovalBlock{})
 
 // UnknownContentBlock holds a block type this version cannot name. Raw is
 // written back verbatim in both encoding modes.
@@ -172,10 +117,9 @@ type UnknownContentBlock struct {
 func (UnknownContentBlock) isContentBlock() {}
 
 // MarshalJSON returns Raw unchanged.
-func (b UnknownContentBlock) MarshalJSON() ([]byte, error) { return rawJSON(b.Type, b.Raw) }
+func (b UnknownContentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
-func (b UnknownContentBlock) requestForm() ContentBlock { return b }
-func (UnknownContentBlock) validate(string) error       { return nil }
+func (UnknownContentBlock) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // text
@@ -196,24 +140,10 @@ type TextBlock struct {
 func (TextBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *TextBlock) UnmarshalJSON(data []byte) error {
-	type plain TextBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *TextBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"text" and Extra (response mode).
-func (b TextBlock) MarshalJSON() ([]byte, error) {
-	type plain TextBlock
-	return marshalObject("text", plain(b), b.Extra)
-}
-
-func (b TextBlock) requestForm() ContentBlock { return b.requestText() }
-
-func (b TextBlock) requestText() TextBlock {
-	b.Citations = b.Citations.requestForm()
-	b.Extra = requestExtra[TextBlock](b.Extra)
-	return b
-}
+func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b TextBlock) validate(path string) error {
 	if b.Text == "" {
@@ -246,43 +176,10 @@ type ImageBlock struct {
 func (ImageBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ImageBlock) UnmarshalJSON(data []byte) error {
-	type plain ImageBlock
-	aux := struct {
-		*plain
-		Source holder[ImageSource] `json:"source,omitzero"`
-	}{plain: (*plain)(b), Source: holder[ImageSource]{decode: decodeImageSource}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Source = aux.Source.v
-	return err
-}
+func (b *ImageBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
-// MarshalJSON writes the block with "type":"image" and Extra.
-func (b ImageBlock) MarshalJSON() ([]byte, error) {
-	return b.appendJSON(make([]byte, 0, b.jsonSize()))
-}
-
-func (b ImageBlock) jsonSize() int { return 128 + sizeOf(b.Source) }
-
-// appendJSON appends the block; the source is written last, straight into
-// dst, so a large base64 payload is copied once.
-func (b ImageBlock) appendJSON(dst []byte) ([]byte, error) {
-	type plain ImageBlock
-	bare := b
-	bare.Source = nil
-	return appendSourceLast(dst, "image", plain(b), plain(bare), b.Extra, b.Source)
-}
-
-func (b ImageBlock) requestForm() ContentBlock {
-	b.Source = requestUnion(b.Source)
-	if b.Transformations != nil {
-		t := *b.Transformations
-		t.Extra = requestExtra[ImageTransformations](t.Extra)
-		b.Transformations = &t
-	}
-	b.Extra = requestExtra[ImageBlock](b.Extra)
-	return b
-}
+// MarshalJSON writes the block with its "type" and Extra.
+func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ImageBlock) validate(path string) error {
 	if b.Source == nil {
@@ -312,16 +209,10 @@ type ImageTransformations struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *ImageTransformations) UnmarshalJSON(data []byte) error {
-	type plain ImageTransformations
-	return decodeObject(data, (*plain)(t), &t.Extra)
-}
+func (t *ImageTransformations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the object with Extra.
-func (t ImageTransformations) MarshalJSON() ([]byte, error) {
-	type plain ImageTransformations
-	return marshalObject("", plain(t), t.Extra)
-}
+func (t ImageTransformations) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // OversizedImage says what happens to an image larger than the model takes.
 type OversizedImage string
@@ -360,41 +251,10 @@ type DocumentBlock struct {
 func (DocumentBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *DocumentBlock) UnmarshalJSON(data []byte) error {
-	type plain DocumentBlock
-	aux := struct {
-		*plain
-		Source holder[DocumentSource] `json:"source,omitzero"`
-	}{plain: (*plain)(b), Source: holder[DocumentSource]{decode: decodeDocumentSource}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Source = aux.Source.v
-	return err
-}
+func (b *DocumentBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
-// MarshalJSON writes the block with "type":"document" and Extra.
-func (b DocumentBlock) MarshalJSON() ([]byte, error) {
-	return b.appendJSON(make([]byte, 0, b.jsonSize()))
-}
-
-func (b DocumentBlock) jsonSize() int { return 256 + sizeOf(b.Source) }
-
-// appendJSON appends the block; the source is written last, straight into
-// dst, so a large base64 payload is copied once.
-func (b DocumentBlock) appendJSON(dst []byte) ([]byte, error) {
-	type plain DocumentBlock
-	bare := b
-	bare.Source = nil
-	return appendSourceLast(dst, "document", plain(b), plain(bare), b.Extra, b.Source)
-}
-
-func (b DocumentBlock) requestForm() ContentBlock { return b.requestDocument() }
-
-func (b DocumentBlock) requestDocument() DocumentBlock {
-	b.Source = requestUnion(b.Source)
-	b.Citations = b.Citations.requestForm()
-	b.Extra = requestExtra[DocumentBlock](b.Extra)
-	return b
-}
+// MarshalJSON writes the block with its "type" and Extra.
+func (b DocumentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b DocumentBlock) validate(path string) error {
 	if b.Source == nil {
@@ -424,25 +284,10 @@ type CitationsConfig struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *CitationsConfig) UnmarshalJSON(data []byte) error {
-	type plain CitationsConfig
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CitationsConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the object with Extra.
-func (c CitationsConfig) MarshalJSON() ([]byte, error) {
-	type plain CitationsConfig
-	return marshalObject("", plain(c), c.Extra)
-}
-
-func (c *CitationsConfig) requestForm() *CitationsConfig {
-	if c == nil {
-		return nil
-	}
-	cc := *c
-	cc.Extra = requestExtra[CitationsConfig](cc.Extra)
-	return &cc
-}
+func (c CitationsConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ---------------------------------------------------------------------------
 // search_result
@@ -466,23 +311,10 @@ type SearchResultBlock struct {
 func (SearchResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *SearchResultBlock) UnmarshalJSON(data []byte) error {
-	type plain SearchResultBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *SearchResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"search_result" and Extra.
-func (b SearchResultBlock) MarshalJSON() ([]byte, error) {
-	type plain SearchResultBlock
-	return marshalObject("search_result", plain(b), b.Extra)
-}
-
-func (b SearchResultBlock) requestForm() ContentBlock {
-	b.Content = b.Content.requestForm()
-	b.Citations = b.Citations.requestForm()
-	b.Extra = requestExtra[SearchResultBlock](b.Extra)
-	return b
-}
+func (b SearchResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b SearchResultBlock) validate(path string) error {
 	if b.Content == nil {
@@ -512,21 +344,10 @@ type ThinkingBlock struct {
 func (ThinkingBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ThinkingBlock) UnmarshalJSON(data []byte) error {
-	type plain ThinkingBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *ThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"thinking" and Extra.
-func (b ThinkingBlock) MarshalJSON() ([]byte, error) {
-	type plain ThinkingBlock
-	return marshalObject("thinking", plain(b), b.Extra)
-}
-
-func (b ThinkingBlock) requestForm() ContentBlock {
-	b.Extra = requestExtra[ThinkingBlock](b.Extra)
-	return b
-}
+func (b ThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ThinkingBlock) validate(path string) error {
 	if b.Signature == "" {
@@ -546,21 +367,10 @@ type RedactedThinkingBlock struct {
 func (RedactedThinkingBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error {
-	type plain RedactedThinkingBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"redacted_thinking" and Extra.
-func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) {
-	type plain RedactedThinkingBlock
-	return marshalObject("redacted_thinking", plain(b), b.Extra)
-}
-
-func (b RedactedThinkingBlock) requestForm() ContentBlock {
-	b.Extra = requestExtra[RedactedThinkingBlock](b.Extra)
-	return b
-}
+func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b RedactedThinkingBlock) validate(path string) error {
 	if b.Data == "" {
@@ -594,31 +404,13 @@ type ToolUseBlock struct {
 func (ToolUseBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolUseBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolUseBlock
-	aux := struct {
-		*plain
-		Caller holder[Caller] `json:"caller,omitzero"`
-	}{plain: (*plain)(b), Caller: holder[Caller]{decode: decodeCaller}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Caller = aux.Caller.v
-	return err
-}
+func (b *ToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"tool_use" and Extra.
-func (b ToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolUseBlock
-	return marshalObject("tool_use", plain(b), b.Extra)
-}
+func (b ToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 // UnmarshalInput decodes Input into v.
 func (b ToolUseBlock) UnmarshalInput(v any) error { return json.Unmarshal(b.Input, v) }
-
-func (b ToolUseBlock) requestForm() ContentBlock {
-	b.Caller = requestUnion(b.Caller)
-	b.Extra = requestExtra[ToolUseBlock](b.Extra)
-	return b
-}
 
 func (b ToolUseBlock) validate(path string) error {
 	if err := checkToolID(path+".id", b.ID); err != nil {
@@ -677,28 +469,10 @@ type ServerToolUseBlock struct {
 func (ServerToolUseBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error {
-	type plain ServerToolUseBlock
-	aux := struct {
-		*plain
-		Caller holder[Caller] `json:"caller,omitzero"`
-	}{plain: (*plain)(b), Caller: holder[Caller]{decode: decodeCaller}}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Caller = aux.Caller.v
-	return err
-}
+func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"server_tool_use" and Extra.
-func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain ServerToolUseBlock
-	return marshalObject("server_tool_use", plain(b), b.Extra)
-}
-
-func (b ServerToolUseBlock) requestForm() ContentBlock {
-	b.Caller = requestUnion(b.Caller)
-	b.Extra = requestExtra[ServerToolUseBlock](b.Extra)
-	return b
-}
+func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ServerToolUseBlock) validate(path string) error {
 	if err := checkServerToolID(path+".id", b.ID); err != nil {
@@ -735,23 +509,10 @@ type ToolReferenceBlock struct {
 func (ToolReferenceBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolReferenceBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"tool_reference" and Extra.
-func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) {
-	type plain ToolReferenceBlock
-	return marshalObject("tool_reference", plain(b), b.Extra)
-}
-
-func (b ToolReferenceBlock) requestForm() ContentBlock { return b.requestToolReference() }
-
-func (b ToolReferenceBlock) requestToolReference() ToolReferenceBlock {
-	b.Extra = requestExtra[ToolReferenceBlock](b.Extra)
-	return b
-}
+func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolReferenceBlock) validate(path string) error {
 	if n := len(b.ToolName); n < 1 || n > 256 || !isIDString(b.ToolName) {
@@ -775,21 +536,10 @@ type ContainerUploadBlock struct {
 func (ContainerUploadBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error {
-	type plain ContainerUploadBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"container_upload" and Extra.
-func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) {
-	type plain ContainerUploadBlock
-	return marshalObject("container_upload", plain(b), b.Extra)
-}
-
-func (b ContainerUploadBlock) requestForm() ContentBlock {
-	b.Extra = requestExtra[ContainerUploadBlock](b.Extra)
-	return b
-}
+func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ContainerUploadBlock) validate(path string) error {
 	if b.FileID == "" {
@@ -818,21 +568,10 @@ type MCPToolUseBlock struct {
 func (MCPToolUseBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error {
-	type plain MCPToolUseBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"mcp_tool_use" and Extra.
-func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) {
-	type plain MCPToolUseBlock
-	return marshalObject("mcp_tool_use", plain(b), b.Extra)
-}
-
-func (b MCPToolUseBlock) requestForm() ContentBlock {
-	b.Extra = requestExtra[MCPToolUseBlock](b.Extra)
-	return b
-}
+func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b MCPToolUseBlock) validate(path string) error {
 	if err := checkToolID(path+".id", b.ID); err != nil {
@@ -871,35 +610,10 @@ type MCPToolResultBlock struct {
 func (MCPToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain MCPToolResultBlock
-	aux := struct {
-		*plain
-		Content blocksOrString `json:"content,omitzero"`
-	}{plain: (*plain)(b)}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content, b.StringContent = aux.Content.blocks, aux.Content.isString
-	return err
-}
+func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
-// MarshalJSON writes the block with "type":"mcp_tool_result" and Extra.
-func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) {
-	type plain MCPToolResultBlock
-	extra := codec.LiveExtra(plain(b), b.Extra)
-	if s, ok := stringForm(b.Content, b.StringContent); ok {
-		return codec.MarshalObject("mcp_tool_result", struct {
-			plain
-			Content string `json:"content"`
-		}{plain(b), s}, extra)
-	}
-	return codec.MarshalObject("mcp_tool_result", plain(b), extra)
-}
-
-func (b MCPToolResultBlock) requestForm() ContentBlock {
-	b.Content = b.Content.requestForm()
-	b.Extra = requestExtra[MCPToolResultBlock](b.Extra)
-	return b
-}
+// MarshalJSON writes the block with its "type" and Extra.
+func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b MCPToolResultBlock) validate(path string) error {
 	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
@@ -935,28 +649,10 @@ type CompactionBlock struct {
 func (CompactionBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *CompactionBlock) UnmarshalJSON(data []byte) error {
-	type plain CompactionBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *CompactionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"compaction" and Extra.
-func (b CompactionBlock) MarshalJSON() ([]byte, error) {
-	type plain CompactionBlock
-	return marshalObject("compaction", plain(b), b.Extra)
-}
-
-func (b CompactionBlock) requestForm() ContentBlock {
-	b.Extra = requestExtra[CompactionBlock](b.Extra)
-	if b.Content == nil {
-		// requestExtra returns a new map (or nil), never the caller's.
-		if b.Extra == nil {
-			b.Extra = make(map[string]json.RawMessage, 1)
-		}
-		b.Extra["content"] = nullJSON
-	}
-	return b
-}
+func (b CompactionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b CompactionBlock) validate(path string) error {
 	return b.CacheControl.validate(path + ".cache_control")
@@ -979,28 +675,10 @@ type FallbackBlock struct {
 func (FallbackBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *FallbackBlock) UnmarshalJSON(data []byte) error {
-	type plain FallbackBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *FallbackBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"fallback" and Extra.
-func (b FallbackBlock) MarshalJSON() ([]byte, error) {
-	type plain FallbackBlock
-	return marshalObject("fallback", plain(b), b.Extra)
-}
-
-func (b FallbackBlock) requestForm() ContentBlock {
-	b.From.Extra = requestExtra[FallbackModel](b.From.Extra)
-	b.To.Extra = requestExtra[FallbackModel](b.To.Extra)
-	if b.Trigger != nil {
-		t := *b.Trigger
-		t.Extra = requestExtra[FallbackTrigger](t.Extra)
-		b.Trigger = &t
-	}
-	b.Extra = requestExtra[FallbackBlock](b.Extra)
-	return b
-}
+func (b FallbackBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b FallbackBlock) validate(path string) error {
 	if b.From.Model == "" {
@@ -1020,16 +698,10 @@ type FallbackModel struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (m *FallbackModel) UnmarshalJSON(data []byte) error {
-	type plain FallbackModel
-	return decodeObject(data, (*plain)(m), &m.Extra)
-}
+func (m *FallbackModel) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON writes the object with Extra.
-func (m FallbackModel) MarshalJSON() ([]byte, error) {
-	type plain FallbackModel
-	return marshalObject("", plain(m), m.Extra)
-}
+func (m FallbackModel) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // FallbackTrigger says why a fallback happened: Type "refusal" with the
 // refusal's category (empty when null).
@@ -1041,16 +713,10 @@ type FallbackTrigger struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *FallbackTrigger) UnmarshalJSON(data []byte) error {
-	type plain FallbackTrigger
-	return decodeObject(data, (*plain)(t), &t.Extra)
-}
+func (t *FallbackTrigger) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the object with Extra.
-func (t FallbackTrigger) MarshalJSON() ([]byte, error) {
-	type plain FallbackTrigger
-	return marshalObject("", plain(t), t.Extra)
-}
+func (t FallbackTrigger) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // ---------------------------------------------------------------------------
 // tool_addition and tool_removal (beta: mid-conversation tool changes)
@@ -1067,16 +733,11 @@ type ToolAdditionBlock struct {
 func (ToolAdditionBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error { return (*toolChange)(b).decode(data) }
+func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"tool_addition" and Extra.
-func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("tool_addition", toolChange(b), b.Extra)
-}
+func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
-func (b ToolAdditionBlock) requestForm() ContentBlock {
-	return ToolAdditionBlock(toolChange(b).requestForm())
-}
 func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
@@ -1091,40 +752,19 @@ type ToolRemovalBlock struct {
 func (ToolRemovalBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error { return (*toolChange)(b).decode(data) }
+func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"tool_removal" and Extra.
-func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("tool_removal", toolChange(b), b.Extra)
-}
+func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
-func (b ToolRemovalBlock) requestForm() ContentBlock {
-	return ToolRemovalBlock(toolChange(b).requestForm())
-}
 func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // toolChange is the shape of the tool_addition and tool_removal blocks:
-// each converts itself to it for decoding, its request form and validation.
+// each converts itself to it for validation.
 type toolChange struct {
 	Tool         ToolChangeRef              `json:"tool"`
 	CacheControl *CacheControl              `json:"cache_control,omitzero"`
 	Extra        map[string]json.RawMessage `json:"-"`
-}
-
-func (c *toolChange) decode(data []byte) error {
-	aux := struct {
-		*toolChange
-		Tool holder[ToolChangeRef] `json:"tool"`
-	}{c, holder[ToolChangeRef]{decode: decodeToolChangeRef}}
-	err := decodeObject(data, &aux, &c.Extra)
-	c.Tool = aux.Tool.v
-	return err
-}
-
-func (c toolChange) requestForm() toolChange {
-	c.Tool = requestUnion(c.Tool)
-	c.Extra = requestExtra[toolChange](c.Extra)
-	return c
 }
 
 func (c toolChange) validate(path string) error {
@@ -1143,19 +783,13 @@ func (c toolChange) validate(path string) error {
 type ToolChangeRef interface {
 	json.Marshaler
 	isToolChangeRef()
-	requestForm() ToolChangeRef
 	validate(path string) error
 }
 
-func decodeToolChangeRef(data []byte) (ToolChangeRef, error) {
-	return decodeUnion(data, toolChangeRefVariants, unknownAs[ToolChangeRef, UnknownToolChangeRef])
-}
-
-var toolChangeRefVariants = variants[ToolChangeRef]{
-	"tool_reference":        variant[ToolChangeRef, ToolRef],
-	"mcp_tool_reference":    variant[ToolChangeRef, MCPToolRef],
-	"mcp_toolset_reference": variant[ToolChangeRef, MCPToolsetRef],
-}
+var toolChangeRefUnion = codec.NewUnion[ToolChangeRef]("ToolChangeRef", UnknownToolChangeRef{}).
+	Add("tool_reference", ToolRef{}).
+	Add("mcp_tool_reference", MCPToolRef{}).
+	Add("mcp_toolset_reference", MCPToolsetRef{})
 
 // ToolRef is a {"type":"tool_reference","name":…} reference to a declared
 // tool.
@@ -1168,21 +802,10 @@ type ToolRef struct {
 func (ToolRef) isToolChangeRef() {}
 
 // UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *ToolRef) UnmarshalJSON(data []byte) error {
-	type plain ToolRef
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *ToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the reference with "type":"tool_reference" and Extra.
-func (r ToolRef) MarshalJSON() ([]byte, error) {
-	type plain ToolRef
-	return marshalObject("tool_reference", plain(r), r.Extra)
-}
-
-func (r ToolRef) requestForm() ToolChangeRef {
-	r.Extra = requestExtra[ToolRef](r.Extra)
-	return r
-}
+func (r ToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r ToolRef) validate(path string) error {
 	if r.Name == "" {
@@ -1202,21 +825,10 @@ type MCPToolRef struct {
 func (MCPToolRef) isToolChangeRef() {}
 
 // UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolRef) UnmarshalJSON(data []byte) error {
-	type plain MCPToolRef
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *MCPToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the reference with "type":"mcp_tool_reference" and Extra.
-func (r MCPToolRef) MarshalJSON() ([]byte, error) {
-	type plain MCPToolRef
-	return marshalObject("mcp_tool_reference", plain(r), r.Extra)
-}
-
-func (r MCPToolRef) requestForm() ToolChangeRef {
-	r.Extra = requestExtra[MCPToolRef](r.Extra)
-	return r
-}
+func (r MCPToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r MCPToolRef) validate(path string) error {
 	if r.ServerName == "" {
@@ -1239,22 +851,11 @@ type MCPToolsetRef struct {
 func (MCPToolsetRef) isToolChangeRef() {}
 
 // UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolsetRef) UnmarshalJSON(data []byte) error {
-	type plain MCPToolsetRef
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *MCPToolsetRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the reference with "type":"mcp_toolset_reference" and
 // Extra.
-func (r MCPToolsetRef) MarshalJSON() ([]byte, error) {
-	type plain MCPToolsetRef
-	return marshalObject("mcp_toolset_reference", plain(r), r.Extra)
-}
-
-func (r MCPToolsetRef) requestForm() ToolChangeRef {
-	r.Extra = requestExtra[MCPToolsetRef](r.Extra)
-	return r
-}
+func (r MCPToolsetRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r MCPToolsetRef) validate(path string) error {
 	if r.ServerName == "" {
@@ -1273,33 +874,49 @@ type UnknownToolChangeRef struct {
 func (UnknownToolChangeRef) isToolChangeRef() {}
 
 // MarshalJSON returns Raw unchanged.
-func (r UnknownToolChangeRef) MarshalJSON() ([]byte, error) { return rawJSON(r.Type, r.Raw) }
+func (r UnknownToolChangeRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
-func (r UnknownToolChangeRef) requestForm() ToolChangeRef { return r }
-func (UnknownToolChangeRef) validate(string) error        { return nil }
+func (UnknownToolChangeRef) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // string-or-array content
 
-// blocksOrString decodes a member that is either a string (the shorthand for
-// one text block) or an array of blocks.
-type blocksOrString struct {
-	blocks   ContentBlocks
-	isString bool
+// contentShorthand is the codec of a "content" member that is either a
+// string (the shorthand for one plain text block) or an array of blocks:
+// the struct's StringContent field remembers which, so a decoded value
+// re-encodes in the form it came in.
+var contentShorthand = codec.FieldCodec{
+	Encode: func(e *codec.Encoder, parent reflect.Value) error {
+		content := parent.FieldByName("Content")
+		if s, ok := stringForm(content.Interface().(ContentBlocks), parent.FieldByName("StringContent").Bool()); ok {
+			e.String(s)
+			return nil
+		}
+		return e.Value(content)
+	},
+	Decode: func(value []byte, parent reflect.Value) error {
+		content, isString := parent.FieldByName("Content"), parent.FieldByName("StringContent")
+		if len(value) > 0 && value[0] == '"' {
+			var s string
+			if err := json.Unmarshal(value, &s); err != nil {
+				return err
+			}
+			content.Set(reflect.ValueOf(ContentBlocks{TextBlock{Text: s}}))
+			isString.SetBool(true)
+			return nil
+		}
+		isString.SetBool(false)
+		return codec.UnmarshalOwned(value, content.Addr().Interface())
+	},
 }
 
-func (h *blocksOrString) UnmarshalJSON(data []byte) error {
-	data = bytes.TrimLeft(data, " \t\r\n")
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		h.blocks, h.isString = ContentBlocks{TextBlock{Text: s}}, true
-		return nil
-	}
-	h.isString = false
-	return h.blocks.UnmarshalJSON(data)
+// shorthandContent is the Spec of the types whose "content" member has the
+// string shorthand.
+var shorthandContent = codec.Spec{Fields: map[string]codec.FieldCodec{"content": contentShorthand}}
+
+func init() {
+	codec.Register(MessageParam{}, shorthandContent)
+	codec.Register(ContentBlocks(nil), codec.Spec{})
 }
 
 // stringForm reports whether content encodes in the string shorthand: the

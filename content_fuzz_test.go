@@ -73,11 +73,11 @@ func FuzzContentBlock(f *testing.F) {
 		`{"type":"text","text":"a","citations":null}`,
 		`{"type":"tool_result","tool_use_id":"t","content":"x"}`,
 		`{"type":"web_search_tool_result","tool_use_id":"s","content":[{"type":"other"}]}`)
-	fuzzDecoder(f, decodeContentBlock, seeds...)
+	fuzzDecoder(f, contentBlockUnion.Decode, seeds...)
 }
 
 func FuzzCitation(f *testing.F) {
-	fuzzDecoder(f, decodeCitation,
+	fuzzDecoder(f, citationUnion.Decode,
 		`{"type":"char_location","cited_text":"c","document_index":0,"document_title":null,"start_char_index":0,"end_char_index":1,"file_id":null}`,
 		`{"type":"page_location","cited_text":"c","document_index":0,"document_title":"t","start_page_number":1,"end_page_number":2}`,
 		`{"type":"content_block_location","cited_text":"c","document_index":0,"document_title":null,"start_block_index":0,"end_block_index":1}`,
@@ -86,14 +86,14 @@ func FuzzCitation(f *testing.F) {
 }
 
 func FuzzImageSource(f *testing.F) {
-	fuzzDecoder(f, decodeImageSource,
+	fuzzDecoder(f, imageSourceUnion.Decode,
 		`{"type":"base64","media_type":"image/png","data":"AA=="}`,
 		`{"type":"url","url":"u"}`,
 		`{"type":"file","file_id":"f"}`)
 }
 
 func FuzzDocumentSource(f *testing.F) {
-	fuzzDecoder(f, decodeDocumentSource,
+	fuzzDecoder(f, documentSourceUnion.Decode,
 		`{"type":"base64","media_type":"application/pdf","data":"AA=="}`,
 		`{"type":"text","media_type":"text/plain","data":"x"}`,
 		`{"type":"content","content":"x"}`,
@@ -103,21 +103,21 @@ func FuzzDocumentSource(f *testing.F) {
 }
 
 func FuzzCaller(f *testing.F) {
-	fuzzDecoder(f, decodeCaller,
+	fuzzDecoder(f, callerUnion.Decode,
 		`{"type":"direct"}`,
 		`{"type":"code_execution_20250825","tool_id":"srvtoolu_1"}`,
 		`{"type":"code_execution_20260120","tool_id":"srvtoolu_1"}`)
 }
 
 func FuzzToolChangeRef(f *testing.F) {
-	fuzzDecoder(f, decodeToolChangeRef,
+	fuzzDecoder(f, toolChangeRefUnion.Decode,
 		`{"type":"tool_reference","name":"n"}`,
 		`{"type":"mcp_tool_reference","server_name":"s","name":"n"}`,
 		`{"type":"mcp_toolset_reference","server_name":"s"}`)
 }
 
 func FuzzBrowserStateChange(f *testing.F) {
-	fuzzDecoder(f, decodeBrowserStateChange,
+	fuzzDecoder(f, browserStateChangeUnion.Decode,
 		`{"type":"tab_opened","tab_id":"1"}`,
 		`{"type":"download_started","download_id":"d","url":"u"}`,
 		`{"type":"download_completed","download_id":"d","url":"u","path":null,"size_bytes":3}`,
@@ -132,26 +132,26 @@ func FuzzWebSearchToolResultContent(f *testing.F) {
 }
 
 func FuzzWebFetchToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeWebFetchToolResultContent,
+	fuzzDecoder(f, webFetchToolResultContentUnion.Decode,
 		`{"type":"web_fetch_result","url":"u","retrieved_at":null,"content":{"type":"document","source":{"type":"text","media_type":"text/plain","data":"x"},"title":null,"citations":null}}`,
 		`{"type":"web_fetch_tool_result_error","error_code":"url_not_accessible"}`)
 }
 
 func FuzzCodeExecutionToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeCodeExecutionToolResultContent,
+	fuzzDecoder(f, codeExecutionToolResultContentUnion.Decode,
 		`{"type":"code_execution_result","stdout":"","stderr":"","return_code":0,"content":[{"type":"code_execution_output","file_id":"f"}],"abort_reason":null}`,
 		`{"type":"encrypted_code_execution_result","encrypted_stdout":"x","stderr":"","return_code":0,"content":[]}`,
 		`{"type":"code_execution_tool_result_error","error_code":"unavailable"}`)
 }
 
 func FuzzBashCodeExecutionToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeBashCodeExecutionToolResultContent,
+	fuzzDecoder(f, bashCodeExecutionToolResultContentUnion.Decode,
 		`{"type":"bash_code_execution_result","stdout":"","stderr":"","return_code":0,"content":[{"type":"bash_code_execution_output","file_id":"f"}]}`,
 		`{"type":"bash_code_execution_tool_result_error","error_code":"output_file_too_large"}`)
 }
 
 func FuzzTextEditorCodeExecutionToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeTextEditorCodeExecutionToolResultContent,
+	fuzzDecoder(f, textEditorCodeExecutionToolResultContentUnion.Decode,
 		`{"type":"text_editor_code_execution_view_result","content":"x","file_type":"text","num_lines":null,"start_line":1,"total_lines":null}`,
 		`{"type":"text_editor_code_execution_create_result","is_file_update":false}`,
 		`{"type":"text_editor_code_execution_str_replace_result","lines":null,"new_lines":1,"new_start":null,"old_lines":null,"old_start":null}`,
@@ -159,38 +159,38 @@ func FuzzTextEditorCodeExecutionToolResultContent(f *testing.F) {
 }
 
 func FuzzToolSearchToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeToolSearchToolResultContent,
+	fuzzDecoder(f, toolSearchToolResultContentUnion.Decode,
 		`{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_reference","tool_name":"a"}]}`,
 		`{"type":"tool_search_tool_result_error","error_code":"unavailable","error_message":null}`)
 }
 
 func FuzzAdvisorToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeAdvisorToolResultContent,
+	fuzzDecoder(f, advisorToolResultContentUnion.Decode,
 		`{"type":"advisor_result","text":"t","stop_reason":"end_turn"}`,
 		`{"type":"advisor_redacted_result","encrypted_content":"e","stop_reason":null}`,
 		`{"type":"advisor_tool_result_error","error_code":"overloaded"}`)
 }
 
 func FuzzIterationUsage(f *testing.F) {
-	fuzzDecoder(f, decodeIterationUsage,
+	fuzzDecoder(f, iterationUsageUnion.Decode,
 		`{"type":"message","input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":null}`,
 		`{"type":"advisor_message","input_tokens":1,"output_tokens":2,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"model":"m"}`)
 }
 
 func FuzzFallbackCreditStatus(f *testing.F) {
-	fuzzDecoder(f, decodeFallbackCreditStatus,
+	fuzzDecoder(f, fallbackCreditStatusUnion.Decode,
 		`{"type":"redeemed"}`,
 		`{"type":"not_applied","reason":"expired","remove_to_redeem":null}`)
 }
 
 func FuzzAppliedEdit(f *testing.F) {
-	fuzzDecoder(f, decodeAppliedEdit,
+	fuzzDecoder(f, appliedEditUnion.Decode,
 		`{"type":"clear_tool_uses_20250919","cleared_input_tokens":1,"cleared_tool_uses":2}`,
 		`{"type":"clear_thinking_20251015","cleared_input_tokens":1,"cleared_thinking_turns":2}`)
 }
 
 func FuzzCacheMiss(f *testing.F) {
-	fuzzDecoder(f, decodeCacheMiss,
+	fuzzDecoder(f, cacheMissUnion.Decode,
 		`{"type":"model_changed","cache_missed_input_tokens":5}`,
 		`{"type":"previous_message_not_found"}`)
 }

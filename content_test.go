@@ -123,11 +123,11 @@ func contentBlockCases() []unionCase[ContentBlock] {
 }
 
 func TestContentBlockUnion(t *testing.T) {
-	testUnion(t, decodeContentBlock, contentBlockCases())
+	testUnion(t, contentBlockUnion.Decode, contentBlockCases())
 }
 
 func TestImageSourceUnion(t *testing.T) {
-	testUnion(t, decodeImageSource, []unionCase[ImageSource]{
+	testUnion(t, imageSourceUnion.Decode, []unionCase[ImageSource]{
 		{"base64", imageBase64},
 		{"base64", Base64ImageSource{MediaType: ImageMediaTypeJPEG, Data: "/9j/"}},
 		{"url", URLImageSource{URL: "https://e.com/a.png", Extra: future}},
@@ -136,7 +136,7 @@ func TestImageSourceUnion(t *testing.T) {
 }
 
 func TestDocumentSourceUnion(t *testing.T) {
-	testUnion(t, decodeDocumentSource, []unionCase[DocumentSource]{
+	testUnion(t, documentSourceUnion.Decode, []unionCase[DocumentSource]{
 		{"base64", pdfBase64},
 		{"base64", Base64PDFSource{MediaType: MediaTypePDF, Data: "JVBE", Extra: future}},
 		{"text", PlainTextSource{MediaType: MediaTypePlainText, Data: "hello\n\"world\"", Extra: future}},
@@ -148,7 +148,7 @@ func TestDocumentSourceUnion(t *testing.T) {
 }
 
 func TestCitationUnion(t *testing.T) {
-	testUnion(t, decodeCitation, []unionCase[Citation]{
+	testUnion(t, citationUnion.Decode, []unionCase[Citation]{
 		{"char_location", CharLocationCitation{CitedText: "c", DocumentIndex: 1, StartCharIndex: 2, EndCharIndex: 3, FileID: Ptr("file_1"), Extra: future}},
 		{"page_location", PageLocationCitation{CitedText: "c", DocumentTitle: Ptr("T"), StartPageNumber: 1, EndPageNumber: 2}},
 		{"content_block_location", ContentBlockLocationCitation{CitedText: "c", StartBlockIndex: 0, EndBlockIndex: 1, FileID: Ptr("file_2")}},
@@ -158,7 +158,7 @@ func TestCitationUnion(t *testing.T) {
 }
 
 func TestCallerUnion(t *testing.T) {
-	testUnion(t, decodeCaller, []unionCase[Caller]{
+	testUnion(t, callerUnion.Decode, []unionCase[Caller]{
 		{"direct", DirectCaller{}},
 		{"direct", DirectCaller{Extra: future}},
 		{"code_execution_20250825", CodeExecution20250825Caller{ToolID: "srvtoolu_1"}},
@@ -167,7 +167,7 @@ func TestCallerUnion(t *testing.T) {
 }
 
 func TestToolChangeRefUnion(t *testing.T) {
-	testUnion(t, decodeToolChangeRef, []unionCase[ToolChangeRef]{
+	testUnion(t, toolChangeRefUnion.Decode, []unionCase[ToolChangeRef]{
 		{"tool_reference", ToolRef{Name: "n", Extra: future}},
 		{"mcp_tool_reference", MCPToolRef{ServerName: "s", Name: "n"}},
 		{"mcp_toolset_reference", MCPToolsetRef{ServerName: "s"}},
@@ -175,7 +175,7 @@ func TestToolChangeRefUnion(t *testing.T) {
 }
 
 func TestBrowserStateChangeUnion(t *testing.T) {
-	testUnion(t, decodeBrowserStateChange, []unionCase[BrowserStateChange]{
+	testUnion(t, browserStateChangeUnion.Decode, []unionCase[BrowserStateChange]{
 		{"tab_opened", TabOpenedChange{TabID: "1", Extra: future}},
 		{"download_started", DownloadStartedChange{DownloadID: "d", URL: "u"}},
 		{"download_completed", DownloadCompletedChange{DownloadID: "d", URL: "u", Path: Ptr("/p"), SizeBytes: Ptr(int64(0))}},
@@ -193,7 +193,7 @@ func TestWebSearchToolResultContentUnion(t *testing.T) {
 }
 
 func TestWebFetchToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeWebFetchToolResultContent, []unionCase[WebFetchToolResultContent]{
+	testUnion(t, webFetchToolResultContentUnion.Decode, []unionCase[WebFetchToolResultContent]{
 		{"web_fetch_result", WebFetchResult{URL: "u", Content: DocumentBlock{Source: pdfBase64, Title: Ptr("t"), Citations: &CitationsConfig{Enabled: Ptr(true)}}, Extra: future}},
 		{"web_fetch_result", WebFetchResult{URL: "u", Content: TextDocument("t")}},
 		{"web_fetch_tool_result_error", WebFetchToolResultError{ErrorCode: ToolErrorCodeContentTooLarge}},
@@ -201,7 +201,7 @@ func TestWebFetchToolResultContentUnion(t *testing.T) {
 }
 
 func TestCodeExecutionToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeCodeExecutionToolResultContent, []unionCase[CodeExecutionToolResultContent]{
+	testUnion(t, codeExecutionToolResultContentUnion.Decode, []unionCase[CodeExecutionToolResultContent]{
 		{"code_execution_result", CodeExecutionResult{Stdout: "o", Stderr: "e", ReturnCode: 2, Content: []CodeExecutionOutput{{FileID: "f", Extra: future}}, Extra: future}},
 		{"encrypted_code_execution_result", EncryptedCodeExecutionResult{EncryptedStdout: "x", Content: []CodeExecutionOutput{}}},
 		{"code_execution_tool_result_error", CodeExecutionToolResultError{ErrorCode: ToolErrorCodeExecutionTimeExceeded}},
@@ -209,14 +209,14 @@ func TestCodeExecutionToolResultContentUnion(t *testing.T) {
 }
 
 func TestBashCodeExecutionToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeBashCodeExecutionToolResultContent, []unionCase[BashCodeExecutionToolResultContent]{
+	testUnion(t, bashCodeExecutionToolResultContentUnion.Decode, []unionCase[BashCodeExecutionToolResultContent]{
 		{"bash_code_execution_result", BashCodeExecutionResult{Stdout: "o", ReturnCode: 1, Content: []BashCodeExecutionOutput{{FileID: "f"}}, Extra: future}},
 		{"bash_code_execution_tool_result_error", BashCodeExecutionToolResultError{ErrorCode: ToolErrorCodeOutputFileTooLarge}},
 	})
 }
 
 func TestTextEditorCodeExecutionToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeTextEditorCodeExecutionToolResultContent, []unionCase[TextEditorCodeExecutionToolResultContent]{
+	testUnion(t, textEditorCodeExecutionToolResultContentUnion.Decode, []unionCase[TextEditorCodeExecutionToolResultContent]{
 		{"text_editor_code_execution_view_result", TextEditorCodeExecutionViewResult{Content: "x", FileType: TextEditorFileTypeText, NumLines: Ptr(1), StartLine: Ptr(1), TotalLines: Ptr(1)}},
 		{"text_editor_code_execution_view_result", TextEditorCodeExecutionViewResult{Content: "img", FileType: TextEditorFileTypeImage, Extra: future}},
 		{"text_editor_code_execution_create_result", TextEditorCodeExecutionCreateResult{}},
@@ -227,7 +227,7 @@ func TestTextEditorCodeExecutionToolResultContentUnion(t *testing.T) {
 }
 
 func TestToolSearchToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeToolSearchToolResultContent, []unionCase[ToolSearchToolResultContent]{
+	testUnion(t, toolSearchToolResultContentUnion.Decode, []unionCase[ToolSearchToolResultContent]{
 		{"tool_search_tool_search_result", ToolSearchToolSearchResult{ToolReferences: []ToolReferenceBlock{{ToolName: "a"}, {ToolName: "b", Extra: future}}}},
 		{"tool_search_tool_search_result", ToolSearchToolSearchResult{ToolReferences: []ToolReferenceBlock{}}},
 		{"tool_search_tool_result_error", ToolSearchToolResultError{ErrorCode: ToolErrorCodeUnavailable, ErrorMessage: Ptr("down")}},
@@ -236,7 +236,7 @@ func TestToolSearchToolResultContentUnion(t *testing.T) {
 }
 
 func TestAdvisorToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeAdvisorToolResultContent, []unionCase[AdvisorToolResultContent]{
+	testUnion(t, advisorToolResultContentUnion.Decode, []unionCase[AdvisorToolResultContent]{
 		{"advisor_result", AdvisorResult{Text: "t", StopReason: StopReasonMaxTokens}},
 		{"advisor_result", AdvisorResult{Text: "t"}},
 		{"advisor_redacted_result", AdvisorRedactedResult{EncryptedContent: "e", StopReason: StopReasonEndTurn, Extra: future}},
@@ -246,7 +246,7 @@ func TestAdvisorToolResultContentUnion(t *testing.T) {
 
 func TestIterationUsageUnion(t *testing.T) {
 	cc := &CacheCreation{Ephemeral5mInputTokens: 1, Ephemeral1hInputTokens: 2}
-	testUnion(t, decodeIterationUsage, []unionCase[IterationUsage]{
+	testUnion(t, iterationUsageUnion.Decode, []unionCase[IterationUsage]{
 		{"message", MessageIterationUsage{InputTokens: 1, OutputTokens: 2, CacheCreation: cc, Model: "m"}},
 		{"message", MessageIterationUsage{InputTokens: 1}},
 		{"compaction", CompactionIterationUsage{InputTokens: 3, CacheCreation: cc, Extra: future}},
@@ -256,7 +256,7 @@ func TestIterationUsageUnion(t *testing.T) {
 }
 
 func TestFallbackCreditStatusUnion(t *testing.T) {
-	testUnion(t, decodeFallbackCreditStatus, []unionCase[FallbackCreditStatus]{
+	testUnion(t, fallbackCreditStatusUnion.Decode, []unionCase[FallbackCreditStatus]{
 		{"redeemed", FallbackCreditRedeemed{}},
 		{"not_applied", FallbackCreditNotApplied{Reason: "expired", RemoveToRedeem: []string{"tools"}, Extra: future}},
 		{"not_applied", FallbackCreditNotApplied{Reason: "body_mismatch"}},
@@ -264,14 +264,14 @@ func TestFallbackCreditStatusUnion(t *testing.T) {
 }
 
 func TestAppliedEditUnion(t *testing.T) {
-	testUnion(t, decodeAppliedEdit, []unionCase[AppliedEdit]{
+	testUnion(t, appliedEditUnion.Decode, []unionCase[AppliedEdit]{
 		{"clear_tool_uses_20250919", AppliedClearToolUses{ClearedInputTokens: 100, ClearedToolUses: 2}},
 		{"clear_thinking_20251015", AppliedClearThinking{ClearedInputTokens: 50, ClearedThinkingTurns: 1, Extra: future}},
 	})
 }
 
 func TestCacheMissUnion(t *testing.T) {
-	testUnion(t, decodeCacheMiss, []unionCase[CacheMiss]{
+	testUnion(t, cacheMissUnion.Decode, []unionCase[CacheMiss]{
 		{"model_changed", CacheMissModelChanged{CacheMissedInputTokens: 1}},
 		{"system_changed", CacheMissSystemChanged{CacheMissedInputTokens: 2}},
 		{"tools_changed", CacheMissToolsChanged{CacheMissedInputTokens: 3, Extra: future}},
@@ -348,7 +348,7 @@ func TestNullMemory(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b, err := decodeContentBlock([]byte(c.in))
+			b, err := contentBlockUnion.Decode([]byte(c.in))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -360,7 +360,7 @@ func TestNullMemory(t *testing.T) {
 		})
 	}
 	t.Run("set value wins", func(t *testing.T) {
-		b, _ := decodeContentBlock([]byte(`{"type":"text","text":"a","citations":null}`))
+		b, _ := contentBlockUnion.Decode([]byte(`{"type":"text","text":"a","citations":null}`))
 		tb := b.(TextBlock)
 		tb.Citations = Citations{}
 		out, _ := json.Marshal(tb)
@@ -464,7 +464,7 @@ func TestWrongNestedTypeIsUnknown(t *testing.T) {
 		{`{"type":"tool_search_tool_result","tool_use_id":"s","content":{"type":"tool_search_tool_search_result","tool_references":[{"type":"tool_ref_v2"}]}}`, "UnknownToolSearchToolResultContent"},
 	}
 	for _, c := range cases {
-		b, err := decodeContentBlock([]byte(c.in))
+		b, err := contentBlockUnion.Decode([]byte(c.in))
 		if err != nil {
 			t.Fatalf("%s: %v", c.in, err)
 		}
@@ -517,24 +517,24 @@ func TestStopReasonNull(t *testing.T) {
 // unknownAs' assertions would panic on a wrongly listed type.
 func TestUnionTables(t *testing.T) {
 	tables := map[string]func(t *testing.T){
-		"callers":          unionTest(callerVariants, decodeCaller),
-		"citations":        unionTest(citationVariants, decodeCitation),
-		"content blocks":   unionTest(contentBlockVariants, decodeContentBlock),
-		"tool change refs": unionTest(toolChangeRefVariants, decodeToolChangeRef),
+		"callers":          unionTest(callerVariants, callerUnion.Decode),
+		"citations":        unionTest(citationVariants, citationUnion.Decode),
+		"content blocks":   unionTest(contentBlockVariants, contentBlockUnion.Decode),
+		"tool change refs": unionTest(toolChangeRefVariants, toolChangeRefUnion.Decode),
 		"web search":       unionTest(webSearchToolResultContentVariants, decodeWebSearchToolResultContent),
-		"web fetch":        unionTest(webFetchToolResultContentVariants, decodeWebFetchToolResultContent),
-		"code execution":   unionTest(codeExecutionToolResultContentVariants, decodeCodeExecutionToolResultContent),
-		"bash":             unionTest(bashCodeExecutionToolResultContentVariants, decodeBashCodeExecutionToolResultContent),
-		"text editor":      unionTest(textEditorCodeExecutionToolResultContentVariants, decodeTextEditorCodeExecutionToolResultContent),
-		"tool search":      unionTest(toolSearchToolResultContentVariants, decodeToolSearchToolResultContent),
-		"advisor":          unionTest(advisorToolResultContentVariants, decodeAdvisorToolResultContent),
-		"image sources":    unionTest(imageSourceVariants, decodeImageSource),
-		"document sources": unionTest(documentSourceVariants, decodeDocumentSource),
-		"browser state":    unionTest(browserStateChangeVariants, decodeBrowserStateChange),
-		"iteration usage":  unionTest(iterationUsageVariants, decodeIterationUsage),
-		"fallback credit":  unionTest(fallbackCreditStatusVariants, decodeFallbackCreditStatus),
-		"applied edits":    unionTest(appliedEditVariants, decodeAppliedEdit),
-		"cache misses":     unionTest(cacheMissVariants, decodeCacheMiss),
+		"web fetch":        unionTest(webFetchToolResultContentVariants, webFetchToolResultContentUnion.Decode),
+		"code execution":   unionTest(codeExecutionToolResultContentVariants, codeExecutionToolResultContentUnion.Decode),
+		"bash":             unionTest(bashCodeExecutionToolResultContentVariants, bashCodeExecutionToolResultContentUnion.Decode),
+		"text editor":      unionTest(textEditorCodeExecutionToolResultContentVariants, textEditorCodeExecutionToolResultContentUnion.Decode),
+		"tool search":      unionTest(toolSearchToolResultContentVariants, toolSearchToolResultContentUnion.Decode),
+		"advisor":          unionTest(advisorToolResultContentVariants, advisorToolResultContentUnion.Decode),
+		"image sources":    unionTest(imageSourceVariants, imageSourceUnion.Decode),
+		"document sources": unionTest(documentSourceVariants, documentSourceUnion.Decode),
+		"browser state":    unionTest(browserStateChangeVariants, browserStateChangeUnion.Decode),
+		"iteration usage":  unionTest(iterationUsageVariants, iterationUsageUnion.Decode),
+		"fallback credit":  unionTest(fallbackCreditStatusVariants, fallbackCreditStatusUnion.Decode),
+		"applied edits":    unionTest(appliedEditVariants, appliedEditUnion.Decode),
+		"cache misses":     unionTest(cacheMissVariants, cacheMissUnion.Decode),
 	}
 	for name, run := range tables {
 		t.Run(name, run)

@@ -8,6 +8,12 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(ContextManagement{}, TokensCountContextManagement{})
+	codec.Register(ClearToolUsesEdit{}, codec.Spec{Type: clearToolUsesType})
+	codec.Register(CompactEdit{}, codec.Spec{Type: compactType})
+}
+
 // ContextManagement is the beta context_management request member: edits the
 // server applies to the conversation before the model sees it (clearing old
 // tool results or thinking, compaction). Beta-only: it needs
@@ -18,20 +24,14 @@ type ContextManagement struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the context management member.
-func (c *ContextManagement) UnmarshalJSON(data []byte) error {
-	type plain ContextManagement
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ContextManagement) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the context management member.
-func (c ContextManagement) MarshalJSON() ([]byte, error) {
-	type plain ContextManagement
-	return encodeExplicit("", plain(c), c.Explicit)
-}
+func (c ContextManagement) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // validate checks every edit; path is "context_management".
 func (c *ContextManagement) validate(path string) error {
@@ -203,22 +203,16 @@ type ClearToolUsesEdit struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ClearToolUsesEdit) isContextEdit() {}
 
 // UnmarshalJSON decodes the edit.
-func (e *ClearToolUsesEdit) UnmarshalJSON(data []byte) error {
-	type plain ClearToolUsesEdit
-	return decodeExplicit(data, (*plain)(e), &e.Explicit)
-}
+func (e *ClearToolUsesEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the edit with its type.
-func (e ClearToolUsesEdit) MarshalJSON() ([]byte, error) {
-	type plain ClearToolUsesEdit
-	return encodeExplicit(clearToolUsesType, plain(e), e.Explicit)
-}
+func (e ClearToolUsesEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
 
 func (e ClearToolUsesEdit) validate(path string) error {
 	if err := e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens, ContextUnitToolUses); err != nil {
@@ -399,22 +393,16 @@ type CompactEdit struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (CompactEdit) isContextEdit() {}
 
 // UnmarshalJSON decodes the edit.
-func (e *CompactEdit) UnmarshalJSON(data []byte) error {
-	type plain CompactEdit
-	return decodeExplicit(data, (*plain)(e), &e.Explicit)
-}
+func (e *CompactEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the edit with its type.
-func (e CompactEdit) MarshalJSON() ([]byte, error) {
-	type plain CompactEdit
-	return encodeExplicit(compactType, plain(e), e.Explicit)
-}
+func (e CompactEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
 
 func (e CompactEdit) validate(path string) error {
 	return e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens)
@@ -451,12 +439,8 @@ type TokensCountContextManagement struct {
 
 // UnmarshalJSON decodes the member, keeping unknown members in Extra.
 func (c *TokensCountContextManagement) UnmarshalJSON(data []byte) error {
-	type plain TokensCountContextManagement
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return unmarshalJSON(data, c)
 }
 
 // MarshalJSON writes the member with Extra.
-func (c TokensCountContextManagement) MarshalJSON() ([]byte, error) {
-	type plain TokensCountContextManagement
-	return marshalObject("", plain(c), c.Extra)
-}
+func (c TokensCountContextManagement) MarshalJSON() ([]byte, error) { return marshalJSON(c) }

@@ -20,6 +20,11 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
+func init() {
+	codec.Objects(FileScope{}, DeletedFile{})
+	codec.Register(FileMetadata{}, codec.Spec{Type: "file"})
+}
+
 // Beta names the Files and Skills services send on every call. The service
 // may accept the calls without them; switch one off with
 // option.WithoutEndpointBeta(mms.BetaFiles).
@@ -416,19 +421,10 @@ func (f FileMetadata) Created() (time.Time, error) { return time.Parse(time.RFC3
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra and
 // an explicit null scope or expires_at, so it is written back.
-func (f *FileMetadata) UnmarshalJSON(data []byte) error {
-	type plain FileMetadata
-	if recordIsNull(data) {
-		return nil
-	}
-	return decodeObject(data, (*plain)(f), &f.Extra)
-}
+func (f *FileMetadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // MarshalJSON encodes the record as the service sends it, Extra included.
-func (f FileMetadata) MarshalJSON() ([]byte, error) {
-	type plain FileMetadata
-	return marshalObject("file", plain(f), f.Extra)
-}
+func (f FileMetadata) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
 // FileScope is the context a file belongs to, e.g. {type: "session", id}.
 type FileScope struct {
@@ -441,16 +437,10 @@ type FileScope struct {
 }
 
 // UnmarshalJSON decodes the scope, keeping unknown members in Extra.
-func (f *FileScope) UnmarshalJSON(data []byte) error {
-	type plain FileScope
-	return decodeObjectOrNull(data, (*plain)(f), &f.Extra)
-}
+func (f *FileScope) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // MarshalJSON encodes the scope, Extra included.
-func (f FileScope) MarshalJSON() ([]byte, error) {
-	type plain FileScope
-	return codec.MarshalObject("", plain(f), f.Extra)
-}
+func (f FileScope) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
 // DeletedFile is the answer to [FilesService.Delete].
 type DeletedFile struct {
@@ -463,13 +453,7 @@ type DeletedFile struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedFile) UnmarshalJSON(data []byte) error {
-	type plain DeletedFile
-	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
-}
+func (d *DeletedFile) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedFile) MarshalJSON() ([]byte, error) {
-	type plain DeletedFile
-	return codec.MarshalObject("", plain(d), d.Extra)
-}
+func (d DeletedFile) MarshalJSON() ([]byte, error) { return marshalJSON(d) }

@@ -3,7 +3,13 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 )
+
+func init() {
+	codec.Objects(MCPToolConfiguration{})
+	codec.Register(MCPServerDefinition{}, codec.Spec{Type: "url"})
+}
 
 // MCPServers is the beta mcp_servers request member: at most 20 remote MCP
 // servers the model may use in this request. Beta-only: it needs mcp-client-2025-11-20,
@@ -59,20 +65,14 @@ type MCPServerDefinition struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes a server definition.
-func (d *MCPServerDefinition) UnmarshalJSON(data []byte) error {
-	type plain MCPServerDefinition
-	return decodeExplicit(data, (*plain)(d), &d.Explicit)
-}
+func (d *MCPServerDefinition) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the definition with "type":"url".
-func (d MCPServerDefinition) MarshalJSON() ([]byte, error) {
-	type plain MCPServerDefinition
-	return encodeExplicit("url", plain(d), d.Explicit)
-}
+func (d MCPServerDefinition) MarshalJSON() ([]byte, error) { return marshalRequest(d) }
 
 // String describes the server without its authorization token.
 func (d MCPServerDefinition) String() string {
@@ -105,17 +105,11 @@ type MCPToolConfiguration struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the tool configuration.
-func (c *MCPToolConfiguration) UnmarshalJSON(data []byte) error {
-	type plain MCPToolConfiguration
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *MCPToolConfiguration) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the tool configuration.
-func (c MCPToolConfiguration) MarshalJSON() ([]byte, error) {
-	type plain MCPToolConfiguration
-	return encodeExplicit("", plain(c), c.Explicit)
-}
+func (c MCPToolConfiguration) MarshalJSON() ([]byte, error) { return marshalRequest(c) }

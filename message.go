@@ -2,11 +2,15 @@ package mms
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
+
+func init() {
+	codec.Objects(Container{}, ContainerSkill{}, Usage{}, CacheCreation{}, OutputTokensDetails{}, ServerToolUsage{}, FallbackCreditUsage{}, ContextManagementResponse{}, MessageDiagnostics{})
+	codec.Register(Message{}, codec.Spec{Type: "message"})
+}
 
 // Role is the author of a message: RoleUser or RoleAssistant. There is no
 // system role; the system prompt is a request parameter.
@@ -45,73 +49,10 @@ type MessageParam struct {
 
 // UnmarshalJSON decodes a turn; content may be a string or an array of
 // blocks. Members other than role and content are ignored.
-func (p *MessageParam) UnmarshalJSON(data []byte) error {
-	var aux struct {
-		Role    Role           `json:"role"`
-		Content blocksOrString `json:"content"`
-	}
-	err := json.Unmarshal(data, &aux)
-	p.Role, p.Content, p.StringContent = aux.Role, aux.Content.blocks, aux.Content.isString
-	return err
-}
+func (p *MessageParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
-// MarshalJSON writes the turn in request form. The JSON is assembled
-// directly: a block's encoding is copied once into the result, and a block
-// that may carry a base64 payload (image, document, tool_result) writes
-// straight into the result, so the payload is copied once.
-func (p MessageParam) MarshalJSON() ([]byte, error) {
-	buf := make([]byte, 0, 64)
-	buf = append(buf, `{"role":`...)
-	buf = appendJSONString(buf, string(p.Role))
-	buf = append(buf, `,"content":`...)
-	if s, ok := stringForm(p.Content, p.StringContent); ok {
-		buf = appendJSONString(buf, s)
-		return append(buf, '}'), nil
-	}
-	if p.Content == nil {
-		buf = append(buf, "null"...)
-		return append(buf, '}'), nil
-	}
-	blocks := make([]ContentBlock, len(p.Content))
-	parts := make([][]byte, len(p.Content))
-	size := len(buf) + 3
-	for i, b := range p.Content {
-		if b == nil {
-			parts[i] = nullJSON
-			size += len(nullJSON) + 1
-			continue
-		}
-		b = b.requestForm()
-		if a, ok := b.(appender); ok {
-			blocks[i] = b
-			size += a.jsonSize() + 1
-			continue
-		}
-		enc, err := b.MarshalJSON()
-		if err != nil {
-			return nil, fmt.Errorf("content[%d]: %w", i, err)
-		}
-		parts[i] = enc
-		size += len(enc) + 1
-	}
-	out := make([]byte, 0, size)
-	out = append(out, buf...)
-	out = append(out, '[')
-	for i, part := range parts {
-		if i > 0 {
-			out = append(out, ',')
-		}
-		if a, ok := blocks[i].(appender); ok {
-			var err error
-			if out, err = a.appendJSON(out); err != nil {
-				return nil, fmt.Errorf("content[%d]: %w", i, err)
-			}
-			continue
-		}
-		out = append(out, part...)
-	}
-	return append(out, "]}"...), nil
-}
+// MarshalJSON writes the turn in request form.
+func (p MessageParam) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
 
 // validate checks the turn against the service's rules; path is e.g.
 // "messages[3]".
@@ -177,17 +118,11 @@ type Message struct {
 }
 
 // UnmarshalJSON decodes the message, keeping unknown members in Extra.
-func (m *Message) UnmarshalJSON(data []byte) error {
-	type plain Message
-	return decodeObject(data, (*plain)(m), &m.Extra)
-}
+func (m *Message) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON writes the message with "type":"message" and Extra (response
 // mode: everything decoded is written back).
-func (m Message) MarshalJSON() ([]byte, error) {
-	type plain Message
-	return marshalObject("message", plain(m), m.Extra)
-}
+func (m Message) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // StopReason says why the model stopped. Unknown values pass through. The
 // empty value is JSON null.
@@ -235,10 +170,7 @@ type StopDetails struct {
 }
 
 // UnmarshalJSON decodes the details, keeping unknown members in Extra.
-func (d *StopDetails) UnmarshalJSON(data []byte) error {
-	type plain StopDetails
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *StopDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the details with Extra.
 func (d StopDetails) MarshalJSON() ([]byte, error) {
@@ -282,16 +214,10 @@ type Container struct {
 }
 
 // UnmarshalJSON decodes the container, keeping unknown members in Extra.
-func (c *Container) UnmarshalJSON(data []byte) error {
-	type plain Container
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *Container) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the container with Extra.
-func (c Container) MarshalJSON() ([]byte, error) {
-	type plain Container
-	return marshalObject("", plain(c), c.Extra)
-}
+func (c Container) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // Expires parses ExpiresAt.
 func (c Container) Expires() (time.Time, error) { return time.Parse(time.RFC3339Nano, c.ExpiresAt) }
@@ -307,16 +233,10 @@ type ContainerSkill struct {
 }
 
 // UnmarshalJSON decodes the skill, keeping unknown members in Extra.
-func (s *ContainerSkill) UnmarshalJSON(data []byte) error {
-	type plain ContainerSkill
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *ContainerSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the skill with Extra.
-func (s ContainerSkill) MarshalJSON() ([]byte, error) {
-	type plain ContainerSkill
-	return marshalObject("", plain(s), s.Extra)
-}
+func (s ContainerSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // ---------------------------------------------------------------------------
 // Usage
@@ -359,16 +279,10 @@ type Usage struct {
 }
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *Usage) UnmarshalJSON(data []byte) error {
-	type plain Usage
-	return decodeObject(data, (*plain)(u), &u.Extra)
-}
+func (u *Usage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON writes the usage with Extra.
-func (u Usage) MarshalJSON() ([]byte, error) {
-	type plain Usage
-	return marshalObject("", plain(u), u.Extra)
-}
+func (u Usage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // TotalInputTokens is InputTokens plus the cache creation and cache read
 // input tokens.
@@ -392,16 +306,10 @@ type CacheCreation struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *CacheCreation) UnmarshalJSON(data []byte) error {
-	type plain CacheCreation
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the object with Extra.
-func (c CacheCreation) MarshalJSON() ([]byte, error) {
-	type plain CacheCreation
-	return marshalObject("", plain(c), c.Extra)
-}
+func (c CacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // OutputTokensDetails breaks down output tokens.
 type OutputTokensDetails struct {
@@ -411,16 +319,10 @@ type OutputTokensDetails struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *OutputTokensDetails) UnmarshalJSON(data []byte) error {
-	type plain OutputTokensDetails
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *OutputTokensDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the object with Extra.
-func (d OutputTokensDetails) MarshalJSON() ([]byte, error) {
-	type plain OutputTokensDetails
-	return marshalObject("", plain(d), d.Extra)
-}
+func (d OutputTokensDetails) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ServerToolUsage counts the server tool requests of a response.
 type ServerToolUsage struct {
@@ -432,16 +334,10 @@ type ServerToolUsage struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (s *ServerToolUsage) UnmarshalJSON(data []byte) error {
-	type plain ServerToolUsage
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *ServerToolUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the object with Extra.
-func (s ServerToolUsage) MarshalJSON() ([]byte, error) {
-	type plain ServerToolUsage
-	return marshalObject("", plain(s), s.Extra)
-}
+func (s ServerToolUsage) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // ServiceTier is the capacity tier that served a response. Unknown values
 // pass through. The empty value is JSON null.
@@ -485,22 +381,17 @@ type IterationUsages []IterationUsage
 
 // UnmarshalJSON decodes each element by its "type".
 func (u *IterationUsages) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeIterationUsage)
+	v, err := codec.DecodeArray(data, iterationUsageUnion.Decode)
 	*u = v
 	return err
 }
 
 // iterationUsageVariants is the decode table of IterationUsage.
-var iterationUsageVariants = variants[IterationUsage]{
-	"message":          variant[IterationUsage, MessageIterationUsage],
-	"compaction":       variant[IterationUsage, CompactionIterationUsage],
-	"advisor_message":  variant[IterationUsage, AdvisorMessageIterationUsage],
-	"fallback_message": variant[IterationUsage, FallbackMessageIterationUsage],
-}
-
-func decodeIterationUsage(data []byte) (IterationUsage, error) {
-	return decodeUnion(data, iterationUsageVariants, newUnknownIterationUsage)
-}
+var iterationUsageUnion = codec.NewUnion[IterationUsage]("IterationUsage", UnknownIterationUsage{}).
+	Add("message", MessageIterationUsage{}).
+	Add("compaction", CompactionIterationUsage{}).
+	Add("advisor_message", AdvisorMessageIterationUsage{}).
+	Add("fallback_message", FallbackMessageIterationUsage{})
 
 // MessageIterationUsage is a "message" iteration: a main-model inference.
 type MessageIterationUsage struct {
@@ -519,16 +410,10 @@ type MessageIterationUsage struct {
 func (MessageIterationUsage) isIterationUsage() {}
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *MessageIterationUsage) UnmarshalJSON(data []byte) error {
-	type plain MessageIterationUsage
-	return decodeObject(data, (*plain)(u), &u.Extra)
-}
+func (u *MessageIterationUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON writes the usage with "type":"message" and Extra.
-func (u MessageIterationUsage) MarshalJSON() ([]byte, error) {
-	type plain MessageIterationUsage
-	return marshalObject("message", plain(u), u.Extra)
-}
+func (u MessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // CompactionIterationUsage is a "compaction" iteration: a compaction step.
 type CompactionIterationUsage struct {
@@ -545,16 +430,10 @@ type CompactionIterationUsage struct {
 func (CompactionIterationUsage) isIterationUsage() {}
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *CompactionIterationUsage) UnmarshalJSON(data []byte) error {
-	type plain CompactionIterationUsage
-	return decodeObject(data, (*plain)(u), &u.Extra)
-}
+func (u *CompactionIterationUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON writes the usage with "type":"compaction" and Extra.
-func (u CompactionIterationUsage) MarshalJSON() ([]byte, error) {
-	type plain CompactionIterationUsage
-	return marshalObject("compaction", plain(u), u.Extra)
-}
+func (u CompactionIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // AdvisorMessageIterationUsage is an "advisor_message" iteration: an
 // advisor-model inference.
@@ -575,15 +454,11 @@ func (AdvisorMessageIterationUsage) isIterationUsage() {}
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
 func (u *AdvisorMessageIterationUsage) UnmarshalJSON(data []byte) error {
-	type plain AdvisorMessageIterationUsage
-	return decodeObject(data, (*plain)(u), &u.Extra)
+	return unmarshalJSON(data, u)
 }
 
 // MarshalJSON writes the usage with "type":"advisor_message" and Extra.
-func (u AdvisorMessageIterationUsage) MarshalJSON() ([]byte, error) {
-	type plain AdvisorMessageIterationUsage
-	return marshalObject("advisor_message", plain(u), u.Extra)
-}
+func (u AdvisorMessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // FallbackMessageIterationUsage is a "fallback_message" iteration: an
 // inference of a fallback model.
@@ -604,15 +479,11 @@ func (FallbackMessageIterationUsage) isIterationUsage() {}
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
 func (u *FallbackMessageIterationUsage) UnmarshalJSON(data []byte) error {
-	type plain FallbackMessageIterationUsage
-	return decodeObject(data, (*plain)(u), &u.Extra)
+	return unmarshalJSON(data, u)
 }
 
 // MarshalJSON writes the usage with "type":"fallback_message" and Extra.
-func (u FallbackMessageIterationUsage) MarshalJSON() ([]byte, error) {
-	type plain FallbackMessageIterationUsage
-	return marshalObject("fallback_message", plain(u), u.Extra)
-}
+func (u FallbackMessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // UnknownIterationUsage holds an iteration type this version cannot name;
 // Raw is written back verbatim.
@@ -621,14 +492,10 @@ type UnknownIterationUsage struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownIterationUsage(typ string, raw json.RawMessage) IterationUsage {
-	return UnknownIterationUsage{Type: typ, Raw: raw}
-}
-
 func (UnknownIterationUsage) isIterationUsage() {}
 
 // MarshalJSON returns Raw unchanged.
-func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return rawJSON(u.Type, u.Raw) }
+func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // FallbackCreditUsage reports what happened to a fallback credit token
 // (beta usage.fallback_credit).
@@ -639,22 +506,10 @@ type FallbackCreditUsage struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (f *FallbackCreditUsage) UnmarshalJSON(data []byte) error {
-	type plain FallbackCreditUsage
-	aux := struct {
-		*plain
-		Status holder[FallbackCreditStatus] `json:"status"`
-	}{plain: (*plain)(f), Status: holder[FallbackCreditStatus]{decode: decodeFallbackCreditStatus}}
-	err := decodeObject(data, &aux, &f.Extra)
-	f.Status = aux.Status.v
-	return err
-}
+func (f *FallbackCreditUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // MarshalJSON writes the object with Extra.
-func (f FallbackCreditUsage) MarshalJSON() ([]byte, error) {
-	type plain FallbackCreditUsage
-	return marshalObject("", plain(f), f.Extra)
-}
+func (f FallbackCreditUsage) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
 // A FallbackCreditStatus is the outcome of a fallback credit redemption.
 // Variants: [FallbackCreditRedeemed], [FallbackCreditNotApplied] and
@@ -665,14 +520,9 @@ type FallbackCreditStatus interface {
 }
 
 // fallbackCreditStatusVariants is the decode table of FallbackCreditStatus.
-var fallbackCreditStatusVariants = variants[FallbackCreditStatus]{
-	"redeemed":    variant[FallbackCreditStatus, FallbackCreditRedeemed],
-	"not_applied": variant[FallbackCreditStatus, FallbackCreditNotApplied],
-}
-
-func decodeFallbackCreditStatus(data []byte) (FallbackCreditStatus, error) {
-	return decodeUnion(data, fallbackCreditStatusVariants, newUnknownFallbackCreditStatus)
-}
+var fallbackCreditStatusUnion = codec.NewUnion[FallbackCreditStatus]("FallbackCreditStatus", UnknownFallbackCreditStatus{}).
+	Add("redeemed", FallbackCreditRedeemed{}).
+	Add("not_applied", FallbackCreditNotApplied{})
 
 // FallbackCreditRedeemed is the "redeemed" status: the credit applied.
 type FallbackCreditRedeemed struct {
@@ -683,16 +533,10 @@ type FallbackCreditRedeemed struct {
 func (FallbackCreditRedeemed) isFallbackCreditStatus() {}
 
 // UnmarshalJSON decodes the status, keeping unknown members in Extra.
-func (s *FallbackCreditRedeemed) UnmarshalJSON(data []byte) error {
-	type plain FallbackCreditRedeemed
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *FallbackCreditRedeemed) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the status with "type":"redeemed" and Extra.
-func (s FallbackCreditRedeemed) MarshalJSON() ([]byte, error) {
-	type plain FallbackCreditRedeemed
-	return marshalObject("redeemed", plain(s), s.Extra)
-}
+func (s FallbackCreditRedeemed) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // FallbackCreditNotApplied is the "not_applied" status: the credit did not
 // apply, for Reason (e.g. "expired", "body_mismatch").
@@ -708,16 +552,10 @@ type FallbackCreditNotApplied struct {
 func (FallbackCreditNotApplied) isFallbackCreditStatus() {}
 
 // UnmarshalJSON decodes the status, keeping unknown members in Extra.
-func (s *FallbackCreditNotApplied) UnmarshalJSON(data []byte) error {
-	type plain FallbackCreditNotApplied
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *FallbackCreditNotApplied) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the status with "type":"not_applied" and Extra.
-func (s FallbackCreditNotApplied) MarshalJSON() ([]byte, error) {
-	type plain FallbackCreditNotApplied
-	return marshalObject("not_applied", plain(s), s.Extra)
-}
+func (s FallbackCreditNotApplied) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // UnknownFallbackCreditStatus holds a status type this version cannot name;
 // Raw is written back verbatim.
@@ -726,14 +564,10 @@ type UnknownFallbackCreditStatus struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownFallbackCreditStatus(typ string, raw json.RawMessage) FallbackCreditStatus {
-	return UnknownFallbackCreditStatus{Type: typ, Raw: raw}
-}
-
 func (UnknownFallbackCreditStatus) isFallbackCreditStatus() {}
 
 // MarshalJSON returns Raw unchanged.
-func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // ---------------------------------------------------------------------------
 // context management (beta)
@@ -747,16 +581,10 @@ type ContextManagementResponse struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *ContextManagementResponse) UnmarshalJSON(data []byte) error {
-	type plain ContextManagementResponse
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *ContextManagementResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the object with Extra.
-func (c ContextManagementResponse) MarshalJSON() ([]byte, error) {
-	type plain ContextManagementResponse
-	return marshalObject("", plain(c), c.Extra)
-}
+func (c ContextManagementResponse) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // An AppliedEdit is one context edit the service applied. Variants:
 // [AppliedClearToolUses], [AppliedClearThinking] and [UnknownAppliedEdit].
@@ -770,20 +598,15 @@ type AppliedEdits []AppliedEdit
 
 // UnmarshalJSON decodes each element by its "type".
 func (e *AppliedEdits) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeAppliedEdit)
+	v, err := codec.DecodeArray(data, appliedEditUnion.Decode)
 	*e = v
 	return err
 }
 
 // appliedEditVariants is the decode table of AppliedEdit.
-var appliedEditVariants = variants[AppliedEdit]{
-	"clear_tool_uses_20250919": variant[AppliedEdit, AppliedClearToolUses],
-	"clear_thinking_20251015":  variant[AppliedEdit, AppliedClearThinking],
-}
-
-func decodeAppliedEdit(data []byte) (AppliedEdit, error) {
-	return decodeUnion(data, appliedEditVariants, newUnknownAppliedEdit)
-}
+var appliedEditUnion = codec.NewUnion[AppliedEdit]("AppliedEdit", UnknownAppliedEdit{}).
+	Add("clear_tool_uses_20250919", AppliedClearToolUses{}).
+	Add("clear_thinking_20251015", AppliedClearThinking{})
 
 // AppliedClearToolUses is an applied "clear_tool_uses_20250919" edit.
 type AppliedClearToolUses struct {
@@ -796,16 +619,10 @@ type AppliedClearToolUses struct {
 func (AppliedClearToolUses) isAppliedEdit() {}
 
 // UnmarshalJSON decodes the edit, keeping unknown members in Extra.
-func (e *AppliedClearToolUses) UnmarshalJSON(data []byte) error {
-	type plain AppliedClearToolUses
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *AppliedClearToolUses) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the edit with "type":"clear_tool_uses_20250919".
-func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) {
-	type plain AppliedClearToolUses
-	return marshalObject("clear_tool_uses_20250919", plain(e), e.Extra)
-}
+func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // AppliedClearThinking is an applied "clear_thinking_20251015" edit.
 type AppliedClearThinking struct {
@@ -818,16 +635,10 @@ type AppliedClearThinking struct {
 func (AppliedClearThinking) isAppliedEdit() {}
 
 // UnmarshalJSON decodes the edit, keeping unknown members in Extra.
-func (e *AppliedClearThinking) UnmarshalJSON(data []byte) error {
-	type plain AppliedClearThinking
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *AppliedClearThinking) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the edit with "type":"clear_thinking_20251015".
-func (e AppliedClearThinking) MarshalJSON() ([]byte, error) {
-	type plain AppliedClearThinking
-	return marshalObject("clear_thinking_20251015", plain(e), e.Extra)
-}
+func (e AppliedClearThinking) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // UnknownAppliedEdit holds an edit type this version cannot name; Raw is
 // written back verbatim.
@@ -836,14 +647,10 @@ type UnknownAppliedEdit struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownAppliedEdit(typ string, raw json.RawMessage) AppliedEdit {
-	return UnknownAppliedEdit{Type: typ, Raw: raw}
-}
-
 func (UnknownAppliedEdit) isAppliedEdit() {}
 
 // MarshalJSON returns Raw unchanged.
-func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return rawJSON(e.Type, e.Raw) }
+func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // ---------------------------------------------------------------------------
 // diagnostics (beta)
@@ -858,22 +665,10 @@ type MessageDiagnostics struct {
 }
 
 // UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *MessageDiagnostics) UnmarshalJSON(data []byte) error {
-	type plain MessageDiagnostics
-	aux := struct {
-		*plain
-		CacheMissReason holder[CacheMiss] `json:"cache_miss_reason"`
-	}{plain: (*plain)(d), CacheMissReason: holder[CacheMiss]{decode: decodeCacheMiss}}
-	err := decodeObject(data, &aux, &d.Extra)
-	d.CacheMissReason = aux.CacheMissReason.v
-	return err
-}
+func (d *MessageDiagnostics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the object with Extra.
-func (d MessageDiagnostics) MarshalJSON() ([]byte, error) {
-	type plain MessageDiagnostics
-	return marshalObject("", plain(d), d.Extra)
-}
+func (d MessageDiagnostics) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // A CacheMiss says why the prompt cache missed. Variants:
 // [CacheMissModelChanged], [CacheMissSystemChanged], [CacheMissToolsChanged],
@@ -885,18 +680,13 @@ type CacheMiss interface {
 }
 
 // cacheMissVariants is the decode table of CacheMiss.
-var cacheMissVariants = variants[CacheMiss]{
-	"model_changed":              variant[CacheMiss, CacheMissModelChanged],
-	"system_changed":             variant[CacheMiss, CacheMissSystemChanged],
-	"tools_changed":              variant[CacheMiss, CacheMissToolsChanged],
-	"messages_changed":           variant[CacheMiss, CacheMissMessagesChanged],
-	"previous_message_not_found": variant[CacheMiss, CacheMissPreviousMessageNotFound],
-	"unavailable":                variant[CacheMiss, CacheMissUnavailable],
-}
-
-func decodeCacheMiss(data []byte) (CacheMiss, error) {
-	return decodeUnion(data, cacheMissVariants, newUnknownCacheMiss)
-}
+var cacheMissUnion = codec.NewUnion[CacheMiss]("CacheMiss", UnknownCacheMiss{}).
+	Add("model_changed", CacheMissModelChanged{}).
+	Add("system_changed", CacheMissSystemChanged{}).
+	Add("tools_changed", CacheMissToolsChanged{}).
+	Add("messages_changed", CacheMissMessagesChanged{}).
+	Add("previous_message_not_found", CacheMissPreviousMessageNotFound{}).
+	Add("unavailable", CacheMissUnavailable{})
 
 // CacheMissModelChanged is the "model_changed" cache miss.
 type CacheMissModelChanged struct {
@@ -908,16 +698,10 @@ type CacheMissModelChanged struct {
 func (CacheMissModelChanged) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissModelChanged) UnmarshalJSON(data []byte) error {
-	type plain CacheMissModelChanged
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheMissModelChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the value with "type":"model_changed" and Extra.
-func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) {
-	type plain CacheMissModelChanged
-	return marshalObject("model_changed", plain(c), c.Extra)
-}
+func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissSystemChanged is the "system_changed" cache miss.
 type CacheMissSystemChanged struct {
@@ -929,16 +713,10 @@ type CacheMissSystemChanged struct {
 func (CacheMissSystemChanged) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissSystemChanged) UnmarshalJSON(data []byte) error {
-	type plain CacheMissSystemChanged
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheMissSystemChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the value with "type":"system_changed" and Extra.
-func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) {
-	type plain CacheMissSystemChanged
-	return marshalObject("system_changed", plain(c), c.Extra)
-}
+func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissToolsChanged is the "tools_changed" cache miss.
 type CacheMissToolsChanged struct {
@@ -950,16 +728,10 @@ type CacheMissToolsChanged struct {
 func (CacheMissToolsChanged) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissToolsChanged) UnmarshalJSON(data []byte) error {
-	type plain CacheMissToolsChanged
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheMissToolsChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the value with "type":"tools_changed" and Extra.
-func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) {
-	type plain CacheMissToolsChanged
-	return marshalObject("tools_changed", plain(c), c.Extra)
-}
+func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissMessagesChanged is the "messages_changed" cache miss.
 type CacheMissMessagesChanged struct {
@@ -971,16 +743,10 @@ type CacheMissMessagesChanged struct {
 func (CacheMissMessagesChanged) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissMessagesChanged) UnmarshalJSON(data []byte) error {
-	type plain CacheMissMessagesChanged
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheMissMessagesChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the value with "type":"messages_changed" and Extra.
-func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) {
-	type plain CacheMissMessagesChanged
-	return marshalObject("messages_changed", plain(c), c.Extra)
-}
+func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissPreviousMessageNotFound is the "previous_message_not_found"
 // cache miss: the previous_message_id was unknown.
@@ -993,15 +759,11 @@ func (CacheMissPreviousMessageNotFound) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (c *CacheMissPreviousMessageNotFound) UnmarshalJSON(data []byte) error {
-	type plain CacheMissPreviousMessageNotFound
-	return decodeObject(data, (*plain)(c), &c.Extra)
+	return unmarshalJSON(data, c)
 }
 
 // MarshalJSON writes the value with "type":"previous_message_not_found".
-func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) {
-	type plain CacheMissPreviousMessageNotFound
-	return marshalObject("previous_message_not_found", plain(c), c.Extra)
-}
+func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissUnavailable is the "unavailable" cache miss: no diagnosis.
 type CacheMissUnavailable struct {
@@ -1012,16 +774,10 @@ type CacheMissUnavailable struct {
 func (CacheMissUnavailable) isCacheMiss() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissUnavailable) UnmarshalJSON(data []byte) error {
-	type plain CacheMissUnavailable
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *CacheMissUnavailable) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the value with "type":"unavailable" and Extra.
-func (c CacheMissUnavailable) MarshalJSON() ([]byte, error) {
-	type plain CacheMissUnavailable
-	return marshalObject("unavailable", plain(c), c.Extra)
-}
+func (c CacheMissUnavailable) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // UnknownCacheMiss holds a cache miss type this version cannot name; Raw is
 // written back verbatim.
@@ -1030,11 +786,7 @@ type UnknownCacheMiss struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownCacheMiss(typ string, raw json.RawMessage) CacheMiss {
-	return UnknownCacheMiss{Type: typ, Raw: raw}
-}
-
 func (UnknownCacheMiss) isCacheMiss() {}
 
 // MarshalJSON returns Raw unchanged.
-func (c UnknownCacheMiss) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }
+func (c UnknownCacheMiss) MarshalJSON() ([]byte, error) { return marshalJSON(c) }

@@ -3,9 +3,73 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
+
+func init() {
+	codec.Register(SystemPrompt{}, codec.Spec{
+		Encode: func(e *codec.Encoder, v reflect.Value) error {
+			s := v.Interface().(SystemPrompt)
+			if s.Blocks == nil {
+				e.String(s.Text)
+				return nil
+			}
+			return e.Any(s.Blocks)
+		},
+		Decode: func(data []byte, v reflect.Value) error {
+			s := SystemPrompt{}
+			if len(data) > 0 && data[0] == '"' {
+				err := json.Unmarshal(data, &s.Text)
+				v.Set(reflect.ValueOf(s))
+				return err
+			}
+			if err := codec.UnmarshalOwned(data, &s.Blocks); err != nil {
+				return err
+			}
+			if s.Blocks == nil {
+				s.Blocks = []TextBlock{}
+			}
+			v.Set(reflect.ValueOf(s))
+			return nil
+		},
+	})
+	codec.Register(ContainerParam{}, stringOrObject("ID", func(c ContainerParam) bool {
+		return c.Skills == nil && c.ID != ""
+	}))
+	codec.Register(FallbackCreditToken{}, stringOrObject("Token", func(t FallbackCreditToken) bool { return t.Mode == "" }))
+	codec.Register(Fallbacks{}, codec.Spec{
+		Encode: func(e *codec.Encoder, v reflect.Value) error {
+			switch f := v.Interface().(Fallbacks); {
+			case f.Default:
+				e.Raw([]byte(`"default"`))
+			case f.Models == nil:
+				e.Raw([]byte(`[]`))
+			default:
+				return e.Any(f.Models)
+			}
+			return nil
+		},
+		Decode: func(data []byte, v reflect.Value) error {
+			f := Fallbacks{}
+			defer func() { v.Set(reflect.ValueOf(f)) }()
+			if len(data) > 0 && data[0] == '"' {
+				var s string
+				if err := json.Unmarshal(data, &s); err != nil {
+					return err
+				}
+				if s != "default" {
+					return fmt.Errorf(`mms: fallbacks: unknown string form %q (want "default" or a list)`, s)
+				}
+				f.Default = true
+				return nil
+			}
+			return codec.UnmarshalOwned(data, &f.Models)
+		},
+	})
+	codec.Objects(SkillParam{}, FallbackParam{}, []TextBlock(nil), []FallbackParam(nil))
+}
 
 // SystemPrompt is the system prompt: plain text, or text blocks (which may
 // carry cache_control and citations). Build it with [SystemText] or
@@ -32,33 +96,10 @@ func SystemBlocks(blocks ...TextBlock) SystemPrompt {
 func (s SystemPrompt) IsZero() bool { return s.Text == "" && s.Blocks == nil }
 
 // MarshalJSON writes the string or the blocks, in request form.
-func (s SystemPrompt) MarshalJSON() ([]byte, error) {
-	if s.Blocks == nil {
-		return codec.Marshal(s.Text)
-	}
-	blocks := make([]TextBlock, len(s.Blocks))
-	for i, b := range s.Blocks {
-		blocks[i] = b.requestText()
-	}
-	return codec.Marshal(blocks)
-}
+func (s SystemPrompt) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
 
 // UnmarshalJSON reads a string or an array of text blocks.
-func (s *SystemPrompt) UnmarshalJSON(data []byte) error {
-	*s = SystemPrompt{}
-	if len(data) > 0 && data[0] == '"' {
-		return json.Unmarshal(data, &s.Text)
-	}
-	var blocks []TextBlock
-	if err := json.Unmarshal(data, &blocks); err != nil {
-		return err
-	}
-	if blocks == nil {
-		blocks = []TextBlock{}
-	}
-	s.Blocks = blocks
-	return nil
-}
+func (s *SystemPrompt) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 func (s SystemPrompt) validate(path string) error {
 	for i, b := range s.Blocks {
@@ -91,23 +132,10 @@ type SkillParam struct {
 }
 
 // MarshalJSON writes the id string, or the object when skills are given.
-func (c ContainerParam) MarshalJSON() ([]byte, error) {
-	if c.Skills == nil && c.ID != "" {
-		return codec.Marshal(c.ID)
-	}
-	type plain ContainerParam
-	return codec.Marshal(plain(c))
-}
+func (c ContainerParam) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnmarshalJSON reads the id string or the object.
-func (c *ContainerParam) UnmarshalJSON(data []byte) error {
-	*c = ContainerParam{}
-	if len(data) > 0 && data[0] == '"' {
-		return json.Unmarshal(data, &c.ID)
-	}
-	type plain ContainerParam
-	return json.Unmarshal(data, (*plain)(c))
-}
+func (c *ContainerParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // Bounds of container.skills (request-constraints.md, BetaContainerParams
 // and BetaSkillParams).
@@ -168,23 +196,10 @@ const (
 )
 
 // MarshalJSON writes the token string, or the object when Mode is set.
-func (t FallbackCreditToken) MarshalJSON() ([]byte, error) {
-	if t.Mode == "" {
-		return codec.Marshal(t.Token)
-	}
-	type plain FallbackCreditToken
-	return codec.Marshal(plain(t))
-}
+func (t FallbackCreditToken) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 // UnmarshalJSON reads the string or the object.
-func (t *FallbackCreditToken) UnmarshalJSON(data []byte) error {
-	*t = FallbackCreditToken{}
-	if len(data) > 0 && data[0] == '"' {
-		return json.Unmarshal(data, &t.Token)
-	}
-	type plain FallbackCreditToken
-	return json.Unmarshal(data, (*plain)(t))
-}
+func (t *FallbackCreditToken) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 func (t *FallbackCreditToken) validate(path string) error {
 	if t != nil && t.Token == "" {
@@ -211,50 +226,13 @@ type FallbackParam struct {
 }
 
 // MarshalJSON writes "default" or the list.
-func (f Fallbacks) MarshalJSON() ([]byte, error) {
-	if f.Default {
-		return []byte(`"default"`), nil
-	}
-	if f.Models == nil {
-		return []byte(`[]`), nil
-	}
-	return codec.Marshal(f.Models)
-}
+func (f Fallbacks) MarshalJSON() ([]byte, error) { return marshalRequest(f) }
 
 // UnmarshalJSON reads "default" or the list.
-func (f *Fallbacks) UnmarshalJSON(data []byte) error {
-	*f = Fallbacks{}
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		if s != "default" {
-			return fmt.Errorf(`mms: fallbacks: unknown string form %q (want "default" or a list)`, s)
-		}
-		f.Default = true
-		return nil
-	}
-	return json.Unmarshal(data, &f.Models)
-}
+func (f *Fallbacks) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // UnmarshalJSON decodes one fallback, including its thinking union.
-func (p *FallbackParam) UnmarshalJSON(data []byte) error {
-	type plain FallbackParam
-	aux := struct {
-		*plain
-		Thinking json.RawMessage `json:"thinking"`
-	}{plain: (*plain)(p)}
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
-	}
-	if aux.Thinking == nil {
-		return nil
-	}
-	var err error
-	p.Thinking, err = decodeThinkingConfig(aux.Thinking)
-	return err
-}
+func (p *FallbackParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 func (f *Fallbacks) validate(path string) error {
 	if f == nil || f.Default {

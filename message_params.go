@@ -8,6 +8,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
+func init() {
+	codec.Objects(MessageTokensCount{})
+}
+
 // Beta names that request parameters switch on (messages.md §2.2).
 const (
 	betaCacheDiagnosis  = "cache-diagnosis-2026-04-07"
@@ -112,16 +116,10 @@ type MessageTokensCount struct {
 }
 
 // UnmarshalJSON decodes the count, keeping unknown members in Extra.
-func (c *MessageTokensCount) UnmarshalJSON(data []byte) error {
-	type plain MessageTokensCount
-	return codec.DecodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *MessageTokensCount) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the count with Extra.
-func (c MessageTokensCount) MarshalJSON() ([]byte, error) {
-	type plain MessageTokensCount
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c MessageTokensCount) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // prompt is the part both request bodies share; validation and betas are
 // written once against it.

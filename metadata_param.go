@@ -1,6 +1,14 @@
 package mms
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+func init() {
+	codec.Objects(Metadata{})
+}
 
 // Metadata describes the request for the service's own records.
 type Metadata struct {
@@ -11,7 +19,7 @@ type Metadata struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero ("user_id": null); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // maxUserIDLen bounds metadata.user_id (request-constraints.md,
@@ -24,13 +32,7 @@ func (m *Metadata) validate(path string) error {
 }
 
 // UnmarshalJSON decodes the metadata.
-func (m *Metadata) UnmarshalJSON(data []byte) error {
-	type plain Metadata
-	return decodeExplicit(data, (*plain)(m), &m.Explicit)
-}
+func (m *Metadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON writes the metadata.
-func (m Metadata) MarshalJSON() ([]byte, error) {
-	type plain Metadata
-	return encodeExplicit("", plain(m), m.Explicit)
-}
+func (m Metadata) MarshalJSON() ([]byte, error) { return marshalRequest(m) }

@@ -14,6 +14,10 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
+func init() {
+	codec.Objects(ModelCapabilities{}, CapabilitySupport{}, ContextManagementCapability{}, EffortCapability{}, ThinkingCapability{}, ThinkingCapabilityTypes{})
+}
+
 // ModelsService lists and retrieves the models the service offers
 // (/v1/models). Reach it as client.Models. The endpoints need no beta; betas
 // given as options are passed through, and a beta request may return the
@@ -179,16 +183,10 @@ type ModelCapabilities struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ModelCapabilities) UnmarshalJSON(data []byte) error {
-	type plain ModelCapabilities
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *ModelCapabilities) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c ModelCapabilities) MarshalJSON() ([]byte, error) {
-	type plain ModelCapabilities
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c ModelCapabilities) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CapabilitySupport says whether one capability is supported.
 type CapabilitySupport struct {
@@ -198,16 +196,10 @@ type CapabilitySupport struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *CapabilitySupport) UnmarshalJSON(data []byte) error {
-	type plain CapabilitySupport
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *CapabilitySupport) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c CapabilitySupport) MarshalJSON() ([]byte, error) {
-	type plain CapabilitySupport
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c CapabilitySupport) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ContextManagementCapability lists the supported context-management
 // strategies; a strategy the service reports as null is nil.
@@ -221,16 +213,10 @@ type ContextManagementCapability struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ContextManagementCapability) UnmarshalJSON(data []byte) error {
-	type plain ContextManagementCapability
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *ContextManagementCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c ContextManagementCapability) MarshalJSON() ([]byte, error) {
-	type plain ContextManagementCapability
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c ContextManagementCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // EffortCapability lists the supported effort levels; XHigh is nil when the
 // service reports it as null.
@@ -246,16 +232,10 @@ type EffortCapability struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *EffortCapability) UnmarshalJSON(data []byte) error {
-	type plain EffortCapability
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *EffortCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c EffortCapability) MarshalJSON() ([]byte, error) {
-	type plain EffortCapability
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c EffortCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ThinkingCapability lists the supported thinking modes.
 type ThinkingCapability struct {
@@ -266,16 +246,10 @@ type ThinkingCapability struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ThinkingCapability) UnmarshalJSON(data []byte) error {
-	type plain ThinkingCapability
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *ThinkingCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c ThinkingCapability) MarshalJSON() ([]byte, error) {
-	type plain ThinkingCapability
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c ThinkingCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ThinkingCapabilityTypes lists support per thinking type.
 type ThinkingCapabilityTypes struct {
@@ -286,16 +260,10 @@ type ThinkingCapabilityTypes struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ThinkingCapabilityTypes) UnmarshalJSON(data []byte) error {
-	type plain ThinkingCapabilityTypes
-	return decodeObjectOrNull(data, (*plain)(c), &c.Extra)
-}
+func (c *ThinkingCapabilityTypes) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes the record, Extra included.
-func (c ThinkingCapabilityTypes) MarshalJSON() ([]byte, error) {
-	type plain ThinkingCapabilityTypes
-	return codec.MarshalObject("", plain(c), c.Extra)
-}
+func (c ThinkingCapabilityTypes) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // decodeObjectOrNull is codec.DecodeObject for records that encoding/json
 // may hand a null (a value field the service sent as null): that leaves the

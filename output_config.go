@@ -1,6 +1,15 @@
 package mms
 
-import "encoding/json"
+import (
+	"encoding/json"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+func init() {
+	codec.Objects(OutputConfig{})
+	codec.Register(TaskBudget{}, codec.Spec{Type: "tokens"})
+}
 
 // OutputConfig shapes the model's output: reasoning effort, a JSON Schema the
 // response text must match, and (beta) a token budget across contexts.
@@ -15,20 +24,14 @@ type OutputConfig struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the output config.
-func (c *OutputConfig) UnmarshalJSON(data []byte) error {
-	type plain OutputConfig
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *OutputConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the output config.
-func (c OutputConfig) MarshalJSON() ([]byte, error) {
-	type plain OutputConfig
-	return encodeExplicit("", plain(c), c.Explicit)
-}
+func (c OutputConfig) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // validate checks the format and task budget; path is "output_config".
 func (c *OutputConfig) validate(path string) error {
@@ -99,20 +102,14 @@ type TaskBudget struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the budget.
-func (b *TaskBudget) UnmarshalJSON(data []byte) error {
-	type plain TaskBudget
-	return decodeExplicit(data, (*plain)(b), &b.Explicit)
-}
+func (b *TaskBudget) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the budget with "type":"tokens".
-func (b TaskBudget) MarshalJSON() ([]byte, error) {
-	type plain TaskBudget
-	return encodeExplicit("tokens", plain(b), b.Explicit)
-}
+func (b TaskBudget) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
 
 // minTaskBudget is the least task budget total (request-constraints.md,
 // BetaTokenTaskBudget).

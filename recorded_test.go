@@ -407,7 +407,7 @@ func TestRecordedStreamBlocks(t *testing.T) {
 				switch {
 				case ev.ContentBlock != nil:
 					in = ev.ContentBlock
-					v, err = decodeContentBlock(in)
+					v, err = contentBlockUnion.Decode(in)
 				case ev.Message != nil:
 					in = withServiceTier(t, ev.Message)
 					var m Message

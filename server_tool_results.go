@@ -12,6 +12,12 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Register(WebSearchResult{}, codec.Spec{Type: "web_search_result"})
+	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
+	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
+}
+
 // ToolErrorCode is the error_code of a server tool's error result. Unknown
 // codes pass through.
 type ToolErrorCode string
@@ -42,7 +48,6 @@ const (
 // block provides.
 type toolResultContent[C any] interface {
 	json.Marshaler
-	requestForm() C
 	validate(path string) error
 }
 
@@ -70,12 +75,6 @@ func (r *toolResult[C]) decode(data []byte, content func([]byte) (C, error)) err
 	return err
 }
 
-func (r toolResult[C]) requestForm() toolResult[C] {
-	r.Content = requestUnion(r.Content)
-	r.Extra = requestExtra[toolResult[C]](r.Extra)
-	return r
-}
-
 func (r toolResult[C]) validate(path string) error {
 	if err := validateServerToolResult(path, r.ToolUseID, r.Content); err != nil {
 		return err
@@ -98,16 +97,10 @@ func (r *callerToolResult[C]) decode(data []byte, content func([]byte) (C, error
 		*callerToolResult[C]
 		Content holder[C]      `json:"content"`
 		Caller  holder[Caller] `json:"caller,omitzero"`
-	}{r, holder[C]{decode: content}, holder[Caller]{decode: decodeCaller}}
+	}{r, holder[C]{decode: content}, holder[Caller]{decode: callerUnion.Decode}}
 	err := decodeObject(data, &aux, &r.Extra)
 	r.Content, r.Caller = aux.Content.v, aux.Caller.v
 	return err
-}
-
-func (r callerToolResult[C]) requestForm() callerToolResult[C] {
-	r.Content, r.Caller = requestUnion(r.Content), requestUnion(r.Caller)
-	r.Extra = requestExtra[callerToolResult[C]](r.Extra)
-	return r
 }
 
 func (r callerToolResult[C]) validate(path string) error {
@@ -128,11 +121,6 @@ func (r callerToolResult[C]) validate(path string) error {
 type toolError struct {
 	ErrorCode ToolErrorCode              `json:"error_code"`
 	Extra     map[string]json.RawMessage `json:"-"`
-}
-
-func (e toolError) requestForm() toolError {
-	e.Extra = requestExtra[toolError](e.Extra)
-	return e
 }
 
 func (e toolError) validate(path string) error {
@@ -186,18 +174,10 @@ type WebSearchToolResultBlock struct {
 func (WebSearchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*callerToolResult[WebSearchToolResultContent])(b).decode(data, decodeWebSearchToolResultContent)
-}
+func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"web_search_tool_result" and Extra.
-func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("web_search_tool_result", callerToolResult[WebSearchToolResultContent](b), b.Extra)
-}
-
-func (b WebSearchToolResultBlock) requestForm() ContentBlock {
-	return WebSearchToolResultBlock(callerToolResult[WebSearchToolResultContent](b).requestForm())
-}
+func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b WebSearchToolResultBlock) validate(path string) error {
 	return callerToolResult[WebSearchToolResultContent](b).validate(path)
@@ -209,7 +189,6 @@ func (b WebSearchToolResultBlock) validate(path string) error {
 type WebSearchToolResultContent interface {
 	json.Marshaler
 	isWebSearchToolResultContent()
-	requestForm() WebSearchToolResultContent
 	validate(path string) error
 }
 
@@ -218,12 +197,11 @@ func decodeWebSearchToolResultContent(data []byte) (WebSearchToolResultContent, 
 		results, err := codec.DecodeArray(data, codec.Decode[WebSearchResult])
 		return settle[WebSearchToolResultContent](WebSearchResults(results), err, "", data, unknownAs[WebSearchToolResultContent, UnknownWebSearchToolResultContent])
 	}
-	return decodeUnion(data, webSearchToolResultContentVariants, unknownAs[WebSearchToolResultContent, UnknownWebSearchToolResultContent])
+	return webSearchToolResultContentUnion.Decode(data)
 }
 
-var webSearchToolResultContentVariants = variants[WebSearchToolResultContent]{
-	"web_search_tool_result_error": variant[WebSearchToolResultContent, WebSearchToolResultError],
-}
+var webSearchToolResultContentUnion = codec.NewUnion[WebSearchToolResultContent]("WebSearchToolResultContent", UnknownWebSearchToolResultContent{}).
+	Add("web_search_tool_result_error", WebSearchToolResultError{})
 
 // WebSearchResults is the successful content of a web search: a JSON array
 // of results.
@@ -234,18 +212,6 @@ func (WebSearchResults) isWebSearchToolResultContent() {}
 // MarshalJSON writes the results as a JSON array.
 func (r WebSearchResults) MarshalJSON() ([]byte, error) {
 	return codec.Marshal([]WebSearchResult(r))
-}
-
-func (r WebSearchResults) requestForm() WebSearchToolResultContent {
-	if r == nil {
-		return r
-	}
-	out := make(WebSearchResults, len(r))
-	for i, x := range r {
-		x.Extra = requestExtra[WebSearchResult](x.Extra)
-		out[i] = x
-	}
-	return out
 }
 
 func (r WebSearchResults) validate(path string) error {
@@ -274,19 +240,10 @@ type WebSearchResult struct {
 // UnmarshalJSON decodes the result, keeping unknown members in Extra. Any
 // "type" other than "web_search_result" is an error (the enclosing union
 // keeps such content as its Unknown variant).
-func (r *WebSearchResult) UnmarshalJSON(data []byte) error {
-	if err := checkType(data, "web_search_result"); err != nil {
-		return err
-	}
-	type plain WebSearchResult
-	return decodeObject(data, (*plain)(r), &r.Extra)
-}
+func (r *WebSearchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // MarshalJSON writes the result with "type":"web_search_result" and Extra.
-func (r WebSearchResult) MarshalJSON() ([]byte, error) {
-	type plain WebSearchResult
-	return marshalObject("web_search_result", plain(r), r.Extra)
-}
+func (r WebSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // WebSearchToolResultError is a "web_search_tool_result_error": the search
 // failed.
@@ -300,18 +257,11 @@ type WebSearchToolResultError struct {
 func (WebSearchToolResultError) isWebSearchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebSearchToolResultError) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolError)(v), &v.Extra)
-}
+func (v *WebSearchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"web_search_tool_result_error" and Extra.
-func (v WebSearchToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalObject("web_search_tool_result_error", toolError(v), v.Extra)
-}
+func (v WebSearchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v WebSearchToolResultError) requestForm() WebSearchToolResultContent {
-	return WebSearchToolResultError(toolError(v).requestForm())
-}
 func (v WebSearchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebSearchToolResultContent holds web search content this version cannot name; Raw is written back
@@ -324,12 +274,9 @@ type UnknownWebSearchToolResultContent struct {
 func (UnknownWebSearchToolResultContent) isWebSearchToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
-func (v UnknownWebSearchToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
-}
+func (v UnknownWebSearchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v UnknownWebSearchToolResultContent) requestForm() WebSearchToolResultContent { return v }
-func (UnknownWebSearchToolResultContent) validate(string) error                     { return nil }
+func (UnknownWebSearchToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // web_fetch_tool_result
@@ -352,18 +299,10 @@ type WebFetchToolResultBlock struct {
 func (WebFetchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*callerToolResult[WebFetchToolResultContent])(b).decode(data, decodeWebFetchToolResultContent)
-}
+func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"web_fetch_tool_result" and Extra.
-func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("web_fetch_tool_result", callerToolResult[WebFetchToolResultContent](b), b.Extra)
-}
-
-func (b WebFetchToolResultBlock) requestForm() ContentBlock {
-	return WebFetchToolResultBlock(callerToolResult[WebFetchToolResultContent](b).requestForm())
-}
+func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b WebFetchToolResultBlock) validate(path string) error {
 	return callerToolResult[WebFetchToolResultContent](b).validate(path)
@@ -375,18 +314,12 @@ func (b WebFetchToolResultBlock) validate(path string) error {
 type WebFetchToolResultContent interface {
 	json.Marshaler
 	isWebFetchToolResultContent()
-	requestForm() WebFetchToolResultContent
 	validate(path string) error
 }
 
-func decodeWebFetchToolResultContent(data []byte) (WebFetchToolResultContent, error) {
-	return decodeUnion(data, webFetchToolResultContentVariants, unknownAs[WebFetchToolResultContent, UnknownWebFetchToolResultContent])
-}
-
-var webFetchToolResultContentVariants = variants[WebFetchToolResultContent]{
-	"web_fetch_result":            variant[WebFetchToolResultContent, WebFetchResult],
-	"web_fetch_tool_result_error": variant[WebFetchToolResultContent, WebFetchToolResultError],
-}
+var webFetchToolResultContentUnion = codec.NewUnion[WebFetchToolResultContent]("WebFetchToolResultContent", UnknownWebFetchToolResultContent{}).
+	Add("web_fetch_result", WebFetchResult{}).
+	Add("web_fetch_tool_result_error", WebFetchToolResultError{})
 
 // WebFetchResult is a "web_fetch_result": the fetched page as a document.
 type WebFetchResult struct {
@@ -402,28 +335,10 @@ type WebFetchResult struct {
 func (WebFetchResult) isWebFetchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebFetchResult) UnmarshalJSON(data []byte) error {
-	type plain WebFetchResult
-	aux := struct {
-		*plain
-		Content holder[DocumentBlock] `json:"content"`
-	}{plain: (*plain)(v), Content: holder[DocumentBlock]{decode: decodeDocumentMember}}
-	err := decodeObject(data, &aux, &v.Extra)
-	v.Content = aux.Content.v
-	return err
-}
+func (v *WebFetchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"web_fetch_result" and Extra.
-func (v WebFetchResult) MarshalJSON() ([]byte, error) {
-	type plain WebFetchResult
-	return marshalObject("web_fetch_result", plain(v), v.Extra)
-}
-
-func (v WebFetchResult) requestForm() WebFetchToolResultContent {
-	v.Content = v.Content.requestDocument()
-	v.Extra = requestExtra[WebFetchResult](v.Extra)
-	return v
-}
+func (v WebFetchResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (v WebFetchResult) validate(path string) error {
 	if v.URL == "" {
@@ -452,18 +367,11 @@ type WebFetchToolResultError struct {
 func (WebFetchToolResultError) isWebFetchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebFetchToolResultError) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolError)(v), &v.Extra)
-}
+func (v *WebFetchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"web_fetch_tool_result_error" and Extra.
-func (v WebFetchToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalObject("web_fetch_tool_result_error", toolError(v), v.Extra)
-}
+func (v WebFetchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v WebFetchToolResultError) requestForm() WebFetchToolResultContent {
-	return WebFetchToolResultError(toolError(v).requestForm())
-}
 func (v WebFetchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebFetchToolResultContent holds web fetch content this version cannot name; Raw is written back
@@ -476,12 +384,9 @@ type UnknownWebFetchToolResultContent struct {
 func (UnknownWebFetchToolResultContent) isWebFetchToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
-func (v UnknownWebFetchToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
-}
+func (v UnknownWebFetchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v UnknownWebFetchToolResultContent) requestForm() WebFetchToolResultContent { return v }
-func (UnknownWebFetchToolResultContent) validate(string) error                    { return nil }
+func (UnknownWebFetchToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // code_execution_tool_result
@@ -503,17 +408,11 @@ func (CodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*toolResult[CodeExecutionToolResultContent])(b).decode(data, decodeCodeExecutionToolResultContent)
+	return unmarshalJSON(data, b)
 }
 
 // MarshalJSON writes the block with "type":"code_execution_tool_result" and Extra.
-func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("code_execution_tool_result", toolResult[CodeExecutionToolResultContent](b), b.Extra)
-}
-
-func (b CodeExecutionToolResultBlock) requestForm() ContentBlock {
-	return CodeExecutionToolResultBlock(toolResult[CodeExecutionToolResultContent](b).requestForm())
-}
+func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b CodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[CodeExecutionToolResultContent](b).validate(path)
@@ -526,19 +425,13 @@ func (b CodeExecutionToolResultBlock) validate(path string) error {
 type CodeExecutionToolResultContent interface {
 	json.Marshaler
 	isCodeExecutionToolResultContent()
-	requestForm() CodeExecutionToolResultContent
 	validate(path string) error
 }
 
-func decodeCodeExecutionToolResultContent(data []byte) (CodeExecutionToolResultContent, error) {
-	return decodeUnion(data, codeExecutionToolResultContentVariants, unknownAs[CodeExecutionToolResultContent, UnknownCodeExecutionToolResultContent])
-}
-
-var codeExecutionToolResultContentVariants = variants[CodeExecutionToolResultContent]{
-	"code_execution_result":            variant[CodeExecutionToolResultContent, CodeExecutionResult],
-	"encrypted_code_execution_result":  variant[CodeExecutionToolResultContent, EncryptedCodeExecutionResult],
-	"code_execution_tool_result_error": variant[CodeExecutionToolResultContent, CodeExecutionToolResultError],
-}
+var codeExecutionToolResultContentUnion = codec.NewUnion[CodeExecutionToolResultContent]("CodeExecutionToolResultContent", UnknownCodeExecutionToolResultContent{}).
+	Add("code_execution_result", CodeExecutionResult{}).
+	Add("encrypted_code_execution_result", EncryptedCodeExecutionResult{}).
+	Add("code_execution_tool_result_error", CodeExecutionToolResultError{})
 
 // CodeExecutionResult is a "code_execution_result": what the code printed
 // and the files it wrote.
@@ -555,22 +448,10 @@ type CodeExecutionResult struct {
 func (CodeExecutionResult) isCodeExecutionToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *CodeExecutionResult) UnmarshalJSON(data []byte) error {
-	type plain CodeExecutionResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
-}
+func (v *CodeExecutionResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"code_execution_result" and Extra.
-func (v CodeExecutionResult) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionResult
-	return marshalObject("code_execution_result", plain(v), v.Extra)
-}
-
-func (v CodeExecutionResult) requestForm() CodeExecutionToolResultContent {
-	v.Content = requestOutputs(v.Content)
-	v.Extra = requestExtra[CodeExecutionResult](v.Extra)
-	return v
-}
+func (v CodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (CodeExecutionResult) validate(string) error { return nil }
 
@@ -590,21 +471,11 @@ func (EncryptedCodeExecutionResult) isCodeExecutionToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *EncryptedCodeExecutionResult) UnmarshalJSON(data []byte) error {
-	type plain EncryptedCodeExecutionResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"encrypted_code_execution_result" and Extra.
-func (v EncryptedCodeExecutionResult) MarshalJSON() ([]byte, error) {
-	type plain EncryptedCodeExecutionResult
-	return marshalObject("encrypted_code_execution_result", plain(v), v.Extra)
-}
-
-func (v EncryptedCodeExecutionResult) requestForm() CodeExecutionToolResultContent {
-	v.Content = requestOutputs(v.Content)
-	v.Extra = requestExtra[EncryptedCodeExecutionResult](v.Extra)
-	return v
-}
+func (v EncryptedCodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (EncryptedCodeExecutionResult) validate(string) error { return nil }
 
@@ -619,19 +490,10 @@ type CodeExecutionOutput struct {
 // UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
 // "type" other than "code_execution_output" is an error (the enclosing union
 // keeps such content as its Unknown variant).
-func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error {
-	if err := checkType(data, "code_execution_output"); err != nil {
-		return err
-	}
-	type plain CodeExecutionOutput
-	return decodeObject(data, (*plain)(o), &o.Extra)
-}
+func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
 
 // MarshalJSON writes the output with "type":"code_execution_output".
-func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionOutput
-	return marshalObject("code_execution_output", plain(o), o.Extra)
-}
+func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
 
 func requestOutputs(outs []CodeExecutionOutput) []CodeExecutionOutput {
 	if outs == nil {
@@ -658,17 +520,12 @@ func (CodeExecutionToolResultError) isCodeExecutionToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolError)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"code_execution_tool_result_error" and Extra.
-func (v CodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalObject("code_execution_tool_result_error", toolError(v), v.Extra)
-}
+func (v CodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v CodeExecutionToolResultError) requestForm() CodeExecutionToolResultContent {
-	return CodeExecutionToolResultError(toolError(v).requestForm())
-}
 func (v CodeExecutionToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownCodeExecutionToolResultContent holds code execution content this version cannot name; Raw is written back
@@ -681,12 +538,9 @@ type UnknownCodeExecutionToolResultContent struct {
 func (UnknownCodeExecutionToolResultContent) isCodeExecutionToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
-func (v UnknownCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
-}
+func (v UnknownCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v UnknownCodeExecutionToolResultContent) requestForm() CodeExecutionToolResultContent { return v }
-func (UnknownCodeExecutionToolResultContent) validate(string) error                         { return nil }
+func (UnknownCodeExecutionToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // bash_code_execution_tool_result
@@ -708,17 +562,11 @@ func (BashCodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*toolResult[BashCodeExecutionToolResultContent])(b).decode(data, decodeBashCodeExecutionToolResultContent)
+	return unmarshalJSON(data, b)
 }
 
 // MarshalJSON writes the block with "type":"bash_code_execution_tool_result" and Extra.
-func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("bash_code_execution_tool_result", toolResult[BashCodeExecutionToolResultContent](b), b.Extra)
-}
-
-func (b BashCodeExecutionToolResultBlock) requestForm() ContentBlock {
-	return BashCodeExecutionToolResultBlock(toolResult[BashCodeExecutionToolResultContent](b).requestForm())
-}
+func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b BashCodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[BashCodeExecutionToolResultContent](b).validate(path)
@@ -731,18 +579,12 @@ func (b BashCodeExecutionToolResultBlock) validate(path string) error {
 type BashCodeExecutionToolResultContent interface {
 	json.Marshaler
 	isBashCodeExecutionToolResultContent()
-	requestForm() BashCodeExecutionToolResultContent
 	validate(path string) error
 }
 
-func decodeBashCodeExecutionToolResultContent(data []byte) (BashCodeExecutionToolResultContent, error) {
-	return decodeUnion(data, bashCodeExecutionToolResultContentVariants, unknownAs[BashCodeExecutionToolResultContent, UnknownBashCodeExecutionToolResultContent])
-}
-
-var bashCodeExecutionToolResultContentVariants = variants[BashCodeExecutionToolResultContent]{
-	"bash_code_execution_result":            variant[BashCodeExecutionToolResultContent, BashCodeExecutionResult],
-	"bash_code_execution_tool_result_error": variant[BashCodeExecutionToolResultContent, BashCodeExecutionToolResultError],
-}
+var bashCodeExecutionToolResultContentUnion = codec.NewUnion[BashCodeExecutionToolResultContent]("BashCodeExecutionToolResultContent", UnknownBashCodeExecutionToolResultContent{}).
+	Add("bash_code_execution_result", BashCodeExecutionResult{}).
+	Add("bash_code_execution_tool_result_error", BashCodeExecutionToolResultError{})
 
 // BashCodeExecutionResult is a "bash_code_execution_result": what the
 // command printed and the files it wrote.
@@ -759,29 +601,10 @@ type BashCodeExecutionResult struct {
 func (BashCodeExecutionResult) isBashCodeExecutionToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *BashCodeExecutionResult) UnmarshalJSON(data []byte) error {
-	type plain BashCodeExecutionResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
-}
+func (v *BashCodeExecutionResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"bash_code_execution_result" and Extra.
-func (v BashCodeExecutionResult) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionResult
-	return marshalObject("bash_code_execution_result", plain(v), v.Extra)
-}
-
-func (v BashCodeExecutionResult) requestForm() BashCodeExecutionToolResultContent {
-	if v.Content != nil {
-		outs := make([]BashCodeExecutionOutput, len(v.Content))
-		for i, o := range v.Content {
-			o.Extra = requestExtra[BashCodeExecutionOutput](o.Extra)
-			outs[i] = o
-		}
-		v.Content = outs
-	}
-	v.Extra = requestExtra[BashCodeExecutionResult](v.Extra)
-	return v
-}
+func (v BashCodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (BashCodeExecutionResult) validate(string) error { return nil }
 
@@ -796,19 +619,10 @@ type BashCodeExecutionOutput struct {
 // UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
 // "type" other than "bash_code_execution_output" is an error (the enclosing
 // union keeps such content as its Unknown variant).
-func (o *BashCodeExecutionOutput) UnmarshalJSON(data []byte) error {
-	if err := checkType(data, "bash_code_execution_output"); err != nil {
-		return err
-	}
-	type plain BashCodeExecutionOutput
-	return decodeObject(data, (*plain)(o), &o.Extra)
-}
+func (o *BashCodeExecutionOutput) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
 
 // MarshalJSON writes the output with "type":"bash_code_execution_output".
-func (o BashCodeExecutionOutput) MarshalJSON() ([]byte, error) {
-	type plain BashCodeExecutionOutput
-	return marshalObject("bash_code_execution_output", plain(o), o.Extra)
-}
+func (o BashCodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
 
 // BashCodeExecutionToolResultError is a
 // "bash_code_execution_tool_result_error": the command could not run.
@@ -823,17 +637,12 @@ func (BashCodeExecutionToolResultError) isBashCodeExecutionToolResultContent() {
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolError)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"bash_code_execution_tool_result_error" and Extra.
-func (v BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalObject("bash_code_execution_tool_result_error", toolError(v), v.Extra)
-}
+func (v BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v BashCodeExecutionToolResultError) requestForm() BashCodeExecutionToolResultContent {
-	return BashCodeExecutionToolResultError(toolError(v).requestForm())
-}
 func (v BashCodeExecutionToolResultError) validate(path string) error {
 	return toolError(v).validate(path)
 }
@@ -849,12 +658,9 @@ func (UnknownBashCodeExecutionToolResultContent) isBashCodeExecutionToolResultCo
 
 // MarshalJSON returns Raw unchanged.
 func (v UnknownBashCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
+	return marshalJSON(v)
 }
 
-func (v UnknownBashCodeExecutionToolResultContent) requestForm() BashCodeExecutionToolResultContent {
-	return v
-}
 func (UnknownBashCodeExecutionToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
@@ -878,17 +684,11 @@ func (TextEditorCodeExecutionToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
 func (b *TextEditorCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*toolResult[TextEditorCodeExecutionToolResultContent])(b).decode(data, decodeTextEditorCodeExecutionToolResultContent)
+	return unmarshalJSON(data, b)
 }
 
 // MarshalJSON writes the block with "type":"text_editor_code_execution_tool_result" and Extra.
-func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("text_editor_code_execution_tool_result", toolResult[TextEditorCodeExecutionToolResultContent](b), b.Extra)
-}
-
-func (b TextEditorCodeExecutionToolResultBlock) requestForm() ContentBlock {
-	return TextEditorCodeExecutionToolResultBlock(toolResult[TextEditorCodeExecutionToolResultContent](b).requestForm())
-}
+func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b TextEditorCodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[TextEditorCodeExecutionToolResultContent](b).validate(path)
@@ -903,20 +703,14 @@ func (b TextEditorCodeExecutionToolResultBlock) validate(path string) error {
 type TextEditorCodeExecutionToolResultContent interface {
 	json.Marshaler
 	isTextEditorCodeExecutionToolResultContent()
-	requestForm() TextEditorCodeExecutionToolResultContent
 	validate(path string) error
 }
 
-func decodeTextEditorCodeExecutionToolResultContent(data []byte) (TextEditorCodeExecutionToolResultContent, error) {
-	return decodeUnion(data, textEditorCodeExecutionToolResultContentVariants, unknownAs[TextEditorCodeExecutionToolResultContent, UnknownTextEditorCodeExecutionToolResultContent])
-}
-
-var textEditorCodeExecutionToolResultContentVariants = variants[TextEditorCodeExecutionToolResultContent]{
-	"text_editor_code_execution_view_result":        variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionViewResult],
-	"text_editor_code_execution_create_result":      variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionCreateResult],
-	"text_editor_code_execution_str_replace_result": variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionStrReplaceResult],
-	"text_editor_code_execution_tool_result_error":  variant[TextEditorCodeExecutionToolResultContent, TextEditorCodeExecutionToolResultError],
-}
+var textEditorCodeExecutionToolResultContentUnion = codec.NewUnion[TextEditorCodeExecutionToolResultContent]("TextEditorCodeExecutionToolResultContent", UnknownTextEditorCodeExecutionToolResultContent{}).
+	Add("text_editor_code_execution_view_result", TextEditorCodeExecutionViewResult{}).
+	Add("text_editor_code_execution_create_result", TextEditorCodeExecutionCreateResult{}).
+	Add("text_editor_code_execution_str_replace_result", TextEditorCodeExecutionStrReplaceResult{}).
+	Add("text_editor_code_execution_tool_result_error", TextEditorCodeExecutionToolResultError{})
 
 // TextEditorFileType is the kind of file a view result shows. Unknown
 // values pass through.
@@ -946,20 +740,11 @@ func (TextEditorCodeExecutionViewResult) isTextEditorCodeExecutionToolResultCont
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *TextEditorCodeExecutionViewResult) UnmarshalJSON(data []byte) error {
-	type plain TextEditorCodeExecutionViewResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"text_editor_code_execution_view_result" and Extra.
-func (v TextEditorCodeExecutionViewResult) MarshalJSON() ([]byte, error) {
-	type plain TextEditorCodeExecutionViewResult
-	return marshalObject("text_editor_code_execution_view_result", plain(v), v.Extra)
-}
-
-func (v TextEditorCodeExecutionViewResult) requestForm() TextEditorCodeExecutionToolResultContent {
-	v.Extra = requestExtra[TextEditorCodeExecutionViewResult](v.Extra)
-	return v
-}
+func (v TextEditorCodeExecutionViewResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (TextEditorCodeExecutionViewResult) validate(string) error { return nil }
 
@@ -976,20 +761,11 @@ func (TextEditorCodeExecutionCreateResult) isTextEditorCodeExecutionToolResultCo
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *TextEditorCodeExecutionCreateResult) UnmarshalJSON(data []byte) error {
-	type plain TextEditorCodeExecutionCreateResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"text_editor_code_execution_create_result" and Extra.
-func (v TextEditorCodeExecutionCreateResult) MarshalJSON() ([]byte, error) {
-	type plain TextEditorCodeExecutionCreateResult
-	return marshalObject("text_editor_code_execution_create_result", plain(v), v.Extra)
-}
-
-func (v TextEditorCodeExecutionCreateResult) requestForm() TextEditorCodeExecutionToolResultContent {
-	v.Extra = requestExtra[TextEditorCodeExecutionCreateResult](v.Extra)
-	return v
-}
+func (v TextEditorCodeExecutionCreateResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (TextEditorCodeExecutionCreateResult) validate(string) error { return nil }
 
@@ -1011,20 +787,11 @@ func (TextEditorCodeExecutionStrReplaceResult) isTextEditorCodeExecutionToolResu
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *TextEditorCodeExecutionStrReplaceResult) UnmarshalJSON(data []byte) error {
-	type plain TextEditorCodeExecutionStrReplaceResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"text_editor_code_execution_str_replace_result" and Extra.
-func (v TextEditorCodeExecutionStrReplaceResult) MarshalJSON() ([]byte, error) {
-	type plain TextEditorCodeExecutionStrReplaceResult
-	return marshalObject("text_editor_code_execution_str_replace_result", plain(v), v.Extra)
-}
-
-func (v TextEditorCodeExecutionStrReplaceResult) requestForm() TextEditorCodeExecutionToolResultContent {
-	v.Extra = requestExtra[TextEditorCodeExecutionStrReplaceResult](v.Extra)
-	return v
-}
+func (v TextEditorCodeExecutionStrReplaceResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (TextEditorCodeExecutionStrReplaceResult) validate(string) error { return nil }
 
@@ -1043,20 +810,11 @@ func (TextEditorCodeExecutionToolResultError) isTextEditorCodeExecutionToolResul
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
 func (v *TextEditorCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	type plain TextEditorCodeExecutionToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
+	return unmarshalJSON(data, v)
 }
 
 // MarshalJSON writes the value with "type":"text_editor_code_execution_tool_result_error" and Extra.
-func (v TextEditorCodeExecutionToolResultError) MarshalJSON() ([]byte, error) {
-	type plain TextEditorCodeExecutionToolResultError
-	return marshalObject("text_editor_code_execution_tool_result_error", plain(v), v.Extra)
-}
-
-func (v TextEditorCodeExecutionToolResultError) requestForm() TextEditorCodeExecutionToolResultContent {
-	v.Extra = requestExtra[TextEditorCodeExecutionToolResultError](v.Extra)
-	return v
-}
+func (v TextEditorCodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (v TextEditorCodeExecutionToolResultError) validate(path string) error {
 	if v.ErrorCode == "" {
@@ -1076,12 +834,9 @@ func (UnknownTextEditorCodeExecutionToolResultContent) isTextEditorCodeExecution
 
 // MarshalJSON returns Raw unchanged.
 func (v UnknownTextEditorCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
+	return marshalJSON(v)
 }
 
-func (v UnknownTextEditorCodeExecutionToolResultContent) requestForm() TextEditorCodeExecutionToolResultContent {
-	return v
-}
 func (UnknownTextEditorCodeExecutionToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
@@ -1103,18 +858,10 @@ type ToolSearchToolResultBlock struct {
 func (ToolSearchToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*toolResult[ToolSearchToolResultContent])(b).decode(data, decodeToolSearchToolResultContent)
-}
+func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"tool_search_tool_result" and Extra.
-func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("tool_search_tool_result", toolResult[ToolSearchToolResultContent](b), b.Extra)
-}
-
-func (b ToolSearchToolResultBlock) requestForm() ContentBlock {
-	return ToolSearchToolResultBlock(toolResult[ToolSearchToolResultContent](b).requestForm())
-}
+func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolSearchToolResultBlock) validate(path string) error {
 	return toolResult[ToolSearchToolResultContent](b).validate(path)
@@ -1126,18 +873,12 @@ func (b ToolSearchToolResultBlock) validate(path string) error {
 type ToolSearchToolResultContent interface {
 	json.Marshaler
 	isToolSearchToolResultContent()
-	requestForm() ToolSearchToolResultContent
 	validate(path string) error
 }
 
-func decodeToolSearchToolResultContent(data []byte) (ToolSearchToolResultContent, error) {
-	return decodeUnion(data, toolSearchToolResultContentVariants, unknownAs[ToolSearchToolResultContent, UnknownToolSearchToolResultContent])
-}
-
-var toolSearchToolResultContentVariants = variants[ToolSearchToolResultContent]{
-	"tool_search_tool_search_result": variant[ToolSearchToolResultContent, ToolSearchToolSearchResult],
-	"tool_search_tool_result_error":  variant[ToolSearchToolResultContent, ToolSearchToolResultError],
-}
+var toolSearchToolResultContentUnion = codec.NewUnion[ToolSearchToolResultContent]("ToolSearchToolResultContent", UnknownToolSearchToolResultContent{}).
+	Add("tool_search_tool_search_result", ToolSearchToolSearchResult{}).
+	Add("tool_search_tool_result_error", ToolSearchToolResultError{})
 
 // ToolSearchToolSearchResult is a "tool_search_tool_search_result": the
 // tools found.
@@ -1162,22 +903,7 @@ func (v *ToolSearchToolSearchResult) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the value with "type":"tool_search_tool_search_result" and Extra.
-func (v ToolSearchToolSearchResult) MarshalJSON() ([]byte, error) {
-	type plain ToolSearchToolSearchResult
-	return marshalObject("tool_search_tool_search_result", plain(v), v.Extra)
-}
-
-func (v ToolSearchToolSearchResult) requestForm() ToolSearchToolResultContent {
-	if v.ToolReferences != nil {
-		refs := make([]ToolReferenceBlock, len(v.ToolReferences))
-		for i, r := range v.ToolReferences {
-			refs[i] = r.requestToolReference()
-		}
-		v.ToolReferences = refs
-	}
-	v.Extra = requestExtra[ToolSearchToolSearchResult](v.Extra)
-	return v
-}
+func (v ToolSearchToolSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (v ToolSearchToolSearchResult) validate(path string) error {
 	for i, r := range v.ToolReferences {
@@ -1214,22 +940,10 @@ type ToolSearchToolResultError struct {
 func (ToolSearchToolResultError) isToolSearchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *ToolSearchToolResultError) UnmarshalJSON(data []byte) error {
-	type plain ToolSearchToolResultError
-	return decodeObject(data, (*plain)(v), &v.Extra)
-}
+func (v *ToolSearchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"tool_search_tool_result_error" and Extra.
-func (v ToolSearchToolResultError) MarshalJSON() ([]byte, error) {
-	type plain ToolSearchToolResultError
-	return marshalObject("tool_search_tool_result_error", plain(v), v.Extra)
-}
-
-func (v ToolSearchToolResultError) requestForm() ToolSearchToolResultContent {
-	v.ErrorMessage = nil
-	v.Extra = requestExtra[ToolSearchToolResultError](v.Extra, "error_message")
-	return v
-}
+func (v ToolSearchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (v ToolSearchToolResultError) validate(path string) error {
 	if v.ErrorCode == "" {
@@ -1248,12 +962,9 @@ type UnknownToolSearchToolResultContent struct {
 func (UnknownToolSearchToolResultContent) isToolSearchToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
-func (v UnknownToolSearchToolResultContent) MarshalJSON() ([]byte, error) {
-	return rawJSON(v.Type, v.Raw)
-}
+func (v UnknownToolSearchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v UnknownToolSearchToolResultContent) requestForm() ToolSearchToolResultContent { return v }
-func (UnknownToolSearchToolResultContent) validate(string) error                      { return nil }
+func (UnknownToolSearchToolResultContent) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // advisor_tool_result (beta)
@@ -1274,18 +985,10 @@ type AdvisorToolResultBlock struct {
 func (AdvisorToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *AdvisorToolResultBlock) UnmarshalJSON(data []byte) error {
-	return (*toolResult[AdvisorToolResultContent])(b).decode(data, decodeAdvisorToolResultContent)
-}
+func (b *AdvisorToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"advisor_tool_result" and Extra.
-func (b AdvisorToolResultBlock) MarshalJSON() ([]byte, error) {
-	return marshalObject("advisor_tool_result", toolResult[AdvisorToolResultContent](b), b.Extra)
-}
-
-func (b AdvisorToolResultBlock) requestForm() ContentBlock {
-	return AdvisorToolResultBlock(toolResult[AdvisorToolResultContent](b).requestForm())
-}
+func (b AdvisorToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b AdvisorToolResultBlock) validate(path string) error {
 	return toolResult[AdvisorToolResultContent](b).validate(path)
@@ -1297,19 +1000,13 @@ func (b AdvisorToolResultBlock) validate(path string) error {
 type AdvisorToolResultContent interface {
 	json.Marshaler
 	isAdvisorToolResultContent()
-	requestForm() AdvisorToolResultContent
 	validate(path string) error
 }
 
-func decodeAdvisorToolResultContent(data []byte) (AdvisorToolResultContent, error) {
-	return decodeUnion(data, advisorToolResultContentVariants, unknownAs[AdvisorToolResultContent, UnknownAdvisorToolResultContent])
-}
-
-var advisorToolResultContentVariants = variants[AdvisorToolResultContent]{
-	"advisor_result":            variant[AdvisorToolResultContent, AdvisorResult],
-	"advisor_redacted_result":   variant[AdvisorToolResultContent, AdvisorRedactedResult],
-	"advisor_tool_result_error": variant[AdvisorToolResultContent, AdvisorToolResultError],
-}
+var advisorToolResultContentUnion = codec.NewUnion[AdvisorToolResultContent]("AdvisorToolResultContent", UnknownAdvisorToolResultContent{}).
+	Add("advisor_result", AdvisorResult{}).
+	Add("advisor_redacted_result", AdvisorRedactedResult{}).
+	Add("advisor_tool_result_error", AdvisorToolResultError{})
 
 // AdvisorResult is an "advisor_result": the advice as text.
 type AdvisorResult struct {
@@ -1324,22 +1021,10 @@ type AdvisorResult struct {
 func (AdvisorResult) isAdvisorToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorResult) UnmarshalJSON(data []byte) error {
-	type plain AdvisorResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
-}
+func (v *AdvisorResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"advisor_result" and Extra.
-func (v AdvisorResult) MarshalJSON() ([]byte, error) {
-	type plain AdvisorResult
-	return marshalObject("advisor_result", plain(v), v.Extra)
-}
-
-func (v AdvisorResult) requestForm() AdvisorToolResultContent {
-	v.StopReason = ""
-	v.Extra = requestExtra[AdvisorResult](v.Extra, "stop_reason")
-	return v
-}
+func (v AdvisorResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (AdvisorResult) validate(string) error { return nil }
 
@@ -1357,22 +1042,10 @@ type AdvisorRedactedResult struct {
 func (AdvisorRedactedResult) isAdvisorToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorRedactedResult) UnmarshalJSON(data []byte) error {
-	type plain AdvisorRedactedResult
-	return decodeObject(data, (*plain)(v), &v.Extra)
-}
+func (v *AdvisorRedactedResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"advisor_redacted_result" and Extra.
-func (v AdvisorRedactedResult) MarshalJSON() ([]byte, error) {
-	type plain AdvisorRedactedResult
-	return marshalObject("advisor_redacted_result", plain(v), v.Extra)
-}
-
-func (v AdvisorRedactedResult) requestForm() AdvisorToolResultContent {
-	v.StopReason = ""
-	v.Extra = requestExtra[AdvisorRedactedResult](v.Extra, "stop_reason")
-	return v
-}
+func (v AdvisorRedactedResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (AdvisorRedactedResult) validate(string) error { return nil }
 
@@ -1388,18 +1061,11 @@ type AdvisorToolResultError struct {
 func (AdvisorToolResultError) isAdvisorToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorToolResultError) UnmarshalJSON(data []byte) error {
-	return decodeObject(data, (*toolError)(v), &v.Extra)
-}
+func (v *AdvisorToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"advisor_tool_result_error" and Extra.
-func (v AdvisorToolResultError) MarshalJSON() ([]byte, error) {
-	return marshalObject("advisor_tool_result_error", toolError(v), v.Extra)
-}
+func (v AdvisorToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v AdvisorToolResultError) requestForm() AdvisorToolResultContent {
-	return AdvisorToolResultError(toolError(v).requestForm())
-}
 func (v AdvisorToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownAdvisorToolResultContent holds advisor content this version cannot name; Raw is written back
@@ -1412,7 +1078,6 @@ type UnknownAdvisorToolResultContent struct {
 func (UnknownAdvisorToolResultContent) isAdvisorToolResultContent() {}
 
 // MarshalJSON returns Raw unchanged.
-func (v UnknownAdvisorToolResultContent) MarshalJSON() ([]byte, error) { return rawJSON(v.Type, v.Raw) }
+func (v UnknownAdvisorToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-func (v UnknownAdvisorToolResultContent) requestForm() AdvisorToolResultContent { return v }
-func (UnknownAdvisorToolResultContent) validate(string) error                   { return nil }
+func (UnknownAdvisorToolResultContent) validate(string) error { return nil }

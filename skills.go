@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"io"
 	"io/fs"
 	"iter"
@@ -19,6 +20,13 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
+
+func init() {
+	codec.Register(Skill{}, codec.Spec{Type: "skill"})
+	codec.Register(SkillVersion{}, codec.Spec{Type: "skill_version"})
+	codec.Register(DeletedSkill{}, codec.Spec{Type: "skill_deleted"})
+	codec.Register(DeletedSkillVersion{}, codec.Spec{Type: "skill_version_deleted"})
+}
 
 // SkillsService creates, lists, retrieves and deletes skills (/v1/skills);
 // Versions handles their versions (/v1/skills/{skill_id}/versions). Reach it
@@ -443,16 +451,10 @@ type Skill struct {
 func (s Skill) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (s *Skill) UnmarshalJSON(data []byte) error {
-	type plain Skill
-	return decodeObjectOrNull(data, (*plain)(s), &s.Extra)
-}
+func (s *Skill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON encodes the record as the service sends it, Extra included.
-func (s Skill) MarshalJSON() ([]byte, error) {
-	type plain Skill
-	return marshalObject("skill", plain(s), s.Extra)
-}
+func (s Skill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // SkillVersion is the record of one version of a skill (the wire type
 // "skill_version").
@@ -479,16 +481,10 @@ type SkillVersion struct {
 func (v SkillVersion) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, v.CreatedAt) }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (v *SkillVersion) UnmarshalJSON(data []byte) error {
-	type plain SkillVersion
-	return decodeObjectOrNull(data, (*plain)(v), &v.Extra)
-}
+func (v *SkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON encodes the record as the service sends it, Extra included.
-func (v SkillVersion) MarshalJSON() ([]byte, error) {
-	type plain SkillVersion
-	return marshalObject("skill_version", plain(v), v.Extra)
-}
+func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 // DeletedSkill is the answer to [SkillsService.Delete] (the wire type
 // "skill_deleted").
@@ -500,16 +496,10 @@ type DeletedSkill struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkill) UnmarshalJSON(data []byte) error {
-	type plain DeletedSkill
-	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
-}
+func (d *DeletedSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkill) MarshalJSON() ([]byte, error) {
-	type plain DeletedSkill
-	return marshalObject("skill_deleted", plain(d), d.Extra)
-}
+func (d DeletedSkill) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // DeletedSkillVersion is the answer to [SkillVersionsService.Delete] (the
 // wire type "skill_version_deleted").
@@ -521,13 +511,7 @@ type DeletedSkillVersion struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkillVersion) UnmarshalJSON(data []byte) error {
-	type plain DeletedSkillVersion
-	return decodeObjectOrNull(data, (*plain)(d), &d.Extra)
-}
+func (d *DeletedSkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkillVersion) MarshalJSON() ([]byte, error) {
-	type plain DeletedSkillVersion
-	return marshalObject("skill_version_deleted", plain(d), d.Extra)
-}
+func (d DeletedSkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(d) }

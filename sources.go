@@ -33,19 +33,13 @@ const (
 type ImageSource interface {
 	json.Marshaler
 	isImageSource()
-	requestForm() ImageSource
 	validate(path string) error
 }
 
-func decodeImageSource(data []byte) (ImageSource, error) {
-	return decodeUnion(data, imageSourceVariants, unknownAs[ImageSource, UnknownImageSource])
-}
-
-var imageSourceVariants = variants[ImageSource]{
-	"base64": variant[ImageSource, Base64ImageSource],
-	"url":    variant[ImageSource, URLImageSource],
-	"file":   variant[ImageSource, FileImageSource],
-}
+var imageSourceUnion = codec.NewUnion[ImageSource]("ImageSource", UnknownImageSource{}).
+	Add("base64", Base64ImageSource{}).
+	Add("url", URLImageSource{}).
+	Add("file", FileImageSource{})
 
 // Base64ImageSource is a {"type":"base64"} image source: the image bytes,
 // base64-encoded, and their media type.
@@ -60,10 +54,7 @@ type Base64ImageSource struct {
 func (Base64ImageSource) isImageSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64ImageSource) UnmarshalJSON(data []byte) error {
-	type plain Base64ImageSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *Base64ImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"base64". Without Extra it
 // builds the JSON in one buffer, copying Data once.
@@ -80,11 +71,6 @@ func (s Base64ImageSource) appendJSON(dst []byte) ([]byte, error) {
 	type plain Base64ImageSource
 	b, err := marshalObject("base64", plain(s), s.Extra)
 	return append(dst, b...), err
-}
-
-func (s Base64ImageSource) requestForm() ImageSource {
-	s.Extra = requestExtra[Base64ImageSource](s.Extra)
-	return s
 }
 
 func (s Base64ImageSource) validate(path string) error {
@@ -119,21 +105,10 @@ type URLImageSource struct {
 func (URLImageSource) isImageSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLImageSource) UnmarshalJSON(data []byte) error {
-	type plain URLImageSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *URLImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLImageSource) MarshalJSON() ([]byte, error) {
-	type plain URLImageSource
-	return marshalObject("url", plain(s), s.Extra)
-}
-
-func (s URLImageSource) requestForm() ImageSource {
-	s.Extra = requestExtra[URLImageSource](s.Extra)
-	return s
-}
+func (s URLImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s URLImageSource) validate(path string) error {
 	if s.URL == "" {
@@ -153,21 +128,10 @@ type FileImageSource struct {
 func (FileImageSource) isImageSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileImageSource) UnmarshalJSON(data []byte) error {
-	type plain FileImageSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *FileImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileImageSource) MarshalJSON() ([]byte, error) {
-	type plain FileImageSource
-	return marshalObject("file", plain(s), s.Extra)
-}
-
-func (s FileImageSource) requestForm() ImageSource {
-	s.Extra = requestExtra[FileImageSource](s.Extra)
-	return s
-}
+func (s FileImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s FileImageSource) validate(path string) error {
 	if s.FileID == "" {
@@ -186,10 +150,9 @@ type UnknownImageSource struct {
 func (UnknownImageSource) isImageSource() {}
 
 // MarshalJSON returns Raw unchanged.
-func (s UnknownImageSource) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+func (s UnknownImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
-func (s UnknownImageSource) requestForm() ImageSource { return s }
-func (UnknownImageSource) validate(string) error      { return nil }
+func (UnknownImageSource) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
 // document sources
@@ -200,21 +163,15 @@ func (UnknownImageSource) validate(string) error      { return nil }
 type DocumentSource interface {
 	json.Marshaler
 	isDocumentSource()
-	requestForm() DocumentSource
 	validate(path string) error
 }
 
-func decodeDocumentSource(data []byte) (DocumentSource, error) {
-	return decodeUnion(data, documentSourceVariants, unknownAs[DocumentSource, UnknownDocumentSource])
-}
-
-var documentSourceVariants = variants[DocumentSource]{
-	"base64":  variant[DocumentSource, Base64PDFSource],
-	"text":    variant[DocumentSource, PlainTextSource],
-	"content": variant[DocumentSource, ContentSource],
-	"url":     variant[DocumentSource, URLPDFSource],
-	"file":    variant[DocumentSource, FileDocumentSource],
-}
+var documentSourceUnion = codec.NewUnion[DocumentSource]("DocumentSource", UnknownDocumentSource{}).
+	Add("base64", Base64PDFSource{}).
+	Add("text", PlainTextSource{}).
+	AddSpec("content", ContentSource{}, shorthandContent).
+	Add("url", URLPDFSource{}).
+	Add("file", FileDocumentSource{})
 
 // Base64PDFSource is a {"type":"base64"} document source: a PDF,
 // base64-encoded. MediaType is "application/pdf" ([MediaTypePDF]).
@@ -229,10 +186,7 @@ type Base64PDFSource struct {
 func (Base64PDFSource) isDocumentSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64PDFSource) UnmarshalJSON(data []byte) error {
-	type plain Base64PDFSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *Base64PDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"base64". Without Extra it
 // builds the JSON in one buffer, copying Data once.
@@ -249,11 +203,6 @@ func (s Base64PDFSource) appendJSON(dst []byte) ([]byte, error) {
 	type plain Base64PDFSource
 	b, err := marshalObject("base64", plain(s), s.Extra)
 	return append(dst, b...), err
-}
-
-func (s Base64PDFSource) requestForm() DocumentSource {
-	s.Extra = requestExtra[Base64PDFSource](s.Extra)
-	return s
 }
 
 func (s Base64PDFSource) validate(path string) error {
@@ -278,21 +227,10 @@ type PlainTextSource struct {
 func (PlainTextSource) isDocumentSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *PlainTextSource) UnmarshalJSON(data []byte) error {
-	type plain PlainTextSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *PlainTextSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"text" and Extra.
-func (s PlainTextSource) MarshalJSON() ([]byte, error) {
-	type plain PlainTextSource
-	return marshalObject("text", plain(s), s.Extra)
-}
-
-func (s PlainTextSource) requestForm() DocumentSource {
-	s.Extra = requestExtra[PlainTextSource](s.Extra)
-	return s
-}
+func (s PlainTextSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s PlainTextSource) validate(path string) error {
 	if s.MediaType != MediaTypePlainText {
@@ -317,35 +255,10 @@ type ContentSource struct {
 func (ContentSource) isDocumentSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *ContentSource) UnmarshalJSON(data []byte) error {
-	type plain ContentSource
-	aux := struct {
-		*plain
-		Content blocksOrString `json:"content"`
-	}{plain: (*plain)(s)}
-	err := decodeObject(data, &aux, &s.Extra)
-	s.Content, s.StringContent = aux.Content.blocks, aux.Content.isString
-	return err
-}
+func (s *ContentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
-// MarshalJSON writes the source with "type":"content" and Extra.
-func (s ContentSource) MarshalJSON() ([]byte, error) {
-	type plain ContentSource
-	extra := codec.LiveExtra(plain(s), s.Extra)
-	if str, ok := stringForm(s.Content, s.StringContent); ok {
-		return codec.MarshalObject("content", struct {
-			plain
-			Content string `json:"content"`
-		}{plain(s), str}, extra)
-	}
-	return codec.MarshalObject("content", plain(s), extra)
-}
-
-func (s ContentSource) requestForm() DocumentSource {
-	s.Content = s.Content.requestForm()
-	s.Extra = requestExtra[ContentSource](s.Extra)
-	return s
-}
+// MarshalJSON writes the source with its "type" and Extra.
+func (s ContentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s ContentSource) validate(path string) error {
 	if s.Content == nil {
@@ -374,21 +287,10 @@ type URLPDFSource struct {
 func (URLPDFSource) isDocumentSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLPDFSource) UnmarshalJSON(data []byte) error {
-	type plain URLPDFSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *URLPDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLPDFSource) MarshalJSON() ([]byte, error) {
-	type plain URLPDFSource
-	return marshalObject("url", plain(s), s.Extra)
-}
-
-func (s URLPDFSource) requestForm() DocumentSource {
-	s.Extra = requestExtra[URLPDFSource](s.Extra)
-	return s
-}
+func (s URLPDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s URLPDFSource) validate(path string) error {
 	if s.URL == "" {
@@ -408,21 +310,10 @@ type FileDocumentSource struct {
 func (FileDocumentSource) isDocumentSource() {}
 
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileDocumentSource) UnmarshalJSON(data []byte) error {
-	type plain FileDocumentSource
-	return decodeObject(data, (*plain)(s), &s.Extra)
-}
+func (s *FileDocumentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileDocumentSource) MarshalJSON() ([]byte, error) {
-	type plain FileDocumentSource
-	return marshalObject("file", plain(s), s.Extra)
-}
-
-func (s FileDocumentSource) requestForm() DocumentSource {
-	s.Extra = requestExtra[FileDocumentSource](s.Extra)
-	return s
-}
+func (s FileDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s FileDocumentSource) validate(path string) error {
 	if s.FileID == "" {
@@ -441,7 +332,6 @@ type UnknownDocumentSource struct {
 func (UnknownDocumentSource) isDocumentSource() {}
 
 // MarshalJSON returns Raw unchanged.
-func (s UnknownDocumentSource) MarshalJSON() ([]byte, error) { return rawJSON(s.Type, s.Raw) }
+func (s UnknownDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
-func (s UnknownDocumentSource) requestForm() DocumentSource { return s }
-func (UnknownDocumentSource) validate(string) error         { return nil }
+func (UnknownDocumentSource) validate(string) error { return nil }

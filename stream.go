@@ -15,6 +15,23 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(MessageDeltaFields{}, MessageDeltaUsage{})
+	codec.Register(MessageStartEvent{}, codec.Spec{Type: "message_start"})
+	codec.Register(ContentBlockStartEvent{}, codec.Spec{Type: "content_block_start"})
+	codec.Register(ContentBlockDeltaEvent{}, codec.Spec{Type: "content_block_delta"})
+	codec.Register(ContentBlockStopEvent{}, codec.Spec{Type: "content_block_stop"})
+	codec.Register(MessageDeltaEvent{}, codec.Spec{Type: "message_delta"})
+	codec.Register(MessageStopEvent{}, codec.Spec{Type: "message_stop"})
+	codec.Register(PingEvent{}, codec.Spec{Type: "ping"})
+	codec.Register(TextDelta{}, codec.Spec{Type: "text_delta"})
+	codec.Register(InputJSONDelta{}, codec.Spec{Type: "input_json_delta"})
+	codec.Register(ThinkingDelta{}, codec.Spec{Type: "thinking_delta"})
+	codec.Register(SignatureDelta{}, codec.Spec{Type: "signature_delta"})
+	codec.Register(CitationsDelta{}, codec.Spec{Type: "citations_delta"})
+	codec.Register(CompactionDelta{}, codec.Spec{Type: "compaction_delta"})
+}
+
 // A MessageStreamEvent is one server-sent event of a streamed message
 // ([MessagesService.Stream]). Variants: [MessageStartEvent],
 // [ContentBlockStartEvent], [ContentBlockDeltaEvent],
@@ -41,16 +58,10 @@ type MessageStartEvent struct {
 func (MessageStartEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageStartEvent) UnmarshalJSON(data []byte) error {
-	type plain MessageStartEvent
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *MessageStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"message_start" and Extra.
-func (e MessageStartEvent) MarshalJSON() ([]byte, error) {
-	type plain MessageStartEvent
-	return marshalObject("message_start", plain(e), e.Extra)
-}
+func (e MessageStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // ContentBlockStartEvent is the "content_block_start" event: it opens block
 // Index (0, 1, 2 … in order) in its initial form (empty text, thinking and
@@ -72,17 +83,14 @@ func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
 	aux := struct {
 		*plain
 		ContentBlock holder[ContentBlock] `json:"content_block"`
-	}{plain: (*plain)(e), ContentBlock: holder[ContentBlock]{decode: decodeContentBlock}}
+	}{plain: (*plain)(e), ContentBlock: holder[ContentBlock]{decode: contentBlockUnion.Decode}}
 	err := decodeObject(data, &aux, &e.Extra)
 	e.ContentBlock = aux.ContentBlock.v
 	return checkBlockIndex(data, err)
 }
 
 // MarshalJSON writes the event with "type":"content_block_start" and Extra.
-func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockStartEvent
-	return marshalObject("content_block_start", plain(e), e.Extra)
-}
+func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // ContentBlockDeltaEvent is the "content_block_delta" event: a piece of
 // block Index.
@@ -104,10 +112,7 @@ func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the event with "type":"content_block_delta" and Extra.
-func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockDeltaEvent
-	return marshalObject("content_block_delta", plain(e), e.Extra)
-}
+func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // ContentBlockStopEvent is the "content_block_stop" event: block Index is
 // complete.
@@ -127,10 +132,7 @@ func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error {
 }
 
 // MarshalJSON writes the event with "type":"content_block_stop" and Extra.
-func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) {
-	type plain ContentBlockStopEvent
-	return marshalObject("content_block_stop", plain(e), e.Extra)
-}
+func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // MessageDeltaEvent is the "message_delta" event, near the end of a stream:
 // the stop reason and the final usage counters.
@@ -148,16 +150,10 @@ type MessageDeltaEvent struct {
 func (MessageDeltaEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageDeltaEvent) UnmarshalJSON(data []byte) error {
-	type plain MessageDeltaEvent
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *MessageDeltaEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"message_delta" and Extra.
-func (e MessageDeltaEvent) MarshalJSON() ([]byte, error) {
-	type plain MessageDeltaEvent
-	return marshalObject("message_delta", plain(e), e.Extra)
-}
+func (e MessageDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // MessageDeltaFields is the delta member of a message_delta event: the
 // top-level message fields known only at the end.
@@ -177,16 +173,10 @@ type MessageDeltaFields struct {
 }
 
 // UnmarshalJSON decodes the fields, keeping unknown members in Extra.
-func (d *MessageDeltaFields) UnmarshalJSON(data []byte) error {
-	type plain MessageDeltaFields
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *MessageDeltaFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the fields with Extra.
-func (d MessageDeltaFields) MarshalJSON() ([]byte, error) {
-	type plain MessageDeltaFields
-	return marshalObject("", plain(d), d.Extra)
-}
+func (d MessageDeltaFields) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // MessageDeltaUsage is the usage member of a message_delta event. Every
 // counter is a whole-message total, not an increment: the accumulator
@@ -212,16 +202,10 @@ type MessageDeltaUsage struct {
 }
 
 // UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *MessageDeltaUsage) UnmarshalJSON(data []byte) error {
-	type plain MessageDeltaUsage
-	return decodeObject(data, (*plain)(u), &u.Extra)
-}
+func (u *MessageDeltaUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON writes the usage with Extra.
-func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) {
-	type plain MessageDeltaUsage
-	return marshalObject("", plain(u), u.Extra)
-}
+func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // MessageStopEvent is the "message_stop" event, the last of a successful
 // stream.
@@ -233,16 +217,10 @@ type MessageStopEvent struct {
 func (MessageStopEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageStopEvent) UnmarshalJSON(data []byte) error {
-	type plain MessageStopEvent
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *MessageStopEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"message_stop" and Extra.
-func (e MessageStopEvent) MarshalJSON() ([]byte, error) {
-	type plain MessageStopEvent
-	return marshalObject("message_stop", plain(e), e.Extra)
-}
+func (e MessageStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // PingEvent is the "ping" keep-alive event; it may come at any point.
 type PingEvent struct {
@@ -253,16 +231,10 @@ type PingEvent struct {
 func (PingEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *PingEvent) UnmarshalJSON(data []byte) error {
-	type plain PingEvent
-	return decodeObject(data, (*plain)(e), &e.Extra)
-}
+func (e *PingEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"ping" and Extra.
-func (e PingEvent) MarshalJSON() ([]byte, error) {
-	type plain PingEvent
-	return marshalObject("ping", plain(e), e.Extra)
-}
+func (e PingEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // UnknownStreamEvent is an event this SDK version cannot name: an unknown
 // SSE event name, or a known name whose payload has another "type" (or
@@ -349,10 +321,7 @@ func decodeTextDelta(data []byte) (TextDelta, error) {
 }
 
 // MarshalJSON writes the delta with "type":"text_delta" and Extra.
-func (d TextDelta) MarshalJSON() ([]byte, error) {
-	type plain TextDelta
-	return marshalObject("text_delta", plain(d), d.Extra)
-}
+func (d TextDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // InputJSONDelta is an "input_json_delta": a fragment of a tool call's
 // input (tool_use, server_tool_use, mcp_tool_use). Fragments are not JSON
@@ -384,10 +353,7 @@ func decodeInputJSONDelta(data []byte) (InputJSONDelta, error) {
 }
 
 // MarshalJSON writes the delta with "type":"input_json_delta" and Extra.
-func (d InputJSONDelta) MarshalJSON() ([]byte, error) {
-	type plain InputJSONDelta
-	return marshalObject("input_json_delta", plain(d), d.Extra)
-}
+func (d InputJSONDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ThinkingDelta is a "thinking_delta": text appended to a thinking block.
 type ThinkingDelta struct {
@@ -403,16 +369,10 @@ type ThinkingDelta struct {
 func (ThinkingDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *ThinkingDelta) UnmarshalJSON(data []byte) error {
-	type plain ThinkingDelta
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *ThinkingDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"thinking_delta" and Extra.
-func (d ThinkingDelta) MarshalJSON() ([]byte, error) {
-	type plain ThinkingDelta
-	return marshalObject("thinking_delta", plain(d), d.Extra)
-}
+func (d ThinkingDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // SignatureDelta is a "signature_delta": the signature of a thinking block,
 // normally one per block just before its stop.
@@ -425,16 +385,10 @@ type SignatureDelta struct {
 func (SignatureDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *SignatureDelta) UnmarshalJSON(data []byte) error {
-	type plain SignatureDelta
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *SignatureDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"signature_delta" and Extra.
-func (d SignatureDelta) MarshalJSON() ([]byte, error) {
-	type plain SignatureDelta
-	return marshalObject("signature_delta", plain(d), d.Extra)
-}
+func (d SignatureDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // CitationsDelta is a "citations_delta": one citation appended to a text
 // block's citations.
@@ -447,22 +401,10 @@ type CitationsDelta struct {
 func (CitationsDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *CitationsDelta) UnmarshalJSON(data []byte) error {
-	type plain CitationsDelta
-	aux := struct {
-		*plain
-		Citation holder[Citation] `json:"citation"`
-	}{plain: (*plain)(d), Citation: holder[Citation]{decode: decodeCitation}}
-	err := decodeObject(data, &aux, &d.Extra)
-	d.Citation = aux.Citation.v
-	return err
-}
+func (d *CitationsDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"citations_delta" and Extra.
-func (d CitationsDelta) MarshalJSON() ([]byte, error) {
-	type plain CitationsDelta
-	return marshalObject("citations_delta", plain(d), d.Extra)
-}
+func (d CitationsDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // CompactionDelta is a "compaction_delta" (beta): the content of a
 // compaction block. The accumulator replaces both fields, as the official
@@ -480,16 +422,10 @@ type CompactionDelta struct {
 func (CompactionDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *CompactionDelta) UnmarshalJSON(data []byte) error {
-	type plain CompactionDelta
-	return decodeObject(data, (*plain)(d), &d.Extra)
-}
+func (d *CompactionDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"compaction_delta" and Extra.
-func (d CompactionDelta) MarshalJSON() ([]byte, error) {
-	type plain CompactionDelta
-	return marshalObject("compaction_delta", plain(d), d.Extra)
-}
+func (d CompactionDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // UnknownDelta holds a delta type this version cannot name; Raw is written
 // back verbatim. The accumulator ignores it.
@@ -505,7 +441,7 @@ func newUnknownDelta(typ string, raw json.RawMessage) ContentBlockDelta {
 func (UnknownDelta) isContentBlockDelta() {}
 
 // MarshalJSON returns Raw unchanged.
-func (d UnknownDelta) MarshalJSON() ([]byte, error) { return rawJSON(d.Type, d.Raw) }
+func (d UnknownDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ---------------------------------------------------------------------------
 // decoding

@@ -6,6 +6,11 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Register(ThinkingConfigEnabled{}, codec.Spec{Type: "enabled"})
+	codec.Register(ThinkingConfigAdaptive{}, codec.Spec{Type: "adaptive"})
+}
+
 // A ThinkingConfig switches the model's extended thinking on or off.
 // Variants: [ThinkingConfigEnabled], [ThinkingConfigAdaptive],
 // [ThinkingConfigDisabled] and [UnknownThinkingConfig].
@@ -62,22 +67,16 @@ type ThinkingConfigEnabled struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ThinkingConfigEnabled) isThinkingConfig() {}
 
 // UnmarshalJSON decodes the config.
-func (c *ThinkingConfigEnabled) UnmarshalJSON(data []byte) error {
-	type plain ThinkingConfigEnabled
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ThinkingConfigEnabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the config with "type":"enabled".
-func (c ThinkingConfigEnabled) MarshalJSON() ([]byte, error) {
-	type plain ThinkingConfigEnabled
-	return encodeExplicit("enabled", plain(c), c.Explicit)
-}
+func (c ThinkingConfigEnabled) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 func (c ThinkingConfigEnabled) validate(path string) error {
 	if c.BudgetTokens < MinThinkingBudget {
@@ -93,23 +92,17 @@ type ThinkingConfigAdaptive struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ThinkingConfigAdaptive) isThinkingConfig()     {}
 func (ThinkingConfigAdaptive) validate(string) error { return nil }
 
 // UnmarshalJSON decodes the config.
-func (c *ThinkingConfigAdaptive) UnmarshalJSON(data []byte) error {
-	type plain ThinkingConfigAdaptive
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ThinkingConfigAdaptive) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the config with "type":"adaptive".
-func (c ThinkingConfigAdaptive) MarshalJSON() ([]byte, error) {
-	type plain ThinkingConfigAdaptive
-	return encodeExplicit("adaptive", plain(c), c.Explicit)
-}
+func (c ThinkingConfigAdaptive) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // ThinkingConfigDisabled turns thinking off.
 type ThinkingConfigDisabled struct{}

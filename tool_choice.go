@@ -6,6 +6,12 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Register(ToolChoiceAuto{}, codec.Spec{Type: "auto"})
+	codec.Register(ToolChoiceAny{}, codec.Spec{Type: "any"})
+	codec.Register(ToolChoiceTool{}, codec.Spec{Type: "tool"})
+}
+
 // A ToolChoice says how the model may use the request's tools. Variants:
 // [ToolChoiceAuto], [ToolChoiceAny], [ToolChoiceTool], [ToolChoiceNone] and
 // [UnknownToolChoice].
@@ -43,23 +49,17 @@ type ToolChoiceAuto struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ToolChoiceAuto) isToolChoice()         {}
 func (ToolChoiceAuto) validate(string) error { return nil }
 
 // UnmarshalJSON decodes the choice.
-func (c *ToolChoiceAuto) UnmarshalJSON(data []byte) error {
-	type plain ToolChoiceAuto
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ToolChoiceAuto) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the choice with "type":"auto".
-func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) {
-	type plain ToolChoiceAuto
-	return encodeExplicit("auto", plain(c), c.Explicit)
-}
+func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // ToolChoiceAny makes the model use some tool.
 type ToolChoiceAny struct {
@@ -68,23 +68,17 @@ type ToolChoiceAny struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ToolChoiceAny) isToolChoice()         {}
 func (ToolChoiceAny) validate(string) error { return nil }
 
 // UnmarshalJSON decodes the choice.
-func (c *ToolChoiceAny) UnmarshalJSON(data []byte) error {
-	type plain ToolChoiceAny
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ToolChoiceAny) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the choice with "type":"any".
-func (c ToolChoiceAny) MarshalJSON() ([]byte, error) {
-	type plain ToolChoiceAny
-	return encodeExplicit("any", plain(c), c.Explicit)
-}
+func (c ToolChoiceAny) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // ToolChoiceTool makes the model use the tool called Name.
 type ToolChoiceTool struct {
@@ -95,22 +89,16 @@ type ToolChoiceTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ToolChoiceTool) isToolChoice() {}
 
 // UnmarshalJSON decodes the choice.
-func (c *ToolChoiceTool) UnmarshalJSON(data []byte) error {
-	type plain ToolChoiceTool
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ToolChoiceTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the choice with "type":"tool".
-func (c ToolChoiceTool) MarshalJSON() ([]byte, error) {
-	type plain ToolChoiceTool
-	return encodeExplicit("tool", plain(c), c.Explicit)
-}
+func (c ToolChoiceTool) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 func (c ToolChoiceTool) validate(path string) error {
 	if c.Name == "" {

@@ -7,6 +7,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(BrowserTab{})
+}
+
 // ToolResultBlock is a "tool_result" block: the caller's answer to a
 // [ToolUseBlock]. Build a text answer with [ToolResult].
 type ToolResultBlock struct {
@@ -33,53 +37,10 @@ type ToolResultBlock struct {
 func (ToolResultBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolResultBlock) UnmarshalJSON(data []byte) error {
-	type plain ToolResultBlock
-	aux := struct {
-		*plain
-		Content blocksOrString `json:"content,omitzero"`
-	}{plain: (*plain)(b)}
-	err := decodeObject(data, &aux, &b.Extra)
-	b.Content, b.StringContent = aux.Content.blocks, aux.Content.isString
-	return err
-}
+func (b *ToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
-// MarshalJSON writes the block with "type":"tool_result" and Extra.
-func (b ToolResultBlock) MarshalJSON() ([]byte, error) {
-	return b.appendJSON(make([]byte, 0, b.jsonSize()))
-}
-
-func (b ToolResultBlock) jsonSize() int { return 256 + blocksJSON(b.Content).jsonSize() }
-
-// appendJSON appends the block; its content is written last, straight into
-// dst, so an image or document payload is copied once.
-func (b ToolResultBlock) appendJSON(dst []byte) ([]byte, error) {
-	type plain ToolResultBlock
-	extra := codec.LiveExtra(plain(b), b.Extra)
-	if s, ok := stringForm(b.Content, b.StringContent); ok {
-		enc, err := codec.MarshalObject("tool_result", struct {
-			plain
-			Content string `json:"content"`
-		}{plain(b), s}, extra)
-		return append(dst, enc...), err
-	}
-	content := b.Content
-	b.Content = nil
-	head, err := codec.MarshalObject("tool_result", plain(b), extra)
-	if err != nil {
-		return dst, err
-	}
-	if content == nil {
-		return append(dst, head...), nil
-	}
-	return appendMember(dst, head, "content", blocksJSON(content))
-}
-
-func (b ToolResultBlock) requestForm() ContentBlock {
-	b.Content = b.Content.requestForm()
-	b.Extra = requestExtra[ToolResultBlock](b.Extra)
-	return b
-}
+// MarshalJSON writes the block with its "type" and Extra.
+func (b ToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolResultBlock) validate(path string) error {
 	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
@@ -135,38 +96,10 @@ type BrowserStateBlock struct {
 func (BrowserStateBlock) isContentBlock() {}
 
 // UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *BrowserStateBlock) UnmarshalJSON(data []byte) error {
-	type plain BrowserStateBlock
-	return decodeObject(data, (*plain)(b), &b.Extra)
-}
+func (b *BrowserStateBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON writes the block with "type":"browser_state" and Extra.
-func (b BrowserStateBlock) MarshalJSON() ([]byte, error) {
-	type plain BrowserStateBlock
-	return marshalObject("browser_state", plain(b), b.Extra)
-}
-
-func (b BrowserStateBlock) requestForm() ContentBlock {
-	if b.Tabs != nil {
-		tabs := make([]BrowserTab, len(b.Tabs))
-		for i, t := range b.Tabs {
-			t.Extra = requestExtra[BrowserTab](t.Extra)
-			tabs[i] = t
-		}
-		b.Tabs = tabs
-	}
-	if b.StateChanges != nil {
-		changes := make(BrowserStateChanges, len(b.StateChanges))
-		for i, c := range b.StateChanges {
-			if c != nil {
-				changes[i] = c.requestForm()
-			}
-		}
-		b.StateChanges = changes
-	}
-	b.Extra = requestExtra[BrowserStateBlock](b.Extra)
-	return b
-}
+func (b BrowserStateBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b BrowserStateBlock) validate(path string) error {
 	if b.Tabs == nil {
@@ -212,16 +145,10 @@ type BrowserTab struct {
 }
 
 // UnmarshalJSON decodes the tab, keeping unknown members in Extra.
-func (t *BrowserTab) UnmarshalJSON(data []byte) error {
-	type plain BrowserTab
-	return decodeObject(data, (*plain)(t), &t.Extra)
-}
+func (t *BrowserTab) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tab with Extra.
-func (t BrowserTab) MarshalJSON() ([]byte, error) {
-	type plain BrowserTab
-	return marshalObject("", plain(t), t.Extra)
-}
+func (t BrowserTab) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // A BrowserStateChange is one entry of [BrowserStateBlock].StateChanges.
 // Variants: [TabOpenedChange], [DownloadStartedChange],
@@ -230,7 +157,6 @@ func (t BrowserTab) MarshalJSON() ([]byte, error) {
 type BrowserStateChange interface {
 	json.Marshaler
 	isBrowserStateChange()
-	requestForm() BrowserStateChange
 	validate(path string) error
 }
 
@@ -240,21 +166,16 @@ type BrowserStateChanges []BrowserStateChange
 
 // UnmarshalJSON decodes each element by its "type".
 func (c *BrowserStateChanges) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeBrowserStateChange)
+	v, err := codec.DecodeArray(data, browserStateChangeUnion.Decode)
 	*c = v
 	return err
 }
 
-func decodeBrowserStateChange(data []byte) (BrowserStateChange, error) {
-	return decodeUnion(data, browserStateChangeVariants, unknownAs[BrowserStateChange, UnknownBrowserStateChange])
-}
-
-var browserStateChangeVariants = variants[BrowserStateChange]{
-	"tab_opened":         variant[BrowserStateChange, TabOpenedChange],
-	"download_started":   variant[BrowserStateChange, DownloadStartedChange],
-	"download_completed": variant[BrowserStateChange, DownloadCompletedChange],
-	"download_failed":    variant[BrowserStateChange, DownloadFailedChange],
-}
+var browserStateChangeUnion = codec.NewUnion[BrowserStateChange]("BrowserStateChange", UnknownBrowserStateChange{}).
+	Add("tab_opened", TabOpenedChange{}).
+	Add("download_started", DownloadStartedChange{}).
+	Add("download_completed", DownloadCompletedChange{}).
+	Add("download_failed", DownloadFailedChange{})
 
 // TabOpenedChange is a "tab_opened" state change.
 type TabOpenedChange struct {
@@ -266,21 +187,10 @@ type TabOpenedChange struct {
 func (TabOpenedChange) isBrowserStateChange() {}
 
 // UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *TabOpenedChange) UnmarshalJSON(data []byte) error {
-	type plain TabOpenedChange
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *TabOpenedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the change with "type":"tab_opened" and Extra.
-func (c TabOpenedChange) MarshalJSON() ([]byte, error) {
-	type plain TabOpenedChange
-	return marshalObject("tab_opened", plain(c), c.Extra)
-}
-
-func (c TabOpenedChange) requestForm() BrowserStateChange {
-	c.Extra = requestExtra[TabOpenedChange](c.Extra)
-	return c
-}
+func (c TabOpenedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c TabOpenedChange) validate(path string) error {
 	if c.TabID == "" {
@@ -300,21 +210,10 @@ type DownloadStartedChange struct {
 func (DownloadStartedChange) isBrowserStateChange() {}
 
 // UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadStartedChange) UnmarshalJSON(data []byte) error {
-	type plain DownloadStartedChange
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *DownloadStartedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the change with "type":"download_started" and Extra.
-func (c DownloadStartedChange) MarshalJSON() ([]byte, error) {
-	type plain DownloadStartedChange
-	return marshalObject("download_started", plain(c), c.Extra)
-}
-
-func (c DownloadStartedChange) requestForm() BrowserStateChange {
-	c.Extra = requestExtra[DownloadStartedChange](c.Extra)
-	return c
-}
+func (c DownloadStartedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c DownloadStartedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
@@ -345,21 +244,10 @@ type DownloadCompletedChange struct {
 func (DownloadCompletedChange) isBrowserStateChange() {}
 
 // UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadCompletedChange) UnmarshalJSON(data []byte) error {
-	type plain DownloadCompletedChange
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *DownloadCompletedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the change with "type":"download_completed" and Extra.
-func (c DownloadCompletedChange) MarshalJSON() ([]byte, error) {
-	type plain DownloadCompletedChange
-	return marshalObject("download_completed", plain(c), c.Extra)
-}
-
-func (c DownloadCompletedChange) requestForm() BrowserStateChange {
-	c.Extra = requestExtra[DownloadCompletedChange](c.Extra)
-	return c
-}
+func (c DownloadCompletedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c DownloadCompletedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
@@ -378,21 +266,10 @@ type DownloadFailedChange struct {
 func (DownloadFailedChange) isBrowserStateChange() {}
 
 // UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadFailedChange) UnmarshalJSON(data []byte) error {
-	type plain DownloadFailedChange
-	return decodeObject(data, (*plain)(c), &c.Extra)
-}
+func (c *DownloadFailedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the change with "type":"download_failed" and Extra.
-func (c DownloadFailedChange) MarshalJSON() ([]byte, error) {
-	type plain DownloadFailedChange
-	return marshalObject("download_failed", plain(c), c.Extra)
-}
-
-func (c DownloadFailedChange) requestForm() BrowserStateChange {
-	c.Extra = requestExtra[DownloadFailedChange](c.Extra)
-	return c
-}
+func (c DownloadFailedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c DownloadFailedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
@@ -408,7 +285,6 @@ type UnknownBrowserStateChange struct {
 func (UnknownBrowserStateChange) isBrowserStateChange() {}
 
 // MarshalJSON returns Raw unchanged.
-func (c UnknownBrowserStateChange) MarshalJSON() ([]byte, error) { return rawJSON(c.Type, c.Raw) }
+func (c UnknownBrowserStateChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
-func (c UnknownBrowserStateChange) requestForm() BrowserStateChange { return c }
-func (UnknownBrowserStateChange) validate(string) error             { return nil }
+func (UnknownBrowserStateChange) validate(string) error { return nil }

@@ -254,7 +254,7 @@ type CustomTool struct {
 	// decodes to zero ("description": "", "cache_control": null); encoding
 	// writes them back while their field is unset, so a decoded tool
 	// re-encodes to the JSON it came from. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (CustomTool) isTool()         {}
@@ -266,16 +266,16 @@ func (t *CustomTool) UnmarshalJSON(data []byte) error {
 		return nil
 	}
 	type plain CustomTool
-	if err := decodeExplicit(data, (*plain)(t), &t.Explicit); err != nil {
+	if err := decodeExplicit(data, (*plain)(t), &t.Extra); err != nil {
 		return err
 	}
 	raw := memberValue(data, "type")
 	t.OmitType = raw == nil || rawIsNull(raw)
 	if raw != nil && rawIsNull(raw) {
-		if t.Explicit == nil {
-			t.Explicit = make(map[string]json.RawMessage)
+		if t.Extra == nil {
+			t.Extra = make(map[string]json.RawMessage)
 		}
-		t.Explicit["type"] = json.RawMessage("null")
+		t.Extra["type"] = json.RawMessage("null")
 	}
 	return nil
 }
@@ -287,7 +287,7 @@ func (t CustomTool) MarshalJSON() ([]byte, error) {
 	if t.OmitType {
 		typ = ""
 	}
-	return encodeExplicit(typ, plain(t), t.Explicit)
+	return encodeExplicit(typ, plain(t), t.Extra)
 }
 
 // maxToolNameLen bounds a custom tool's name (request-constraints.md,
@@ -500,7 +500,7 @@ func encodeExplicit(typ string, v any, explicit map[string]json.RawMessage) ([]b
 	}
 	for k, val := range keep {
 		if !json.Valid(val) {
-			return nil, fmt.Errorf("mms: %T.Explicit[%q] is not valid JSON", v, k)
+			return nil, fmt.Errorf("mms: %T.Extra[%q] is not valid JSON", v, k)
 		}
 	}
 	return codec.MarshalObject(typ, v, keep)

@@ -3,8 +3,14 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"slices"
 )
+
+func init() {
+	codec.Objects(WebFetchCitations{})
+	codec.Register(UserLocation{}, codec.Spec{Type: "approximate"})
+}
 
 // Versioned tools (spec §5.3). Each has a Version field holding its wire
 // "type" and a Name field holding the fixed name the service expects for
@@ -114,22 +120,19 @@ type BashTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (BashTool) isTool() {}
 
 // UnmarshalJSON decodes a bash tool.
-func (t *BashTool) UnmarshalJSON(data []byte) error {
-	type plain BashTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *BashTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t BashTool) MarshalJSON() ([]byte, error) {
 	type plain BashTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "BashTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "BashTool", plain(t), t.Extra)
 }
 
 func (t BashTool) validate(path string) error {
@@ -176,23 +179,20 @@ type CodeExecutionTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (CodeExecutionTool) isTool()         {}
 func (CodeExecutionTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a code execution tool.
-func (t *CodeExecutionTool) UnmarshalJSON(data []byte) error {
-	type plain CodeExecutionTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *CodeExecutionTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t CodeExecutionTool) MarshalJSON() ([]byte, error) {
 	type plain CodeExecutionTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "CodeExecutionTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "CodeExecutionTool", plain(t), t.Extra)
 }
 
 func (t CodeExecutionTool) validate(path string) error {
@@ -229,23 +229,20 @@ type MemoryTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (MemoryTool) isTool()         {}
 func (MemoryTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a memory tool.
-func (t *MemoryTool) UnmarshalJSON(data []byte) error {
-	type plain MemoryTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *MemoryTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t MemoryTool) MarshalJSON() ([]byte, error) {
 	type plain MemoryTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "MemoryTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "MemoryTool", plain(t), t.Extra)
 }
 
 func (t MemoryTool) validate(path string) error {
@@ -292,22 +289,19 @@ type TextEditorTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (TextEditorTool) isTool() {}
 
 // UnmarshalJSON decodes a text editor tool.
-func (t *TextEditorTool) UnmarshalJSON(data []byte) error {
-	type plain TextEditorTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *TextEditorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t TextEditorTool) MarshalJSON() ([]byte, error) {
 	type plain TextEditorTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "TextEditorTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "TextEditorTool", plain(t), t.Extra)
 }
 
 func (t TextEditorTool) validate(path string) error {
@@ -373,22 +367,19 @@ type ComputerTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ComputerTool) isTool() {}
 
 // UnmarshalJSON decodes a computer tool.
-func (t *ComputerTool) UnmarshalJSON(data []byte) error {
-	type plain ComputerTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *ComputerTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t ComputerTool) MarshalJSON() ([]byte, error) {
 	type plain ComputerTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "ComputerTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ComputerTool", plain(t), t.Extra)
 }
 
 func (t ComputerTool) validate(path string) error {
@@ -449,20 +440,14 @@ type UserLocation struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes a user location.
-func (l *UserLocation) UnmarshalJSON(data []byte) error {
-	type plain UserLocation
-	return decodeExplicit(data, (*plain)(l), &l.Explicit)
-}
+func (l *UserLocation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
 
 // MarshalJSON writes the location with its constant "type":"approximate".
-func (l UserLocation) MarshalJSON() ([]byte, error) {
-	type plain UserLocation
-	return encodeExplicit("approximate", plain(l), l.Explicit)
-}
+func (l UserLocation) MarshalJSON() ([]byte, error) { return marshalRequest(l) }
 
 // Bounds of a user location's members (request-constraints.md,
 // BetaUserLocation). The service checks the country's length only, so a
@@ -485,7 +470,7 @@ func (l *UserLocation) validate(path string) error {
 		{"region", l.Region, 1, maxUserLocationLen},
 		{"timezone", l.Timezone, 1, maxUserLocationLen},
 	} {
-		if m.value == "" && !explicitEmpty(l.Explicit, m.name) {
+		if m.value == "" && !explicitEmpty(l.Extra, m.name) {
 			continue // absent, or null
 		}
 		if err := validateLength(path+"."+m.name, m.value, m.lo, m.hi); err != nil {
@@ -546,23 +531,20 @@ type WebSearchTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (WebSearchTool) isTool()         {}
 func (WebSearchTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a web search tool.
-func (t *WebSearchTool) UnmarshalJSON(data []byte) error {
-	type plain WebSearchTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *WebSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t WebSearchTool) MarshalJSON() ([]byte, error) {
 	type plain WebSearchTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "WebSearchTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "WebSearchTool", plain(t), t.Extra)
 }
 
 func (t WebSearchTool) validate(path string) error {
@@ -607,20 +589,14 @@ type WebFetchCitations struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the citations setting.
-func (c *WebFetchCitations) UnmarshalJSON(data []byte) error {
-	type plain WebFetchCitations
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *WebFetchCitations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the citations setting.
-func (c WebFetchCitations) MarshalJSON() ([]byte, error) {
-	type plain WebFetchCitations
-	return encodeExplicit("", plain(c), c.Explicit)
-}
+func (c WebFetchCitations) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // A WebFetchTool lets the model fetch web pages and PDFs on the server. Its
 // name is always "web_fetch".
@@ -658,23 +634,20 @@ type WebFetchTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (WebFetchTool) isTool()         {}
 func (WebFetchTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a web fetch tool.
-func (t *WebFetchTool) UnmarshalJSON(data []byte) error {
-	type plain WebFetchTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *WebFetchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t WebFetchTool) MarshalJSON() ([]byte, error) {
 	type plain WebFetchTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "WebFetchTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "WebFetchTool", plain(t), t.Extra)
 }
 
 func (t WebFetchTool) validate(path string) error {
@@ -733,23 +706,20 @@ type ToolSearchTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ToolSearchTool) isTool()         {}
 func (ToolSearchTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a tool search tool.
-func (t *ToolSearchTool) UnmarshalJSON(data []byte) error {
-	type plain ToolSearchTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *ToolSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t ToolSearchTool) MarshalJSON() ([]byte, error) {
 	type plain ToolSearchTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "ToolSearchTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ToolSearchTool", plain(t), t.Extra)
 }
 
 func (t ToolSearchTool) validate(path string) error {
@@ -792,23 +762,20 @@ type AdvisorTool struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (AdvisorTool) isTool()         {}
 func (AdvisorTool) betas() []string { return []string{betaAdvisorTool} }
 
 // UnmarshalJSON decodes an advisor tool.
-func (t *AdvisorTool) UnmarshalJSON(data []byte) error {
-	type plain AdvisorTool
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *AdvisorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
 func (t AdvisorTool) MarshalJSON() ([]byte, error) {
 	type plain AdvisorTool
 	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "AdvisorTool", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "AdvisorTool", plain(t), t.Extra)
 }
 
 func (t AdvisorTool) validate(path string) error {

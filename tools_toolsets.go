@@ -3,9 +3,15 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"maps"
 	"slices"
 )
+
+func init() {
+	codec.Objects(ToolsetConfig{})
+	codec.Register(MCPToolset{}, codec.Spec{Type: mcpToolsetType})
+}
 
 // Toolsets (spec §5.3): one tools entry that stands for a family of member
 // tools, each configurable by member name. Toolsets take no name,
@@ -22,20 +28,14 @@ type ToolsetConfig struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes a toolset member config.
-func (c *ToolsetConfig) UnmarshalJSON(data []byte) error {
-	type plain ToolsetConfig
-	return decodeExplicit(data, (*plain)(c), &c.Explicit)
-}
+func (c *ToolsetConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes the config.
-func (c ToolsetConfig) MarshalJSON() ([]byte, error) {
-	type plain ToolsetConfig
-	return encodeExplicit("", plain(c), c.Explicit)
-}
+func (c ToolsetConfig) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // computerToolsetMembers lists the computer toolset's members (spec §5.3).
 func computerToolsetMembers() []string {
@@ -115,22 +115,19 @@ type ComputerToolset struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ComputerToolset) isTool()         {}
 func (ComputerToolset) betas() []string { return nil }
 
 // UnmarshalJSON decodes a computer toolset.
-func (t *ComputerToolset) UnmarshalJSON(data []byte) error {
-	type plain ComputerToolset
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *ComputerToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the toolset with its type.
 func (t ComputerToolset) MarshalJSON() ([]byte, error) {
 	type plain ComputerToolset
-	return encodeVersioned(t.Version, "ComputerToolset", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "ComputerToolset", plain(t), t.Extra)
 }
 
 func (t ComputerToolset) validate(path string) error {
@@ -166,22 +163,19 @@ type BrowserToolset struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (BrowserToolset) isTool()         {}
 func (BrowserToolset) betas() []string { return nil }
 
 // UnmarshalJSON decodes a browser toolset.
-func (t *BrowserToolset) UnmarshalJSON(data []byte) error {
-	type plain BrowserToolset
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *BrowserToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the toolset with its type.
 func (t BrowserToolset) MarshalJSON() ([]byte, error) {
 	type plain BrowserToolset
-	return encodeVersioned(t.Version, "BrowserToolset", plain(t), t.Explicit)
+	return encodeVersioned(t.Version, "BrowserToolset", plain(t), t.Extra)
 }
 
 func (t BrowserToolset) validate(path string) error {
@@ -214,23 +208,17 @@ type MCPToolset struct {
 	// Explicit holds members the decoded JSON carried with a value that
 	// decodes to zero (null, "", false); encoding writes them back while
 	// their field is unset. Leave it nil.
-	Explicit map[string]json.RawMessage `json:"-"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (MCPToolset) isTool()         {}
 func (MCPToolset) betas() []string { return []string{betaMCPClient20251120} }
 
 // UnmarshalJSON decodes an MCP toolset.
-func (t *MCPToolset) UnmarshalJSON(data []byte) error {
-	type plain MCPToolset
-	return decodeExplicit(data, (*plain)(t), &t.Explicit)
-}
+func (t *MCPToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the toolset with "type":"mcp_toolset".
-func (t MCPToolset) MarshalJSON() ([]byte, error) {
-	type plain MCPToolset
-	return encodeExplicit(mcpToolsetType, plain(t), t.Explicit)
-}
+func (t MCPToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 // maxMCPServerNameLen bounds mcp_toolset.mcp_server_name
 // (request-constraints.md, BetaMCPToolset).

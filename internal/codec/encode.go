@@ -593,7 +593,7 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 			continue
 		}
 		if c := f.custom; c != nil {
-			if c.Omit != nil && c.Omit(e, v) {
+			if c.Omit != nil && c.Omit(e, v) || c.Omit == nil && f.omit != nil && f.omit(fv) {
 				continue
 			}
 			comma()
@@ -664,8 +664,8 @@ func (e *Encoder) liveExtra(p *structPlan, v reflect.Value, k string) bool {
 	if !f.omitzero || f.response && e.request {
 		return false
 	}
-	if f.custom != nil {
-		return f.custom.Omit != nil && f.custom.Omit(e, v)
+	if f.custom != nil && f.custom.Omit != nil {
+		return f.custom.Omit(e, v)
 	}
 	fv, ok := fieldValue(v, f.index)
 	return !ok || f.omit(fv)

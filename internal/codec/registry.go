@@ -46,7 +46,8 @@ type FieldCodec struct {
 	Encode func(e *Encoder, parent reflect.Value) error
 	// Decode reads the member's value into parent.
 	Decode func(value []byte, parent reflect.Value) error
-	// Omit, when set, reports whether the member is left out.
+	// Omit, when set, reports whether the member is left out (else the
+	// field's omitzero or omitempty decides).
 	Omit func(e *Encoder, parent reflect.Value) bool
 }
 
@@ -191,6 +192,19 @@ func (t *Union[U]) Add(typ string, variant U) *Union[U] {
 	} else {
 		register(vt, Spec{Type: typ})
 	}
+	return t
+}
+
+// AddSpec is Add for a variant that needs more than its "type" (a member
+// with its own codec, say): spec.Type is set to typ.
+func (t *Union[U]) AddSpec(typ string, variant U, spec Spec) *Union[U] {
+	vt := reflect.TypeOf(variant)
+	if _, dup := t.u.variants[typ]; dup {
+		panic(fmt.Sprintf("codec: union %s: type %q added twice", t.u.name, typ))
+	}
+	t.u.variants[typ] = vt
+	spec.Type = typ
+	register(vt, spec)
 	return t
 }
 
