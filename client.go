@@ -183,7 +183,7 @@ func (c *Client) send(ctx context.Context, r *request, opts []option.RequestOpti
 		Stream: r.streaming, DefaultTimeout: r.timeout,
 	}
 	if treq.Body == nil && r.body != nil {
-		if treq.Body, err = codec.Marshal(r.body); err != nil {
+		if treq.Body, err = codec.MarshalRequest(r.body); err != nil {
 			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
 		}
 	}

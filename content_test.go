@@ -302,7 +302,7 @@ func TestRequestFormDropsExtra(t *testing.T) {
 			if len(back.Content) != 1 {
 				t.Fatalf("content = %v", back.Content)
 			}
-			if diff := cmp.Diff(c.v.requestForm(), back.Content[0]); diff != "" {
+			if diff := cmp.Diff(requestFormOf(c.v), back.Content[0]); diff != "" {
 				t.Errorf("request form round trip (-want +got):\n%s", diff)
 			}
 		})
@@ -517,36 +517,36 @@ func TestStopReasonNull(t *testing.T) {
 // unknownAs' assertions would panic on a wrongly listed type.
 func TestUnionTables(t *testing.T) {
 	tables := map[string]func(t *testing.T){
-		"callers":          unionTest(callerVariants, callerUnion.Decode),
-		"citations":        unionTest(citationVariants, citationUnion.Decode),
-		"content blocks":   unionTest(contentBlockVariants, contentBlockUnion.Decode),
-		"tool change refs": unionTest(toolChangeRefVariants, toolChangeRefUnion.Decode),
-		"web search":       unionTest(webSearchToolResultContentVariants, decodeWebSearchToolResultContent),
-		"web fetch":        unionTest(webFetchToolResultContentVariants, webFetchToolResultContentUnion.Decode),
-		"code execution":   unionTest(codeExecutionToolResultContentVariants, codeExecutionToolResultContentUnion.Decode),
-		"bash":             unionTest(bashCodeExecutionToolResultContentVariants, bashCodeExecutionToolResultContentUnion.Decode),
-		"text editor":      unionTest(textEditorCodeExecutionToolResultContentVariants, textEditorCodeExecutionToolResultContentUnion.Decode),
-		"tool search":      unionTest(toolSearchToolResultContentVariants, toolSearchToolResultContentUnion.Decode),
-		"advisor":          unionTest(advisorToolResultContentVariants, advisorToolResultContentUnion.Decode),
-		"image sources":    unionTest(imageSourceVariants, imageSourceUnion.Decode),
-		"document sources": unionTest(documentSourceVariants, documentSourceUnion.Decode),
-		"browser state":    unionTest(browserStateChangeVariants, browserStateChangeUnion.Decode),
-		"iteration usage":  unionTest(iterationUsageVariants, iterationUsageUnion.Decode),
-		"fallback credit":  unionTest(fallbackCreditStatusVariants, fallbackCreditStatusUnion.Decode),
-		"applied edits":    unionTest(appliedEditVariants, appliedEditUnion.Decode),
-		"cache misses":     unionTest(cacheMissVariants, cacheMissUnion.Decode),
+		"callers":          unionTest(callerUnion.Types(), callerUnion.Decode),
+		"citations":        unionTest(citationUnion.Types(), citationUnion.Decode),
+		"content blocks":   unionTest(contentBlockUnion.Types(), contentBlockUnion.Decode),
+		"tool change refs": unionTest(toolChangeRefUnion.Types(), toolChangeRefUnion.Decode),
+		"web search":       unionTest(webSearchToolResultContentUnion.Types(), webSearchToolResultContentUnion.Decode),
+		"web fetch":        unionTest(webFetchToolResultContentUnion.Types(), webFetchToolResultContentUnion.Decode),
+		"code execution":   unionTest(codeExecutionToolResultContentUnion.Types(), codeExecutionToolResultContentUnion.Decode),
+		"bash":             unionTest(bashCodeExecutionToolResultContentUnion.Types(), bashCodeExecutionToolResultContentUnion.Decode),
+		"text editor":      unionTest(textEditorCodeExecutionToolResultContentUnion.Types(), textEditorCodeExecutionToolResultContentUnion.Decode),
+		"tool search":      unionTest(toolSearchToolResultContentUnion.Types(), toolSearchToolResultContentUnion.Decode),
+		"advisor":          unionTest(advisorToolResultContentUnion.Types(), advisorToolResultContentUnion.Decode),
+		"image sources":    unionTest(imageSourceUnion.Types(), imageSourceUnion.Decode),
+		"document sources": unionTest(documentSourceUnion.Types(), documentSourceUnion.Decode),
+		"browser state":    unionTest(browserStateChangeUnion.Types(), browserStateChangeUnion.Decode),
+		"iteration usage":  unionTest(iterationUsageUnion.Types(), iterationUsageUnion.Decode),
+		"fallback credit":  unionTest(fallbackCreditStatusUnion.Types(), fallbackCreditStatusUnion.Decode),
+		"applied edits":    unionTest(appliedEditUnion.Types(), appliedEditUnion.Decode),
+		"cache misses":     unionTest(cacheMissUnion.Types(), cacheMissUnion.Decode),
 	}
 	for name, run := range tables {
 		t.Run(name, run)
 	}
 }
 
-func unionTest[U any](table variants[U], decode func([]byte) (U, error)) func(t *testing.T) {
+func unionTest[U any](table map[string]reflect.Type, decode func([]byte) (U, error)) func(t *testing.T) {
 	return func(t *testing.T) {
-		for typ, dec := range table {
-			v, err := dec([]byte(`{"type":"` + typ + `"}`))
-			if err == nil && any(v) == nil {
-				t.Errorf("%s: decoded to nil", typ)
+		for typ, vt := range table {
+			v, err := decode([]byte(`{"type":"` + typ + `"}`))
+			if err == nil && (any(v) == nil || reflect.TypeOf(v) != vt) {
+				t.Errorf("%s: decoded to %T, want %v", typ, v, vt)
 			}
 		}
 		v, err := decode([]byte(`{"type":"x_future"}`))

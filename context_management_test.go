@@ -25,7 +25,7 @@ func TestContextEditVariants(t *testing.T) {
 			`{"type":"clear_tool_uses_20250919","clear_tool_inputs":false}`},
 		{"clear tool uses empty input list", ClearToolUsesEdit{ClearToolInputs: &ClearToolInputs{Tools: []string{}}},
 			`{"type":"clear_tool_uses_20250919","clear_tool_inputs":[]}`},
-		{"clear tool uses nulls", ClearToolUsesEdit{Explicit: map[string]json.RawMessage{
+		{"clear tool uses nulls", ClearToolUsesEdit{Extra: map[string]json.RawMessage{
 			"clear_at_least": json.RawMessage("null"), "clear_tool_inputs": json.RawMessage("null"), "exclude_tools": json.RawMessage("null")}},
 			`{"type":"clear_tool_uses_20250919","clear_at_least":null,"clear_tool_inputs":null,"exclude_tools":null}`},
 		{"clear thinking turns", ClearThinkingEdit{Keep: ThinkingKeepTurns{Value: 2}},
@@ -43,7 +43,7 @@ func TestContextEditVariants(t *testing.T) {
 			`{"type":"compact_20260112","trigger":{"type":"input_tokens","value":50000}}`},
 		{"compact full", CompactEdit{Instructions: "Keep the numbers.", PauseAfterCompaction: true},
 			`{"type":"compact_20260112","instructions":"Keep the numbers.","pause_after_compaction":true}`},
-		{"compact explicit", CompactEdit{Explicit: map[string]json.RawMessage{"trigger": json.RawMessage("null"), "instructions": json.RawMessage("null"), "pause_after_compaction": json.RawMessage("false")}},
+		{"compact explicit", CompactEdit{Extra: map[string]json.RawMessage{"trigger": json.RawMessage("null"), "instructions": json.RawMessage("null"), "pause_after_compaction": json.RawMessage("false")}},
 			`{"type":"compact_20260112","trigger":null,"instructions":null,"pause_after_compaction":false}`},
 		{"unknown", UnknownContextEdit{Type: "forget_20990101", Raw: json.RawMessage(`{"type":"forget_20990101","all":true}`)},
 			`{"type":"forget_20990101","all":true}`},

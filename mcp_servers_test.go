@@ -14,8 +14,8 @@ func TestMCPServersRoundTrip(t *testing.T) {
 		{"full", MCPServers{{Name: "w", URL: "https://w.example/mcp", AuthorizationToken: "tok",
 			ToolConfiguration: &MCPToolConfiguration{Enabled: Ptr(true), AllowedTools: []string{"ask_question"}}}},
 			`[{"type":"url","name":"w","url":"https://w.example/mcp","authorization_token":"tok","tool_configuration":{"enabled":true,"allowed_tools":["ask_question"]}}]`},
-		{"nulls", MCPServers{{Name: "w", URL: "u", Explicit: map[string]json.RawMessage{"authorization_token": json.RawMessage("null")},
-			ToolConfiguration: &MCPToolConfiguration{Explicit: map[string]json.RawMessage{"enabled": json.RawMessage("null"), "allowed_tools": json.RawMessage("null")}}}},
+		{"nulls", MCPServers{{Name: "w", URL: "u", Extra: map[string]json.RawMessage{"authorization_token": json.RawMessage("null")},
+			ToolConfiguration: &MCPToolConfiguration{Extra: map[string]json.RawMessage{"enabled": json.RawMessage("null"), "allowed_tools": json.RawMessage("null")}}}},
 			`[{"type":"url","name":"w","url":"u","authorization_token":null,"tool_configuration":{"enabled":null,"allowed_tools":null}}]`},
 	}, rcUnmarshal[MCPServers])
 }

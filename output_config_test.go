@@ -16,9 +16,9 @@ func TestOutputConfigRoundTrip(t *testing.T) {
 			`{"format":{"type":"json_schema","schema":{"type":"object","properties":{"b":{},"a":{}}}}}`},
 		{"task budget", OutputConfig{Effort: EffortLow, TaskBudget: &TaskBudget{Total: 100000, Remaining: Ptr(0)}},
 			`{"effort":"low","task_budget":{"type":"tokens","total":100000,"remaining":0}}`},
-		{"nulls", OutputConfig{Explicit: map[string]json.RawMessage{"effort": json.RawMessage("null"), "format": json.RawMessage("null"), "task_budget": json.RawMessage("null")}},
+		{"nulls", OutputConfig{Extra: map[string]json.RawMessage{"effort": json.RawMessage("null"), "format": json.RawMessage("null"), "task_budget": json.RawMessage("null")}},
 			`{"effort":null,"format":null,"task_budget":null}`},
-		{"null remaining", OutputConfig{TaskBudget: &TaskBudget{Total: 5, Explicit: map[string]json.RawMessage{"remaining": json.RawMessage("null")}}},
+		{"null remaining", OutputConfig{TaskBudget: &TaskBudget{Total: 5, Extra: map[string]json.RawMessage{"remaining": json.RawMessage("null")}}},
 			`{"task_budget":{"type":"tokens","total":5,"remaining":null}}`},
 	}, rcUnmarshal[OutputConfig])
 	// The schema's key order survives byte for byte.

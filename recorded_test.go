@@ -231,28 +231,17 @@ func TestRecordedRequests(t *testing.T) {
 			if len(body.System) == 0 || isJSONNull(body.System) {
 				return
 			}
-			var system blocksOrString
+			var system SystemPrompt
 			if err := json.Unmarshal(body.System, &system); err != nil {
 				t.Fatalf("decode system: %v", err)
 			}
-			if system.isString {
+			if system.Blocks == nil {
 				return // a plain string: nothing typed to check
 			}
-			texts := make([]TextBlock, len(system.blocks))
-			for i, b := range system.blocks {
-				tb, ok := b.(TextBlock)
-				if !ok {
-					t.Fatalf("system[%d] is %T, want TextBlock", i, b)
-				}
-				if err := tb.validate(fmt.Sprintf("system[%d]", i)); err != nil {
-					t.Errorf("recorded system fails validation: %v", err)
-				}
-				texts[i] = tb
+			if err := system.validate("system"); err != nil {
+				t.Errorf("recorded system fails validation: %v", err)
 			}
-			for i := range texts {
-				texts[i] = texts[i].requestText()
-			}
-			got, err = json.Marshal(texts)
+			got, err = json.Marshal(system)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -498,17 +487,17 @@ func TestFixturesCoverEveryVariant(t *testing.T) {
 			want = append(want, "type:"+n)
 		}
 	}
-	types(slices.Collect(maps.Keys(contentBlockVariants))...)
+	types(slices.Collect(maps.Keys(contentBlockUnion.Types()))...)
 	for _, table := range [][]string{
-		slices.Collect(maps.Keys(citationVariants)), slices.Collect(maps.Keys(callerVariants)),
-		slices.Collect(maps.Keys(imageSourceVariants)), slices.Collect(maps.Keys(documentSourceVariants)),
-		slices.Collect(maps.Keys(browserStateChangeVariants)), slices.Collect(maps.Keys(toolChangeRefVariants)),
-		slices.Collect(maps.Keys(webSearchToolResultContentVariants)), slices.Collect(maps.Keys(webFetchToolResultContentVariants)),
-		slices.Collect(maps.Keys(codeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(bashCodeExecutionToolResultContentVariants)),
-		slices.Collect(maps.Keys(textEditorCodeExecutionToolResultContentVariants)), slices.Collect(maps.Keys(toolSearchToolResultContentVariants)),
-		slices.Collect(maps.Keys(advisorToolResultContentVariants)), slices.Collect(maps.Keys(iterationUsageVariants)),
-		slices.Collect(maps.Keys(fallbackCreditStatusVariants)), slices.Collect(maps.Keys(appliedEditVariants)),
-		slices.Collect(maps.Keys(cacheMissVariants)), slices.Collect(maps.Keys(contextEdits)),
+		slices.Collect(maps.Keys(citationUnion.Types())), slices.Collect(maps.Keys(callerUnion.Types())),
+		slices.Collect(maps.Keys(imageSourceUnion.Types())), slices.Collect(maps.Keys(documentSourceUnion.Types())),
+		slices.Collect(maps.Keys(browserStateChangeUnion.Types())), slices.Collect(maps.Keys(toolChangeRefUnion.Types())),
+		slices.Collect(maps.Keys(webSearchToolResultContentUnion.Types())), slices.Collect(maps.Keys(webFetchToolResultContentUnion.Types())),
+		slices.Collect(maps.Keys(codeExecutionToolResultContentUnion.Types())), slices.Collect(maps.Keys(bashCodeExecutionToolResultContentUnion.Types())),
+		slices.Collect(maps.Keys(textEditorCodeExecutionToolResultContentUnion.Types())), slices.Collect(maps.Keys(toolSearchToolResultContentUnion.Types())),
+		slices.Collect(maps.Keys(advisorToolResultContentUnion.Types())), slices.Collect(maps.Keys(iterationUsageUnion.Types())),
+		slices.Collect(maps.Keys(fallbackCreditStatusUnion.Types())), slices.Collect(maps.Keys(appliedEditUnion.Types())),
+		slices.Collect(maps.Keys(cacheMissUnion.Types())), slices.Collect(maps.Keys(contextEdits)),
 		slices.Collect(maps.Keys(thinkingConfigs)), slices.Collect(maps.Keys(toolChoices)),
 		slices.Collect(maps.Keys(sentinelByType)),
 	} {

@@ -10,7 +10,7 @@ func TestThinkingConfigVariants(t *testing.T) {
 		{"enabled", ThinkingConfigEnabled{BudgetTokens: 2048}, `{"type":"enabled","budget_tokens":2048}`},
 		{"enabled display", ThinkingConfigEnabled{BudgetTokens: 1024, Display: ThinkingDisplaySummarized},
 			`{"type":"enabled","budget_tokens":1024,"display":"summarized"}`},
-		{"enabled null display", ThinkingConfigEnabled{BudgetTokens: 1024, Explicit: map[string]json.RawMessage{"display": json.RawMessage("null")}},
+		{"enabled null display", ThinkingConfigEnabled{BudgetTokens: 1024, Extra: map[string]json.RawMessage{"display": json.RawMessage("null")}},
 			`{"type":"enabled","budget_tokens":1024,"display":null}`},
 		{"adaptive", ThinkingConfigAdaptive{}, `{"type":"adaptive"}`},
 		{"adaptive omitted", ThinkingConfigAdaptive{Display: ThinkingDisplayOmitted}, `{"type":"adaptive","display":"omitted"}`},

@@ -9,7 +9,7 @@ func TestToolChoiceVariants(t *testing.T) {
 	rcRoundTrip(t, []rcCase[ToolChoice]{
 		{"auto", ToolChoiceAuto{}, `{"type":"auto"}`},
 		{"auto single", ToolChoiceAuto{DisableParallelToolUse: true}, `{"type":"auto","disable_parallel_tool_use":true}`},
-		{"auto explicit false", ToolChoiceAuto{Explicit: map[string]json.RawMessage{"disable_parallel_tool_use": json.RawMessage("false")}},
+		{"auto explicit false", ToolChoiceAuto{Extra: map[string]json.RawMessage{"disable_parallel_tool_use": json.RawMessage("false")}},
 			`{"type":"auto","disable_parallel_tool_use":false}`},
 		{"any", ToolChoiceAny{DisableParallelToolUse: true}, `{"type":"any","disable_parallel_tool_use":true}`},
 		{"tool", ToolChoiceTool{Name: "get_weather"}, `{"type":"tool","name":"get_weather"}`},

@@ -241,7 +241,7 @@ func TestToolDecodeForms(t *testing.T) {
 			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`), OmitType: true}},
 		{"custom with null type", `{"type":null,"name":"f","input_schema":{"type":"object"}}`,
 			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`), OmitType: true,
-				Explicit: map[string]json.RawMessage{"type": json.RawMessage("null")}}},
+				Extra: map[string]json.RawMessage{"type": json.RawMessage("null")}}},
 		{"custom with type", `{"type":"custom","name":"f","input_schema":{"type":"object"}}`,
 			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`)}},
 		{"custom with only input_schema", `{"input_schema":{"type":"object"}}`,
@@ -249,11 +249,11 @@ func TestToolDecodeForms(t *testing.T) {
 		{"decoded name kept", `{"type":"bash_20250124","name":"shell"}`,
 			BashTool{Version: Bash20250124, Name: "shell"}},
 		{"explicit zeros kept", `{"type":"web_search_20250305","name":"web_search","allowed_domains":null,"max_uses":null,"user_location":null,"cache_control":null}`,
-			WebSearchTool{Version: WebSearch20250305, Name: "web_search", Explicit: map[string]json.RawMessage{
+			WebSearchTool{Version: WebSearch20250305, Name: "web_search", Extra: map[string]json.RawMessage{
 				"allowed_domains": json.RawMessage("null"), "max_uses": json.RawMessage("null"),
 				"user_location": json.RawMessage("null"), "cache_control": json.RawMessage("null")}}},
 		{"empty description kept", `{"name":"f","description":"","input_schema":{"type":"object"},"eager_input_streaming":null}`,
-			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`), OmitType: true, Explicit: map[string]json.RawMessage{
+			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`), OmitType: true, Extra: map[string]json.RawMessage{
 				"description": json.RawMessage(`""`), "eager_input_streaming": json.RawMessage("null")}}},
 		{"unknown members dropped", `{"type":"memory_20250818","name":"memory","future":1}`,
 			MemoryTool{Version: Memory20250818, Name: "memory"}},
@@ -337,7 +337,7 @@ func TestToolExplicitYieldsToSetField(t *testing.T) {
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
 	// Explicit never adds a member the type does not model.
-	ws.Explicit = map[string]json.RawMessage{"bogus": json.RawMessage("null")}
+	ws.Extra = map[string]json.RawMessage{"bogus": json.RawMessage("null")}
 	b, err = codec.Marshal(ws)
 	if err != nil {
 		t.Fatal(err)
@@ -345,7 +345,7 @@ func TestToolExplicitYieldsToSetField(t *testing.T) {
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
 	// Invalid JSON in Explicit fails encoding instead of corrupting it.
-	ws.Explicit = map[string]json.RawMessage{"allowed_domains": json.RawMessage("nul")}
+	ws.Extra = map[string]json.RawMessage{"allowed_domains": json.RawMessage("nul")}
 	if _, err := codec.Marshal(ws); err == nil {
 		t.Error("invalid Explicit value encoded without error")
 	}

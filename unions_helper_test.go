@@ -2,6 +2,8 @@ package mms
 
 import (
 	"encoding/json"
+	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -98,4 +100,88 @@ func rcWantBetas(t *testing.T, want, got []string) {
 			t.Errorf("unknown beta %q", b)
 		}
 	}
+}
+
+// requestFormOf is the tests' own model of the request form, written
+// independently of the encoder: a deep copy of v without the unknown
+// members of every Extra (the remembered explicit zeros of modelled,
+// optional, request fields stay while their field is zero) and with every
+// field tagged `mms:"response"` zeroed. Unknown variants stay as they are.
+func requestFormOf[T any](v T) T {
+	rv := reflect.ValueOf(&v).Elem()
+	out := reflect.New(rv.Type()).Elem()
+	out.Set(requestValue(rv))
+	return out.Interface().(T)
+}
+
+func requestValue(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Interface:
+		if v.IsNil() {
+			return v
+		}
+		out := reflect.New(v.Type()).Elem()
+		out.Set(requestValue(v.Elem()))
+		return out
+	case reflect.Pointer:
+		if v.IsNil() {
+			return v
+		}
+		p := reflect.New(v.Type().Elem())
+		p.Elem().Set(requestValue(v.Elem()))
+		return p
+	case reflect.Slice:
+		if v.IsNil() || v.Type().Elem().Kind() == reflect.Uint8 {
+			return v
+		}
+		s := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := 0; i < v.Len(); i++ {
+			s.Index(i).Set(requestValue(v.Index(i)))
+		}
+		return s
+	case reflect.Struct:
+		if strings.HasPrefix(v.Type().Name(), "Unknown") {
+			return v
+		}
+		out := reflect.New(v.Type()).Elem()
+		out.Set(v)
+		t := v.Type()
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			switch {
+			case f.Tag.Get("mms") == "response":
+				out.Field(i).SetZero()
+			case f.Name == "Extra" && f.Tag.Get("json") == "-":
+				out.Field(i).Set(reflect.ValueOf(requestExtraOf(out, v.Field(i).Interface().(map[string]json.RawMessage))))
+			default:
+				out.Field(i).Set(requestValue(v.Field(i)))
+			}
+		}
+		return out
+	}
+	return v
+}
+
+// requestExtraOf keeps the entries of extra that name an optional request
+// field of the struct s which is still zero.
+func requestExtraOf(s reflect.Value, extra map[string]json.RawMessage) map[string]json.RawMessage {
+	var out map[string]json.RawMessage
+	t := s.Type()
+	for k, raw := range extra {
+		for i := 0; i < t.NumField(); i++ {
+			f := t.Field(i)
+			name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name != k || f.Tag.Get("mms") == "response" || !strings.Contains(opts, "omit") || !s.Field(i).IsZero() {
+				continue
+			}
+			if out == nil {
+				out = make(map[string]json.RawMessage)
+			}
+			out[k] = raw
+		}
+	}
+	return out
 }

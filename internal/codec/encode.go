@@ -84,14 +84,26 @@ func (e *Encoder) Struct(v reflect.Value) error {
 	return structEncoderOf(v.Type())(e, v)
 }
 
-// bytes assembles the document.
-func (e *Encoder) bytes() []byte {
+// bytes assembles the document; members, when not empty, are inserted
+// first in the top-level object (which the document must be).
+func (e *Encoder) bytes(members string) []byte {
 	size := len(e.buf)
 	for _, l := range e.large {
 		size += quotedLen(l.s)
 	}
-	out := make([]byte, 0, size)
 	last := 0
+	if members != "" {
+		size += len(members) + 1
+	}
+	out := make([]byte, 0, size)
+	if members != "" {
+		out = append(out, '{')
+		out = append(out, members...)
+		if len(e.buf) > 2 {
+			out = append(out, ',')
+		}
+		last = 1
+	}
 	for _, l := range e.large {
 		out = append(out, e.buf[last:l.at]...)
 		out = AppendQuoted(out, l.s)
@@ -105,12 +117,19 @@ var encoderPool = sync.Pool{New: func() any { return &Encoder{buf: make([]byte, 
 // Marshal encodes v in response mode (everything it holds). The SDK's own
 // types go through their registered codec; other values follow
 // encoding/json, without HTML escaping.
-func Marshal(v any) ([]byte, error) { return marshal(v, false) }
+func Marshal(v any) ([]byte, error) { return marshal(v, false, "") }
 
 // MarshalRequest encodes v in request mode (the request form).
-func MarshalRequest(v any) ([]byte, error) { return marshal(v, true) }
+func MarshalRequest(v any) ([]byte, error) { return marshal(v, true, "") }
 
-func marshal(v any, request bool) ([]byte, error) {
+// MarshalRequestWith is MarshalRequest with members (e.g. `"stream":true`)
+// inserted first in the top-level object, which v must encode as, at no
+// extra copy.
+func MarshalRequestWith(v any, members string) ([]byte, error) {
+	return marshal(v, true, members)
+}
+
+func marshal(v any, request bool, members string) ([]byte, error) {
 	e := encoderPool.Get().(*Encoder)
 	e.buf, e.large, e.request = e.buf[:0], e.large[:0], request
 	defer func() {
@@ -122,7 +141,10 @@ func marshal(v any, request bool) ([]byte, error) {
 	if err := e.Any(v); err != nil {
 		return nil, err
 	}
-	return e.bytes(), nil
+	if members != "" && (len(e.buf) < 2 || e.buf[0] != '{') {
+		return nil, fmt.Errorf("codec: %T does not encode as an object", v)
+	}
+	return e.bytes(members), nil
 }
 
 // Encode writes v to buf as compact JSON in response mode, without HTML
@@ -185,6 +207,12 @@ func newEncoder(t reflect.Type) encFunc {
 	if t == rawMessageType {
 		return encodeRawMessage
 	}
+	if t.Kind() == reflect.Interface {
+		return encodeInterface
+	}
+	if t.Kind() == reflect.Pointer && owned(t.Elem()) {
+		return pointerEncoder(t)
+	}
 	if specOf(t) == nil {
 		if t.Implements(marshalerType) {
 			return encodeMarshaler
@@ -228,14 +256,7 @@ func newEncoder(t reflect.Type) encFunc {
 	case reflect.Interface:
 		return encodeInterface
 	case reflect.Pointer:
-		elem := t.Elem()
-		return func(e *Encoder, v reflect.Value) error {
-			if v.IsNil() {
-				e.buf = append(e.buf, "null"...)
-				return nil
-			}
-			return encoderFor(elem)(e, v.Elem())
-		}
+		return pointerEncoder(t)
 	case reflect.Struct:
 		return structEncoderOf(t)
 	case reflect.Slice:
@@ -251,6 +272,17 @@ func newEncoder(t reflect.Type) encFunc {
 		}
 	}
 	return encodeFallback
+}
+
+func pointerEncoder(t reflect.Type) encFunc {
+	elem := t.Elem()
+	return func(e *Encoder, v reflect.Value) error {
+		if v.IsNil() {
+			e.buf = append(e.buf, "null"...)
+			return nil
+		}
+		return encoderFor(elem)(e, v.Elem())
+	}
 }
 
 func addrEncoder(t reflect.Type, withAddr encFunc) encFunc {

@@ -225,14 +225,18 @@ func (t *Union[U]) Custom(decode func(data []byte) (U, bool, error)) *Union[U] {
 // Types returns the wire types of the table, for tests and derived tables.
 func (t *Union[U]) Types() map[string]reflect.Type { return t.u.variants }
 
-// Decode decodes one value of the union: by its "type" through the table;
-// an unknown type (or a nested value of a type its position does not
+// Decode decodes one value of the union (JSON null is an error here; a
+// null field or element decodes to a nil interface): by its "type" through
+// the table; an unknown type (or a nested value of a type its position does not
 // allow) becomes the Unknown variant holding a copy of data.
 func (t *Union[U]) Decode(data []byte) (U, error) {
 	var out U
 	v, err := t.u.decodeValue(data)
-	if err != nil || !v.IsValid() {
+	if err != nil {
 		return out, err
+	}
+	if !v.IsValid() {
+		return out, fmt.Errorf("codec: a %s cannot be null", t.u.name)
 	}
 	return v.Interface().(U), nil
 }
@@ -318,7 +322,7 @@ func MarshalOwned(v any) ([]byte, error) {
 	if t := reflect.TypeOf(v); !owned(t) {
 		return nil, fmt.Errorf("codec: %v is not registered", t)
 	}
-	return marshal(v, false)
+	return marshal(v, false, "")
 }
 
 // MarshalRequestOwned is MarshalRequest for a registered type.
@@ -326,7 +330,7 @@ func MarshalRequestOwned(v any) ([]byte, error) {
 	if t := reflect.TypeOf(v); !owned(t) {
 		return nil, fmt.Errorf("codec: %v is not registered", t)
 	}
-	return marshal(v, true)
+	return marshal(v, true, "")
 }
 
 // UnmarshalOwned decodes data into v, a pointer to a registered type (the

@@ -1,0 +1,171 @@
+package codec
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestAppendQuotedMatchesEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", `q"b\s`, "nl\n\r\t", "\x00\x1f", "<>&", "é ☃ 𝄞", "\u2028\u2029", "bad\xffutf8", "\xe2\x80"} {
+		want := stdMarshal(t, s)
+		if got := AppendQuoted(nil, s); string(got) != string(want) {
+			t.Errorf("AppendQuoted(%q) = %s, want %s", s, got, want)
+		}
+		if n := quotedLen(s); n != len(want) {
+			t.Errorf("quotedLen(%q) = %d, want %d", s, n, len(want))
+		}
+	}
+}
+
+// stdMarshal is encoding/json without HTML escaping: what Marshal follows
+// for values that are not registered.
+func stdMarshal(t *testing.T, v any) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+}
+
+type textKey struct{ s string }
+
+func (k textKey) MarshalText() ([]byte, error) { return []byte("k:" + k.s), nil }
+
+type userMarshaler struct{ N int }
+
+func (u userMarshaler) MarshalJSON() ([]byte, error) { return []byte(`{ "n" : 1 }`), nil }
+
+type zeroer struct{ v int }
+
+func (z zeroer) IsZero() bool { return z.v == 0 }
+
+type embedded struct {
+	Deep string `json:"deep"`
+}
+
+type plainStruct struct {
+	A        string            `json:"a"`
+	B        int               `json:"b,omitempty"`
+	C        *float64          `json:"c,omitzero"`
+	D        []string          `json:"d"`
+	E        map[string]int    `json:"e,omitempty"`
+	F        []byte            `json:"f"`
+	G        json.RawMessage   `json:"g,omitempty"`
+	H        time.Time         `json:"h"`
+	I        textKey           `json:"i"`
+	J        userMarshaler     `json:"j"`
+	K        zeroer            `json:"k,omitzero"`
+	L        any               `json:"l"`
+	M        [2]bool           `json:"m"`
+	N        uint8             `json:"n"`
+	O        float32           `json:"o"`
+	P        map[string]string `json:"p"`
+	Untagged string
+	Skipped  string `json:"-"`
+	embedded
+	*innerPtr
+}
+
+type innerPtr struct {
+	Ptr string `json:"ptr"`
+}
+
+func TestMarshalMatchesEncodingJSON(t *testing.T) {
+	f := 1.5
+	cases := []any{
+		plainStruct{},
+		plainStruct{A: "x<y>&", B: 3, C: &f, D: []string{}, E: map[string]int{"z": 1, "a": 2}, F: []byte("hi"),
+			G: json.RawMessage(` { "a" : [1, 2] } `), H: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC),
+			I: textKey{"v"}, K: zeroer{1}, L: map[string]any{"n": 1.0}, M: [2]bool{true}, N: 7, O: 0.1,
+			P: map[string]string{"b": "1", "a": "2"}, Untagged: "u", embedded: embedded{"d"}, innerPtr: &innerPtr{"p"}},
+		[]any{1e21, 1e20, 1e-7, 0.000001, -0.0, 123456789.0, float32(1e-7), float32(3.4e38)},
+		map[string]any{"nested": []any{nil, true, "s"}},
+		nil,
+	}
+	for i, v := range cases {
+		got, err := Marshal(v)
+		if err != nil {
+			t.Fatalf("%d: %v", i, err)
+		}
+		if want := stdMarshal(t, v); !bytes.Equal(got, want) {
+			t.Errorf("%d:\ngot  %s\nwant %s", i, got, want)
+		}
+	}
+}
+
+func TestMarshalRejectsInvalidRaw(t *testing.T) {
+	if _, err := Marshal(struct{ R json.RawMessage }{json.RawMessage(`{"a":`)}); err == nil {
+		t.Error("invalid RawMessage accepted")
+	}
+}
+
+func TestLargeStringsSplicedInPlace(t *testing.T) {
+	big1 := strings.Repeat("A", LargeString)
+	big2 := strings.Repeat("line\n\"two\"é", LargeString/10)
+	v := map[string]any{"a": big1, "b": []string{"sm", big2}}
+	got, err := MarshalRequestWith(v, `"stream":true`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := stdMarshal(t, map[string]any{"a": big1, "b": []string{"sm", big2}})
+	want = append([]byte(`{"stream":true,`), want[1:]...)
+	if !bytes.Equal(got, want) {
+		t.Fatalf("spliced body differs (len %d, want %d)", len(got), len(want))
+	}
+	if cap(got) != len(got) {
+		t.Errorf("buffer not sized exactly: len %d cap %d", len(got), cap(got))
+	}
+	if got, err := MarshalRequestWith(map[string]int{}, `"s":1`); err != nil || string(got) != `{"s":1}` {
+		t.Errorf("empty object: %s, %v", got, err)
+	}
+	if _, err := MarshalRequestWith([]int{1}, `"s":1`); err == nil {
+		t.Error("members inserted into an array")
+	}
+}
+
+// A registered record: Extra keeps unknown members and explicit zeros.
+type record struct {
+	Name  string                     `json:"name"`
+	Note  *string                    `json:"note,omitzero"`
+	Seen  string                     `json:"seen,omitzero" mms:"response"`
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func init() { Objects(record{}) }
+
+func TestRegisteredRecordModes(t *testing.T) {
+	in := []byte(`{"name":"a","note":null,"seen":"yes","future":{"x":1}}`)
+	var r record
+	if err := UnmarshalOwned(in, &r); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]json.RawMessage{"note": json.RawMessage("null"), "future": json.RawMessage(`{"x":1}`)}
+	if diff := cmp.Diff(want, r.Extra); diff != "" {
+		t.Errorf("Extra (-want +got):\n%s", diff)
+	}
+	resp, _ := Marshal(r)
+	if string(resp) != `{"name":"a","seen":"yes","future":{"x":1},"note":null}` {
+		t.Errorf("response form: %s", resp)
+	}
+	req, _ := MarshalRequest(r)
+	if string(req) != `{"name":"a","note":null}` {
+		t.Errorf("request form: %s", req)
+	}
+	// A value set later wins over the remembered null.
+	r.Note = new(string)
+	req, _ = MarshalRequest(r)
+	if string(req) != `{"name":"a","note":""}` {
+		t.Errorf("set field: %s", req)
+	}
+	if _, err := MarshalOwned(plainStruct{}); err == nil {
+		t.Error("MarshalOwned accepted an unregistered type")
+	}
+}
