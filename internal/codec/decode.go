@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -31,6 +30,7 @@ import (
 type decField struct {
 	index    []int
 	typ      reflect.Type
+	dec      decFunc
 	omitzero bool // optional on the wire: absent when zero
 	custom   *FieldCodec
 }
@@ -57,7 +57,7 @@ func infoOf(t reflect.Type) *structInfo {
 		si.typ = spec.Type
 	}
 	for _, f := range fieldsOf(t) {
-		df := decField{index: f.index, typ: f.typ, omitzero: f.omitzero || f.omitempty}
+		df := decField{index: f.index, typ: f.typ, dec: decoderFor(f.typ), omitzero: f.omitzero || f.omitempty}
 		if spec != nil {
 			if fc, ok := spec.Fields[f.name]; ok && fc.Decode != nil {
 				df.custom = &fc
@@ -84,43 +84,57 @@ func infoOf(t reflect.Type) *structInfo {
 // value re-encodes as it came. A registered "type" that differs from the
 // one in data is ErrOtherType.
 func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
-	si := infoOf(rv.Type())
-	keep := func(key []byte, value json.RawMessage) {
-		if *extra == nil {
-			*extra = make(map[string]json.RawMessage)
+	return decodeFields(data, rv, infoOf(rv.Type()), extra)
+}
+
+func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[string]json.RawMessage) error {
+	it := newMembers(data)
+	defer it.done()
+	for {
+		key, value, ok, err := it.next()
+		if err != nil || !ok {
+			return err
 		}
-		(*extra)[string(key)] = value
-	}
-	return eachMember(data, func(key, value []byte) error {
 		f, ok := si.fields[string(key)]
 		if !ok {
-			if string(key) == "type" && si.typ != "" {
-				return checkTypeValue(value, si.typ)
+			switch {
+			case string(key) == "type" && si.typ != "":
+				if err := checkTypeValue(value, si.typ); err != nil {
+					return err
+				}
+			case string(key) == "type" && !si.owned:
+				// a union's, unmodelled: MarshalObject writes it
+			case extra != nil:
+				keep(extra, key, value)
 			}
-			if string(key) == "type" && !si.owned {
-				return nil // a union's, unmodelled: MarshalObject writes it
-			}
-			if extra != nil {
-				keep(key, Clone(value))
-			}
-			return nil
+			continue
 		}
-		fv, err := fieldByIndex(rv, f.index)
-		if err != nil {
+		fv := rv
+		if len(f.index) == 1 {
+			fv = rv.Field(f.index[0])
+		} else if fv, err = fieldByIndex(rv, f.index); err != nil {
 			return err
 		}
 		if f.custom != nil {
-			if err := f.custom.Decode(value, rv); err != nil {
-				return fmt.Errorf("%s: %w", key, err)
-			}
-		} else if err := decodeValue(value, fv); err != nil {
+			err = f.custom.Decode(value, rv)
+		} else {
+			err = f.dec(value, fv)
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
-		if extra != nil && f.omitzero && (string(value) == "null" || fv.IsZero()) {
-			keep(key, Clone(value)) // sent, yet omitzero would leave it out
+		if extra != nil && f.omitzero && (isNullLiteral(value) || fv.IsZero()) {
+			keep(extra, key, value) // sent, yet omitzero would leave it out
 		}
-		return nil
-	})
+	}
+}
+
+// keep records a copy of value under key in *extra.
+func keep(extra *map[string]json.RawMessage, key, value []byte) {
+	if *extra == nil {
+		*extra = make(map[string]json.RawMessage)
+	}
+	(*extra)[string(key)] = Clone(value)
 }
 
 // checkTypeValue returns ErrOtherType unless the JSON string value is want.
@@ -153,11 +167,11 @@ func decodeOwned(data []byte, v reflect.Value) error {
 func DecodeStruct(data []byte, v reflect.Value) error {
 	si := infoOf(v.Type())
 	if si.extra < 0 {
-		return decodeStruct(data, v, nil)
+		return decodeFields(data, v, si, nil)
 	}
 	ex := v.Field(si.extra).Addr().Interface().(*map[string]json.RawMessage)
 	*ex = nil
-	return decodeStruct(data, v, ex)
+	return decodeFields(data, v, si, ex)
 }
 
 // fieldByIndex is reflect.Value.FieldByIndex that allocates nil embedded
@@ -335,7 +349,17 @@ func unquote(data []byte) (string, error) {
 		return "", fmt.Errorf("codec: %.20q is not a string", data)
 	}
 	body := data[1 : len(data)-1]
-	if bytes.IndexByte(body, '\\') < 0 && utf8.Valid(body) && !hasControl(body) {
+	plain, ascii := true, true
+	for _, c := range body {
+		if c == '\\' || c < 0x20 {
+			plain = false
+			break
+		}
+		if c >= 0x80 {
+			ascii = false
+		}
+	}
+	if plain && (ascii || utf8.Valid(body)) {
 		return string(body), nil
 	}
 	var s string
@@ -343,14 +367,6 @@ func unquote(data []byte) (string, error) {
 	return s, err
 }
 
-func hasControl(b []byte) bool {
-	for _, c := range b {
-		if c < 0x20 {
-			return true
-		}
-	}
-	return false
-}
 
 // isNumber rejects what strconv accepts but JSON does not (hex, Inf, NaN,
 // underscores, a leading '+').

@@ -104,57 +104,90 @@ func EachMember(data []byte, fn func(key string, value []byte) error) error {
 // eachMember is EachMember with the key as bytes, valid only during the
 // call: the decoder looks keys up without allocating a string for each.
 func eachMember(data []byte, fn func(key, value []byte) error) error {
-	s := newScanner(data)
-	defer s.done()
-	i := skipSpace(data, 0)
-	if i >= len(data) || data[i] != '{' {
-		return syntaxErr(i, "expected an object")
-	}
-	i = skipSpace(data, i+1)
-	if i < len(data) && data[i] == '}' {
-		return nil
-	}
+	it := newMembers(data)
+	defer it.done()
 	for {
-		if i >= len(data) || data[i] != '"' {
-			return syntaxErr(i, "expected a member name")
-		}
-		end, escaped, err := skipString(data, i)
-		if err != nil {
+		key, value, ok, err := it.next()
+		if err != nil || !ok {
 			return err
 		}
-		key := data[i+1 : end-1]
-		if escaped {
-			var s string
-			if err := json.Unmarshal(data[i:end], &s); err != nil {
-				return fmt.Errorf("codec: member name: %w", err)
-			}
-			key = []byte(s)
+		if err := fn(key, value); err != nil {
+			return err
 		}
-		i = skipSpace(data, end)
-		if i >= len(data) || data[i] != ':' {
-			return syntaxErr(i, "expected ':'")
+	}
+}
+
+// members walks the members of one JSON object without a callback (the
+// struct decoder's loop, which runs for every object of every document).
+type members struct {
+	s     scanner
+	i     int
+	first bool
+}
+
+func newMembers(data []byte) members {
+	return members{s: newScanner(data), first: true}
+}
+
+func (it *members) done() { it.s.done() }
+
+// next returns the next member; ok is false after the last one. key is
+// valid until the next call.
+func (it *members) next() (key, value []byte, ok bool, err error) {
+	data := it.s.data
+	i := it.i
+	if it.first {
+		it.first = false
+		i = skipSpace(data, 0)
+		if i >= len(data) || data[i] != '{' {
+			return nil, nil, false, syntaxErr(i, "expected an object")
 		}
 		i = skipSpace(data, i+1)
-		vend, err := s.skipValue(i)
-		if err != nil {
-			return err
+		if i < len(data) && data[i] == '}' {
+			it.i = len(data)
+			return nil, nil, false, nil
 		}
-		if err := fn(key, data[i:vend]); err != nil {
-			return err
-		}
-		i = skipSpace(data, vend)
+	} else {
+		i = skipSpace(data, i)
 		if i >= len(data) {
-			return syntaxErr(i, "unterminated object")
+			return nil, nil, false, syntaxErr(i, "unterminated object")
 		}
 		switch data[i] {
 		case ',':
 			i = skipSpace(data, i+1)
 		case '}':
-			return nil
+			it.i = len(data)
+			return nil, nil, false, nil
 		default:
-			return syntaxErr(i, "expected ',' or '}'")
+			return nil, nil, false, syntaxErr(i, "expected ',' or '}'")
 		}
 	}
+	if i >= len(data) || data[i] != '"' {
+		return nil, nil, false, syntaxErr(i, "expected a member name")
+	}
+	end, escaped, err := skipString(data, i)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	key = data[i+1 : end-1]
+	if escaped {
+		var s string
+		if err := json.Unmarshal(data[i:end], &s); err != nil {
+			return nil, nil, false, fmt.Errorf("codec: member name: %w", err)
+		}
+		key = []byte(s)
+	}
+	i = skipSpace(data, end)
+	if i >= len(data) || data[i] != ':' {
+		return nil, nil, false, syntaxErr(i, "expected ':'")
+	}
+	i = skipSpace(data, i+1)
+	vend, err := it.s.skipValue(i)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	it.i = vend
+	return key, data[i:vend], true, nil
 }
 
 // EachElement calls fn for every element of the JSON array in data. A JSON
