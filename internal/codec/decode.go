@@ -367,7 +367,6 @@ func unquote(data []byte) (string, error) {
 	return s, err
 }
 
-
 // isNumber rejects what strconv accepts but JSON does not (hex, Inf, NaN,
 // underscores, a leading '+').
 func isNumber(b []byte) bool {
