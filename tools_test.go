@@ -161,6 +161,17 @@ func TestToolVariants(t *testing.T) {
 		{ToolSearchTool{Version: ToolSearchRegex20251119}, "tool_search_tool_regex_20251119", "tool_search_tool_regex"},
 		{AdvisorTool{Version: Advisor20260301, Model: "m"}, "advisor_20260301", "advisor"},
 	}
+	// The rows above cover every wire type of the tools union, so a version
+	// added to toolFamilies without a row here fails.
+	covered := map[string]bool{"computer_toolset_20260801": true, "browser_toolset_20260801": true, "mcp_toolset": true}
+	for _, v := range versioned {
+		covered[v.typ] = true
+	}
+	for typ := range toolUnion.Types() {
+		if !covered[typ] {
+			t.Errorf("tool type %q has no test row", typ)
+		}
+	}
 	for _, v := range versioned {
 		b, err := codec.Marshal(v.tool)
 		if err != nil {
@@ -298,6 +309,26 @@ func TestToolDecodeForms(t *testing.T) {
 		`{"type":"zzz","a":tru}`, `{"type":"bash_20250124","strict":"yes"}`, `{`} {
 		if got, err := toolUnion.Decode([]byte(bad)); err == nil {
 			t.Errorf("toolUnion.Decode(%s) = %#v, want an error", bad, got)
+		}
+	}
+}
+
+// TestToolOtherNestedType: a member with a fixed type (cache_control is
+// always "ephemeral") that carries another type turns the whole tool into an
+// UnknownTool, kept verbatim, instead of re-typing it.
+func TestToolOtherNestedType(t *testing.T) {
+	for _, in := range []string{
+		`{"type":"bash_20250124","name":"bash","cache_control":{"type":"persistent"}}`,
+		`{"name":"f","input_schema":{"type":"object"},"cache_control":{"type":"persistent"}}`,
+		`{"type":"web_search_20250305","name":"web_search","user_location":{"type":"exact","city":"Paris"}}`,
+	} {
+		got, err := toolUnion.Decode([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		u, ok := got.(UnknownTool)
+		if !ok || string(u.Raw) != in {
+			t.Errorf("%s decoded to %#v, want an UnknownTool holding it", in, got)
 		}
 	}
 }
