@@ -247,7 +247,7 @@ func (t CustomTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 // in Extra, so it goes back as it came).
 var customToolSpec = codec.Spec{
 	Encode: func(e *codec.Encoder, v reflect.Value) error {
-		if v.Interface().(CustomTool).OmitType {
+		if v.FieldByName("OmitType").Bool() {
 			return e.StructAs("", v)
 		}
 		return e.StructAs(customToolType, v)
