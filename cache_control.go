@@ -1,5 +1,11 @@
 package mms
 
+import "github.com/mms-sdk/mms-go/internal/codec"
+
+func init() {
+	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
+}
+
 // CacheControl marks a prompt-caching breakpoint on a block, tool or system
 // entry. Its wire type is always "ephemeral".
 type CacheControl struct {
@@ -18,10 +24,10 @@ const (
 )
 
 // MarshalJSON writes the breakpoint with its constant "type":"ephemeral".
-func (c CacheControl) MarshalJSON() ([]byte, error) {
-	type plain CacheControl
-	return codecMarshal("ephemeral", plain(c))
-}
+func (c CacheControl) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
+
+// UnmarshalJSON decodes the breakpoint.
+func (c *CacheControl) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // validate checks the ttl against the values the service accepts.
 func (c *CacheControl) validate(path string) error {

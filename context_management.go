@@ -4,14 +4,31 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 func init() {
-	codec.Objects(ContextManagement{}, TokensCountContextManagement{})
-	codec.Register(ClearToolUsesEdit{}, codec.Spec{Type: clearToolUsesType})
-	codec.Register(CompactEdit{}, codec.Spec{Type: compactType})
+	codec.Objects(ContextManagement{}, TokensCountContextManagement{}, ContextEdits(nil))
+	codec.Register(ClearToolInputs{}, codec.Spec{
+		Encode: func(e *codec.Encoder, v reflect.Value) error {
+			c := v.Interface().(ClearToolInputs)
+			if c.Tools != nil {
+				return e.Any(c.Tools)
+			}
+			return e.Any(c.All)
+		},
+		Decode: func(data []byte, v reflect.Value) error {
+			c := ClearToolInputs{}
+			defer func() { v.Set(reflect.ValueOf(c)) }()
+			if len(data) > 0 && data[0] == '[' {
+				c.Tools = []string{}
+				return json.Unmarshal(data, &c.Tools)
+			}
+			return json.Unmarshal(data, &c.All)
+		},
+	})
 }
 
 // ContextManagement is the beta context_management request member: edits the
@@ -21,9 +38,10 @@ func init() {
 type ContextManagement struct {
 	// Edits run in order.
 	Edits ContextEdits `json:"edits,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -71,25 +89,12 @@ type ContextEdit interface {
 type ContextEdits []ContextEdit
 
 // UnmarshalJSON decodes a JSON array of edits.
-func (e *ContextEdits) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeContextEdit)
-	*e = v
-	return err
-}
+func (e *ContextEdits) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
-// decodeContextEdit decodes one edit. JSON null is an error.
-func decodeContextEdit(data []byte) (ContextEdit, error) {
-	return decodeConfigUnion(data, "context edit", contextEdits, func(typ string, raw json.RawMessage) ContextEdit {
-		return UnknownContextEdit{Type: typ, Raw: raw}
-	})
-}
-
-// contextEdits decodes the [ContextEdit] variants by wire type.
-var contextEdits = map[string]func([]byte) (ContextEdit, error){
-	clearToolUsesType: configVariant[ContextEdit, ClearToolUsesEdit],
-	clearThinkingType: configVariant[ContextEdit, ClearThinkingEdit],
-	compactType:       configVariant[ContextEdit, CompactEdit],
-}
+var contextEditUnion = codec.NewUnion[ContextEdit]("ContextEdit", UnknownContextEdit{}).
+	Add(clearToolUsesType, ClearToolUsesEdit{}).
+	Add(clearThinkingType, ClearThinkingEdit{}).
+	Add(compactType, CompactEdit{})
 
 // Wire types of the context edits.
 const (
@@ -166,26 +171,10 @@ type ClearToolInputs struct {
 }
 
 // MarshalJSON writes Tools as an array when non-nil, else All as a bool.
-func (c ClearToolInputs) MarshalJSON() ([]byte, error) {
-	if c.Tools != nil {
-		return codec.Marshal(c.Tools)
-	}
-	return codec.Marshal(c.All)
-}
+func (c ClearToolInputs) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnmarshalJSON accepts a bool or an array of tool names.
-func (c *ClearToolInputs) UnmarshalJSON(data []byte) error {
-	data = trimJSONSpace(data)
-	switch {
-	case rawIsNull(data):
-		return nil
-	case len(data) > 0 && data[0] == '[':
-		*c = ClearToolInputs{Tools: []string{}}
-		return json.Unmarshal(data, &c.Tools)
-	}
-	*c = ClearToolInputs{}
-	return json.Unmarshal(data, &c.All)
-}
+func (c *ClearToolInputs) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // ClearToolUsesEdit clears old tool uses and results once the context passes
 // Trigger (wire type clear_tool_uses_20250919).
@@ -200,9 +189,10 @@ type ClearToolUsesEdit struct {
 	ClearToolInputs *ClearToolInputs `json:"clear_tool_inputs,omitzero"`
 	// ExcludeTools names tools whose uses are never cleared.
 	ExcludeTools []string `json:"exclude_tools,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -235,33 +225,10 @@ type ClearThinkingEdit struct {
 func (ClearThinkingEdit) isContextEdit() {}
 
 // UnmarshalJSON decodes the edit and its keep union.
-func (e *ClearThinkingEdit) UnmarshalJSON(data []byte) error {
-	if rawIsNull(data) {
-		return nil
-	}
-	if !json.Valid(data) {
-		return fmt.Errorf("mms: %s edit: malformed JSON", clearThinkingType)
-	}
-	*e = ClearThinkingEdit{}
-	var keep []byte
-	err := codec.EachMember(data, func(key string, value []byte) error {
-		if key == "keep" {
-			keep = value
-		}
-		return nil
-	})
-	if err != nil || keep == nil {
-		return err
-	}
-	e.Keep, err = decodeThinkingKeep(keep)
-	return err
-}
+func (e *ClearThinkingEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the edit with its type.
-func (e ClearThinkingEdit) MarshalJSON() ([]byte, error) {
-	type plain ClearThinkingEdit
-	return codec.MarshalObject(clearThinkingType, plain(e), nil)
-}
+func (e ClearThinkingEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
 
 func (e ClearThinkingEdit) validate(path string) error {
 	if k, ok := e.Keep.(ThinkingKeepTurns); ok {
@@ -279,37 +246,44 @@ func (e ClearThinkingEdit) validate(path string) error {
 // [ThinkingKeepTurns], [ThinkingKeepAll] and [UnknownThinkingKeep].
 type ThinkingKeep interface{ isThinkingKeep() }
 
-// decodeThinkingKeep decodes an object or the string "all". JSON null gives
-// nil.
-func decodeThinkingKeep(data []byte) (ThinkingKeep, error) {
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("mms: thinking keep: malformed JSON")
+var thinkingKeepUnion = codec.NewUnion[ThinkingKeep]("ThinkingKeep", UnknownThinkingKeep{}).
+	Custom(decodeThinkingKeepString).
+	Add("thinking_turns", ThinkingKeepTurns{}).
+	AddSpec("all", ThinkingKeepAll{}, codec.Spec{
+		Encode: func(e *codec.Encoder, v reflect.Value) error {
+			if v.Interface().(ThinkingKeepAll).Bare {
+				e.String("all")
+				return nil
+			}
+			return e.Struct(v)
+		},
+		Decode: func(data []byte, v reflect.Value) error {
+			if string(data) == "null" {
+				return nil
+			}
+			if len(data) > 0 && data[0] == '"' {
+				v.Set(reflect.ValueOf(ThinkingKeepAll{Bare: true}))
+				return nil
+			}
+			v.SetZero()
+			return codec.DecodeStruct(data, v)
+		},
+	})
+
+// decodeThinkingKeepString decodes the string form of a keep value: "all"
+// is the shorthand of [ThinkingKeepAll], any other string is unknown.
+func decodeThinkingKeepString(data []byte) (ThinkingKeep, bool, error) {
+	if len(data) == 0 || data[0] != '"' {
+		return nil, false, nil
 	}
-	trimmed := trimJSONSpace(data)
-	switch {
-	case rawIsNull(data):
-		return nil, nil
-	case trimmed[0] == '"':
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return nil, err
-		}
-		if s == "all" {
-			return ThinkingKeepAll{Bare: true}, nil
-		}
-		return UnknownThinkingKeep{Raw: codec.Clone(data)}, nil
+	var s string
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, true, err
 	}
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
+	if s == "all" {
+		return ThinkingKeepAll{Bare: true}, true, nil
 	}
-	switch typ {
-	case "thinking_turns":
-		return codec.Decode[ThinkingKeepTurns](data)
-	case "all":
-		return codec.Decode[ThinkingKeepAll](data)
-	}
-	return UnknownThinkingKeep{Type: typ, Raw: codec.Clone(data)}, nil
+	return UnknownThinkingKeep{Raw: codec.Clone(data)}, true, nil
 }
 
 // ThinkingKeepTurns keeps the thinking of the last Value assistant turns.
@@ -321,51 +295,25 @@ type ThinkingKeepTurns struct {
 func (ThinkingKeepTurns) isThinkingKeep() {}
 
 // UnmarshalJSON decodes {"type":"thinking_turns","value":n}.
-func (k *ThinkingKeepTurns) UnmarshalJSON(data []byte) error {
-	type plain ThinkingKeepTurns
-	return json.Unmarshal(data, (*plain)(k))
-}
+func (k *ThinkingKeepTurns) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, k) }
 
 // MarshalJSON writes {"type":"thinking_turns","value":n}.
-func (k ThinkingKeepTurns) MarshalJSON() ([]byte, error) {
-	type plain ThinkingKeepTurns
-	return codec.MarshalObject("thinking_turns", plain(k), nil)
-}
+func (k ThinkingKeepTurns) MarshalJSON() ([]byte, error) { return marshalRequest(k) }
 
 // ThinkingKeepAll keeps all thinking.
 type ThinkingKeepAll struct {
 	// Bare writes the shorthand string "all" instead of {"type":"all"};
 	// decoding sets it when the wire used the string.
-	Bare bool
+	Bare bool `json:"-"`
 }
 
 func (ThinkingKeepAll) isThinkingKeep() {}
 
 // UnmarshalJSON accepts {"type":"all"} or "all".
-func (k *ThinkingKeepAll) UnmarshalJSON(data []byte) error {
-	data = trimJSONSpace(data)
-	if rawIsNull(data) {
-		return nil
-	}
-	if len(data) > 0 && data[0] == '"' {
-		var s string
-		if err := json.Unmarshal(data, &s); err != nil {
-			return err
-		}
-		*k = ThinkingKeepAll{Bare: true}
-		return nil
-	}
-	*k = ThinkingKeepAll{}
-	return codec.EachMember(data, func(string, []byte) error { return nil })
-}
+func (k *ThinkingKeepAll) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, k) }
 
 // MarshalJSON writes {"type":"all"}, or "all" when Bare.
-func (k ThinkingKeepAll) MarshalJSON() ([]byte, error) {
-	if k.Bare {
-		return []byte(`"all"`), nil
-	}
-	return []byte(`{"type":"all"}`), nil
-}
+func (k ThinkingKeepAll) MarshalJSON() ([]byte, error) { return marshalRequest(k) }
 
 // UnknownThinkingKeep holds a keep value this SDK version cannot name. Raw
 // is written back verbatim.
@@ -378,7 +326,7 @@ type UnknownThinkingKeep struct {
 func (UnknownThinkingKeep) isThinkingKeep() {}
 
 // MarshalJSON writes Raw unchanged.
-func (k UnknownThinkingKeep) MarshalJSON() ([]byte, error) { return k.Raw, nil }
+func (k UnknownThinkingKeep) MarshalJSON() ([]byte, error) { return marshalJSON(k) }
 
 // CompactEdit summarises earlier context into a compaction block once the
 // input passes Trigger (wire type compact_20260112).
@@ -390,9 +338,10 @@ type CompactEdit struct {
 	// PauseAfterCompaction ends the turn after compacting (stop reason
 	// "compaction").
 	PauseAfterCompaction bool `json:"pause_after_compaction,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -418,7 +367,7 @@ type UnknownContextEdit struct {
 func (UnknownContextEdit) isContextEdit() {}
 
 // MarshalJSON writes Raw unchanged.
-func (e UnknownContextEdit) MarshalJSON() ([]byte, error) { return e.Raw, nil }
+func (e UnknownContextEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 func (e UnknownContextEdit) validate(path string) error {
 	if !rawIsObject(e.Raw) {

@@ -47,8 +47,8 @@ func TestContextEditVariants(t *testing.T) {
 			`{"type":"compact_20260112","trigger":null,"instructions":null,"pause_after_compaction":false}`},
 		{"unknown", UnknownContextEdit{Type: "forget_20990101", Raw: json.RawMessage(`{"type":"forget_20990101","all":true}`)},
 			`{"type":"forget_20990101","all":true}`},
-	}, decodeContextEdit)
-	rcWantDecodeErrors(t, decodeContextEdit, `null`, `{}`, `{"type":"clear_thinking_20251015","keep":5}`,
+	}, contextEditUnion.Decode)
+	rcWantDecodeErrors(t, contextEditUnion.Decode, `null`, `{}`, `{"type":"clear_thinking_20251015","keep":5}`,
 		`{"type":"clear_thinking_20251015","keep":{"type":"thinking_turns","value":"x"}}`,
 		`{"type":"clear_tool_uses_20250919","clear_tool_inputs":"yes"}`, `{"type":"clear_thinking_20251015","keep":"all",}`)
 }
@@ -139,7 +139,7 @@ func FuzzDecodeContextEdit(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rcFuzzUnion[ContextEdit, UnknownContextEdit](t, data, decodeContextEdit, func(e ContextEdit) { _ = e.validate("context_management.edits[0]") })
+		rcFuzzUnion[ContextEdit, UnknownContextEdit](t, data, contextEditUnion.Decode, func(e ContextEdit) { _ = e.validate("context_management.edits[0]") })
 	})
 }
 
@@ -148,6 +148,6 @@ func FuzzDecodeThinkingKeep(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rcFuzzUnion[ThinkingKeep, UnknownThinkingKeep](t, data, decodeThinkingKeep, func(ThinkingKeep) {})
+		rcFuzzUnion[ThinkingKeep, UnknownThinkingKeep](t, data, thinkingKeepUnion.Decode, func(ThinkingKeep) {})
 	})
 }

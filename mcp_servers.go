@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
@@ -62,9 +63,10 @@ type MCPServerDefinition struct {
 	// ToolConfiguration enables the server's tools and picks which
 	// (mcp-client-2025-04-04 generation).
 	ToolConfiguration *MCPToolConfiguration `json:"tool_configuration,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -102,9 +104,10 @@ type MCPToolConfiguration struct {
 	Enabled *bool `json:"enabled,omitzero"`
 	// AllowedTools lists the tools the model may call; nil allows all.
 	AllowedTools []string `json:"allowed_tools,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

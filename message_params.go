@@ -286,49 +286,9 @@ func (p *MessageCountTokensParams) Validate() error { return p.prompt().validate
 
 func (p *MessageCountTokensParams) betas() []string { return p.prompt().betas() }
 
-// decodePromptUnions decodes the union members of a params body, which the
-// params' UnmarshalJSON holds raw (a field of the outer struct shadows the
-// params' own) while the rest decodes normally.
-func decodePromptUnions(thinkingRaw, choiceRaw json.RawMessage, thinking *ThinkingConfig, choice *ToolChoice) error {
-	var err error
-	if thinkingRaw != nil {
-		if *thinking, err = decodeThinkingConfig(thinkingRaw); err != nil {
-			return fmt.Errorf("thinking: %w", err)
-		}
-	}
-	if choiceRaw != nil {
-		if *choice, err = decodeToolChoice(choiceRaw); err != nil {
-			return fmt.Errorf("tool_choice: %w", err)
-		}
-	}
-	return nil
-}
-
 // UnmarshalJSON decodes a request body, e.g. one logged by a proxy. A
 // "stream" member is ignored: streaming is a method, not a parameter.
-func (p *MessageCreateParams) UnmarshalJSON(data []byte) error {
-	type plain MessageCreateParams
-	aux := struct {
-		*plain
-		Thinking   json.RawMessage `json:"thinking"`
-		ToolChoice json.RawMessage `json:"tool_choice"`
-	}{plain: (*plain)(p)}
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
-	}
-	return decodePromptUnions(aux.Thinking, aux.ToolChoice, &p.Thinking, &p.ToolChoice)
-}
+func (p *MessageCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // UnmarshalJSON decodes a count_tokens request body.
-func (p *MessageCountTokensParams) UnmarshalJSON(data []byte) error {
-	type plain MessageCountTokensParams
-	aux := struct {
-		*plain
-		Thinking   json.RawMessage `json:"thinking"`
-		ToolChoice json.RawMessage `json:"tool_choice"`
-	}{plain: (*plain)(p)}
-	if err := json.Unmarshal(data, &aux); err != nil {
-		return err
-	}
-	return decodePromptUnions(aux.Thinking, aux.ToolChoice, &p.Thinking, &p.ToolChoice)
-}
+func (p *MessageCountTokensParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }

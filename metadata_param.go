@@ -16,9 +16,10 @@ type Metadata struct {
 	// most 512 characters. It must not contain personal data such as a
 	// name, email or phone number.
 	UserID string `json:"user_id,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero ("user_id": null); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero ("user_id": null), which encoding writes back while
+	// the field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -9,6 +9,7 @@ import (
 func init() {
 	codec.Objects(OutputConfig{})
 	codec.Register(TaskBudget{}, codec.Spec{Type: "tokens"})
+	codec.Register(OutputFormat{}, codec.Spec{Type: "json_schema"})
 }
 
 // OutputConfig shapes the model's output: reasoning effort, a JSON Schema the
@@ -21,9 +22,10 @@ type OutputConfig struct {
 	// TaskBudget is a total token budget across contexts. Beta-only; the
 	// spec names no beta value for it.
 	TaskBudget *TaskBudget `json:"task_budget,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -70,10 +72,10 @@ type OutputFormat struct {
 }
 
 // MarshalJSON writes the format with "type":"json_schema".
-func (f OutputFormat) MarshalJSON() ([]byte, error) {
-	type plain OutputFormat
-	return encodeExplicit("json_schema", plain(f), nil)
-}
+func (f OutputFormat) MarshalJSON() ([]byte, error) { return marshalRequest(f) }
+
+// UnmarshalJSON decodes the format.
+func (f *OutputFormat) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // validate checks that the schema is a JSON object.
 func (f *OutputFormat) validate(path string) error {
@@ -99,9 +101,10 @@ type TaskBudget struct {
 	Total int `json:"total"`
 	// Remaining is what is left of it; nil means Total.
 	Remaining *int `json:"remaining,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

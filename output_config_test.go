@@ -30,6 +30,9 @@ func TestOutputConfigRoundTrip(t *testing.T) {
 	if b, _ := codec.Marshal(oc); string(b) != in {
 		t.Errorf("re-encoded %s, want %s", b, in)
 	}
+	// A format or budget of another type is refused, not re-typed.
+	rcWantDecodeErrors(t, rcUnmarshal[OutputConfig],
+		`{"format":{"type":"regex","pattern":"a+"}}`, `{"task_budget":{"type":"dollars","total":5}}`)
 }
 
 func TestOutputConfigValidate(t *testing.T) {

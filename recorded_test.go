@@ -497,8 +497,8 @@ func TestFixturesCoverEveryVariant(t *testing.T) {
 		slices.Collect(maps.Keys(textEditorCodeExecutionToolResultContentUnion.Types())), slices.Collect(maps.Keys(toolSearchToolResultContentUnion.Types())),
 		slices.Collect(maps.Keys(advisorToolResultContentUnion.Types())), slices.Collect(maps.Keys(iterationUsageUnion.Types())),
 		slices.Collect(maps.Keys(fallbackCreditStatusUnion.Types())), slices.Collect(maps.Keys(appliedEditUnion.Types())),
-		slices.Collect(maps.Keys(cacheMissUnion.Types())), slices.Collect(maps.Keys(contextEdits)),
-		slices.Collect(maps.Keys(thinkingConfigs)), slices.Collect(maps.Keys(toolChoices)),
+		slices.Collect(maps.Keys(cacheMissUnion.Types())), slices.Collect(maps.Keys(contextEditUnion.Types())),
+		slices.Collect(maps.Keys(thinkingConfigUnion.Types())), slices.Collect(maps.Keys(toolChoiceUnion.Types())),
 		slices.Collect(maps.Keys(sentinelByType)),
 	} {
 		types(table...)

@@ -6,40 +6,21 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Register(ThinkingConfigEnabled{}, codec.Spec{Type: "enabled"})
-	codec.Register(ThinkingConfigAdaptive{}, codec.Spec{Type: "adaptive"})
-}
-
 // A ThinkingConfig switches the model's extended thinking on or off.
 // Variants: [ThinkingConfigEnabled], [ThinkingConfigAdaptive],
 // [ThinkingConfigDisabled] and [UnknownThinkingConfig].
 //
-// A params struct holding a ThinkingConfig decodes it with
-// decodeThinkingConfig in its own UnmarshalJSON, and checks the budget
-// against max_tokens with validateThinkingBudget.
+// A params struct checks the budget against max_tokens with
+// validateThinkingBudget.
 type ThinkingConfig interface {
 	isThinkingConfig()
 	validate(path string) error
 }
 
-// decodeThinkingConfig decodes a thinking object. JSON null gives a nil
-// ThinkingConfig (absent).
-func decodeThinkingConfig(data []byte) (ThinkingConfig, error) {
-	if rawIsNull(data) {
-		return nil, nil
-	}
-	return decodeConfigUnion(data, "thinking", thinkingConfigs, func(typ string, raw json.RawMessage) ThinkingConfig {
-		return UnknownThinkingConfig{Type: typ, Raw: raw}
-	})
-}
-
-// thinkingConfigs decodes the [ThinkingConfig] variants by wire type.
-var thinkingConfigs = map[string]func([]byte) (ThinkingConfig, error){
-	"enabled":  configVariant[ThinkingConfig, ThinkingConfigEnabled],
-	"adaptive": configVariant[ThinkingConfig, ThinkingConfigAdaptive],
-	"disabled": configVariant[ThinkingConfig, ThinkingConfigDisabled],
-}
+var thinkingConfigUnion = codec.NewUnion[ThinkingConfig]("ThinkingConfig", UnknownThinkingConfig{}).
+	Add("enabled", ThinkingConfigEnabled{}).
+	Add("adaptive", ThinkingConfigAdaptive{}).
+	Add("disabled", ThinkingConfigDisabled{})
 
 // ThinkingDisplay says how thinking is returned. Unknown values pass through.
 type ThinkingDisplay string
@@ -64,9 +45,10 @@ type ThinkingConfigEnabled struct {
 	BudgetTokens int `json:"budget_tokens"`
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -89,9 +71,10 @@ func (c ThinkingConfigEnabled) validate(path string) error {
 type ThinkingConfigAdaptive struct {
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -111,19 +94,10 @@ func (ThinkingConfigDisabled) isThinkingConfig()     {}
 func (ThinkingConfigDisabled) validate(string) error { return nil }
 
 // UnmarshalJSON accepts the config; it has no members besides its type.
-func (c *ThinkingConfigDisabled) UnmarshalJSON(data []byte) error {
-	if rawIsNull(data) {
-		return nil
-	}
-	type plain ThinkingConfigDisabled
-	return json.Unmarshal(data, (*plain)(c))
-}
+func (c *ThinkingConfigDisabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes {"type":"disabled"}.
-func (c ThinkingConfigDisabled) MarshalJSON() ([]byte, error) {
-	type plain ThinkingConfigDisabled
-	return codec.MarshalObject("disabled", plain(c), nil)
-}
+func (c ThinkingConfigDisabled) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnknownThinkingConfig holds a thinking type this SDK version cannot name.
 // Raw is written back verbatim.
@@ -135,7 +109,7 @@ type UnknownThinkingConfig struct {
 func (UnknownThinkingConfig) isThinkingConfig() {}
 
 // MarshalJSON writes Raw unchanged.
-func (c UnknownThinkingConfig) MarshalJSON() ([]byte, error) { return c.Raw, nil }
+func (c UnknownThinkingConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c UnknownThinkingConfig) validate(path string) error {
 	if !rawIsObject(c.Raw) {

@@ -17,11 +17,13 @@ func TestThinkingConfigVariants(t *testing.T) {
 		{"adaptive future display", ThinkingConfigAdaptive{Display: "verbatim"}, `{"type":"adaptive","display":"verbatim"}`},
 		{"disabled", ThinkingConfigDisabled{}, `{"type":"disabled"}`},
 		{"unknown", UnknownThinkingConfig{Type: "dreaming", Raw: json.RawMessage(`{"type":"dreaming","depth":3}`)}, `{"type":"dreaming","depth":3}`},
-	}, decodeThinkingConfig)
-	if c, err := decodeThinkingConfig([]byte("null")); c != nil || err != nil {
-		t.Errorf("null decoded to %#v, %v; want nil, nil", c, err)
+	}, thinkingConfigUnion.Decode)
+	// A null thinking member is absent; a bare null is no config.
+	var p MessageCountTokensParams
+	if err := json.Unmarshal([]byte(`{"model":"m","messages":[],"thinking":null}`), &p); p.Thinking != nil || err != nil {
+		t.Errorf("null decoded to %#v, %v; want nil, nil", p.Thinking, err)
 	}
-	rcWantDecodeErrors(t, decodeThinkingConfig, `{}`, `1`, `{"type":"enabled","budget_tokens":"many"}`, `{"type":"enabled","budget_tokens":1.5}`)
+	rcWantDecodeErrors(t, thinkingConfigUnion.Decode, `null`, `{}`, `1`, `{"type":"enabled","budget_tokens":"many"}`, `{"type":"enabled","budget_tokens":1.5}`)
 }
 
 func TestThinkingConfigValidate(t *testing.T) {
@@ -57,7 +59,7 @@ func FuzzDecodeThinkingConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rcFuzzUnion[ThinkingConfig, UnknownThinkingConfig](t, data, decodeThinkingConfig, func(c ThinkingConfig) {
+		rcFuzzUnion[ThinkingConfig, UnknownThinkingConfig](t, data, thinkingConfigUnion.Decode, func(c ThinkingConfig) {
 			_ = c.validate("thinking")
 			_ = validateThinkingBudget(c, 2000, "thinking")
 		})

@@ -6,49 +6,28 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Register(ToolChoiceAuto{}, codec.Spec{Type: "auto"})
-	codec.Register(ToolChoiceAny{}, codec.Spec{Type: "any"})
-	codec.Register(ToolChoiceTool{}, codec.Spec{Type: "tool"})
-}
-
 // A ToolChoice says how the model may use the request's tools. Variants:
 // [ToolChoiceAuto], [ToolChoiceAny], [ToolChoiceTool], [ToolChoiceNone] and
 // [UnknownToolChoice].
-//
-// A params struct holding a ToolChoice decodes it with decodeToolChoice in its
-// own UnmarshalJSON.
 type ToolChoice interface {
 	isToolChoice()
 	validate(path string) error
 }
 
-// decodeToolChoice decodes a tool_choice object. JSON null gives a nil
-// ToolChoice (absent).
-func decodeToolChoice(data []byte) (ToolChoice, error) {
-	if rawIsNull(data) {
-		return nil, nil
-	}
-	return decodeConfigUnion(data, "tool_choice", toolChoices, func(typ string, raw json.RawMessage) ToolChoice {
-		return UnknownToolChoice{Type: typ, Raw: raw}
-	})
-}
-
-// toolChoices decodes the [ToolChoice] variants by wire type.
-var toolChoices = map[string]func([]byte) (ToolChoice, error){
-	"auto": configVariant[ToolChoice, ToolChoiceAuto],
-	"any":  configVariant[ToolChoice, ToolChoiceAny],
-	"tool": configVariant[ToolChoice, ToolChoiceTool],
-	"none": configVariant[ToolChoice, ToolChoiceNone],
-}
+var toolChoiceUnion = codec.NewUnion[ToolChoice]("ToolChoice", UnknownToolChoice{}).
+	Add("auto", ToolChoiceAuto{}).
+	Add("any", ToolChoiceAny{}).
+	Add("tool", ToolChoiceTool{}).
+	Add("none", ToolChoiceNone{})
 
 // ToolChoiceAuto lets the model decide whether to use tools (the default).
 type ToolChoiceAuto struct {
 	// DisableParallelToolUse makes the model call at most one tool.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -65,9 +44,10 @@ func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) { return marshalRequest(c)
 type ToolChoiceAny struct {
 	// DisableParallelToolUse makes the model call exactly one tool.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -86,9 +66,10 @@ type ToolChoiceTool struct {
 	Name string `json:"name"`
 	// DisableParallelToolUse makes the model call only that tool, once.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -114,19 +95,10 @@ func (ToolChoiceNone) isToolChoice()         {}
 func (ToolChoiceNone) validate(string) error { return nil }
 
 // UnmarshalJSON accepts the choice; it has no members besides its type.
-func (c *ToolChoiceNone) UnmarshalJSON(data []byte) error {
-	if rawIsNull(data) {
-		return nil
-	}
-	type plain ToolChoiceNone
-	return json.Unmarshal(data, (*plain)(c))
-}
+func (c *ToolChoiceNone) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON writes {"type":"none"}.
-func (c ToolChoiceNone) MarshalJSON() ([]byte, error) {
-	type plain ToolChoiceNone
-	return codec.MarshalObject("none", plain(c), nil)
-}
+func (c ToolChoiceNone) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnknownToolChoice holds a tool_choice type this SDK version cannot name.
 // Raw is written back verbatim.
@@ -138,7 +110,7 @@ type UnknownToolChoice struct {
 func (UnknownToolChoice) isToolChoice() {}
 
 // MarshalJSON writes Raw unchanged.
-func (c UnknownToolChoice) MarshalJSON() ([]byte, error) { return c.Raw, nil }
+func (c UnknownToolChoice) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c UnknownToolChoice) validate(path string) error {
 	if !rawIsObject(c.Raw) {

@@ -16,11 +16,13 @@ func TestToolChoiceVariants(t *testing.T) {
 		{"tool single", ToolChoiceTool{Name: "f", DisableParallelToolUse: true}, `{"type":"tool","name":"f","disable_parallel_tool_use":true}`},
 		{"none", ToolChoiceNone{}, `{"type":"none"}`},
 		{"unknown", UnknownToolChoice{Type: "some", Raw: json.RawMessage(`{"type":"some","names":["a", "b"]}`)}, `{"type":"some","names":["a", "b"]}`},
-	}, decodeToolChoice)
-	if c, err := decodeToolChoice([]byte(" null ")); c != nil || err != nil {
-		t.Errorf("null decoded to %#v, %v; want nil, nil", c, err)
+	}, toolChoiceUnion.Decode)
+	// A null tool_choice member is absent; a bare null is no choice.
+	var p MessageCountTokensParams
+	if err := json.Unmarshal([]byte(`{"model":"m","messages":[],"tool_choice": null }`), &p); p.ToolChoice != nil || err != nil {
+		t.Errorf("null decoded to %#v, %v; want nil, nil", p.ToolChoice, err)
 	}
-	rcWantDecodeErrors(t, decodeToolChoice, `{}`, `[]`, `"auto"`, `{"type":"tool","name":5}`, `{"type":"x",}`)
+	rcWantDecodeErrors(t, toolChoiceUnion.Decode, `null`, `{}`, `[]`, `"auto"`, `{"type":"tool","name":5}`, `{"type":"x",}`)
 }
 
 func TestToolChoiceValidate(t *testing.T) {
@@ -51,6 +53,6 @@ func FuzzDecodeToolChoice(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rcFuzzUnion[ToolChoice, UnknownToolChoice](t, data, decodeToolChoice, func(c ToolChoice) { _ = c.validate("tool_choice") })
+		rcFuzzUnion[ToolChoice, UnknownToolChoice](t, data, toolChoiceUnion.Decode, func(c ToolChoice) { _ = c.validate("tool_choice") })
 	})
 }

@@ -11,26 +11,28 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(Tools(nil))
+	codec.Register(CustomTool{}, customToolSpec)
+}
+
 // Request configuration: tools, tool_choice, thinking, output_config,
 // output_format, metadata, context_management and mcp_servers.
 //
-// These types only ever travel in requests, so there is one encoding mode:
-// MarshalJSON writes the request form.
+// These types only ever travel in requests: their MarshalJSON writes the
+// request form (codec.MarshalRequest).
 //
-// Unknown members. They keep no Extra map. The service rejects members a
-// request form does not define, and request encoding would drop Extra anyway,
-// so decoding ignores members this SDK version does not model (as
-// encoding/json does). A value of a type this version cannot name decodes to
-// the union's Unknown variant, whose raw JSON goes back verbatim.
-//
-// Explicit. A decoded request must re-encode to the JSON it came from, but
-// Go's zero values cannot say "this member was there": "max_uses": null,
+// Extra. A decoded request must re-encode to the JSON it came from, but Go's
+// zero values cannot say "this member was there": "max_uses": null,
 // "description": "" and "disable_parallel_tool_use": false all decode to the
 // zero value that omitzero leaves out. Every type with such members carries
-// Explicit map[string]json.RawMessage: decoding stores there each modelled
-// member whose decoded value would not be written back, and encoding writes
-// those members back while their field is still unset. Values built in code
-// leave it nil.
+// Extra map[string]json.RawMessage, which decoding fills with those explicit
+// zeros and with the members this SDK version does not model; the request
+// form writes the explicit zeros back while their field is still unset, and
+// drops the unknown members (the service rejects members a request does not
+// define). A value of a type this version cannot name decodes to the union's
+// Unknown variant, whose raw JSON goes back verbatim. Values built in code
+// leave Extra nil.
 //
 // Betas. Pieces that the service accepts only with a vendor-beta value report
 // it from an unexported betas() method ([Tools], [ContextManagement],
@@ -86,11 +88,7 @@ type Tool interface {
 type Tools []Tool
 
 // UnmarshalJSON decodes a JSON array of tool definitions.
-func (ts *Tools) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, decodeTool)
-	*ts = v
-	return err
-}
+func (ts *Tools) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, ts) }
 
 // validate checks every tool; path is the list's own ("tools").
 func (ts Tools) validate(path string) error {
@@ -119,82 +117,60 @@ func (ts Tools) betas() []string {
 	return out
 }
 
-// decodeTool decodes one tool definition. An object without "type" (or with
-// "type": null) that has a "name" or "input_schema" is a custom tool, as the
-// wire allows. JSON null is an error: a tools entry cannot be null.
-func decodeTool(data []byte) (Tool, error) {
-	typ, hasType, looksCustom, err := peekToolType(data)
-	if err != nil {
-		return nil, err
+// toolUnion decodes the [Tool] variants: the versioned tool families
+// (toolFamilies, tools_server.go), the toolsets, and custom tools, whose
+// "type" the wire makes optional (decodeCustomTool).
+var toolUnion = newToolUnion()
+
+func newToolUnion() *codec.Union[Tool] {
+	u := codec.NewUnion[Tool]("Tool", UnknownTool{}).
+		Custom(decodeCustomTool).
+		Add(mcpToolsetType, MCPToolset{})
+	seen := map[reflect.Type]bool{}
+	for _, f := range toolFamilies {
+		if t := reflect.TypeOf(f.tool); !seen[t] {
+			seen[t] = true
+			// Registered before Add, whose empty Spec then leaves the hook be.
+			codec.Register(f.tool, versionedTool)
+		}
+		for _, v := range f.versions {
+			u.Add(v, f.tool)
+		}
 	}
-	switch {
-	case typ == "custom", !hasType && looksCustom:
-		return codec.Decode[CustomTool](data)
-	case !hasType:
-		// Neither a type nor the members of a custom tool: keep it raw.
-	case fixedToolName(typ) != "":
-		return decodeVersionedTool(typ, data)
-	case typ == string(ComputerToolset20260801):
-		return codec.Decode[ComputerToolset](data)
-	case typ == string(BrowserToolset20260801):
-		return codec.Decode[BrowserToolset](data)
-	case typ == mcpToolsetType:
-		return codec.Decode[MCPToolset](data)
-	}
-	if !json.Valid(data) {
-		return nil, fmt.Errorf("mms: tool %q: malformed JSON", typ)
-	}
-	return UnknownTool{Type: typ, Raw: codec.Clone(data)}, nil
+	return u
 }
 
-// decodeVersionedTool decodes the tool types fixedToolName knows.
-func decodeVersionedTool(typ string, data []byte) (Tool, error) {
-	switch typ {
-	case string(Bash20250124), string(Bash20241022):
-		return codec.Decode[BashTool](data)
-	case string(CodeExecution20250522), string(CodeExecution20250825),
-		string(CodeExecution20260120), string(CodeExecution20260521):
-		return codec.Decode[CodeExecutionTool](data)
-	case string(Memory20250818):
-		return codec.Decode[MemoryTool](data)
-	case string(TextEditor20250124), string(TextEditor20250429),
-		string(TextEditor20250728), string(TextEditor20241022):
-		return codec.Decode[TextEditorTool](data)
-	case string(Computer20241022), string(Computer20250124), string(Computer20251124):
-		return codec.Decode[ComputerTool](data)
-	case string(WebSearch20250305), string(WebSearch20260209), string(WebSearch20260318):
-		return codec.Decode[WebSearchTool](data)
-	case string(WebFetch20250910), string(WebFetch20260209),
-		string(WebFetch20260309), string(WebFetch20260318):
-		return codec.Decode[WebFetchTool](data)
-	case string(ToolSearchBM25), string(ToolSearchBM25_20251119),
-		string(ToolSearchRegex), string(ToolSearchRegex20251119):
-		return codec.Decode[ToolSearchTool](data)
-	case string(Advisor20260301):
-		return codec.Decode[AdvisorTool](data)
-	}
-	return nil, fmt.Errorf("mms: tool type %q has a fixed name but no decoder", typ)
-}
-
-// peekToolType reads the "type" member of a tool object. A null type counts
-// as absent. looksCustom reports a "name" or "input_schema" member.
-func peekToolType(data []byte) (typ string, hasType, looksCustom bool, err error) {
-	err = codec.EachMember(data, func(key string, value []byte) error {
+// decodeCustomTool decodes a custom tool: an object whose "type" is
+// "custom", or has none (or null) and has a "name" or "input_schema", as the
+// wire allows. An object with neither a type nor those members becomes an
+// [UnknownTool] with an empty Type; any other type is left to the table.
+func decodeCustomTool(data []byte) (Tool, bool, error) {
+	var typ []byte
+	looksCustom := false
+	err := codec.EachMember(data, func(key string, value []byte) error {
 		switch key {
 		case "type":
-			if rawIsNull(value) {
-				return nil
-			}
-			if err := json.Unmarshal(value, &typ); err != nil {
-				return fmt.Errorf(`mms: tool "type" is not a string: %w`, err)
-			}
-			hasType = true
+			typ = value
 		case "name", "input_schema":
 			looksCustom = true
 		}
 		return nil
 	})
-	return typ, hasType, looksCustom, err
+	switch {
+	case err != nil:
+		return nil, false, err
+	case typ != nil && !rawIsNull(typ):
+		if string(typ) != `"custom"` {
+			return nil, false, nil
+		}
+	case !looksCustom:
+		if !json.Valid(data) {
+			return nil, false, fmt.Errorf("mms: tool without a type: malformed JSON")
+		}
+		return UnknownTool{Raw: codec.Clone(data)}, true, nil
+	}
+	var t CustomTool
+	return t, true, codec.UnmarshalOwned(data, &t)
 }
 
 // UnknownTool holds a tool type this SDK version cannot name. Raw is written
@@ -210,7 +186,7 @@ func (UnknownTool) isTool()         {}
 func (UnknownTool) betas() []string { return nil }
 
 // MarshalJSON writes Raw unchanged.
-func (t UnknownTool) MarshalJSON() ([]byte, error) { return t.Raw, nil }
+func (t UnknownTool) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 func (t UnknownTool) validate(path string) error {
 	if !rawIsObject(t.Raw) {
@@ -250,10 +226,10 @@ type CustomTool struct {
 	// Decoding sets it when the object had no type (or a null one), so the
 	// tool re-encodes in the form it came in.
 	OmitType bool `json:"-"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero ("description": "", "cache_control": null); encoding
-	// writes them back while their field is unset, so a decoded tool
-	// re-encodes to the JSON it came from. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero ("description": "", "cache_control": null, "type":
+	// null), which the request form writes back while their field is unset,
+	// and members this SDK version does not model. Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -261,34 +237,44 @@ func (CustomTool) isTool()         {}
 func (CustomTool) betas() []string { return nil }
 
 // UnmarshalJSON decodes a custom tool with or without its "type".
-func (t *CustomTool) UnmarshalJSON(data []byte) error {
-	if rawIsNull(data) {
-		return nil
-	}
-	type plain CustomTool
-	if err := decodeExplicit(data, (*plain)(t), &t.Extra); err != nil {
-		return err
-	}
-	raw := memberValue(data, "type")
-	t.OmitType = raw == nil || rawIsNull(raw)
-	if raw != nil && rawIsNull(raw) {
-		if t.Extra == nil {
-			t.Extra = make(map[string]json.RawMessage)
-		}
-		t.Extra["type"] = json.RawMessage("null")
-	}
-	return nil
-}
+func (t *CustomTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with "type":"custom" unless OmitType is set.
-func (t CustomTool) MarshalJSON() ([]byte, error) {
-	type plain CustomTool
-	typ := "custom"
-	if t.OmitType {
-		typ = ""
-	}
-	return encodeExplicit(typ, plain(t), t.Extra)
+func (t CustomTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// customToolSpec writes "type":"custom" first unless OmitType is set, and
+// on decode sets OmitType when the object had no type or a null one (kept
+// in Extra, so it goes back as it came).
+var customToolSpec = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		if v.FieldByName("OmitType").Bool() {
+			return e.StructAs("", v)
+		}
+		return e.StructAs(customToolType, v)
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		if err := codec.DecodeStruct(data, v); err != nil {
+			return err
+		}
+		t := v.Addr().Interface().(*CustomTool)
+		typ, ok := t.Extra["type"]
+		switch {
+		case !ok || rawIsNull(typ):
+			t.OmitType = true
+			return nil
+		case string(typ) != `"`+customToolType+`"`:
+			return fmt.Errorf("%w: tool type %s", codec.ErrOtherType, typ)
+		}
+		delete(t.Extra, "type")
+		if len(t.Extra) == 0 {
+			t.Extra = nil
+		}
+		return nil
+	},
 }
+
+// customToolType is the optional wire type of a [CustomTool].
+const customToolType = "custom"
 
 // maxToolNameLen bounds a custom tool's name (request-constraints.md,
 // BetaTool).
@@ -425,9 +411,9 @@ func validateCount(path string, n, hi int, what string) error {
 }
 
 // explicitEmpty reports whether a decoded object carried key as "" (kept in
-// its Explicit map and sent back).
-func explicitEmpty(explicit map[string]json.RawMessage, key string) bool {
-	return string(trimJSONSpace(explicit[key])) == `""`
+// its Extra map and sent back).
+func explicitEmpty(extra map[string]json.RawMessage, key string) bool {
+	return string(trimJSONSpace(extra[key])) == `""`
 }
 
 // appendNew appends each of names not yet in list.
@@ -438,72 +424,6 @@ func appendNew(list []string, names ...string) []string {
 		}
 	}
 	return list
-}
-
-// --- request-object codec -------------------------------------------------
-
-// configVariant decodes a V, a variant of the union U, and returns it as a U.
-func configVariant[U, V any](data []byte) (U, error) {
-	v, err := codec.Decode[V](data)
-	return any(v).(U), err
-}
-
-// decodeConfigUnion decodes a request-configuration union object by its
-// "type" with decoders; a type decoders lacks becomes unknown(type, a copy of
-// data) when data is well-formed JSON. what names the union in errors.
-func decodeConfigUnion[U any](data []byte, what string, decoders map[string]func([]byte) (U, error), unknown func(typ string, raw json.RawMessage) U) (U, error) {
-	var zero U
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return zero, err
-	}
-	if decode, ok := decoders[typ]; ok {
-		return decode(data)
-	}
-	if !json.Valid(data) {
-		return zero, fmt.Errorf("mms: %s %q: malformed JSON", what, typ)
-	}
-	return unknown(typ, codec.Clone(data)), nil
-}
-
-// decodeExplicit decodes the JSON object data into v, a pointer to a struct
-// without JSON methods of its own, after zeroing it, and stores in *explicit
-// every member of data that one of v's fields models but whose decoded value
-// encodes as absent (null, "", false under omitzero): the codec's memory of
-// such members, without the unknown members (request types drop those).
-// JSON null leaves v untouched.
-func decodeExplicit(data []byte, v any, explicit *map[string]json.RawMessage) error {
-	if rawIsNull(data) {
-		return nil
-	}
-	if !json.Valid(data) { // request configs are small; keep decoding strict
-		return fmt.Errorf("mms: %T: malformed JSON", v)
-	}
-	rv := reflect.ValueOf(v).Elem()
-	rv.SetZero()
-	var remembered map[string]json.RawMessage
-	err := codec.DecodeObject(data, v, &remembered)
-	*explicit = codec.KeepModeled(rv.Type(), remembered)
-	return err
-}
-
-// encodeExplicit encodes v, a struct without JSON methods of its own, with
-// "type":typ first (none when typ is ""), then the members of explicit that
-// v models (or "type", when typ is "") and whose field is still unset.
-func encodeExplicit(typ string, v any, explicit map[string]json.RawMessage) ([]byte, error) {
-	keep := codec.KeepModeled(reflect.TypeOf(v), explicit)
-	if t, ok := explicit["type"]; ok && typ == "" {
-		if keep == nil {
-			keep = make(map[string]json.RawMessage, 1)
-		}
-		keep["type"] = t
-	}
-	for k, val := range keep {
-		if !json.Valid(val) {
-			return nil, fmt.Errorf("mms: %T.Extra[%q] is not valid JSON", v, k)
-		}
-	}
-	return codec.MarshalObject(typ, v, keep)
 }
 
 // memberValue returns the raw value of the first member named key of the

@@ -50,7 +50,7 @@ func TestRecordedRequestConfig(t *testing.T) {
 					}
 					v = ts
 				case "tool_choice":
-					c, err := decodeToolChoice(raw)
+					c, err := toolChoiceUnion.Decode(raw)
 					if err != nil {
 						t.Fatalf("tool_choice: %v", err)
 					}
@@ -59,7 +59,7 @@ func TestRecordedRequestConfig(t *testing.T) {
 					}
 					v = c
 				case "thinking":
-					c, err := decodeThinkingConfig(raw)
+					c, err := thinkingConfigUnion.Decode(raw)
 					if err != nil {
 						t.Fatalf("thinking: %v", err)
 					}

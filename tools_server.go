@@ -3,8 +3,10 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/codec"
+	"reflect"
 	"slices"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 func init() {
@@ -17,53 +19,80 @@ func init() {
 // that type: encoding fills Name in when it is empty, decoding keeps what the
 // wire had. Version has no default; encoding a tool without one fails.
 
+// A toolFamily is one Go type of versioned tool or toolset, the wire types
+// (versions) it stands for, and the fixed name the service expects for them
+// ("" for a toolset, which has no name).
+type toolFamily struct {
+	tool     Tool
+	name     string
+	versions []string
+}
+
+func family[V ~string](tool Tool, name string, versions ...V) toolFamily {
+	f := toolFamily{tool: tool, name: name}
+	for _, v := range versions {
+		f.versions = append(f.versions, string(v))
+	}
+	return f
+}
+
+// toolFamilies is the one table of the versioned tools: the tools union's
+// decoder (toolUnion) and the fixed names (fixedToolName) derive from it. A
+// new version is one more entry in its family's row.
+var toolFamilies = []toolFamily{
+	family(BashTool{}, "bash", Bash20250124, Bash20241022),
+	family(CodeExecutionTool{}, "code_execution",
+		CodeExecution20250522, CodeExecution20250825, CodeExecution20260120, CodeExecution20260521),
+	family(MemoryTool{}, "memory", Memory20250818),
+	family(TextEditorTool{}, "str_replace_editor", TextEditor20250124, TextEditor20241022),
+	family(TextEditorTool{}, "str_replace_based_edit_tool", TextEditor20250429, TextEditor20250728),
+	family(ComputerTool{}, "computer", Computer20241022, Computer20250124, Computer20251124),
+	family(WebSearchTool{}, "web_search", WebSearch20250305, WebSearch20260209, WebSearch20260318),
+	family(WebFetchTool{}, "web_fetch",
+		WebFetch20250910, WebFetch20260209, WebFetch20260309, WebFetch20260318),
+	family(ToolSearchTool{}, "tool_search_tool_bm25", ToolSearchBM25, ToolSearchBM25_20251119),
+	family(ToolSearchTool{}, "tool_search_tool_regex", ToolSearchRegex, ToolSearchRegex20251119),
+	family(AdvisorTool{}, "advisor", Advisor20260301),
+	family(ComputerToolset{}, "", ComputerToolset20260801),
+	family(BrowserToolset{}, "", BrowserToolset20260801),
+}
+
+// fixedToolNames maps each versioned tool type to its fixed name.
+var fixedToolNames = func() map[string]string {
+	m := make(map[string]string)
+	for _, f := range toolFamilies {
+		for _, v := range f.versions {
+			if f.name != "" {
+				m[v] = f.name
+			}
+		}
+	}
+	return m
+}()
+
 // fixedToolName returns the name the service expects for a versioned tool
-// type, or "" for a type this SDK version does not know.
-func fixedToolName(typ string) string {
-	switch typ {
-	case string(Bash20250124), string(Bash20241022):
-		return "bash"
-	case string(CodeExecution20250522), string(CodeExecution20250825),
-		string(CodeExecution20260120), string(CodeExecution20260521):
-		return "code_execution"
-	case string(Memory20250818):
-		return "memory"
-	case string(TextEditor20250124), string(TextEditor20241022):
-		return "str_replace_editor"
-	case string(TextEditor20250429), string(TextEditor20250728):
-		return "str_replace_based_edit_tool"
-	case string(Computer20241022), string(Computer20250124), string(Computer20251124):
-		return "computer"
-	case string(WebSearch20250305), string(WebSearch20260209), string(WebSearch20260318):
-		return "web_search"
-	case string(WebFetch20250910), string(WebFetch20260209),
-		string(WebFetch20260309), string(WebFetch20260318):
-		return "web_fetch"
-	case string(ToolSearchBM25), string(ToolSearchBM25_20251119):
-		return "tool_search_tool_bm25"
-	case string(ToolSearchRegex), string(ToolSearchRegex20251119):
-		return "tool_search_tool_regex"
-	case string(Advisor20260301):
-		return "advisor"
-	}
-	return ""
-}
+// type, or "" for a toolset or a type this SDK version does not know.
+func fixedToolName(typ string) string { return fixedToolNames[typ] }
 
-// withFixedName returns name, or the fixed name of typ when name is empty.
-func withFixedName(typ, name string) string {
-	if name == "" {
-		return fixedToolName(typ)
-	}
-	return name
-}
-
-// encodeVersioned encodes v, the plain form of the versioned tool or toolset
-// goType, with encodeExplicit; it fails when version is empty.
-func encodeVersioned[V ~string](version V, goType string, v any, explicit map[string]json.RawMessage) ([]byte, error) {
-	if version == "" {
-		return nil, fmt.Errorf("mms: %s has no Version", goType)
-	}
-	return encodeExplicit("", v, explicit)
+// versionedTool is the Spec of every versioned tool and toolset: encoding
+// fails without a Version and fills an empty Name in with the version's
+// fixed name.
+var versionedTool = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		version := v.FieldByName("Version").String()
+		if version == "" {
+			return fmt.Errorf("mms: %s has no Version", v.Type().Name())
+		}
+		if name := v.FieldByName("Name"); name.IsValid() && name.String() == "" {
+			if fixed := fixedToolName(version); fixed != "" {
+				filled := reflect.New(v.Type()).Elem()
+				filled.Set(v)
+				filled.FieldByName("Name").SetString(fixed)
+				v = filled
+			}
+		}
+		return e.Struct(v)
+	},
 }
 
 // validateVersioned checks a versioned tool's type and name.
@@ -117,9 +146,10 @@ type BashTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -129,11 +159,7 @@ func (BashTool) isTool() {}
 func (t *BashTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t BashTool) MarshalJSON() ([]byte, error) {
-	type plain BashTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "BashTool", plain(t), t.Extra)
-}
+func (t BashTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t BashTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -176,9 +202,10 @@ type CodeExecutionTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -189,11 +216,7 @@ func (CodeExecutionTool) betas() []string { return nil }
 func (t *CodeExecutionTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t CodeExecutionTool) MarshalJSON() ([]byte, error) {
-	type plain CodeExecutionTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "CodeExecutionTool", plain(t), t.Extra)
-}
+func (t CodeExecutionTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t CodeExecutionTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -226,9 +249,10 @@ type MemoryTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -239,11 +263,7 @@ func (MemoryTool) betas() []string { return nil }
 func (t *MemoryTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t MemoryTool) MarshalJSON() ([]byte, error) {
-	type plain MemoryTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "MemoryTool", plain(t), t.Extra)
-}
+func (t MemoryTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t MemoryTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -286,9 +306,10 @@ type TextEditorTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -298,11 +319,7 @@ func (TextEditorTool) isTool() {}
 func (t *TextEditorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t TextEditorTool) MarshalJSON() ([]byte, error) {
-	type plain TextEditorTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "TextEditorTool", plain(t), t.Extra)
-}
+func (t TextEditorTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t TextEditorTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -364,9 +381,10 @@ type ComputerTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -376,11 +394,7 @@ func (ComputerTool) isTool() {}
 func (t *ComputerTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t ComputerTool) MarshalJSON() ([]byte, error) {
-	type plain ComputerTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "ComputerTool", plain(t), t.Extra)
-}
+func (t ComputerTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ComputerTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -437,9 +451,10 @@ type UserLocation struct {
 	Region string `json:"region,omitzero"`
 	// Timezone is an IANA time zone ("America/New_York").
 	Timezone string `json:"timezone,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -528,9 +543,10 @@ type WebSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -541,11 +557,7 @@ func (WebSearchTool) betas() []string { return nil }
 func (t *WebSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t WebSearchTool) MarshalJSON() ([]byte, error) {
-	type plain WebSearchTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "WebSearchTool", plain(t), t.Extra)
-}
+func (t WebSearchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t WebSearchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -586,9 +598,10 @@ const (
 type WebFetchCitations struct {
 	// Enabled turns citations on.
 	Enabled bool `json:"enabled,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -631,9 +644,10 @@ type WebFetchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -644,11 +658,7 @@ func (WebFetchTool) betas() []string { return nil }
 func (t *WebFetchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t WebFetchTool) MarshalJSON() ([]byte, error) {
-	type plain WebFetchTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "WebFetchTool", plain(t), t.Extra)
-}
+func (t WebFetchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t WebFetchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -703,9 +713,10 @@ type ToolSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -716,11 +727,7 @@ func (ToolSearchTool) betas() []string { return nil }
 func (t *ToolSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t ToolSearchTool) MarshalJSON() ([]byte, error) {
-	type plain ToolSearchTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "ToolSearchTool", plain(t), t.Extra)
-}
+func (t ToolSearchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ToolSearchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -759,9 +766,10 @@ type AdvisorTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -772,11 +780,7 @@ func (AdvisorTool) betas() []string { return []string{betaAdvisorTool} }
 func (t *AdvisorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the tool with its type and fixed name.
-func (t AdvisorTool) MarshalJSON() ([]byte, error) {
-	type plain AdvisorTool
-	t.Name = withFixedName(string(t.Version), t.Name)
-	return encodeVersioned(t.Version, "AdvisorTool", plain(t), t.Extra)
-}
+func (t AdvisorTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t AdvisorTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {

@@ -161,6 +161,17 @@ func TestToolVariants(t *testing.T) {
 		{ToolSearchTool{Version: ToolSearchRegex20251119}, "tool_search_tool_regex_20251119", "tool_search_tool_regex"},
 		{AdvisorTool{Version: Advisor20260301, Model: "m"}, "advisor_20260301", "advisor"},
 	}
+	// The rows above cover every wire type of the tools union, so a version
+	// added to toolFamilies without a row here fails.
+	covered := map[string]bool{"computer_toolset_20260801": true, "browser_toolset_20260801": true, "mcp_toolset": true}
+	for _, v := range versioned {
+		covered[v.typ] = true
+	}
+	for typ := range toolUnion.Types() {
+		if !covered[typ] {
+			t.Errorf("tool type %q has no test row", typ)
+		}
+	}
 	for _, v := range versioned {
 		b, err := codec.Marshal(v.tool)
 		if err != nil {
@@ -192,7 +203,7 @@ func TestToolVariants(t *testing.T) {
 			if want == nil {
 				want = c.in
 			}
-			rcCheckRoundTrip(t, c.in, c.json, want, decodeTool)
+			rcCheckRoundTrip(t, c.in, c.json, want, toolUnion.Decode)
 		})
 	}
 }
@@ -255,8 +266,8 @@ func TestToolDecodeForms(t *testing.T) {
 		{"empty description kept", `{"name":"f","description":"","input_schema":{"type":"object"},"eager_input_streaming":null}`,
 			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`), OmitType: true, Extra: map[string]json.RawMessage{
 				"description": json.RawMessage(`""`), "eager_input_streaming": json.RawMessage("null")}}},
-		{"unknown members dropped", `{"type":"memory_20250818","name":"memory","future":1}`,
-			MemoryTool{Version: Memory20250818, Name: "memory"}},
+		{"unknown members kept", `{"type":"memory_20250818","name":"memory","future":1}`,
+			MemoryTool{Version: Memory20250818, Name: "memory", Extra: map[string]json.RawMessage{"future": json.RawMessage("1")}}},
 		{"unknown type", `{"type":"hologram_20300101","name":"holo","x":[1, 2]}`,
 			UnknownTool{Type: "hologram_20300101", Raw: json.RawMessage(`{"type":"hologram_20300101","name":"holo","x":[1, 2]}`)}},
 		{"unknown without type or name", `{"x":1}`,
@@ -266,7 +277,7 @@ func TestToolDecodeForms(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := decodeTool([]byte(c.json))
+			got, err := toolUnion.Decode([]byte(c.json))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -277,20 +288,47 @@ func TestToolDecodeForms(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := c.json
+			want, request := c.json, c.json
 			switch c.name {
-			case "unknown members dropped":
-				want = `{"type":"memory_20250818","name":"memory"}`
+			case "unknown members kept": // the request form drops them
+				request = `{"type":"memory_20250818","name":"memory"}`
+			case "custom with null type": // an unmodelled member, as type is absent from CustomTool
+				request = `{"name":"f","input_schema":{"type":"object"}}`
 			case "custom with only input_schema": // name is required
 				want = `{"name":"","input_schema":{"type":"object"}}`
+				request = want
 			}
 			rcJSONEqual(t, b, []byte(want))
+			if b, err = json.Marshal(got); err != nil {
+				t.Fatal(err)
+			}
+			rcJSONEqual(t, b, []byte(request))
 		})
 	}
 	for _, bad := range []string{`null`, `[]`, `"bash"`, `{"type":5}`, `{"type":"web_search_20250305","max_uses":"x"}`,
 		`{"type":"zzz","a":tru}`, `{"type":"bash_20250124","strict":"yes"}`, `{`} {
-		if got, err := decodeTool([]byte(bad)); err == nil {
-			t.Errorf("decodeTool(%s) = %#v, want an error", bad, got)
+		if got, err := toolUnion.Decode([]byte(bad)); err == nil {
+			t.Errorf("toolUnion.Decode(%s) = %#v, want an error", bad, got)
+		}
+	}
+}
+
+// TestToolOtherNestedType: a member with a fixed type (cache_control is
+// always "ephemeral") that carries another type turns the whole tool into an
+// UnknownTool, kept verbatim, instead of re-typing it.
+func TestToolOtherNestedType(t *testing.T) {
+	for _, in := range []string{
+		`{"type":"bash_20250124","name":"bash","cache_control":{"type":"persistent"}}`,
+		`{"name":"f","input_schema":{"type":"object"},"cache_control":{"type":"persistent"}}`,
+		`{"type":"web_search_20250305","name":"web_search","user_location":{"type":"exact","city":"Paris"}}`,
+	} {
+		got, err := toolUnion.Decode([]byte(in))
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		u, ok := got.(UnknownTool)
+		if !ok || string(u.Raw) != in {
+			t.Errorf("%s decoded to %#v, want an UnknownTool holding it", in, got)
 		}
 	}
 }
@@ -319,35 +357,41 @@ func TestToolsList(t *testing.T) {
 	if err := json.Unmarshal([]byte(`[]`), &empty); err != nil || empty == nil || len(empty) != 0 {
 		t.Errorf("[] decoded to %#v, %v; want an empty non-nil list", empty, err)
 	}
-	if err := json.Unmarshal([]byte(`[{"type":"bash_20250124"},null]`), &empty); err == nil {
-		t.Error("a null tools entry decoded without error")
+	// A null entry decodes to a nil Tool, which validation refuses.
+	var withNull Tools
+	if err := json.Unmarshal([]byte(`[{"type":"bash_20250124"},null]`), &withNull); err != nil || len(withNull) != 2 || withNull[1] != nil {
+		t.Fatalf("decoded %#v, %v; want a nil second entry", withNull, err)
+	}
+	var ve *ValidationError
+	if err := withNull.validate("tools"); !errors.As(err, &ve) || ve.Field != "tools[1]" {
+		t.Errorf("validate = %v, want a ValidationError on tools[1]", err)
 	}
 }
 
-func TestToolExplicitYieldsToSetField(t *testing.T) {
+func TestToolExtraYieldsToSetField(t *testing.T) {
 	var ws WebSearchTool
 	if err := json.Unmarshal([]byte(`{"type":"web_search_20250305","name":"web_search","max_uses":null}`), &ws); err != nil {
 		t.Fatal(err)
 	}
 	ws.MaxUses = Ptr(4)
-	b, err := codec.Marshal(ws)
+	b, err := codec.MarshalRequest(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
-	// Explicit never adds a member the type does not model.
+	// The request form never adds a member the type does not model.
 	ws.Extra = map[string]json.RawMessage{"bogus": json.RawMessage("null")}
-	b, err = codec.Marshal(ws)
+	b, err = codec.MarshalRequest(ws)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
-	// Invalid JSON in Explicit fails encoding instead of corrupting it.
+	// Invalid JSON in Extra fails encoding instead of corrupting it.
 	ws.Extra = map[string]json.RawMessage{"allowed_domains": json.RawMessage("nul")}
-	if _, err := codec.Marshal(ws); err == nil {
-		t.Error("invalid Explicit value encoded without error")
+	if _, err := codec.MarshalRequest(ws); err == nil {
+		t.Error("invalid Extra value encoded without error")
 	}
 }
 
@@ -379,7 +423,7 @@ func TestInputSchema(t *testing.T) {
 	}
 	// Key order survives a round trip, and <>& stay unescaped.
 	raw := `{"name":"f","input_schema":{"type":"object","properties":{"zeta":{"description":"a<b & c>d"},"alpha":{}}}}`
-	tool, err := decodeTool([]byte(raw))
+	tool, err := toolUnion.Decode([]byte(raw))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -546,7 +590,7 @@ func FuzzDecodeTool(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rcFuzzUnion[Tool, UnknownTool](t, data, decodeTool, func(tool Tool) {
+		rcFuzzUnion[Tool, UnknownTool](t, data, toolUnion.Decode, func(tool Tool) {
 			_ = tool.validate("tools[0]")
 			_ = tool.betas()
 		})

@@ -3,14 +3,14 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"maps"
 	"slices"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 func init() {
 	codec.Objects(ToolsetConfig{})
-	codec.Register(MCPToolset{}, codec.Spec{Type: mcpToolsetType})
 }
 
 // Toolsets (spec §5.3): one tools entry that stands for a family of member
@@ -25,9 +25,10 @@ type ToolsetConfig struct {
 	// DeferLoading keeps the member out of the initial prompt; nil inherits
 	// (not deferred by default).
 	DeferLoading *bool `json:"defer_loading,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -112,9 +113,10 @@ type ComputerToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -125,10 +127,7 @@ func (ComputerToolset) betas() []string { return nil }
 func (t *ComputerToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the toolset with its type.
-func (t ComputerToolset) MarshalJSON() ([]byte, error) {
-	type plain ComputerToolset
-	return encodeVersioned(t.Version, "ComputerToolset", plain(t), t.Extra)
-}
+func (t ComputerToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ComputerToolset) validate(path string) error {
 	if t.Version == "" {
@@ -160,9 +159,10 @@ type BrowserToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -173,10 +173,7 @@ func (BrowserToolset) betas() []string { return nil }
 func (t *BrowserToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // MarshalJSON writes the toolset with its type.
-func (t BrowserToolset) MarshalJSON() ([]byte, error) {
-	type plain BrowserToolset
-	return encodeVersioned(t.Version, "BrowserToolset", plain(t), t.Extra)
-}
+func (t BrowserToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t BrowserToolset) validate(path string) error {
 	if t.Version == "" {
@@ -205,9 +202,10 @@ type MCPToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Explicit holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false); encoding writes them back while
-	// their field is unset. Leave it nil.
+	// Extra holds members the decoded JSON carried with a value that
+	// decodes to zero (null, "", false), which encoding writes back while
+	// their field is unset, and members this SDK version does not model.
+	// Leave it nil.
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -1,10 +1,6 @@
 package mms
 
-import (
-	"fmt"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
-)
+import "fmt"
 
 // A ValidationError reports a request parameter that breaks a rule of the
 // service. It is returned before any byte is sent.
@@ -25,9 +21,4 @@ func (e *ValidationError) Is(target error) bool { return target == ErrInvalidPar
 // invalid builds a *ValidationError for field with a formatted rule.
 func invalid(field, format string, args ...any) error {
 	return &ValidationError{Field: field, Rule: fmt.Sprintf(format, args...)}
-}
-
-// codecMarshal encodes a constant-type object with no unknown members.
-func codecMarshal(typ string, v any) ([]byte, error) {
-	return codec.MarshalObject(typ, v, nil)
 }

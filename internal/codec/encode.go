@@ -84,6 +84,19 @@ func (e *Encoder) Struct(v reflect.Value) error {
 	return structEncoderOf(v.Type())(e, v)
 }
 
+// StructAs is Struct with typ written first as the "type", in place of the
+// registered one ("" writes none), for a type whose "type" the wire makes
+// optional.
+func (e *Encoder) StructAs(typ string, v reflect.Value) error {
+	p := planOf(v.Type())
+	if p.typ != typ {
+		q := *p
+		q.typ = typ
+		p = &q
+	}
+	return e.structValue(p, v)
+}
+
 // bytes assembles the document; members, when not empty, are inserted
 // first in the top-level object (which the document must be).
 func (e *Encoder) bytes(members string) []byte {
