@@ -2,6 +2,7 @@ package mms
 
 import (
 	"encoding/json"
+	"reflect"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -10,6 +11,14 @@ import (
 func init() {
 	codec.Objects(Container{}, ContainerSkill{}, Usage{}, CacheCreation{}, OutputTokensDetails{}, ServerToolUsage{}, FallbackCreditUsage{}, ContextManagementResponse{}, MessageDiagnostics{})
 	codec.Register(Message{}, codec.Spec{Type: "message"})
+	codec.Register(StopDetails{}, codec.Spec{Encode: func(e *codec.Encoder, v reflect.Value) error {
+		if d := v.Interface().(StopDetails); d.Type == "" {
+			d.Type = "refusal"
+			v = reflect.ValueOf(&d).Elem()
+		}
+		return e.Struct(v)
+	}})
+	codec.Objects(IterationUsages(nil), AppliedEdits(nil))
 }
 
 // Role is the author of a message: RoleUser or RoleAssistant. There is no
@@ -173,13 +182,7 @@ type StopDetails struct {
 func (d *StopDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the details with Extra.
-func (d StopDetails) MarshalJSON() ([]byte, error) {
-	type plain StopDetails
-	if d.Type == "" {
-		d.Type = "refusal"
-	}
-	return marshalObject("", plain(d), d.Extra)
-}
+func (d StopDetails) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // RefusalCategory is the policy category of a refusal. Unknown values pass
 // through. The empty value is JSON null.
@@ -380,13 +383,9 @@ type IterationUsage interface {
 type IterationUsages []IterationUsage
 
 // UnmarshalJSON decodes each element by its "type".
-func (u *IterationUsages) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, iterationUsageUnion.Decode)
-	*u = v
-	return err
-}
+func (u *IterationUsages) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
-// iterationUsageVariants is the decode table of IterationUsage.
+// iterationUsageUnion is the table of IterationUsage.
 var iterationUsageUnion = codec.NewUnion[IterationUsage]("IterationUsage", UnknownIterationUsage{}).
 	Add("message", MessageIterationUsage{}).
 	Add("compaction", CompactionIterationUsage{}).
@@ -597,13 +596,9 @@ type AppliedEdit interface {
 type AppliedEdits []AppliedEdit
 
 // UnmarshalJSON decodes each element by its "type".
-func (e *AppliedEdits) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, appliedEditUnion.Decode)
-	*e = v
-	return err
-}
+func (e *AppliedEdits) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
-// appliedEditVariants is the decode table of AppliedEdit.
+// appliedEditUnion is the table of AppliedEdit.
 var appliedEditUnion = codec.NewUnion[AppliedEdit]("AppliedEdit", UnknownAppliedEdit{}).
 	Add("clear_tool_uses_20250919", AppliedClearToolUses{}).
 	Add("clear_thinking_20251015", AppliedClearThinking{})

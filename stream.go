@@ -10,27 +10,128 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"unicode/utf8"
+	"reflect"
+	"strconv"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 func init() {
 	codec.Objects(MessageDeltaFields{}, MessageDeltaUsage{})
-	codec.Register(MessageStartEvent{}, codec.Spec{Type: "message_start"})
-	codec.Register(ContentBlockStartEvent{}, codec.Spec{Type: "content_block_start"})
-	codec.Register(ContentBlockDeltaEvent{}, codec.Spec{Type: "content_block_delta"})
-	codec.Register(ContentBlockStopEvent{}, codec.Spec{Type: "content_block_stop"})
-	codec.Register(MessageDeltaEvent{}, codec.Spec{Type: "message_delta"})
-	codec.Register(MessageStopEvent{}, codec.Spec{Type: "message_stop"})
-	codec.Register(PingEvent{}, codec.Spec{Type: "ping"})
-	codec.Register(TextDelta{}, codec.Spec{Type: "text_delta"})
-	codec.Register(InputJSONDelta{}, codec.Spec{Type: "input_json_delta"})
-	codec.Register(ThinkingDelta{}, codec.Spec{Type: "thinking_delta"})
-	codec.Register(SignatureDelta{}, codec.Spec{Type: "signature_delta"})
-	codec.Register(CitationsDelta{}, codec.Spec{Type: "citations_delta"})
-	codec.Register(CompactionDelta{}, codec.Spec{Type: "compaction_delta"})
 }
+
+// messageStreamEventUnion is the table of the stream events. An event is
+// named twice, by its SSE event name and its payload's "type";
+// decodeMessageStreamEvent takes only events whose two names agree.
+var messageStreamEventUnion = codec.NewUnion[MessageStreamEvent]("MessageStreamEvent", unknownEvent{}).
+	Add("message_start", MessageStartEvent{}).
+	AddSpec("content_block_start", ContentBlockStartEvent{}, blockEvent).
+	AddSpec("content_block_delta", ContentBlockDeltaEvent{}, codec.Spec{Decode: decodeDeltaEvent}).
+	AddSpec("content_block_stop", ContentBlockStopEvent{}, blockEvent).
+	Add("message_delta", MessageDeltaEvent{}).
+	Add("message_stop", MessageStopEvent{}).
+	Add("ping", PingEvent{})
+
+// blockEvent is the Spec of the events about one content block: an "index"
+// that is absent or null is an error (see checkBlockIndex).
+var blockEvent = codec.Spec{Decode: func(data []byte, v reflect.Value) error {
+	return checkBlockIndex(data, codec.DecodeStruct(data, v))
+}}
+
+// decodeDeltaEvent is the Decode of ContentBlockDeltaEvent.
+func decodeDeltaEvent(data []byte, v reflect.Value) error {
+	e, ok, err := decodeDeltaEventFast(data)
+	if !ok {
+		return blockEvent.Decode(data, v)
+	}
+	*v.Addr().Interface().(*ContentBlockDeltaEvent) = e
+	return err
+}
+
+// decodeDeltaEventFast is the hot path of a stream: most events are deltas
+// of text or tool input. It reads the plain shape (the members type, index
+// and delta once each, index a non-negative integer) in one scan, into
+// values that stay on the stack, and a text or input_json delta with
+// scanStringDelta; ok is false for anything else, which the structural
+// decoder (blockEvent) then reads to the same result
+// (FuzzDeltaEventFastPath checks it).
+func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err error) {
+	var index, delta []byte
+	plain := true
+	err = codec.EachMember(data, func(key string, value []byte) error {
+		switch {
+		case key == "type":
+			return nil
+		case key == "index" && index == nil:
+			index = value
+			return nil
+		case key == "delta" && delta == nil:
+			delta = value
+			return nil
+		}
+		plain = false
+		return errStopScan
+	})
+	n, nerr := strconv.Atoi(string(index))
+	if err != nil || !plain || nerr != nil || n < 0 || delta == nil || isJSONNull(delta) {
+		return e, false, nil
+	}
+	e.Index = n
+	typ, err := codec.PeekType(delta)
+	if err != nil {
+		return e, true, fmt.Errorf("delta: %w", err)
+	}
+	switch typ {
+	case "text_delta":
+		if s, ok := scanStringDelta(delta, "text"); ok {
+			e.Delta = TextDelta{Text: s}
+			return e, true, nil
+		}
+	case "input_json_delta":
+		if s, ok := scanStringDelta(delta, "partial_json"); ok {
+			e.Delta = InputJSONDelta{PartialJSON: s}
+			return e, true, nil
+		}
+	}
+	if e.Delta, err = contentBlockDeltaUnion.Decode(delta); err != nil {
+		return e, true, fmt.Errorf("delta: %w", err)
+	}
+	return e, true, nil
+}
+
+// scanStringDelta reads a delta object with one string member (key)
+// besides "type", the bulk of a stream; ok is false for anything else
+// (another member, a value that is not a string), which the union's
+// structural decoder then reads.
+func scanStringDelta(data []byte, key string) (s string, ok bool) {
+	ok = true
+	err := codec.EachMember(data, func(k string, value []byte) error {
+		switch k {
+		case "type":
+			return nil
+		case key:
+			if v, err := codec.Unquote(value); err == nil {
+				s = v
+				return nil
+			}
+		}
+		ok = false
+		return errStopScan
+	})
+	return s, ok && err == nil
+}
+
+// errStopScan ends a member walk early inside this file.
+var errStopScan = errors.New("mms: stop scan")
+
+// contentBlockDeltaUnion is the table of ContentBlockDelta.
+var contentBlockDeltaUnion = codec.NewUnion[ContentBlockDelta]("ContentBlockDelta", UnknownDelta{}).
+	Add("text_delta", TextDelta{}).
+	Add("input_json_delta", InputJSONDelta{}).
+	Add("thinking_delta", ThinkingDelta{}).
+	Add("signature_delta", SignatureDelta{}).
+	Add("citations_delta", CitationsDelta{}).
+	Add("compaction_delta", CompactionDelta{})
 
 // A MessageStreamEvent is one server-sent event of a streamed message
 // ([MessagesService.Stream]). Variants: [MessageStartEvent],
@@ -78,16 +179,7 @@ func (ContentBlockStartEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra. An
 // "index" that is absent or null is an error.
-func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error {
-	type plain ContentBlockStartEvent
-	aux := struct {
-		*plain
-		ContentBlock holder[ContentBlock] `json:"content_block"`
-	}{plain: (*plain)(e), ContentBlock: holder[ContentBlock]{decode: contentBlockUnion.Decode}}
-	err := decodeObject(data, &aux, &e.Extra)
-	e.ContentBlock = aux.ContentBlock.v
-	return checkBlockIndex(data, err)
-}
+func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"content_block_start" and Extra.
 func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
@@ -105,11 +197,7 @@ func (ContentBlockDeltaEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra. An
 // "index" that is absent or null is an error.
-func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error {
-	v, err := decodeDeltaEvent(data)
-	*e = v
-	return err
-}
+func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"content_block_delta" and Extra.
 func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
@@ -126,10 +214,7 @@ func (ContentBlockStopEvent) isMessageStreamEvent() {}
 
 // UnmarshalJSON decodes the event, keeping unknown members in Extra. An
 // "index" that is absent or null is an error.
-func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error {
-	type plain ContentBlockStopEvent
-	return checkBlockIndex(data, decodeObject(data, (*plain)(e), &e.Extra))
-}
+func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON writes the event with "type":"content_block_stop" and Extra.
 func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
@@ -269,31 +354,6 @@ type ContentBlockDelta interface {
 	isContentBlockDelta()
 }
 
-func decodeContentBlockDelta(data []byte) (ContentBlockDelta, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var d ContentBlockDelta
-	switch typ {
-	case "text_delta":
-		d, err = decodeTextDelta(data)
-	case "input_json_delta":
-		d, err = decodeInputJSONDelta(data)
-	case "thinking_delta":
-		d, err = codec.Decode[ThinkingDelta](data)
-	case "signature_delta":
-		d, err = codec.Decode[SignatureDelta](data)
-	case "citations_delta":
-		d, err = codec.Decode[CitationsDelta](data)
-	case "compaction_delta":
-		d, err = codec.Decode[CompactionDelta](data)
-	default:
-		return unknownOf(typ, data, newUnknownDelta)
-	}
-	return settle(d, err, typ, data, newUnknownDelta)
-}
-
 // TextDelta is a "text_delta": text appended to a text block.
 type TextDelta struct {
 	Text string `json:"text"`
@@ -304,21 +364,7 @@ type TextDelta struct {
 func (TextDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *TextDelta) UnmarshalJSON(data []byte) error {
-	v, err := decodeTextDelta(data)
-	*d = v
-	return err
-}
-
-func decodeTextDelta(data []byte) (TextDelta, error) {
-	if s, ok := scanStringDelta(data, "text"); ok {
-		return TextDelta{Text: s}, nil
-	}
-	type plain TextDelta
-	d := new(TextDelta)
-	err := decodeObject(data, (*plain)(d), &d.Extra)
-	return *d, err
-}
+func (d *TextDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"text_delta" and Extra.
 func (d TextDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
@@ -336,21 +382,7 @@ type InputJSONDelta struct {
 func (InputJSONDelta) isContentBlockDelta() {}
 
 // UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *InputJSONDelta) UnmarshalJSON(data []byte) error {
-	v, err := decodeInputJSONDelta(data)
-	*d = v
-	return err
-}
-
-func decodeInputJSONDelta(data []byte) (InputJSONDelta, error) {
-	if s, ok := scanStringDelta(data, "partial_json"); ok {
-		return InputJSONDelta{PartialJSON: s}, nil
-	}
-	type plain InputJSONDelta
-	d := new(InputJSONDelta)
-	err := decodeObject(data, (*plain)(d), &d.Extra)
-	return *d, err
-}
+func (d *InputJSONDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON writes the delta with "type":"input_json_delta" and Extra.
 func (d InputJSONDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
@@ -434,10 +466,6 @@ type UnknownDelta struct {
 	Raw  json.RawMessage
 }
 
-func newUnknownDelta(typ string, raw json.RawMessage) ContentBlockDelta {
-	return UnknownDelta{Type: typ, Raw: raw}
-}
-
 func (UnknownDelta) isContentBlockDelta() {}
 
 // MarshalJSON returns Raw unchanged.
@@ -445,6 +473,18 @@ func (d UnknownDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ---------------------------------------------------------------------------
 // decoding
+
+// unknownEvent is the Unknown variant of the events table.
+// decodeMessageStreamEvent hands it on as an UnknownStreamEvent, which also
+// keeps the SSE event name.
+type unknownEvent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (unknownEvent) isMessageStreamEvent() {}
+
+func (e unknownEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // decodeMessageStreamEvent decodes one SSE event of a Messages stream by its
 // event name. An unknown name, or a known name whose payload carries another
@@ -454,11 +494,11 @@ func (d UnknownDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // where they are validated). data may alias a decoder buffer: nothing
 // decoded keeps it.
 func decodeMessageStreamEvent(name string, data []byte) (MessageStreamEvent, error) {
-	switch {
-	case name == "error":
+	if name == "error" {
 		// Fatal whatever its payload says (streaming.md §5.8).
 		return nil, streamError(data)
-	case !knownStreamEvent(name):
+	}
+	if _, known := messageStreamEventUnion.Types()[name]; !known {
 		return UnknownStreamEvent{Name: name, Data: codec.Clone(data)}, nil
 	}
 	// The one validation pass: the decoders below trust the bytes to be
@@ -466,47 +506,25 @@ func decodeMessageStreamEvent(name string, data []byte) (MessageStreamEvent, err
 	if !json.Valid(data) {
 		return nil, fmt.Errorf("mms: %s event: malformed JSON: %q", name, excerpt(data))
 	}
-	typ, err := codec.PeekType(data)
-	if err != nil || typ != name {
+	if typ, err := codec.PeekType(data); err != nil || typ != name {
 		return UnknownStreamEvent{Name: name, Data: codec.Clone(data)}, nil
 	}
-	switch name {
-	case "content_block_delta":
-		e, err := decodeDeltaEvent(data)
-		if err != nil {
-			return nil, fmt.Errorf("mms: decoding a %s event: %w", name, err)
+	if name == "content_block_delta" { // the hot path, without reflection
+		if e, ok, err := decodeDeltaEventFast(data); ok {
+			if err != nil {
+				return nil, fmt.Errorf("mms: decoding a %s event: %w", name, err)
+			}
+			return e, nil
 		}
-		return e, nil
-	case "message_start":
-		return decodeEvent[MessageStartEvent](name, data)
-	case "content_block_start":
-		return decodeEvent[ContentBlockStartEvent](name, data)
-	case "content_block_stop":
-		return decodeEvent[ContentBlockStopEvent](name, data)
-	case "message_delta":
-		return decodeEvent[MessageDeltaEvent](name, data)
-	case "message_stop":
-		return decodeEvent[MessageStopEvent](name, data)
 	}
-	return decodeEvent[PingEvent](name, data)
-}
-
-func knownStreamEvent(name string) bool {
-	switch name {
-	case "message_start", "content_block_start", "content_block_delta", "content_block_stop",
-		"message_delta", "message_stop", "ping":
-		return true
-	}
-	return false
-}
-
-// decodeEvent decodes a known event type T; *T must decode itself.
-func decodeEvent[T MessageStreamEvent](name string, data []byte) (MessageStreamEvent, error) {
-	v, err := codec.Decode[T](data)
+	ev, err := messageStreamEventUnion.Decode(data)
 	if err != nil {
 		return nil, fmt.Errorf("mms: decoding a %s event: %w", name, err)
 	}
-	return v, nil
+	if u, ok := ev.(unknownEvent); ok { // a nested value of another type
+		return UnknownStreamEvent{Name: name, Data: u.Raw}, nil
+	}
+	return ev, nil
 }
 
 // streamError builds the *Error of an "error" event: status 200, type and
@@ -515,57 +533,6 @@ func decodeEvent[T MessageStreamEvent](name string, data []byte) (MessageStreamE
 // when the payload has none).
 func streamError(data []byte) *Error {
 	return newAPIError(200, nil, bytes.Clone(data), 0)
-}
-
-// decodeDeltaEvent is the hot path of a stream: most events are
-// content_block_delta events carrying text or tool input. It reads the
-// members with the codec's scanner instead of reflection, into values that
-// stay on the stack. Anything but the plain shape (a member it does not
-// model, an index that is absent or not a small integer, no delta,
-// malformed JSON) goes through the generic decoder, so on valid JSON the
-// result is the same (FuzzDeltaEventFastPath checks it).
-func decodeDeltaEvent(data []byte) (ContentBlockDeltaEvent, error) {
-	index, hasIndex, slow := 0, false, false
-	var delta []byte
-	err := codec.EachMember(data, func(key string, value []byte) error {
-		switch key {
-		case "type":
-			return nil
-		case "index":
-			n, ok := parseSmallInt(value)
-			if ok {
-				index, hasIndex = n, true
-				return nil
-			}
-		case "delta":
-			delta = value
-			return nil
-		}
-		slow = true
-		return errStopScan
-	})
-	if err != nil || slow || !hasIndex || delta == nil || isJSONNull(delta) {
-		return decodeDeltaEventSlow(data)
-	}
-	d, err := decodeContentBlockDelta(delta)
-	if err != nil {
-		return ContentBlockDeltaEvent{}, err
-	}
-	return ContentBlockDeltaEvent{Index: index, Delta: d}, nil
-}
-
-// decodeDeltaEventSlow is the generic decoder of a content_block_delta
-// event.
-func decodeDeltaEventSlow(data []byte) (ContentBlockDeltaEvent, error) {
-	type plain ContentBlockDeltaEvent
-	e := new(ContentBlockDeltaEvent)
-	aux := struct {
-		*plain
-		Delta holder[ContentBlockDelta] `json:"delta"`
-	}{plain: (*plain)(e), Delta: holder[ContentBlockDelta]{decode: decodeContentBlockDelta}}
-	err := decodeObject(data, &aux, &e.Extra)
-	e.Delta = aux.Delta.v
-	return *e, checkBlockIndex(data, err)
 }
 
 // checkBlockIndex returns err, or when it is nil an error if the block
@@ -591,77 +558,4 @@ func checkBlockIndex(data []byte, err error) error {
 		return errors.New(`member "index" is null, want the index of a content block`)
 	}
 	return nil
-}
-
-// errStopScan ends a member walk early inside this file.
-var errStopScan = errors.New("mms: stop scan")
-
-// parseSmallInt parses a non-negative JSON integer of at most 9 digits.
-func parseSmallInt(b []byte) (int, bool) {
-	if len(b) == 0 || len(b) > 9 || (len(b) > 1 && b[0] == '0') {
-		return 0, false
-	}
-	n := 0
-	for _, c := range b {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
-}
-
-// scanStringDelta reads a delta object with one string member (key)
-// besides "type": the fast path of text_delta and input_json_delta. ok is
-// false for anything else (another member, a value that is not a string,
-// malformed JSON): the caller then uses the generic decoder.
-func scanStringDelta(data []byte, key string) (s string, ok bool) {
-	ok = true
-	err := codec.EachMember(data, func(k string, value []byte) error {
-		switch k {
-		case "type":
-			return nil
-		case key:
-			if v, good := jsonString(value); good {
-				s = v
-				return nil
-			}
-		}
-		ok = false
-		return errStopScan
-	})
-	return s, ok && err == nil
-}
-
-// jsonString decodes a JSON string value; ok is false when value is not a
-// well-formed string.
-func jsonString(value []byte) (string, bool) {
-	if len(value) < 2 || value[0] != '"' || value[len(value)-1] != '"' {
-		return "", false
-	}
-	if inner := value[1 : len(value)-1]; plainJSONString(inner) {
-		return string(inner), true
-	}
-	var s string
-	if json.Unmarshal(value, &s) != nil {
-		return "", false
-	}
-	return s, true
-}
-
-// plainJSONString reports whether b, the inside of a scanned JSON string,
-// decodes to itself: no escapes, no control characters, valid UTF-8.
-// Anything else goes through encoding/json (which unescapes, rejects
-// control characters and replaces invalid UTF-8).
-func plainJSONString(b []byte) bool {
-	ascii := true
-	for _, c := range b {
-		if c < 0x20 || c == '\\' || c == '"' {
-			return false
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
-	}
-	return ascii || utf8.Valid(b)
 }
