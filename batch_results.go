@@ -17,11 +17,7 @@ import (
 
 func init() {
 	codec.Objects(BatchResult{}, ErrorDetail{})
-	codec.Register(SucceededBatchResult{}, codec.Spec{Type: "succeeded"})
-	codec.Register(ErroredBatchResult{}, codec.Spec{Type: "errored"})
 	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
-	codec.Register(CanceledBatchResult{}, codec.Spec{Type: "canceled"})
-	codec.Register(ExpiredBatchResult{}, codec.Spec{Type: "expired"})
 }
 
 // Results streams the results of an ended batch
@@ -215,8 +211,8 @@ func decodeBatchResultLine(line []byte) (BatchResult, error) {
 	if line[0] != '{' {
 		return BatchResult{}, fmt.Errorf("not a JSON object: %q", excerpt(line))
 	}
-	res, err := codec.Decode[BatchResult](line)
-	if err != nil {
+	var res BatchResult
+	if err := unmarshalJSON(line, &res); err != nil {
 		return BatchResult{}, err
 	}
 	if res.Result == nil {
@@ -254,26 +250,12 @@ type BatchResultValue interface {
 	isBatchResultValue()
 }
 
-func decodeBatchResultValue(data []byte) (BatchResultValue, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return nil, err
-	}
-	var v BatchResultValue
-	switch typ {
-	case "succeeded":
-		v, err = codec.Decode[SucceededBatchResult](data)
-	case "errored":
-		v, err = codec.Decode[ErroredBatchResult](data)
-	case "canceled":
-		v, err = codec.Decode[CanceledBatchResult](data)
-	case "expired":
-		v, err = codec.Decode[ExpiredBatchResult](data)
-	default:
-		return unknownOf(typ, data, newUnknownBatchResult)
-	}
-	return settle(v, err, typ, data, newUnknownBatchResult)
-}
+// batchResultValueUnion is the table of BatchResultValue.
+var batchResultValueUnion = codec.NewUnion[BatchResultValue]("BatchResultValue", UnknownBatchResult{}).
+	Add("succeeded", SucceededBatchResult{}).
+	Add("errored", ErroredBatchResult{}).
+	Add("canceled", CanceledBatchResult{}).
+	Add("expired", ExpiredBatchResult{})
 
 // SucceededBatchResult is a "succeeded" result: the request completed and
 // Message is the reply Messages.Create would have returned.
@@ -390,10 +372,6 @@ func (r ExpiredBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r
 type UnknownBatchResult struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func newUnknownBatchResult(typ string, raw json.RawMessage) BatchResultValue {
-	return UnknownBatchResult{Type: typ, Raw: raw}
 }
 
 func (UnknownBatchResult) isBatchResultValue() {}

@@ -8,6 +8,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+func init() {
+	codec.Objects(Citations(nil))
+}
+
 // A Citation points at the source of a piece of cited text, inside
 // [TextBlock].Citations. Responses and requests share these types; a request
 // drops the response-only file_id. Variants: [CharLocationCitation],
@@ -24,11 +28,7 @@ type Citation interface {
 type Citations []Citation
 
 // UnmarshalJSON decodes each element by its "type".
-func (c *Citations) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, citationUnion.Decode)
-	*c = v
-	return err
-}
+func (c *Citations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 func (c Citations) validate(path string) error {
 	for i, x := range c {
@@ -77,7 +77,7 @@ type CharLocationCitation struct {
 	EndCharIndex int `json:"end_char_index"`
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
-	FileID *string `json:"file_id,omitzero"`
+	FileID *string `json:"file_id,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model, and an explicit
 	// null file_id.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -113,7 +113,7 @@ type PageLocationCitation struct {
 	EndPageNumber int `json:"end_page_number"`
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
-	FileID *string `json:"file_id,omitzero"`
+	FileID *string `json:"file_id,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model, and an explicit
 	// null file_id.
 	Extra map[string]json.RawMessage `json:"-"`
@@ -149,7 +149,7 @@ type ContentBlockLocationCitation struct {
 	EndBlockIndex int `json:"end_block_index"`
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
-	FileID *string `json:"file_id,omitzero"`
+	FileID *string `json:"file_id,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model, and an explicit
 	// null file_id.
 	Extra map[string]json.RawMessage `json:"-"`

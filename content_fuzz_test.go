@@ -125,7 +125,7 @@ func FuzzBrowserStateChange(f *testing.F) {
 }
 
 func FuzzWebSearchToolResultContent(f *testing.F) {
-	fuzzDecoder(f, decodeWebSearchToolResultContent,
+	fuzzDecoder(f, webSearchToolResultContentUnion.Decode,
 		`[{"type":"web_search_result","encrypted_content":"e","page_age":null,"title":"t","url":"u"}]`,
 		`[{"type":"web_search_result_v2"}]`,
 		`{"type":"web_search_tool_result_error","error_code":"unavailable"}`)

@@ -185,7 +185,7 @@ func TestBrowserStateChangeUnion(t *testing.T) {
 }
 
 func TestWebSearchToolResultContentUnion(t *testing.T) {
-	testUnion(t, decodeWebSearchToolResultContent, []unionCase[WebSearchToolResultContent]{
+	testUnion(t, webSearchToolResultContentUnion.Decode, []unionCase[WebSearchToolResultContent]{
 		{"", WebSearchResults{{EncryptedContent: "e", Title: "t", URL: "u", Extra: future}}},
 		{"", WebSearchResults{}},
 		{"web_search_tool_result_error", WebSearchToolResultError{ErrorCode: ToolErrorCodeQueryTooLong, Extra: future}},

@@ -16,6 +16,7 @@ func init() {
 	codec.Register(WebSearchResult{}, codec.Spec{Type: "web_search_result"})
 	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
 	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
+	codec.Objects(WebSearchResults(nil))
 }
 
 // ToolErrorCode is the error_code of a server tool's error result. Unknown
@@ -52,27 +53,14 @@ type toolResultContent[C any] interface {
 }
 
 // toolResult is the shape of the server tool result blocks without a
-// caller: each converts itself to it (same fields, same tags) for decoding,
-// encoding, its request form and validation. A field added to one of those
-// blocks goes here too (or the block gets its own methods again); the
-// conversions do not compile otherwise.
+// caller: each converts itself to it (same fields, same tags) for
+// validation. A field added to one of those blocks goes here too (or the
+// block gets its own validate); the conversions do not compile otherwise.
 type toolResult[C toolResultContent[C]] struct {
 	ToolUseID    string                     `json:"tool_use_id"`
 	Content      C                          `json:"content"`
 	CacheControl *CacheControl              `json:"cache_control,omitzero"`
 	Extra        map[string]json.RawMessage `json:"-"`
-}
-
-// decode decodes the block, its content with content, keeping unknown
-// members in Extra.
-func (r *toolResult[C]) decode(data []byte, content func([]byte) (C, error)) error {
-	aux := struct {
-		*toolResult[C]
-		Content holder[C] `json:"content"`
-	}{r, holder[C]{decode: content}}
-	err := decodeObject(data, &aux, &r.Extra)
-	r.Content = aux.Content.v
-	return err
 }
 
 func (r toolResult[C]) validate(path string) error {
@@ -92,17 +80,6 @@ type callerToolResult[C toolResultContent[C]] struct {
 	Extra        map[string]json.RawMessage `json:"-"`
 }
 
-func (r *callerToolResult[C]) decode(data []byte, content func([]byte) (C, error)) error {
-	aux := struct {
-		*callerToolResult[C]
-		Content holder[C]      `json:"content"`
-		Caller  holder[Caller] `json:"caller,omitzero"`
-	}{r, holder[C]{decode: content}, holder[Caller]{decode: callerUnion.Decode}}
-	err := decodeObject(data, &aux, &r.Extra)
-	r.Content, r.Caller = aux.Content.v, aux.Caller.v
-	return err
-}
-
 func (r callerToolResult[C]) validate(path string) error {
 	if err := validateServerToolResult(path, r.ToolUseID, r.Content); err != nil {
 		return err
@@ -116,8 +93,7 @@ func (r callerToolResult[C]) validate(path string) error {
 }
 
 // toolError is the shape of the server tools' error variants that carry
-// only an error code: each converts itself to it for its codec, request
-// form and validation.
+// only an error code: each converts itself to it for validation.
 type toolError struct {
 	ErrorCode ToolErrorCode              `json:"error_code"`
 	Extra     map[string]json.RawMessage `json:"-"`
@@ -192,16 +168,17 @@ type WebSearchToolResultContent interface {
 	validate(path string) error
 }
 
-func decodeWebSearchToolResultContent(data []byte) (WebSearchToolResultContent, error) {
-	if isJSONArray(data) {
-		results, err := codec.DecodeArray(data, codec.Decode[WebSearchResult])
-		return settle[WebSearchToolResultContent](WebSearchResults(results), err, "", data, unknownAs[WebSearchToolResultContent, UnknownWebSearchToolResultContent])
-	}
-	return webSearchToolResultContentUnion.Decode(data)
-}
-
+// webSearchToolResultContentUnion is the table of WebSearchToolResultContent;
+// the success content is an array, not an object with a "type".
 var webSearchToolResultContentUnion = codec.NewUnion[WebSearchToolResultContent]("WebSearchToolResultContent", UnknownWebSearchToolResultContent{}).
-	Add("web_search_tool_result_error", WebSearchToolResultError{})
+	Add("web_search_tool_result_error", WebSearchToolResultError{}).
+	Custom(func(data []byte) (WebSearchToolResultContent, bool, error) {
+		if !isJSONArray(data) {
+			return nil, false, nil
+		}
+		var r WebSearchResults
+		return r, true, unmarshalJSON(data, &r)
+	})
 
 // WebSearchResults is the successful content of a web search: a JSON array
 // of results.
@@ -210,9 +187,7 @@ type WebSearchResults []WebSearchResult
 func (WebSearchResults) isWebSearchToolResultContent() {}
 
 // MarshalJSON writes the results as a JSON array.
-func (r WebSearchResults) MarshalJSON() ([]byte, error) {
-	return codec.Marshal([]WebSearchResult(r))
-}
+func (r WebSearchResults) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r WebSearchResults) validate(path string) error {
 	for i, x := range r {
@@ -345,14 +320,6 @@ func (v WebFetchResult) validate(path string) error {
 		return invalid(path+".url", "must not be empty")
 	}
 	return v.Content.validate(path + ".content")
-}
-
-// decodeDocumentMember decodes a member that must be a "document" block.
-func decodeDocumentMember(data []byte) (DocumentBlock, error) {
-	if err := checkType(data, "document"); err != nil {
-		return DocumentBlock{}, err
-	}
-	return codec.Decode[DocumentBlock](data)
 }
 
 // WebFetchToolResultError is a "web_fetch_tool_result_error": the fetch
@@ -494,18 +461,6 @@ func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error { return unmarsha
 
 // MarshalJSON writes the output with "type":"code_execution_output".
 func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
-
-func requestOutputs(outs []CodeExecutionOutput) []CodeExecutionOutput {
-	if outs == nil {
-		return nil
-	}
-	c := make([]CodeExecutionOutput, len(outs))
-	for i, o := range outs {
-		o.Extra = requestExtra[CodeExecutionOutput](o.Extra)
-		c[i] = o
-	}
-	return c
-}
 
 // CodeExecutionToolResultError is a "code_execution_tool_result_error": the
 // code could not run.
@@ -891,16 +846,7 @@ type ToolSearchToolSearchResult struct {
 func (ToolSearchToolSearchResult) isToolSearchToolResultContent() {}
 
 // UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *ToolSearchToolSearchResult) UnmarshalJSON(data []byte) error {
-	type plain ToolSearchToolSearchResult
-	aux := struct {
-		*plain
-		ToolReferences holder[[]ToolReferenceBlock] `json:"tool_references"`
-	}{plain: (*plain)(v), ToolReferences: holder[[]ToolReferenceBlock]{decode: decodeToolReferences}}
-	err := decodeObject(data, &aux, &v.Extra)
-	v.ToolReferences = aux.ToolReferences.v
-	return err
-}
+func (v *ToolSearchToolSearchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
 
 // MarshalJSON writes the value with "type":"tool_search_tool_search_result" and Extra.
 func (v ToolSearchToolSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
@@ -914,17 +860,6 @@ func (v ToolSearchToolSearchResult) validate(path string) error {
 	return nil
 }
 
-// decodeToolReferences decodes a list whose elements must be
-// "tool_reference" blocks.
-func decodeToolReferences(data []byte) ([]ToolReferenceBlock, error) {
-	return codec.DecodeArray(data, func(elem []byte) (ToolReferenceBlock, error) {
-		if err := checkType(elem, "tool_reference"); err != nil {
-			return ToolReferenceBlock{}, err
-		}
-		return codec.Decode[ToolReferenceBlock](elem)
-	})
-}
-
 // ToolSearchToolResultError is a "tool_search_tool_result_error": the
 // search failed.
 type ToolSearchToolResultError struct {
@@ -932,7 +867,7 @@ type ToolSearchToolResultError struct {
 	ErrorCode ToolErrorCode `json:"error_code"`
 	// ErrorMessage explains the error (nil: absent or null). Response only:
 	// request encoding drops it.
-	ErrorMessage *string `json:"error_message,omitzero"`
+	ErrorMessage *string `json:"error_message,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1013,7 +948,7 @@ type AdvisorResult struct {
 	Text string `json:"text"`
 	// StopReason is why the advisor stopped (empty: absent or null).
 	// Response only: request encoding drops it.
-	StopReason StopReason `json:"stop_reason,omitzero"`
+	StopReason StopReason `json:"stop_reason,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -1034,7 +969,7 @@ type AdvisorRedactedResult struct {
 	EncryptedContent string `json:"encrypted_content"`
 	// StopReason is why the advisor stopped (empty: absent or null).
 	// Response only: request encoding drops it.
-	StopReason StopReason `json:"stop_reason,omitzero"`
+	StopReason StopReason `json:"stop_reason,omitzero" mms:"response"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }

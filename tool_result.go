@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	codec.Objects(BrowserTab{})
+	codec.Objects(BrowserTab{}, BrowserStateChanges(nil))
 }
 
 // ToolResultBlock is a "tool_result" block: the caller's answer to a
@@ -165,11 +165,7 @@ type BrowserStateChange interface {
 type BrowserStateChanges []BrowserStateChange
 
 // UnmarshalJSON decodes each element by its "type".
-func (c *BrowserStateChanges) UnmarshalJSON(data []byte) error {
-	v, err := codec.DecodeArray(data, browserStateChangeUnion.Decode)
-	*c = v
-	return err
-}
+func (c *BrowserStateChanges) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 var browserStateChangeUnion = codec.NewUnion[BrowserStateChange]("BrowserStateChange", UnknownBrowserStateChange{}).
 	Add("tab_opened", TabOpenedChange{}).
