@@ -1,11 +1,9 @@
 package mms
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"iter"
-	"maps"
 	"net/http"
 	"net/url"
 	"time"
@@ -15,6 +13,7 @@ import (
 )
 
 func init() {
+	codec.Register(ModelInfo{}, codec.Spec{Type: "model"})
 	codec.Objects(ModelCapabilities{}, CapabilitySupport{}, ContextManagementCapability{}, EffortCapability{}, ThinkingCapability{}, ThinkingCapabilityTypes{})
 }
 
@@ -120,43 +119,11 @@ type ModelInfo struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-const fallbacksMember = "allowed_fallback_models"
-
 // UnmarshalJSON decodes a model record, keeping unknown members in Extra.
-func (m *ModelInfo) UnmarshalJSON(data []byte) error {
-	type plain ModelInfo
-	if recordIsNull(data) {
-		return nil
-	}
-	if err := codec.DecodeObject(data, (*plain)(m), &m.Extra); err != nil {
-		return err
-	}
-	if m.AllowedFallbackModels != nil {
-		return nil
-	}
-	// Keep a null allowed_fallback_models, which the field cannot tell from
-	// an absent one, so that it is written back.
-	return codec.EachMember(data, func(key string, value []byte) error {
-		if key == fallbacksMember && recordIsNull(value) {
-			if m.Extra == nil {
-				m.Extra = make(map[string]json.RawMessage, 1)
-			}
-			m.Extra[key] = json.RawMessage("null")
-		}
-		return nil
-	})
-}
+func (m *ModelInfo) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON encodes the record as the service sends it, Extra included.
-func (m ModelInfo) MarshalJSON() ([]byte, error) {
-	type plain ModelInfo
-	extra := m.Extra
-	if _, ok := extra[fallbacksMember]; ok && m.AllowedFallbackModels != nil {
-		extra = maps.Clone(extra)
-		delete(extra, fallbacksMember) // the field was set: it wins
-	}
-	return codec.MarshalObject("model", plain(m), extra)
-}
+func (m ModelInfo) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // ModelCapabilities says what a model supports.
 type ModelCapabilities struct {
@@ -264,17 +231,3 @@ func (c *ThinkingCapabilityTypes) UnmarshalJSON(data []byte) error { return unma
 
 // MarshalJSON encodes the record, Extra included.
 func (c ThinkingCapabilityTypes) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
-// decodeObjectOrNull is codec.DecodeObject for records that encoding/json
-// may hand a null (a value field the service sent as null): that leaves the
-// record unchanged, as encoding/json does for plain structs.
-func decodeObjectOrNull(data []byte, v any, extra *map[string]json.RawMessage) error {
-	if recordIsNull(data) {
-		return nil
-	}
-	return codec.DecodeObject(data, v, extra)
-}
-
-func recordIsNull(data []byte) bool {
-	return bytes.Equal(bytes.TrimSpace(data), []byte("null"))
-}
