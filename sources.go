@@ -56,22 +56,8 @@ func (Base64ImageSource) isImageSource() {}
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
 func (s *Base64ImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
-// MarshalJSON writes the source with "type":"base64". Without Extra it
-// builds the JSON in one buffer, copying Data once.
-func (s Base64ImageSource) MarshalJSON() ([]byte, error) {
-	return s.appendJSON(make([]byte, 0, s.jsonSize()))
-}
-
-func (s Base64ImageSource) jsonSize() int { return len(s.Data) + len(s.MediaType) + 48 }
-
-func (s Base64ImageSource) appendJSON(dst []byte) ([]byte, error) {
-	if len(s.Extra) == 0 {
-		return appendBase64Source(dst, string(s.MediaType), s.Data), nil
-	}
-	type plain Base64ImageSource
-	b, err := marshalObject("base64", plain(s), s.Extra)
-	return append(dst, b...), err
-}
+// MarshalJSON writes the source with "type":"base64" and Extra.
+func (s Base64ImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s Base64ImageSource) validate(path string) error {
 	switch s.MediaType {
@@ -83,15 +69,6 @@ func (s Base64ImageSource) validate(path string) error {
 		return invalid(path+".data", "must not be empty")
 	}
 	return nil
-}
-
-// appendBase64Source appends {"type":"base64","media_type":…,"data":…}.
-func appendBase64Source(out []byte, mediaType, data string) []byte {
-	out = append(out, `{"type":"base64","media_type":`...)
-	out = appendJSONString(out, mediaType)
-	out = append(out, `,"data":`...)
-	out = appendJSONString(out, data)
-	return append(out, '}')
 }
 
 // URLImageSource is a {"type":"url"} image source: the service fetches the
@@ -188,22 +165,8 @@ func (Base64PDFSource) isDocumentSource() {}
 // UnmarshalJSON decodes the source, keeping unknown members in Extra.
 func (s *Base64PDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
-// MarshalJSON writes the source with "type":"base64". Without Extra it
-// builds the JSON in one buffer, copying Data once.
-func (s Base64PDFSource) MarshalJSON() ([]byte, error) {
-	return s.appendJSON(make([]byte, 0, s.jsonSize()))
-}
-
-func (s Base64PDFSource) jsonSize() int { return len(s.Data) + len(s.MediaType) + 48 }
-
-func (s Base64PDFSource) appendJSON(dst []byte) ([]byte, error) {
-	if len(s.Extra) == 0 {
-		return appendBase64Source(dst, s.MediaType, s.Data), nil
-	}
-	type plain Base64PDFSource
-	b, err := marshalObject("base64", plain(s), s.Extra)
-	return append(dst, b...), err
-}
+// MarshalJSON writes the source with "type":"base64" and Extra.
+func (s Base64PDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s Base64PDFSource) validate(path string) error {
 	if s.MediaType != MediaTypePDF {
