@@ -49,18 +49,18 @@ func decodeDeltaEvent(data []byte, v reflect.Value) error {
 }
 
 // decodeDeltaEventFast is the hot path of a stream: most events are deltas
-// of text or tool input. It reads the plain shape (the members type, index
-// and delta once each, index a non-negative integer) in one scan, into
-// values that stay on the stack, and a text or input_json delta with
-// scanStringDelta; ok is false for anything else, which the structural
-// decoder (blockEvent) then reads to the same result
+// of text or tool input. It reads the plain shape (type
+// "content_block_delta", index and delta once each, index a non-negative
+// integer) in one scan, into values that stay on the stack, and a text or
+// input_json delta with scanStringDelta; ok is false for anything else,
+// which the structural decoder (blockEvent) then reads to the same result
 // (FuzzDeltaEventFastPath checks it).
 func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err error) {
 	var index, delta []byte
 	plain := true
 	err = codec.EachMember(data, func(key string, value []byte) error {
 		switch {
-		case key == "type":
+		case key == "type" && string(value) == `"content_block_delta"`:
 			return nil
 		case key == "index" && index == nil:
 			index = value
@@ -83,12 +83,12 @@ func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err e
 	}
 	switch typ {
 	case "text_delta":
-		if s, ok := scanStringDelta(delta, "text"); ok {
+		if s, ok := scanStringDelta(delta, `"text_delta"`, "text"); ok {
 			e.Delta = TextDelta{Text: s}
 			return e, true, nil
 		}
 	case "input_json_delta":
-		if s, ok := scanStringDelta(delta, "partial_json"); ok {
+		if s, ok := scanStringDelta(delta, `"input_json_delta"`, "partial_json"); ok {
 			e.Delta = InputJSONDelta{PartialJSON: s}
 			return e, true, nil
 		}
@@ -100,16 +100,16 @@ func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err e
 }
 
 // scanStringDelta reads a delta object with one string member (key)
-// besides "type", the bulk of a stream; ok is false for anything else
-// (another member, a value that is not a string), which the union's
-// structural decoder then reads.
-func scanStringDelta(data []byte, key string) (s string, ok bool) {
+// besides "type" (whose JSON must be typ), the bulk of a stream; ok is false
+// for anything else (another member, a value that is not a string), which
+// the union's structural decoder then reads.
+func scanStringDelta(data []byte, typ, key string) (s string, ok bool) {
 	ok = true
 	err := codec.EachMember(data, func(k string, value []byte) error {
-		switch k {
-		case "type":
+		switch {
+		case k == "type" && string(value) == typ:
 			return nil
-		case key:
+		case k == key:
 			if v, err := codec.Unquote(value); err == nil {
 				s = v
 				return nil

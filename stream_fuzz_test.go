@@ -115,6 +115,8 @@ func FuzzDeltaEventFastPath(f *testing.F) {
 	f.Add([]byte(`{"type":"content_block_delta","index":7,"delta":{"type":"input_json_delta","partial_json":"\ud83c\udf89 \u0000"}}`))
 	f.Add([]byte(`{"index":0,"delta":null}`))
 	f.Add([]byte(`{"index":01,"delta":{"type":"text_delta","text":"a","text":"b"}}`))
+	f.Add([]byte(`{"type":"","index":0,"delta":{"type":"text_delta","text":"a"}}`))
+	f.Add([]byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","type":"x","text":"a"}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ok, errFast := decodeDeltaEventFast(data)
 		if !ok || !json.Valid(data) {

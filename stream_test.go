@@ -218,6 +218,10 @@ func TestStreamEventDecode(t *testing.T) {
 		{"known name, other type", "ping", `{"type":"pong"}`, UnknownStreamEvent{Name: "ping", Data: json.RawMessage(`{"type":"pong"}`)}},
 		{"known name, no type", "message_stop", `{}`, UnknownStreamEvent{Name: "message_stop", Data: json.RawMessage(`{}`)}},
 		{"no event name", "message", `{"type":"message_stop"}`, UnknownStreamEvent{Name: "message", Data: json.RawMessage(`{"type":"message_stop"}`)}},
+		// A nested value of a type its position does not allow makes the
+		// whole event Unknown, kept as it came.
+		{"message of another type", "message_start", `{"type":"message_start","message":{"type":"message_v2","id":"m"}}`,
+			UnknownStreamEvent{Name: "message_start", Data: json.RawMessage(`{"type":"message_start","message":{"type":"message_v2","id":"m"}}`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -249,6 +253,15 @@ func TestStreamEventDecode(t *testing.T) {
 			streamJSONEqual(t, "re-encoded", []byte(tt.data), enc)
 		})
 	}
+}
+
+// TestResponseUnionTables decodes a bare {"type":…} with every entry of the
+// stream event, delta and batch result tables, and an unknown type (as
+// TestUnionTables does for the content unions).
+func TestResponseUnionTables(t *testing.T) {
+	t.Run("events", unionTest(messageStreamEventUnion.Types(), messageStreamEventUnion.Decode))
+	t.Run("deltas", unionTest(contentBlockDeltaUnion.Types(), contentBlockDeltaUnion.Decode))
+	t.Run("batch results", unionTest(batchResultValueUnion.Types(), batchResultValueUnion.Decode))
 }
 
 func TestStreamEventDecodeErrors(t *testing.T) {
