@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"maps"
 	"slices"
 	"strings"
@@ -241,7 +242,7 @@ func (a *MessageAccumulator) startBlock(ev ContentBlockStartEvent) error {
 			a.msg.Model = cb.To.Model
 		}
 	}
-	if in := toolInput(ev.ContentBlock); b.kind.takesInput() && (len(in) == 0 || isJSONNull(in)) {
+	if in := toolInput(ev.ContentBlock); b.kind.takesInput() && (len(in) == 0 || codec.IsNull(in)) {
 		// No input yet: {}, the value a call without fragments ends with.
 		a.setInput(ev.Index, json.RawMessage(`{}`))
 	}
@@ -317,7 +318,7 @@ func (a *MessageAccumulator) stopBlock(b *accBlock, index int) error {
 		if !b.gotFragment {
 			return nil
 		}
-		if !isJSONObject(b.input) || !json.Valid(b.input) {
+		if !codec.IsObject(b.input) || !json.Valid(b.input) {
 			b.unfinished = true
 			return fmt.Errorf("mms: accumulator: the input of the tool call at index %d is not a JSON object: %.200q", index, b.input)
 		}
@@ -529,7 +530,7 @@ func setNullMemory(m map[string]json.RawMessage, key string, null bool) map[stri
 	if !null {
 		return withoutKey(m, key)
 	}
-	if v, ok := m[key]; ok && isJSONNull(v) {
+	if v, ok := m[key]; ok && codec.IsNull(v) {
 		return m
 	}
 	m = maps.Clone(m)

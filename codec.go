@@ -50,3 +50,25 @@ func stringOrObject[T any](field string, short func(T) bool) codec.Spec {
 		},
 	}
 }
+
+// nullableString is the Spec of the string enums whose JSON null is "":
+// empty encodes as null and null decodes as empty.
+var nullableString = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		if v.Len() == 0 {
+			e.Raw([]byte("null"))
+		} else {
+			e.String(v.String())
+		}
+		return nil
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		if codec.IsNull(data) {
+			v.SetString("")
+			return nil
+		}
+		s, err := codec.Unquote(codec.TrimSpace(data))
+		v.SetString(s)
+		return err
+	},
+}

@@ -22,7 +22,6 @@ package mms
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"reflect"
 	"strings"
@@ -102,7 +101,7 @@ var contentBlockUnion = codec.NewUnion[ContentBlock]("ContentBlock", UnknownCont
 	Add("container_upload", ContainerUploadBlock{}).
 	Add("mcp_tool_use", MCPToolUseBlock{}).
 	AddSpec("mcp_tool_result", MCPToolResultBlock{}, shorthandContent).
-	Add("compaction", CompactionBlock{}).
+	AddSpec("compaction", CompactionBlock{}, compactionSpec).
 	Add("fallback", FallbackBlock{}).
 	Add("tool_addition", ToolAdditionBlock{}).
 	Add("tool_removal", ToolRemovalBlock{})
@@ -419,7 +418,7 @@ func (b ToolUseBlock) validate(path string) error {
 	if n := utf8.RuneCountInString(b.Name); n < 1 || n > 200 {
 		return invalid(path+".name", "must be 1 to 200 characters, got %d", n)
 	}
-	if !isJSONObject(b.Input) {
+	if !codec.IsObject(b.Input) {
 		return invalid(path+".input", "must be a JSON object")
 	}
 	if b.Caller != nil {
@@ -481,7 +480,7 @@ func (b ServerToolUseBlock) validate(path string) error {
 	if b.Name == "" {
 		return invalid(path+".name", "must not be empty")
 	}
-	if !isJSONObject(b.Input) {
+	if !codec.IsObject(b.Input) {
 		return invalid(path+".input", "must be a JSON object")
 	}
 	if b.Caller != nil {
@@ -582,7 +581,7 @@ func (b MCPToolUseBlock) validate(path string) error {
 		return invalid(path+".name", "must not be empty")
 	case b.ServerName == "":
 		return invalid(path+".server_name", "must not be empty")
-	case !isJSONObject(b.Input):
+	case !codec.IsObject(b.Input):
 		return invalid(path+".input", "must be a JSON object")
 	}
 	return b.CacheControl.validate(path + ".cache_control")
@@ -653,6 +652,15 @@ func (b *CompactionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSO
 
 // MarshalJSON writes the block with "type":"compaction" and Extra.
 func (b CompactionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// compactionSpec writes "content" in every request form, as null when
+// Content is nil: the service requires the member.
+var compactionSpec = codec.Spec{Fields: map[string]codec.FieldCodec{"content": {
+	Encode: func(e *codec.Encoder, v reflect.Value) error { return e.Value(v.FieldByName("Content")) },
+	Omit: func(e *codec.Encoder, v reflect.Value) bool {
+		return !e.Request() && v.FieldByName("Content").IsNil()
+	},
+}}}
 
 func (b CompactionBlock) validate(path string) error {
 	return b.CacheControl.validate(path + ".cache_control")
@@ -959,235 +967,6 @@ func blockTypeName(b ContentBlock) string {
 }
 
 // ---------------------------------------------------------------------------
-// codec glue shared by every union in the package
-
-// errOtherType marks a value whose "type" is not the one its position
-// allows (a web_search_result list holding something else, say). The nearest
-// enclosing union decoder turns the whole value into its Unknown variant, so
-// nothing is re-typed or lost.
-var errOtherType = errors.New("mms: unexpected type")
-
-// errNoRaw is returned when an Unknown variant without Raw is encoded.
-var errNoRaw = errors.New("mms: unknown variant has no raw JSON")
-
-// rawJSON returns an Unknown variant's raw bytes.
-func rawJSON(typ string, raw json.RawMessage) ([]byte, error) {
-	if len(raw) == 0 {
-		return nil, fmt.Errorf("%w (type %q)", errNoRaw, typ)
-	}
-	return raw, nil
-}
-
-// unknownAs builds the Unknown variant V of union U (the mk argument of
-// unknownOf, settle and decodeUnion).
-func unknownAs[U any, V ~struct {
-	Type string
-	Raw  json.RawMessage
-}](typ string, raw json.RawMessage) U {
-	return any(V{Type: typ, Raw: raw}).(U)
-}
-
-// unknownOf builds an Unknown variant holding a copy of data, which must be
-// well-formed JSON (the type peek alone does not check that).
-func unknownOf[U any](typ string, data []byte, mk func(string, json.RawMessage) U) (U, error) {
-	if !json.Valid(data) {
-		var zero U
-		return zero, fmt.Errorf("mms: malformed JSON in %q value", typ)
-	}
-	return mk(typ, codec.Clone(data)), nil
-}
-
-// variants is a union's decode table: each known "type" with the decoder
-// of its variant (built with variant).
-type variants[U any] map[string]func([]byte) (U, error)
-
-// variant decodes a V and returns it as the union U; V is a variant of U
-// (the tables in this package are checked by TestUnionTables).
-func variant[U, V any](data []byte) (U, error) {
-	v, err := codec.Decode[V](data)
-	return any(v).(U), err
-}
-
-// decodeUnion decodes data by its "type" with table. A type the table does
-// not know becomes the Unknown variant mk builds, and so does a value with
-// a nested part of an unexpected type (see settle).
-func decodeUnion[U any](data []byte, table variants[U], mk func(string, json.RawMessage) U) (U, error) {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		var zero U
-		return zero, err
-	}
-	decode, ok := table[typ]
-	if !ok {
-		return unknownOf(typ, data, mk)
-	}
-	v, err := decode(data)
-	return settle(v, err, typ, data, mk)
-}
-
-// settle finishes a union decode: a value nested in v with an unexpected
-// "type" makes the whole value the union's Unknown variant.
-func settle[U any](v U, err error, typ string, data []byte, mk func(string, json.RawMessage) U) (U, error) {
-	if err == nil {
-		return v, nil
-	}
-	if errors.Is(err, errOtherType) {
-		return unknownOf(typ, data, mk)
-	}
-	var zero U
-	return zero, err
-}
-
-// checkType returns errOtherType unless data's "type" is want.
-func checkType(data []byte, want string) error {
-	typ, err := codec.PeekType(data)
-	if err != nil {
-		return err
-	}
-	if typ != want {
-		return fmt.Errorf("%w: %q where %q belongs", errOtherType, typ, want)
-	}
-	return nil
-}
-
-// holder decodes a single union-typed member inside a parent's UnmarshalJSON
-// (the parent swaps it in for its interface field). A JSON null is nil.
-type holder[T any] struct {
-	v      T
-	decode func([]byte) (T, error)
-}
-
-func (h *holder[T]) UnmarshalJSON(data []byte) error {
-	if isJSONNull(data) {
-		var zero T
-		h.v = zero
-		return nil
-	}
-	v, err := h.decode(data)
-	h.v = v
-	return err
-}
-
-var nullJSON = []byte("null")
-
-func isJSONNull(data []byte) bool {
-	return bytes.Equal(bytes.TrimSpace(data), nullJSON)
-}
-
-// decodeObject and marshalObject are the codec's object pair (unknown
-// members and remembered nulls kept in Extra); short names for the many
-// call sites.
-func decodeObject(data []byte, v any, extra *map[string]json.RawMessage) error {
-	return codec.DecodeObject(data, v, extra)
-}
-
-func marshalObject(typ string, v any, extra map[string]json.RawMessage) ([]byte, error) {
-	return codec.MarshalObject(typ, v, extra)
-}
-
-// requestUnion returns u's request form; nil stays nil.
-func requestUnion[U interface{ requestForm() U }](u U) U {
-	if any(u) == nil {
-		return u
-	}
-	return u.requestForm()
-}
-
-// requestExtra returns the part of extra a request may carry: the recorded
-// explicit nulls of T's modelled members, minus the response-only ones in
-// drop. Everything else (members this SDK does not model) is dropped.
-func requestExtra[T any](extra map[string]json.RawMessage, drop ...string) map[string]json.RawMessage {
-	return codec.KeepModeled(reflect.TypeFor[T](), extra, drop...)
-}
-
-// An appender writes its JSON straight into a buffer; jsonSize estimates
-// the length. Blocks that may carry a large payload (base64 sources and the
-// blocks holding them) implement it, so request encoding copies the payload
-// once instead of once per nesting level.
-type appender interface {
-	json.Marshaler
-	appendJSON(dst []byte) ([]byte, error)
-	jsonSize() int
-}
-
-// sizeOf estimates the JSON length of v when it is an appender, else 0.
-func sizeOf(v any) int {
-	if a, ok := v.(appender); ok {
-		return a.jsonSize()
-	}
-	return 0
-}
-
-// appendValue appends m's JSON to dst.
-func appendValue(dst []byte, m json.Marshaler) ([]byte, error) {
-	if a, ok := m.(appender); ok {
-		return a.appendJSON(dst)
-	}
-	b, err := m.MarshalJSON()
-	if err != nil {
-		return dst, err
-	}
-	return append(dst, b...), nil
-}
-
-// appendMember appends the JSON object obj with "key":m added as its last
-// member (m nil: obj unchanged).
-func appendMember(dst, obj []byte, key string, m json.Marshaler) ([]byte, error) {
-	if m == nil || isNilValue(m) {
-		return append(dst, obj...), nil
-	}
-	if len(obj) < 2 || obj[len(obj)-1] != '}' {
-		return dst, fmt.Errorf("mms: cannot add %q to a non-object", key)
-	}
-	dst = append(dst, obj[:len(obj)-1]...)
-	if len(bytes.TrimSpace(obj[1:len(obj)-1])) > 0 {
-		dst = append(dst, ',')
-	}
-	dst = append(dst, '"')
-	dst = append(dst, key...)
-	dst = append(dst, `":`...)
-	dst, err := appendValue(dst, m)
-	if err != nil {
-		return dst, err
-	}
-	return append(dst, '}'), nil
-}
-
-// appendSourceLast appends a block whose "source" member src is written
-// last, straight into dst: full is the block as a method-less value, bare
-// the same without its source.
-func appendSourceLast(dst []byte, typ string, full, bare any, extra map[string]json.RawMessage, src json.Marshaler) ([]byte, error) {
-	head, err := codec.MarshalObject(typ, bare, codec.LiveExtra(full, extra))
-	if err != nil {
-		return dst, err
-	}
-	return appendMember(dst, head, "source", src)
-}
-
-func isNilValue(v any) bool {
-	rv := reflect.ValueOf(v)
-	switch rv.Kind() {
-	case reflect.Pointer, reflect.Interface, reflect.Map, reflect.Slice:
-		return rv.IsNil()
-	}
-	return false
-}
-
-// appendJSONString appends s as a JSON string, copying it directly when it
-// needs no escaping (base64 data never does).
-func appendJSONString(dst []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			b, _ := codec.Marshal(s)
-			return append(dst, b...)
-		}
-	}
-	dst = append(dst, '"')
-	dst = append(dst, s...)
-	return append(dst, '"')
-}
-
-// ---------------------------------------------------------------------------
 // validation helpers
 
 // The id patterns of the request schema (request-constraints.md): client
@@ -1240,27 +1019,4 @@ func idChars(s string, dash bool) bool {
 // empty, so a minimum length applies to it too.
 func sentEmpty(extra map[string]json.RawMessage, key string) bool {
 	return string(bytes.TrimSpace(extra[key])) == `""`
-}
-
-// isJSONObject reports whether raw holds a JSON object.
-func isJSONObject(raw json.RawMessage) bool {
-	raw = bytes.TrimSpace(raw)
-	return len(raw) >= 2 && raw[0] == '{' && raw[len(raw)-1] == '}'
-}
-
-// nullableString is the JSON codec of string enums whose null is "": empty
-// encodes as null and null decodes as empty.
-func marshalNullableString(s string) ([]byte, error) {
-	if s == "" {
-		return []byte("null"), nil
-	}
-	return appendJSONString(nil, s), nil
-}
-
-func unmarshalNullableString(data []byte, s *string) error {
-	if isJSONNull(data) {
-		*s = ""
-		return nil
-	}
-	return json.Unmarshal(data, s)
 }

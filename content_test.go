@@ -36,7 +36,7 @@ func testUnion[T json.Marshaler](t *testing.T, decode func([]byte) (T, error), c
 				t.Fatalf("encode: %v", err)
 			}
 			if c.typ == "" {
-				if !isJSONArray(data) {
+				if !codec.IsArray(data) {
 					t.Fatalf("want an array, got %s", data)
 				}
 			} else if typ, err := codec.PeekType(data); err != nil || typ != c.typ {

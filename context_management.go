@@ -370,7 +370,7 @@ func (UnknownContextEdit) isContextEdit() {}
 func (e UnknownContextEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 func (e UnknownContextEdit) validate(path string) error {
-	if !rawIsObject(e.Raw) {
+	if !codec.IsObject(e.Raw) {
 		return invalid(path, "must hold a JSON object")
 	}
 	return nil

@@ -9,6 +9,9 @@ import (
 )
 
 func init() {
+	for _, v := range []any{StopReason(""), RefusalCategory(""), ServiceTier("")} {
+		codec.Register(v, nullableString)
+	}
 	codec.Objects(Container{}, ContainerSkill{}, Usage{}, CacheCreation{}, OutputTokensDetails{}, ServerToolUsage{}, FallbackCreditUsage{}, ContextManagementResponse{}, MessageDiagnostics{})
 	codec.Register(Message{}, codec.Spec{Type: "message"})
 	codec.Register(StopDetails{}, codec.Spec{Encode: func(e *codec.Encoder, v reflect.Value) error {
@@ -151,12 +154,10 @@ const (
 )
 
 // MarshalJSON writes the reason, or null when it is empty.
-func (r StopReason) MarshalJSON() ([]byte, error) { return marshalNullableString(string(r)) }
+func (r StopReason) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // UnmarshalJSON reads a string, or null as empty.
-func (r *StopReason) UnmarshalJSON(data []byte) error {
-	return unmarshalNullableString(data, (*string)(r))
-}
+func (r *StopReason) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 // StopDetails describes why the model refused (stop_reason "refusal").
 type StopDetails struct {
@@ -198,12 +199,10 @@ const (
 )
 
 // MarshalJSON writes the category, or null when it is empty.
-func (c RefusalCategory) MarshalJSON() ([]byte, error) { return marshalNullableString(string(c)) }
+func (c RefusalCategory) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // UnmarshalJSON reads a string, or null as empty.
-func (c *RefusalCategory) UnmarshalJSON(data []byte) error {
-	return unmarshalNullableString(data, (*string)(c))
-}
+func (c *RefusalCategory) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // Container is the code-execution container a response used.
 type Container struct {
@@ -354,12 +353,10 @@ const (
 )
 
 // MarshalJSON writes the tier, or null when it is empty.
-func (t ServiceTier) MarshalJSON() ([]byte, error) { return marshalNullableString(string(t)) }
+func (t ServiceTier) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // UnmarshalJSON reads a string, or null as empty.
-func (t *ServiceTier) UnmarshalJSON(data []byte) error {
-	return unmarshalNullableString(data, (*string)(t))
-}
+func (t *ServiceTier) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // Speed is the output speed mode (beta). Unknown values pass through.
 type Speed string

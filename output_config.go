@@ -79,7 +79,7 @@ func (f *OutputFormat) UnmarshalJSON(data []byte) error { return unmarshalJSON(d
 
 // validate checks that the schema is a JSON object.
 func (f *OutputFormat) validate(path string) error {
-	if f != nil && !rawIsObject(f.Schema) {
+	if f != nil && !codec.IsObject(f.Schema) {
 		return invalid(path+".schema", "must be a JSON object")
 	}
 	return nil

@@ -228,7 +228,7 @@ func TestRecordedRequests(t *testing.T) {
 			}
 			requireJSONEqual(t, body.Messages, got)
 
-			if len(body.System) == 0 || isJSONNull(body.System) {
+			if len(body.System) == 0 || codec.IsNull(body.System) {
 				return
 			}
 			var system SystemPrompt

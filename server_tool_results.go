@@ -118,17 +118,6 @@ func validateServerToolResult[C interface{ validate(string) error }](path, toolU
 	return content.validate(path + ".content")
 }
 
-func isJSONArray(data []byte) bool {
-	for _, c := range data {
-		switch c {
-		case ' ', '\t', '\r', '\n':
-			continue
-		}
-		return c == '['
-	}
-	return false
-}
-
 // ---------------------------------------------------------------------------
 // web_search_tool_result
 
@@ -173,7 +162,7 @@ type WebSearchToolResultContent interface {
 var webSearchToolResultContentUnion = codec.NewUnion[WebSearchToolResultContent]("WebSearchToolResultContent", UnknownWebSearchToolResultContent{}).
 	Add("web_search_tool_result_error", WebSearchToolResultError{}).
 	Custom(func(data []byte) (WebSearchToolResultContent, bool, error) {
-		if !isJSONArray(data) {
+		if !codec.IsArray(data) {
 			return nil, false, nil
 		}
 		var r WebSearchResults

@@ -73,7 +73,7 @@ func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err e
 		return errStopScan
 	})
 	n, nerr := strconv.Atoi(string(index))
-	if err != nil || !plain || nerr != nil || n < 0 || delta == nil || isJSONNull(delta) {
+	if err != nil || !plain || nerr != nil || n < 0 || delta == nil || codec.IsNull(delta) {
 		return e, false, nil
 	}
 	e.Index = n
@@ -340,7 +340,7 @@ func (e UnknownStreamEvent) MarshalJSON() ([]byte, error) {
 	if json.Valid(e.Data) {
 		return e.Data, nil
 	}
-	return appendJSONString(nil, string(e.Data)), nil
+	return codec.AppendQuoted(nil, string(e.Data)), nil
 }
 
 // ---------------------------------------------------------------------------
@@ -545,7 +545,7 @@ func checkBlockIndex(data []byte, err error) error {
 	seen, null := false, false
 	err = codec.EachMember(data, func(key string, value []byte) error {
 		if key == "index" { // a repeated member does not hide a null
-			seen, null = true, null || isJSONNull(value)
+			seen, null = true, null || codec.IsNull(value)
 		}
 		return nil
 	})

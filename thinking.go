@@ -112,7 +112,7 @@ func (UnknownThinkingConfig) isThinkingConfig() {}
 func (c UnknownThinkingConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c UnknownThinkingConfig) validate(path string) error {
-	if !rawIsObject(c.Raw) {
+	if !codec.IsObject(c.Raw) {
 		return invalid(path, "must hold a JSON object")
 	}
 	return nil

@@ -113,7 +113,7 @@ func (UnknownToolChoice) isToolChoice() {}
 func (c UnknownToolChoice) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c UnknownToolChoice) validate(path string) error {
-	if !rawIsObject(c.Raw) {
+	if !codec.IsObject(c.Raw) {
 		return invalid(path, "must hold a JSON object")
 	}
 	return nil

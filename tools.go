@@ -159,7 +159,7 @@ func decodeCustomTool(data []byte) (Tool, bool, error) {
 	switch {
 	case err != nil:
 		return nil, false, err
-	case typ != nil && !rawIsNull(typ):
+	case typ != nil && !codec.IsNull(typ):
 		if string(typ) != `"custom"` {
 			return nil, false, nil
 		}
@@ -189,7 +189,7 @@ func (UnknownTool) betas() []string { return nil }
 func (t UnknownTool) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 func (t UnknownTool) validate(path string) error {
-	if !rawIsObject(t.Raw) {
+	if !codec.IsObject(t.Raw) {
 		return invalid(path, "must hold a JSON object")
 	}
 	return nil
@@ -259,7 +259,7 @@ var customToolSpec = codec.Spec{
 		t := v.Addr().Interface().(*CustomTool)
 		typ, ok := t.Extra["type"]
 		switch {
-		case !ok || rawIsNull(typ):
+		case !ok || codec.IsNull(typ):
 			t.OmitType = true
 			return nil
 		case string(typ) != `"`+customToolType+`"`:
@@ -306,7 +306,7 @@ func NewInputSchema(v any) (InputSchema, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !rawIsObject(b) {
+	if !codec.IsObject(b) {
 		return nil, fmt.Errorf("mms: input schema %T does not encode as a JSON object", v)
 	}
 	return InputSchema(b), nil
@@ -328,14 +328,14 @@ func (s *InputSchema) UnmarshalJSON(data []byte) error {
 
 // validate checks that the schema is an object whose "type" is "object".
 func (s InputSchema) validate(path string) error {
-	if len(trimJSONSpace(s)) == 0 {
+	if len(codec.TrimSpace(s)) == 0 {
 		return invalid(path, "must be set")
 	}
-	if !rawIsObject(s) {
+	if !codec.IsObject(s) {
 		return invalid(path, "must be a JSON object")
 	}
 	var typ string
-	raw := memberValue(s, "type")
+	raw := codec.Member(s, "type")
 	if raw == nil || json.Unmarshal(raw, &typ) != nil || typ != "object" {
 		return invalid(path+".type", `must be "object"`)
 	}
@@ -359,7 +359,7 @@ func validateToolCommon(path string, cc *CacheControl, examples []json.RawMessag
 		return err
 	}
 	for i, ex := range examples {
-		if !rawIsObject(ex) {
+		if !codec.IsObject(ex) {
 			return invalid(fmt.Sprintf("%s.input_examples[%d]", path, i), "must be a JSON object")
 		}
 	}
@@ -413,7 +413,7 @@ func validateCount(path string, n, hi int, what string) error {
 // explicitEmpty reports whether a decoded object carried key as "" (kept in
 // its Extra map and sent back).
 func explicitEmpty(extra map[string]json.RawMessage, key string) bool {
-	return string(trimJSONSpace(extra[key])) == `""`
+	return string(codec.TrimSpace(extra[key])) == `""`
 }
 
 // appendNew appends each of names not yet in list.
@@ -424,34 +424,4 @@ func appendNew(list []string, names ...string) []string {
 		}
 	}
 	return list
-}
-
-// memberValue returns the raw value of the first member named key of the
-// JSON object obj, or nil.
-func memberValue(obj []byte, key string) []byte {
-	var out []byte
-	_ = codec.EachMember(obj, func(k string, value []byte) error {
-		if out == nil && k == key {
-			out = value
-		}
-		return nil
-	})
-	return out
-}
-
-// trimJSONSpace trims the whitespace JSON allows around a value (space, tab,
-// CR, LF; not the other Unicode spaces bytes.TrimSpace knows).
-func trimJSONSpace(raw []byte) []byte {
-	return bytes.Trim(raw, " \t\r\n")
-}
-
-// rawIsNull reports whether raw is the JSON literal null.
-func rawIsNull(raw []byte) bool {
-	return bytes.Equal(trimJSONSpace(raw), []byte("null"))
-}
-
-// rawIsObject reports whether raw is a well-formed JSON object.
-func rawIsObject(raw []byte) bool {
-	t := trimJSONSpace(raw)
-	return len(t) > 0 && t[0] == '{' && json.Valid(raw)
 }

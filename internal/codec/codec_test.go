@@ -2,7 +2,7 @@ package codec
 
 import (
 	"encoding/json"
-	"reflect"
+	"errors"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -105,15 +105,14 @@ type inner struct {
 	Deep string `json:"deep,omitzero"`
 }
 
-func (s *sample) UnmarshalJSON(data []byte) error {
-	type plain sample
-	return DecodeObject(data, (*plain)(s), &s.Extra)
+func init() {
+	Register(sample{}, Spec{Type: "sample"})
+	Objects(optional{})
 }
 
-func (s sample) MarshalJSON() ([]byte, error) {
-	type plain sample
-	return MarshalObject("sample", plain(s), s.Extra)
-}
+func (s *sample) UnmarshalJSON(data []byte) error { return UnmarshalOwned(data, s) }
+
+func (s sample) MarshalJSON() ([]byte, error) { return MarshalOwned(s) }
 
 func TestObjectRoundTripKeepsUnknownMembers(t *testing.T) {
 	in := `{"type":"sample","name":"a<b>","future":{"x":[1,2]},"deep":"d","also":null}`
@@ -139,22 +138,23 @@ func TestObjectRoundTripKeepsUnknownMembers(t *testing.T) {
 	}
 }
 
-func TestMarshalObjectEmpty(t *testing.T) {
-	type empty struct{}
+func TestRegisteredTypeWrittenFirst(t *testing.T) {
 	for _, tt := range []struct {
-		typ   string
-		extra map[string]json.RawMessage
-		want  string
+		v    sample
+		want string
 	}{
-		{"t", nil, `{"type":"t"}`},
-		{"", map[string]json.RawMessage{"x": json.RawMessage(`1`)}, `{"x":1}`},
-		{"t", map[string]json.RawMessage{"b": json.RawMessage(`2`), "a": json.RawMessage(`1`)}, `{"type":"t","a":1,"b":2}`},
-		{`q"t`, nil, `{"type":"q\"t"}`},
+		{sample{}, `{"type":"sample","name":""}`},
+		{sample{Extra: map[string]json.RawMessage{"b": json.RawMessage(`2`), "a": json.RawMessage(`1`)}}, `{"type":"sample","name":"","a":1,"b":2}`},
 	} {
-		got, err := MarshalObject(tt.typ, empty{}, tt.extra)
+		got, err := Marshal(tt.v)
 		if err != nil || string(got) != tt.want {
-			t.Errorf("MarshalObject(%q) = %s, %v; want %s", tt.typ, got, err, tt.want)
+			t.Errorf("Marshal(%+v) = %s, %v; want %s", tt.v, got, err, tt.want)
 		}
+	}
+	// A different "type" on decode is ErrOtherType.
+	var s sample
+	if err := UnmarshalOwned([]byte(`{"type":"other","name":"x"}`), &s); !errors.Is(err, ErrOtherType) {
+		t.Errorf("other type: %v", err)
 	}
 }
 
@@ -189,10 +189,11 @@ func FuzzEachMember(f *testing.F) {
 }
 
 type optional struct {
-	Name  string `json:"name,omitzero"`
-	On    bool   `json:"on,omitzero"`
-	Count *int   `json:"count,omitzero"`
-	Must  string `json:"must"`
+	Name  string                     `json:"name,omitzero"`
+	On    bool                       `json:"on,omitzero"`
+	Count *int                       `json:"count,omitzero"`
+	Must  string                     `json:"must"`
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // TestRememberedZeros: an optional member sent with a value omitzero would
@@ -201,11 +202,11 @@ type optional struct {
 func TestRememberedZeros(t *testing.T) {
 	in := `{"name":"","on":false,"count":null,"must":"","x":1}`
 	var v optional
-	var extra map[string]json.RawMessage
-	if err := DecodeObject([]byte(in), &v, &extra); err != nil {
+	if err := UnmarshalOwned([]byte(in), &v); err != nil {
 		t.Fatal(err)
 	}
-	out, err := MarshalObject("", v, extra)
+	extra := v.Extra
+	out, err := Marshal(v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,11 +220,13 @@ func TestRememberedZeros(t *testing.T) {
 		t.Error("a required member was remembered")
 	}
 	v.Name, v.On = "set", true
-	out, _ = MarshalObject("", v, extra)
+	out, _ = Marshal(v)
 	if want := `{"name":"set","on":true,"must":"","count":null,"x":1}`; string(out) != want {
 		t.Errorf("got %s, want %s", out, want)
 	}
-	if got := KeepModeled(reflect.TypeFor[optional](), extra); len(got) != 3 || got["x"] != nil {
-		t.Errorf("KeepModeled = %v, want the three modelled members only", got)
+	// The request form keeps the remembered zeros of modelled members only.
+	out, _ = MarshalRequest(v)
+	if want := `{"name":"set","on":true,"must":"","count":null}`; string(out) != want {
+		t.Errorf("request form: got %s, want %s", out, want)
 	}
 }

@@ -22,19 +22,9 @@ type node struct {
 
 type nodes []node
 
-func (n *node) UnmarshalJSON(data []byte) error {
-	if _, err := PeekType(data); err != nil {
-		return err
-	}
-	type plain node
-	return DecodeObject(data, (*plain)(n), &n.Extra)
-}
+func init() { Objects(node{}, nodes(nil)) }
 
-func (n *nodes) UnmarshalJSON(data []byte) error {
-	v, err := DecodeArray(data, Decode[node])
-	*n = v
-	return err
-}
+func (n *node) UnmarshalJSON(data []byte) error { return UnmarshalOwned(data, n) }
 
 // deepNodes returns a chain of levels nodes whose innermost one carries
 // about size bytes of small objects; the "type" member comes last, so
