@@ -10,7 +10,7 @@ import (
 )
 
 // MessageAccumulator folds the events of a streamed message into the
-// [Message] a non-streaming call returns (streaming.md §5). The zero value
+// [Message] a non-streaming call returns. The zero value
 // is ready to use; one accumulator serves one stream.
 //
 //	var acc mms.MessageAccumulator
@@ -309,8 +309,8 @@ func (a *MessageAccumulator) touch(b *accBlock) {
 
 // stopBlock closes block index at its content_block_stop. A tool call's
 // fragments become its Input when they form a JSON object; without
-// fragments the Input stays what content_block_start carried (streaming.md
-// §3 says {}; a start that already holds the whole input, as for calls made
+// fragments the Input stays what content_block_start carried (the streaming reference
+// says {}; a start that already holds the whole input, as for calls made
 // by code execution, is kept rather than overwritten).
 func (a *MessageAccumulator) stopBlock(b *accBlock, index int) error {
 	b.open = false
@@ -403,7 +403,7 @@ func (a *MessageAccumulator) materialize(index int) {
 	a.pending--
 }
 
-// applyMessageDelta merges a message_delta (streaming.md §4).
+// applyMessageDelta merges a message_delta.
 func (a *MessageAccumulator) applyMessageDelta(ev MessageDeltaEvent) {
 	m := &a.msg
 	d := ev.Delta

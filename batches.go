@@ -29,7 +29,7 @@ func init() {
 //
 // These are the GA endpoints: no beta is added for them. The official SDKs
 // also offer the endpoints through a beta namespace that sends
-// "vendor-beta: message-batches-2024-09-24"; batches.md says GA calls send
+// "vendor-beta: message-batches-2024-09-24"; the Batches reference says GA calls send
 // nothing, so this service does not. Create adds the betas the requests'
 // params need (as Messages.Create does), and betas given as options are
 // passed through, e.g. to get beta message shapes in the results.
@@ -37,7 +37,7 @@ type BatchesService struct {
 	client *Client
 }
 
-// Limits of a batch (batches.md §3, public docs).
+// Limits of a batch.
 const (
 	// MaxBatchRequests is the most requests one batch may hold.
 	MaxBatchRequests = 100_000

@@ -52,7 +52,7 @@ var citationUnion = codec.NewUnion[Citation]("Citation", UnknownCitation{}).
 
 // validateDocumentCitation checks the bounds shared by the document
 // citations. document_title takes 1 to 500 characters: the seed's bound,
-// which wins over the published schema's 255 (request-constraints.md).
+// which wins over the published schema's 255.
 func validateDocumentCitation(path string, documentIndex int, title *string) error {
 	if documentIndex < 0 {
 		return invalid(path+".document_index", "must be >= 0, got %d", documentIndex)

@@ -969,7 +969,7 @@ func blockTypeName(b ContentBlock) string {
 // ---------------------------------------------------------------------------
 // validation helpers
 
-// The id patterns of the request schema (request-constraints.md): client
+// The id patterns of the request schema: client
 // tool calls (tool_use, tool_result, mcp_tool_use, mcp_tool_result) and
 // server tool calls (server_tool_use, every server tool result, caller).
 const (

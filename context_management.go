@@ -124,7 +124,7 @@ type ContextAmount struct {
 }
 
 // validate checks the amount: min is the least value allowed here (1 for a
-// trigger, 0 otherwise; request-constraints.md), units the known units.
+// trigger, 0 otherwise; the service's request schema), units the known units.
 func (a *ContextAmount) validate(path string, min int, units ...ContextUnit) error {
 	if a == nil {
 		return nil

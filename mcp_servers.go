@@ -18,8 +18,8 @@ func init() {
 // generation's field, which [MCPToolset] replaced).
 type MCPServers []MCPServerDefinition
 
-// maxMCPServers is the most servers one request may list
-// (request-constraints.md, Create and count_tokens alike).
+// maxMCPServers is the most servers one request may list (Create and
+// count_tokens alike).
 const maxMCPServers = 20
 
 // validate checks the count and every server; path is "mcp_servers".

@@ -137,7 +137,7 @@ func (c ContainerParam) MarshalJSON() ([]byte, error) { return marshalRequest(c)
 // UnmarshalJSON reads the id string or the object.
 func (c *ContainerParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
-// Bounds of container.skills (request-constraints.md, BetaContainerParams
+// Bounds of container.skills (the service's request schema, BetaContainerParams
 // and BetaSkillParams).
 const (
 	maxContainerSkills = 8

@@ -12,7 +12,7 @@ func init() {
 	codec.Objects(MessageTokensCount{})
 }
 
-// Beta names that request parameters switch on (messages.md §2.2).
+// Beta names that request parameters switch on.
 const (
 	betaCacheDiagnosis  = "cache-diagnosis-2026-04-07"
 	betaFallbackCredit  = "fallback-credit-2026-06-01"

@@ -23,7 +23,7 @@ type Metadata struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// maxUserIDLen bounds metadata.user_id (request-constraints.md,
+// maxUserIDLen bounds metadata.user_id (the service's request schema,
 // BetaMetadata).
 const maxUserIDLen = 512
 

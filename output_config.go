@@ -86,7 +86,7 @@ func (f *OutputFormat) validate(path string) error {
 }
 
 // betas returns the beta the deprecated top-level output_format member needs
-// (structured-outputs-2025-12-15, inferred from spec §2.2 and §8). The params
+// (structured-outputs-2025-12-15, inferred from spec and). The params
 // code asks only for the top-level member: output_config.format is GA.
 func (f *OutputFormat) betas() []string {
 	if f == nil {
@@ -114,7 +114,7 @@ func (b *TaskBudget) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 // MarshalJSON writes the budget with "type":"tokens".
 func (b TaskBudget) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
 
-// minTaskBudget is the least task budget total (request-constraints.md,
+// minTaskBudget is the least task budget total (the service's request schema,
 // BetaTokenTaskBudget).
 const minTaskBudget = 1024
 

@@ -1,6 +1,6 @@
 package mms
 
-// This file holds the events of a streamed message (streaming.md §2, §3):
+// This file holds the events of a streamed message:
 // the MessageStreamEvent union, the ContentBlockDelta union, and their
 // decoder. MessagesService.Stream (messages_stream.go) yields them and
 // MessageAccumulator (accumulator.go) folds them into a Message.
@@ -265,7 +265,7 @@ func (d MessageDeltaFields) MarshalJSON() ([]byte, error) { return marshalJSON(d
 
 // MessageDeltaUsage is the usage member of a message_delta event. Every
 // counter is a whole-message total, not an increment: the accumulator
-// replaces the message's values, never adds (streaming.md §4). The nullable
+// replaces the message's values, never adds. The nullable
 // members are nil when absent or null (an explicit null is recorded in
 // Extra).
 type MessageDeltaUsage struct {
@@ -495,7 +495,7 @@ func (e unknownEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 // decoded keeps it.
 func decodeMessageStreamEvent(name string, data []byte) (MessageStreamEvent, error) {
 	if name == "error" {
-		// Fatal whatever its payload says (streaming.md §5.8).
+		// Fatal whatever its payload says.
 		return nil, streamError(data)
 	}
 	if _, known := messageStreamEventUnion.Types()[name]; !known {

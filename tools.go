@@ -37,25 +37,25 @@ func init() {
 // Betas. Pieces that the service accepts only with a vendor-beta value report
 // it from an unexported betas() method ([Tools], [ContextManagement],
 // [MCPServers], [OutputFormat]), so the params code can add it by itself.
-// The spec (messages.md §2.2, §3.2, §5.3) pairs them so:
+// The spec pairs them so:
 //
 //	piece                                       beta                            source
 //	tools: bash_20241022, text_editor_20241022,
-//	       computer_20241022                    computer-use-2024-10-22         §5.3 (inferred)
-//	tools: computer_20250124                    computer-use-2025-01-24         §5.3 (inferred)
-//	tools: computer_20251124                    none named (beta-only tool)     §5.3
-//	tools: advisor_20260301                     advisor-tool-2026-03-01         §3.2 (inferred)
-//	tools: mcp_toolset                          mcp-client-2025-11-20           §2.2 (inferred)
-//	tools: computer/browser toolsets            none (GA in the newer SDK)      §5.3
+//	       computer_20241022                    computer-use-2024-10-22 (inferred)
+//	tools: computer_20250124                    computer-use-2025-01-24 (inferred)
+//	tools: computer_20251124                    none named (beta-only tool)
+//	tools: advisor_20260301                     advisor-tool-2026-03-01 (inferred)
+//	tools: mcp_toolset                          mcp-client-2025-11-20 (inferred)
+//	tools: computer/browser toolsets            none (GA in the newer SDK)
 //	tools: code_execution_20250522              none (GA; the SDK enum also has
-//	                                            code-execution-2025-05-22)      §5.3
-//	mcp_servers, no tool_configuration          mcp-client-2025-11-20           §2.2 (inferred)
-//	mcp_servers using tool_configuration        mcp-client-2025-04-04           §2.2 (inferred: the
+//	                                            code-execution-2025-05-22)
+//	mcp_servers, no tool_configuration          mcp-client-2025-11-20 (inferred)
+//	mcp_servers using tool_configuration        mcp-client-2025-04-04 (inferred: the
 //	                                            field predates mcp_toolset)
-//	context_management                          context-management-2025-06-27   §2.2 (inferred)
-//	output_format (top level, deprecated)       structured-outputs-2025-12-15   §2.2, §8 (inferred)
-//	output_config (task_budget included)        none identified                 §2.2
-//	speed (top-level param, not here)           fast-mode-2026-02-01            §2.2 (inferred)
+//	context_management                          context-management-2025-06-27 (inferred)
+//	output_format (top level, deprecated)       structured-outputs-2025-12-15, (inferred)
+//	output_config (task_budget included)        none identified
+//	speed (top-level param, not here)           fast-mode-2026-02-01 (inferred)
 //	tool_choice, thinking, metadata             none                            GA
 
 // Beta names reported by betas() methods of request configuration types.
@@ -276,7 +276,7 @@ var customToolSpec = codec.Spec{
 // customToolType is the optional wire type of a [CustomTool].
 const customToolType = "custom"
 
-// maxToolNameLen bounds a custom tool's name (request-constraints.md,
+// maxToolNameLen bounds a custom tool's name (the service's request schema,
 // BetaTool).
 const maxToolNameLen = 128
 

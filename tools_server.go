@@ -14,7 +14,7 @@ func init() {
 	codec.Register(UserLocation{}, codec.Spec{Type: "approximate"})
 }
 
-// Versioned tools (spec §5.3). Each has a Version field holding its wire
+// Versioned tools (spec). Each has a Version field holding its wire
 // "type" and a Name field holding the fixed name the service expects for
 // that type: encoding fills Name in when it is empty, decoding keeps what the
 // wire had. Version has no default; encoding a tool without one fails.
@@ -464,7 +464,7 @@ func (l *UserLocation) UnmarshalJSON(data []byte) error { return unmarshalJSON(d
 // MarshalJSON writes the location with its constant "type":"approximate".
 func (l UserLocation) MarshalJSON() ([]byte, error) { return marshalRequest(l) }
 
-// Bounds of a user location's members (request-constraints.md,
+// Bounds of a user location's members (the service's request schema,
 // BetaUserLocation). The service checks the country's length only, so a
 // lowercase code is accepted.
 const (

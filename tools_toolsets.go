@@ -13,7 +13,7 @@ func init() {
 	codec.Objects(ToolsetConfig{})
 }
 
-// Toolsets (spec §5.3): one tools entry that stands for a family of member
+// Toolsets (spec): one tools entry that stands for a family of member
 // tools, each configurable by member name. Toolsets take no name,
 // defer_loading, strict or input_examples of their own.
 
@@ -38,7 +38,7 @@ func (c *ToolsetConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(
 // MarshalJSON writes the config.
 func (c ToolsetConfig) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
-// computerToolsetMembers lists the computer toolset's members (spec §5.3).
+// computerToolsetMembers lists the computer toolset's members (spec).
 func computerToolsetMembers() []string {
 	return []string{
 		"cursor_position", "double_click", "hold_key", "key", "left_click", "left_click_drag",
@@ -47,7 +47,7 @@ func computerToolsetMembers() []string {
 	}
 }
 
-// browserToolsetMembers lists the browser toolset's members (spec §5.3).
+// browserToolsetMembers lists the browser toolset's members (spec).
 func browserToolsetMembers() []string {
 	return []string{
 		"close_tab", "double_click", "file_upload", "find", "form_input", "get_page_text",
@@ -219,7 +219,7 @@ func (t *MCPToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 func (t MCPToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 // maxMCPServerNameLen bounds mcp_toolset.mcp_server_name
-// (request-constraints.md, BetaMCPToolset).
+// (the service's request schema, BetaMCPToolset).
 const maxMCPServerNameLen = 255
 
 func (t MCPToolset) validate(path string) error {

@@ -17,7 +17,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// Message Batches (batches.md): POST /v1/messages/batches, GET (list), GET
+// Message Batches: POST /v1/messages/batches, GET (list), GET
 // one, POST .../cancel, DELETE and GET .../results.
 //
 // # Lifecycle
@@ -67,7 +67,7 @@ import (
 // says otherwise.
 const DefaultBatchProcessingTime = time.Second
 
-// Batch limits and lifetimes (batches.md).
+// Batch limits and lifetimes.
 const (
 	maxBatchRequests = 100_000
 	batchExpiry      = 24 * time.Hour
@@ -133,7 +133,7 @@ type batchCounts struct {
 	Expired    int `json:"expired"`
 }
 
-// batchWire is the MessageBatch record (batches.md §2).
+// batchWire is the MessageBatch record.
 type batchWire struct {
 	ID                string      `json:"id"`
 	Type              string      `json:"type"`
@@ -232,7 +232,7 @@ type erroredWire struct {
 }
 
 // batchErrorBody is the error body of an errored result; request_id is
-// null, as in batches.md's example.
+// null, as in the Batches reference's example.
 type batchErrorBody struct {
 	Type      string      `json:"type"`
 	Error     errorDetail `json:"error"`

@@ -46,8 +46,8 @@ var errorTypes = map[int]string{
 	statusOverloaded:                 wire.ErrOverloaded,
 }
 
-// errorTypeForStatus maps a status to its error type as in the spec's table
-// (errors-retries-limits.md section 2): other 4xx statuses use
+// errorTypeForStatus maps a status to its error type as in the spec's table:
+// other 4xx statuses use
 // invalid_request_error and other 5xx statuses api_error.
 func errorTypeForStatus(status int) string {
 	if t, ok := errorTypes[status]; ok {

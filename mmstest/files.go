@@ -16,7 +16,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// The Files endpoints (files.md):
+// The Files endpoints:
 //
 //   - POST /v1/files takes multipart/form-data with one "file" part and an
 //     optional "expires_in_seconds" field (3600-7776000); any other part is

@@ -11,7 +11,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// POST /v1/messages and POST /v1/messages/count_tokens (messages.md). The
+// POST /v1/messages and POST /v1/messages/count_tokens. The
 // package documentation states the rules and the reply; parseMessages
 // applies them in this order: the request form (messages_schema.go), the
 // conversation rules (messages_check.go), the model and its limits

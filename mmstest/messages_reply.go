@@ -8,7 +8,7 @@ import (
 )
 
 // The deterministic reply described in the package documentation, and the
-// Message object (messages.md §9) that carries it.
+// Message object that carries it.
 
 // replyBlock is one content block of a reply.
 type replyBlock struct {

@@ -2,15 +2,15 @@ package mmstest
 
 import "strings"
 
-// The request forms of POST /v1/messages and POST /v1/messages/count_tokens
-// (messages.md §2-§8, §10, §11), in the notation of schema.go. Members a
+// The request forms of POST /v1/messages and POST /v1/messages/count_tokens,
+// in the notation of schema.go. Members a
 // shape does not list are refused, as the service refuses them. Beta
-// pairings follow messages.md §2.2 and §3.2; where the spec names none for a
+// pairings follow the Messages reference; where the spec names none for a
 // beta-only piece (computer_20251124, output_config.task_budget) the piece
 // is accepted without one.
 //
-// Response-only members are absent on purpose: a citation's file_id
-// (§3.5), for instance, is refused when a client sends a response block
+// Response-only members are absent on purpose: a citation's file_id,
+// for instance, is refused when a client sends a response block
 // back. One member outside the spec is accepted because recorded responses
 // carry it and clients send it back: code_execution_result.abort_reason.
 
@@ -23,7 +23,7 @@ const (
 	betaToolChanges       = "mid-conversation-tool-changes-2026-07-01"
 )
 
-// Toolset member keys (messages.md §5.3).
+// Toolset member keys.
 const (
 	computerToolsetMembers = "cursor_position double_click hold_key key left_click left_click_drag left_mouse_down " +
 		"left_mouse_up middle_click mouse_move right_click screenshot scroll triple_click type wait zoom"
@@ -99,7 +99,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
 }, map[string]map[string]string{
-	// Request content blocks (§3.2).
+	// Request content blocks.
 	"block": {
 		"text":              "$text",
 		"image":             "$image",
@@ -164,7 +164,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"url":     "url!:str",
 		"file":    "file_id!:str",
 	},
-	// Citations (§3.5): the response citations without file_id.
+	// Citations: the response citations without file_id.
 	"citation": {
 		"char_location":              "$doc_cite start_char_index!:int{0,} end_char_index!:int",
 		"page_location":              "$doc_cite start_page_number!:int{1,} end_page_number!:int",
@@ -179,7 +179,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"code_execution_20260120": "tool_id!:str~srvtoolu",
 	},
 	"cache_control": {"ephemeral": "ttl:enum(5m,1h)"},
-	// Server tool result payloads (§4.3).
+	// Server tool result payloads.
 	"web_search_result": {"web_search_result": "encrypted_content!:str title!:str url!:str page_age:?str"},
 	"web_search_error":  {"web_search_tool_result_error": "error_code!:str"},
 	"web_fetch_content": {
@@ -214,7 +214,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"advisor_redacted_result":   "encrypted_content!:str",
 		"advisor_tool_result_error": "error_code!:str",
 	},
-	// Tool definitions (§5); a tool without a type is a custom tool.
+	// Tool definitions; a tool without a type is a custom tool.
 	"tool": {
 		"custom?": "name!:str{1,128}~tool_name input_schema!:#input_schema description:str eager_input_streaming:?bool " +
 			"$tool $examples",
@@ -266,7 +266,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"task_budget":   {"tokens": "total!:int{1024,} remaining:?int{0,}"},
 	"mcp_server": {"url": "name!:str url!:str authorization_token:?str " +
 		"tool_configuration:?#mcp_tool_configuration"},
-	// Context management edits (§10).
+	// Context management edits.
 	"edit": {
 		"clear_tool_uses_20250919": "trigger:@cm_trigger keep:@cm_tool_uses clear_at_least:?@cm_input_tokens " +
 			"clear_tool_inputs:?bool|[str] exclude_tools:?[str]",

@@ -11,7 +11,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// Streaming Messages (streaming.md): the reply the non-streaming path gives,
+// Streaming Messages: the reply the non-streaming path gives,
 // cut into server-sent events, each flushed as soon as it is written.
 
 // StreamFault breaks matching Messages streams after a number of events,

@@ -8,7 +8,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// Model is a model the fake serves from the models endpoints (models.md).
+// Model is a model the fake serves from the models endpoints.
 // The server turns it into the wire record, so it carries no JSON tags.
 type Model struct {
 	// ID is the model identifier, such as "mms-large-1".
@@ -125,7 +125,7 @@ func sortModels(models []Model) []Model {
 	return out
 }
 
-// modelInfo is the wire record of a model (ModelInfo in models.md).
+// modelInfo is the wire record of a model (ModelInfo in the Models reference).
 type modelInfo struct {
 	Type           string             `json:"type"`
 	ID             string             `json:"id"`
@@ -140,7 +140,7 @@ type modelInfo struct {
 
 // info builds the wire record of m. Beta requests, those sent with a
 // vendor-beta header or the SDKs' ?beta=true flag, get the beta-only
-// allowed_fallback_models field; models.md says only that the beta variant
+// allowed_fallback_models field; the Models reference says only that the beta variant
 // may add it, so this trigger is an inference.
 func (m Model) info(r *http.Request) modelInfo {
 	rec := modelInfo{Type: "model", ID: m.ID, DisplayName: m.DisplayName, CreatedAt: m.CreatedAt.UTC(),

@@ -12,7 +12,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// Rate-limit header names (errors-retries-limits.md section 5).
+// Rate-limit header names.
 const (
 	headerRateLimitLimit     = wire.RateLimitPrefix + "Requests-Limit"
 	headerRateLimitRemaining = wire.RateLimitPrefix + "Requests-Remaining"

@@ -69,8 +69,7 @@ var kindNames = [...]string{kStr: "a valid string", kInt: "a valid integer", kNu
 	kBool: "a valid boolean", kArr: "a valid list", kObj: "a valid dictionary", kMap: "a valid dictionary",
 	kUnion: "a valid dictionary", kShape: "a valid dictionary", kAny: "", kEnum: "", kAlt: ""}
 
-// schemaPatterns are the string patterns a type names with "~name"
-// (request-constraints.md).
+// schemaPatterns are the string patterns a type names with "~name".
 var schemaPatterns = map[string]*regexp.Regexp{
 	"id":        regexp.MustCompile(`^[a-zA-Z0-9_-]+$`),
 	"srvtoolu":  regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`),

@@ -16,7 +16,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// The Skills endpoints (skills.md, the beta record shape):
+// The Skills endpoints:
 //
 //   - POST /v1/skills takes multipart/form-data: one "files[]" part per
 //     file, named by its path below one top-level directory that holds
