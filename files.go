@@ -133,7 +133,7 @@ func (c *Client) sendForm(ctx context.Context, path string, form *multipart.Form
 	if form.Replayable() {
 		r.getBody = form.Open
 	}
-	_, err = c.send(ctx, r, opts)
+	_, err = c.newCall(opts).send(ctx, r)
 	return err
 }
 
@@ -303,7 +303,7 @@ func (s *FilesService) Get(ctx context.Context, id string, opts ...option.Reques
 	}
 	var out FileMetadata
 	r := &request{method: http.MethodGet, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -340,7 +340,7 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 		method: http.MethodGet, path: "/v1/files/" + seg + "/content", accept: "application/binary",
 		betas: []string{wire.BetaFiles}, streaming: true,
 	}
-	resp, err := s.client.send(ctx, r, opts)
+	resp, err := s.client.newCall(opts).send(ctx, r)
 	if err != nil {
 		return nil, err
 	}
@@ -363,7 +363,7 @@ func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.Req
 	}
 	var out DeletedFile
 	r := &request{method: http.MethodDelete, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -79,8 +79,8 @@ const (
 //		return listByCursor[Foo](ctx, p.call(s.client, opts), p.Page, false)
 //	}
 type listCall struct {
-	client *Client
-	path   string // escaped, e.g. "/v1/models"
+	call call   // the List call's options, applied once for all its pages
+	path string // escaped, e.g. "/v1/models"
 	// query holds limit and filters but not the paging members (after_id,
 	// before_id, page), which the drivers set. Array filters go in with
 	// addQueryArray. A list with an order puts the params' order here itself
@@ -91,7 +91,6 @@ type listCall struct {
 	// with; "" for lists without an order.
 	order ListOrder
 	betas []string // the endpoint's required betas
-	opts  []option.RequestOption
 }
 
 // listPageWire is a page as the service sends it, in either scheme.
@@ -117,7 +116,7 @@ func getListPage[T any](ctx context.Context, l listCall, paging map[string]strin
 	}
 	var page listPageWire[T]
 	r := &request{method: http.MethodGet, path: l.path, query: q, betas: l.betas, out: &page}
-	if _, err := l.client.send(ctx, r, l.opts); err != nil {
+	if _, err := l.call.send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -335,7 +334,7 @@ func newListCall(c *Client, path string, limit int, opts []option.RequestOption,
 	if limit != 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	return listCall{client: c, path: path, query: q, betas: betas, opts: opts}
+	return listCall{call: c.newCall(opts), path: path, query: q, betas: betas}
 }
 
 // idListParams are the params of an id-scheme list, as listIDs and

@@ -132,7 +132,7 @@ func (s *cursorServer) call(t *testing.T, order, defaultOrder ListOrder) listCal
 	if eff == "" {
 		eff = defaultOrder
 	}
-	return listCall{client: c, path: "/v1/things", query: q, order: eff}
+	return listCall{call: c.newCall(nil), path: "/v1/things", query: q, order: eff}
 }
 
 func ids(t *testing.T, seq func(func(thing, error) bool)) ([]string, error) {
@@ -374,7 +374,7 @@ func TestIDListStopsOnLoop(t *testing.T) {
 	}
 	n := 0
 	var last error
-	for _, err := range listByID[thing](context.Background(), listCall{client: c, path: "/v1/x"}, "", "") {
+	for _, err := range listByID[thing](context.Background(), listCall{call: c.newCall(nil), path: "/v1/x"}, "", "") {
 		n++
 		last = err
 		if n > 10 {
@@ -457,7 +457,7 @@ func TestListsStopOnCycle(t *testing.T) {
 			}
 			var got []string
 			var errs []error
-			for v, err := range tt.seq(listCall{client: c, path: "/v1/things"}) {
+			for v, err := range tt.seq(listCall{call: c.newCall(nil), path: "/v1/things"}) {
 				if err != nil {
 					errs = append(errs, err)
 					continue
