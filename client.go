@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -54,7 +53,7 @@ type Client struct {
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
 	cfg.UserAgent = userAgent
-	if err := cfg.Apply(opts); err != nil {
+	if err := config.Apply(cfg, opts); err != nil {
 		return nil, err
 	}
 	if cfg.MetadataInto != nil {
@@ -86,7 +85,7 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		if env == "" {
 			return nil, fmt.Errorf("mms: no base URL: the service publishes no default address; set $%s or pass option.WithBaseURL", EnvBaseURL)
 		}
-		u, err := option.ParseBaseURL(env)
+		u, err := transport.ParseBaseURL(env)
 		if err != nil {
 			return nil, fmt.Errorf("mms: $%s: %w", EnvBaseURL, err)
 		}
@@ -175,7 +174,7 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 		return call{cfg: c.cfg}
 	}
 	cfg := c.cfg.Clone()
-	if err := cfg.Apply(opts); err != nil {
+	if err := config.Apply(cfg, opts); err != nil {
 		return call{err: err}
 	}
 	return call{cfg: cfg}
@@ -199,7 +198,7 @@ func (cl call) send(ctx context.Context, r *request) (*transport.Response, error
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
 		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate,
 	}
-	resp, err := transport.Do(ctx, cl.cfg, treq, apiError)
+	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {
 		return nil, err
 	}
@@ -207,7 +206,7 @@ func (cl call) send(ctx context.Context, r *request) (*transport.Response, error
 		return resp, nil
 	}
 	if err := decodeInto(resp.Bytes, r.out); err != nil {
-		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.Meta.RequestID, err)
+		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.RequestID, err)
 	}
 	if u, ok := r.out.(interface{ billedTokens() int }); ok {
 		budget.correct(u.billedTokens())
@@ -240,10 +239,6 @@ func (b tokenBudget) correct(actual int) {
 	}
 }
 
-func apiError(status int, h http.Header, body []byte, attempts int) error {
-	return newAPIError(status, h, body, attempts)
-}
-
 // decodeInto decodes a response body into out. Types with their own decoder
 // get it called directly after one validation pass, skipping the second
 // scan encoding/json makes before calling an UnmarshalJSON method.
@@ -267,26 +262,3 @@ func decodeInto(data []byte, out any) error {
 	}
 	return json.Unmarshal(data, out)
 }
-
-// RequestTooLargeError reports a request body over its endpoint's limit
-// (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
-// ErrRequestTooLarge.
-type RequestTooLargeError = transport.TooLargeError
-
-// ResponseTooLargeError reports a non-streaming success body over the limit
-// set with option.WithMaxResponseSize (default 64 MiB). At most Limit+1
-// bytes were read; the call is not retried.
-type ResponseTooLargeError = transport.ResponseTooLargeError
-
-// RedirectError reports a redirect the SDK did not follow: it follows only
-// redirects of idempotent methods that stay on the base URL's origin, since
-// requests carry the credential. It is not retried.
-type RedirectError = transport.RedirectError
-
-// AttemptTimeoutError reports an attempt that ran past its per-attempt
-// timeout; it matches context.DeadlineExceeded.
-type AttemptTimeoutError = transport.AttemptTimeoutError
-
-// ErrNotReplayable is wrapped into the error of a failed call that was not
-// retried because its body was a stream that cannot be sent twice.
-var ErrNotReplayable = transport.ErrNotReplayable

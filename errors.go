@@ -68,7 +68,6 @@ var (
 	ErrBilling         = errors.New("mms: billing error")
 	ErrPermission      = errors.New("mms: permission denied")
 	ErrNotFound        = errors.New("mms: not found")
-	ErrRequestTooLarge = transport.ErrRequestTooLarge
 	ErrRateLimited     = errors.New("mms: rate limited")
 	ErrAPI             = errors.New("mms: API error")
 	ErrTimeout         = errors.New("mms: service timeout")

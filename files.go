@@ -24,8 +24,8 @@ import (
 // may accept the calls without them; switch one off with
 // option.WithoutEndpointBeta(mms.BetaFiles).
 const (
-	BetaFiles  = wire.BetaFiles
-	BetaSkills = wire.BetaSkills
+	BetaFiles  = "files-api-2025-04-14"
+	BetaSkills = "skills-2025-10-02"
 )
 
 // FilesService uploads, lists, retrieves, downloads and deletes files
@@ -346,7 +346,7 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 	}
 	d := &FileDownload{
 		Body: resp.Body, ContentType: resp.Header.Get(wire.HeaderContentType),
-		ContentLength: resp.ContentLength, Metadata: resp.Meta,
+		ContentLength: resp.ContentLength, Metadata: metadataFrom(resp.StatusCode, resp.Header, resp.Attempts),
 	}
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		d.Filename = params["filename"]

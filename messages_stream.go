@@ -195,7 +195,7 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 			resp.Body.Close()
 			return nil, fmt.Errorf("mms: POST /v1/messages: expected an event stream, got %s: %s (request-id %s)",
-				ct, excerpt(data), resp.Meta.RequestID)
+				ct, excerpt(data), resp.RequestID)
 		}
 	}
 	if cl.cfg.StreamIdle > 0 {
@@ -227,7 +227,7 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 			if errors.As(err, &apiErr) { // an "error" event
 				yield(nil, st.withResponse(apiErr))
 			} else {
-				yield(nil, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, events+1, st.resp.Meta.RequestID))
+				yield(nil, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, events+1, st.resp.RequestID))
 			}
 			return
 		}
@@ -285,9 +285,9 @@ func (st *messageStream) readError(ctx context.Context, events int, err error) e
 // response says: the attempts, and its request-id when the payload has
 // none.
 func (st *messageStream) withResponse(e *Error) *Error {
-	e.Attempts = st.resp.Meta.Attempts
+	e.Attempts = st.resp.Attempts
 	if e.RequestID == "" {
-		e.RequestID = st.resp.Meta.RequestID
+		e.RequestID = st.resp.RequestID
 	}
 	return e
 }

@@ -2,28 +2,8 @@ package transport
 
 import (
 	"errors"
-	"fmt"
 	"io"
 )
-
-// ResponseTooLargeError reports a non-streaming success body over the
-// limit set with option.WithMaxResponseSize (default 64 MiB). The SDK read
-// at most Limit+1 bytes of it (none when Content-Length announced more; a
-// compressed body counts decompressed), and does not retry. Exported as
-// mms.ResponseTooLargeError.
-type ResponseTooLargeError struct {
-	Method, Path string
-	Limit        int64
-	// ContentLength is the length the response announced, -1 if none.
-	ContentLength int64
-}
-
-func (e *ResponseTooLargeError) Error() string {
-	if e.ContentLength > e.Limit {
-		return fmt.Sprintf("mms: response body of %s %s is %d bytes, over the %d-byte limit (option.WithMaxResponseSize); it was not read", e.Method, e.Path, e.ContentLength, e.Limit)
-	}
-	return fmt.Sprintf("mms: response body of %s %s exceeded the %d-byte limit (option.WithMaxResponseSize); reading stopped there", e.Method, e.Path, e.Limit)
-}
 
 // errOverLimit is readBody's signal; the caller builds the typed error.
 var errOverLimit = errors.New("response body over the limit")
