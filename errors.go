@@ -63,15 +63,15 @@ func (e *Error) Metadata() ResponseMetadata {
 // Sentinels for errors.Is. An *Error matches the sentinel of its type, or of
 // its status when the body names no type.
 var (
-	ErrInvalidRequest  = errors.New("mms: invalid request")
-	ErrAuthentication  = errors.New("mms: authentication failed")
-	ErrBilling         = errors.New("mms: billing error")
-	ErrPermission      = errors.New("mms: permission denied")
-	ErrNotFound        = errors.New("mms: not found")
-	ErrRateLimited     = errors.New("mms: rate limited")
-	ErrAPI             = errors.New("mms: API error")
-	ErrTimeout         = errors.New("mms: service timeout")
-	ErrOverloaded      = errors.New("mms: overloaded")
+	ErrInvalidRequest = errors.New("mms: invalid request")
+	ErrAuthentication = errors.New("mms: authentication failed")
+	ErrBilling        = errors.New("mms: billing error")
+	ErrPermission     = errors.New("mms: permission denied")
+	ErrNotFound       = errors.New("mms: not found")
+	ErrRateLimited    = errors.New("mms: rate limited")
+	ErrAPI            = errors.New("mms: API error")
+	ErrTimeout        = errors.New("mms: service timeout")
+	ErrOverloaded     = errors.New("mms: overloaded")
 
 	// ErrInvalidParams matches every *ValidationError: a request the SDK
 	// refused before sending.

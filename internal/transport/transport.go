@@ -1,7 +1,8 @@
 // Package transport is mms-go's one request pipeline: URL and headers,
 // client-side pacing, the middleware chain, retries with backoff, per-attempt
-// timeouts, logging with secrets redacted, and the hand-over of response metadata. Every call
-// of every service, and the raw Client.Do, goes through Do.
+// timeouts, logging with secrets redacted, and the hand-over of response
+// metadata. Every call of every service, and the raw Client.Do, goes
+// through Do.
 package transport
 
 import (
