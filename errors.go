@@ -68,10 +68,13 @@ var (
 	ErrBilling        = errors.New("mms: billing error")
 	ErrPermission     = errors.New("mms: permission denied")
 	ErrNotFound       = errors.New("mms: not found")
-	ErrRateLimited    = errors.New("mms: rate limited")
-	ErrAPI            = errors.New("mms: API error")
-	ErrTimeout        = errors.New("mms: service timeout")
-	ErrOverloaded     = errors.New("mms: overloaded")
+	// ErrRequestTooLarge matches the service's 413 and the SDK's own
+	// refusal of a body over its endpoint's limit (*RequestTooLargeError).
+	ErrRequestTooLarge = errors.New("mms: request too large")
+	ErrRateLimited     = errors.New("mms: rate limited")
+	ErrAPI             = errors.New("mms: API error")
+	ErrTimeout         = errors.New("mms: service timeout")
+	ErrOverloaded      = errors.New("mms: overloaded")
 
 	// ErrInvalidParams matches every *ValidationError: a request the SDK
 	// refused before sending.

@@ -12,11 +12,6 @@ import (
 // (internal/transport) builds them through pipelineErrors, so the types
 // callers name in errors.As are the ones in the chain.
 
-// ErrRequestTooLarge matches a body over its endpoint's limit: the
-// service's 413 (an *Error) and the SDK's own check (a
-// *RequestTooLargeError).
-var ErrRequestTooLarge = errors.New("mms: request too large")
-
 // ErrNotReplayable is wrapped into the error of a failed call that was not
 // retried because its body was a stream that cannot be sent twice.
 var ErrNotReplayable = errors.New("not retried: the request body is a stream that cannot be replayed (pass an io.ReadSeeker, e.g. an *os.File, to make it retryable)")
