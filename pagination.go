@@ -2,12 +2,14 @@ package mms
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
 
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -101,6 +103,58 @@ type listPageWire[T any] struct {
 	LastID   *string `json:"last_id"`
 	NextPage *string `json:"next_page"`
 	PrevPage *string `json:"prev_page"`
+}
+
+// UnmarshalJSON decodes a page member by member and each item with its own
+// decoder: encoding/json would validate the page a second time and rescan
+// every item before handing it to the item's UnmarshalJSON.
+func (w *listPageWire[T]) UnmarshalJSON(data []byte) error {
+	return codec.EachMember(data, func(key string, value []byte) error {
+		var err error
+		switch key {
+		case "data":
+			w.Data, err = decodeItems[T](value)
+		case "has_more":
+			w.HasMore, err = codec.Decode[*bool](value)
+		case "first_id":
+			w.FirstID, err = codec.Decode[*string](value)
+		case "last_id":
+			w.LastID, err = codec.Decode[*string](value)
+		case "next_page":
+			w.NextPage, err = codec.Decode[*string](value)
+		case "prev_page":
+			w.PrevPage, err = codec.Decode[*string](value)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return nil
+	})
+}
+
+// decodeItems decodes a page's data array, each item in place (an item
+// type's own UnmarshalJSON is called directly). null gives nil.
+func decodeItems[T any](data []byte) ([]T, error) {
+	if string(data) == "null" {
+		return nil, nil
+	}
+	out := []T{}
+	err := codec.EachElement(data, func(elem []byte) error {
+		var zero T
+		out = append(out, zero)
+		v := &out[len(out)-1]
+		var err error
+		if u, ok := any(v).(json.Unmarshaler); ok {
+			err = u.UnmarshalJSON(elem)
+		} else {
+			err = json.Unmarshal(elem, v)
+		}
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", len(out)-1, err)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // getListPage sends one list request with the paging members in paging.
