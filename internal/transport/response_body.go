@@ -22,16 +22,15 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, errOverLimit
 	}
-	lr := &io.LimitedReader{R: r, N: limit + 1}
 	var chunks [][]byte
 	var total int64
 	if size >= 0 {
-		buf := make([]byte, size)
-		if _, err := io.ReadFull(lr, buf); err != nil {
+		// One byte of spare capacity probes for more than announced.
+		buf := make([]byte, size, size+1)
+		if _, err := io.ReadFull(r, buf); err != nil {
 			return nil, err
 		}
-		var probe [1]byte
-		n, err := io.ReadFull(lr, probe[:])
+		n, err := io.ReadFull(r, buf[size:size+1])
 		if n == 0 {
 			if err == io.EOF {
 				return buf, nil
@@ -40,8 +39,9 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 		}
 		// Longer than announced (a middleware's response may say anything):
 		// go on in chunks.
-		chunks, total = [][]byte{buf, {probe[0]}}, size+1
+		chunks, total = [][]byte{buf[:size+1]}, size+1
 	}
+	lr := &io.LimitedReader{R: r, N: limit + 1 - total}
 	next := firstChunk
 	for total <= limit {
 		buf := make([]byte, next)

@@ -84,6 +84,10 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 		client = http.DefaultClient
 	}
 	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req, errs).Do)
+	// Each attempt starts from the header built above. Only a middleware,
+	// or net/http adding a cookie jar's cookies, writes to a request's
+	// header; then each attempt gets a copy.
+	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil
 
 	var lastErr error
 	var delay time.Duration
@@ -99,7 +103,11 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 				return nil, joinLast(lastErr, fmt.Errorf("mms: waiting for the client-side rate limit: %w", err))
 			}
 		}
-		resp, retry, err := attempt1(ctx, cfg, req, target, header, send, attempt, errs)
+		h := header
+		if copyHeader {
+			h = header.Clone()
+		}
+		resp, retry, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
 		if err == nil {
 			return resp, nil
 		}
@@ -135,13 +143,9 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			timer.Stop()
 		}
 	}
-	var counter *countingReader
-	if body != nil {
-		counter = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req, errs: errs}
-		body = counter
-		if req.Body == nil {
-			body = newCancelableBody(actx, body) // see body.go
-		}
+	if body != nil && req.Body == nil { // a stream: its size is checked as it goes
+		body = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req, errs: errs}
+		body = newCancelableBody(actx, body) // see request_body.go
 	}
 	hreq, err := http.NewRequestWithContext(actx, req.Method, target, body)
 	if err != nil {
@@ -149,7 +153,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		cancel(nil)
 		return nil, false, fmt.Errorf("mms: building request: %w", err)
 	}
-	hreq.Header = header.Clone()
+	hreq.Header = header
 	if req.Body != nil {
 		hreq.ContentLength = int64(len(req.Body))
 	} else if req.BodyStream != nil && req.Size >= 0 {
@@ -226,7 +230,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			return nil, replayable, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, err)
 		}
 		cancel(nil)
-		hresp.Body = io.NopCloser(bytes.NewReader(resp.Bytes))
+		hresp.Body = http.NoBody // read: the bytes are in resp.Bytes
 		report(cfg, resp)
 		return resp, false, nil
 	}
@@ -273,7 +277,9 @@ func checkSize(req *Request, errs Errors) error {
 func bodyFor(req *Request, attempt int, errs Errors) (io.Reader, bool, error) {
 	switch {
 	case req.Body != nil:
-		return bytes.NewReader(req.Body), true, nil
+		b := &bytesBody{}
+		b.Reset(req.Body)
+		return b, true, nil
 	case req.BodyStream == nil:
 		return nil, true, nil
 	case attempt == 1:
@@ -287,6 +293,12 @@ func bodyFor(req *Request, attempt int, errs Errors) (io.Reader, bool, error) {
 	}
 	return nil, false, errs.NotReplayable()
 }
+
+// bytesBody is an encoded body as net/http reads it: a reader that is its
+// own Closer, so that net/http adds no wrapper of its own.
+type bytesBody struct{ bytes.Reader }
+
+func (*bytesBody) Close() error { return nil }
 
 // countingReader counts the bytes handed to the HTTP client, and stops a
 // stream of unknown size at the endpoint's limit.
@@ -346,41 +358,47 @@ func buildURL(base *url.URL, path string, q url.Values) string {
 
 // buildHeader sets every header the service needs: exactly one credential,
 // version, the merged betas, profile and workspace, content type, accept,
-// user agent, then the caller's extra headers.
+// user agent, then the caller's extra headers. The values share one
+// backing array (each capped, so an append cannot reach its neighbour).
 func buildHeader(cfg *config.Config, req *Request) http.Header {
-	h := make(http.Header, 8)
-	if cfg.APIKey != "" {
-		h.Set(wire.HeaderAPIKey, cfg.APIKey)
-	} else if cfg.AuthToken != "" {
-		h.Set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
+	h := make(http.Header, 8+len(cfg.Header))
+	vals := make([]string, 0, 8)
+	set := func(key, value string) { // key is canonical
+		vals = append(vals, value)
+		h[key] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	h.Set(wire.HeaderVersion, cfg.Version)
+	if cfg.APIKey != "" {
+		set(wire.HeaderAPIKey, cfg.APIKey)
+	} else if cfg.AuthToken != "" {
+		set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
+	}
+	set(wire.HeaderVersion, cfg.Version)
 	if cfg.UserAgent != "" {
-		h.Set(wire.HeaderUserAgent, cfg.UserAgent)
+		set(wire.HeaderUserAgent, cfg.UserAgent)
 	}
 	accept := req.Accept
 	if accept == "" {
 		accept = "application/json"
 	}
-	h.Set("Accept", accept)
+	set("Accept", accept)
 	if req.Body != nil || req.BodyStream != nil {
 		ct := req.ContentType
 		if ct == "" {
 			ct = "application/json"
 		}
-		h.Set(wire.HeaderContentType, ct)
+		set(wire.HeaderContentType, ct)
 	}
 	for k, v := range cfg.Header {
-		h[k] = slices.Clone(v)
+		h[k] = v[:len(v):len(v)] // not written to: see copyHeader in Do
 	}
 	if cfg.UserProfileID != "" {
-		h.Set(wire.HeaderUserProfileID, cfg.UserProfileID)
+		set(wire.HeaderUserProfileID, cfg.UserProfileID)
 	}
 	if cfg.WorkspaceID != "" {
-		h.Set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
+		set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
 	}
 	if betas := MergeBetas(cfg, req.Betas); len(betas) > 0 {
-		h.Set(wire.HeaderBeta, strings.Join(betas, ","))
+		set(wire.HeaderBeta, strings.Join(betas, ","))
 	}
 	return h
 }
