@@ -13,6 +13,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/testutil"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -99,35 +100,17 @@ func drain[T any](seq iter.Seq2[T, error]) error {
 	return nil
 }
 
-// stepClock is the fake's clock; it moves only when told.
-type stepClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *stepClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *stepClock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // callFake starts mmstest and a client on it. Batches take an hour on the
 // fake's clock, which moves 40 minutes after each request: a batch ends on
 // the second request after its creation.
 func callFake(t *testing.T) (*Client, *mmstest.Server) {
 	t.Helper()
-	clock := &stepClock{now: time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC)}
+	clock := testutil.NewClock(time.Date(2026, 7, 1, 12, 0, 0, 0, time.UTC))
 	srv := mmstest.NewServer(mmstest.WithClock(clock.Now), mmstest.WithBatchProcessingTime(time.Hour))
 	t.Cleanup(srv.Close)
 	tick := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
 		resp, err := next(r)
-		clock.advance(40 * time.Minute)
+		clock.Advance(40 * time.Minute)
 		return resp, err
 	})
 	c, err := NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), tick)

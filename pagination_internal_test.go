@@ -481,14 +481,7 @@ func TestListsStopOnCycle(t *testing.T) {
 // the same fields, for items with and without their own decoder, and
 // malformed items fail naming their position.
 func TestListPageWireDecode(t *testing.T) {
-	type plainPage struct {
-		Data     []ModelInfo `json:"data"`
-		HasMore  *bool       `json:"has_more"`
-		FirstID  *string     `json:"first_id"`
-		LastID   *string     `json:"last_id"`
-		NextPage *string     `json:"next_page"`
-		PrevPage *string     `json:"prev_page"`
-	}
+	type plainPage listPageWire[ModelInfo] // the fields, without the decoder
 	pages := []string{
 		`{"data":[{"type":"model","id":"a","display_name":"A","created_at":"2026-01-01T00:00:00Z"},{"id":"b","x":1}],"has_more":true,"first_id":"a","last_id":"b"}`,
 		`{"data":[],"has_more":false,"first_id":null,"last_id":null}`,

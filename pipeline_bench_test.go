@@ -1,12 +1,11 @@
 package mms_test
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -18,18 +17,16 @@ import (
 // The pipeline benchmarks do what the side-by-side harness's W4 and W5 do
 // (../shared/bench), against httptest, so the per-call and per-page costs can
 // be profiled here: go test -run '^$' -bench Pipeline -cpuprofile cpu.out.
+// BenchmarkCreatePhases (pipeline_phases_bench_test.go) splits W4 without
+// the network into its phases.
 
-// benchMessage is a ~1.8 KB reply: a text block and a tool call, as W4's.
-func benchMessage() string {
-	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 25)
-	return `{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",` +
-		`"content":[{"type":"text","text":"` + text + `","citations":null},` +
-		`{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"get_weather",` +
-		`"input":{"location":"San Francisco, CA","unit":"celsius","days":3,"include":["wind","humidity"]},"caller":{"type":"direct"}}],` +
-		`"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"container":null,` +
-		`"usage":{"input_tokens":412,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
-		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},` +
-		`"output_tokens":318,"service_tier":"standard","inference_geo":"global"}}`
+// benchMessage is a ~1.8 KB reply, a text block and a tool call, as W4's.
+func benchMessage(b *testing.B) []byte {
+	msg, err := os.ReadFile("testdata/bench/w4_message.json")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return msg
 }
 
 // benchModelPages returns 100 pages of 100 models, shaped as W5's.
@@ -76,12 +73,12 @@ func benchClient(b *testing.B, h http.HandlerFunc) *mms.Client {
 
 // BenchmarkPipelineCreate is W4: one Messages.Create per op.
 func BenchmarkPipelineCreate(b *testing.B) {
-	msg := benchMessage()
+	msg := benchMessage(b)
 	clen := strconv.Itoa(len(msg))
 	c := benchClient(b, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", clen)
-		w.Write([]byte(msg))
+		w.Write(msg)
 	})
 	p := mms.MessageCreateParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
 		Messages: []mms.MessageParam{mms.UserText("What is the weather in San Francisco?")}}
@@ -123,38 +120,6 @@ func BenchmarkPipelineList(b *testing.B) {
 		}
 		if n != 10000 {
 			b.Fatalf("listed %d models, want 10000", n)
-		}
-	}
-}
-
-// cannedTransport answers every request with the same body, without a
-// network, so that BenchmarkPipelineOverhead measures only the SDK's side.
-type cannedTransport struct{ body []byte }
-
-func (t cannedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
-	if r.Body != nil {
-		io.Copy(io.Discard, r.Body)
-		r.Body.Close()
-	}
-	h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_bench"}}
-	return &http.Response{StatusCode: 200, Header: h, Body: io.NopCloser(bytes.NewReader(t.body)),
-		ContentLength: int64(len(t.body)), Request: r}, nil
-}
-
-// BenchmarkPipelineOverhead is W4 without the network: Create's own cost.
-func BenchmarkPipelineOverhead(b *testing.B) {
-	hc := &http.Client{Transport: cannedTransport{[]byte(benchMessage())}}
-	c, err := mms.NewClient(option.WithAPIKey("sk-bench"), option.WithBaseURL("http://bench.invalid"), option.WithHTTPClient(hc))
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := mms.MessageCreateParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
-		Messages: []mms.MessageParam{mms.UserText("What is the weather in San Francisco?")}}
-	ctx := context.Background()
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := c.Messages.Create(ctx, p); err != nil {
-			b.Fatal(err)
 		}
 	}
 }

@@ -5,7 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"strings"
+	"os"
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -15,15 +15,10 @@ import (
 // BenchmarkCreatePhases splits one Messages.Create (W4 without the network)
 // into its phases, to tell the pipeline's share from the codec's.
 func BenchmarkCreatePhases(b *testing.B) {
-	text := strings.Repeat("The quick brown fox jumps over the lazy dog. ", 25)
-	reply := []byte(`{"id":"msg_01XFDUDYJgAACzvnptvVoYEL","type":"message","role":"assistant","model":"claude-sonnet-4-5-20250929",` +
-		`"content":[{"type":"text","text":"` + text + `","citations":null},` +
-		`{"type":"tool_use","id":"toolu_01A09q90qw90lq917835lq9","name":"get_weather",` +
-		`"input":{"location":"San Francisco, CA","unit":"celsius","days":3,"include":["wind","humidity"]},"caller":{"type":"direct"}}],` +
-		`"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"container":null,` +
-		`"usage":{"input_tokens":412,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
-		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},` +
-		`"output_tokens":318,"service_tier":"standard","inference_geo":"global"}}`)
+	reply, err := os.ReadFile("testdata/bench/w4_message.json") // as W4's
+	if err != nil {
+		b.Fatal(err)
+	}
 	p := MessageCreateParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
 		Messages: []MessageParam{UserText("What is the weather in San Francisco?")}}
 	body, err := encodeMessageBody(&p, "")
