@@ -157,11 +157,11 @@ type request struct {
 	timeout      time.Duration
 }
 
-// call is one call of a service method with its options applied. newCall
-// applies the call's option list exactly once; every request the call then
-// makes (each attempt, each page of a list) goes through call.send with the
-// result. send is the only way into the pipeline, so a method cannot apply
-// its options twice, whatever it reads from the configuration first.
+// call is one call of a service method with its options applied. A method
+// makes one with newCall, which applies the option list, reads what it needs
+// from it (the idle timeout, the user profile) and sends every request of the
+// call (each page of a list, each poll) through its send. send exists only
+// on a call and takes no options, so the pipeline never applies them again.
 type call struct {
 	cfg *config.Config
 	err error // a bad option: send returns it and sends nothing
