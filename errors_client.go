@@ -95,7 +95,8 @@ func (e *RedirectError) Unwrap() error { return e.Err }
 // AttemptTimeoutError reports an attempt that ran past its per-attempt
 // timeout (option.WithRequestTimeout, or the endpoint's default); it
 // matches context.DeadlineExceeded. A timed-out attempt is retried like a
-// dropped connection, so this is the error of the last attempt.
+// dropped connection; a call's error wraps it when its last attempt timed
+// out.
 type AttemptTimeoutError struct {
 	// Timeout is the per-attempt timeout that ran out.
 	Timeout time.Duration
