@@ -143,11 +143,12 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			timer.Stop()
 		}
 	}
+	var stream io.Reader
 	if body != nil && req.Body == nil { // a stream: its size is checked as it goes
-		body = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req, errs: errs}
-		body = newCancelableBody(actx, body) // see request_body.go
+		stream = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req, errs: errs}
+		stream = newCancelableBody(actx, stream) // see request_body.go
 	}
-	hreq, err := http.NewRequestWithContext(actx, req.Method, target, body)
+	hreq, err := http.NewRequestWithContext(actx, req.Method, target, stream)
 	if err != nil {
 		stopTimer()
 		cancel(nil)
@@ -155,6 +156,11 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	}
 	hreq.Header = header
 	if req.Body != nil {
+		// A *bytes.Reader in net/http's own NopCloser is a body net/http
+		// knows to be in memory: it sends the headers and the body in one
+		// write, where for any other reader it flushes the headers first
+		// (one more packet, and one more read for the server).
+		hreq.Body = io.NopCloser(body)
 		hreq.ContentLength = int64(len(req.Body))
 	} else if req.BodyStream != nil && req.Size >= 0 {
 		hreq.ContentLength = req.Size
@@ -277,9 +283,7 @@ func checkSize(req *Request, errs Errors) error {
 func bodyFor(req *Request, attempt int, errs Errors) (io.Reader, bool, error) {
 	switch {
 	case req.Body != nil:
-		b := &bytesBody{}
-		b.Reset(req.Body)
-		return b, true, nil
+		return bytes.NewReader(req.Body), true, nil
 	case req.BodyStream == nil:
 		return nil, true, nil
 	case attempt == 1:
@@ -293,12 +297,6 @@ func bodyFor(req *Request, attempt int, errs Errors) (io.Reader, bool, error) {
 	}
 	return nil, false, errs.NotReplayable()
 }
-
-// bytesBody is an encoded body as net/http reads it: a reader that is its
-// own Closer, so that net/http adds no wrapper of its own.
-type bytesBody struct{ bytes.Reader }
-
-func (*bytesBody) Close() error { return nil }
 
 // countingReader counts the bytes handed to the HTTP client, and stops a
 // stream of unknown size at the endpoint's limit.
