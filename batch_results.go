@@ -44,13 +44,9 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		return listError[BatchResult](err)
 	}
 	return func(yield func(BatchResult, error) bool) {
-		cfg, err := s.client.configFor(opts)
-		if err != nil {
-			yieldError(yield, err)
-			return
-		}
+		cl := s.client.newCall(opts)
 		r := &request{method: http.MethodGet, path: path, accept: "application/x-jsonl", streaming: true}
-		resp, err := s.client.send(ctx, r, opts)
+		resp, err := cl.send(ctx, r)
 		if err != nil {
 			yieldError(yield, err)
 			return
@@ -58,8 +54,8 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		// option.WithStreamIdleTimeout applies here as to message streams.
 		body := resp.Body
 		var idle *idleReader
-		if cfg.StreamIdle > 0 {
-			idle = newIdleReader(resp.Body, cfg.StreamIdle)
+		if cl.cfg.StreamIdle > 0 {
+			idle = newIdleReader(resp.Body, cl.cfg.StreamIdle)
 			body = idle
 		}
 		defer body.Close()

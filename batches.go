@@ -191,7 +191,7 @@ func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts .
 	var b Batch
 	r := &request{method: http.MethodPost, path: batchesPath, betas: p.betas(), out: &b,
 		stream: readerOf(pieces), size: size, getBody: func() (io.Reader, error) { return readerOf(pieces), nil }}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -213,19 +213,23 @@ func batchPath(id, suffix string) (string, error) {
 }
 
 // batchCall sends a body-less request about one batch and decodes the answer.
-func (s *BatchesService) batchCall(ctx context.Context, method, id, suffix string, out any, opts []option.RequestOption) error {
+func batchCall(ctx context.Context, cl call, method, id, suffix string, out any) error {
 	path, err := batchPath(id, suffix)
 	if err != nil {
 		return err
 	}
-	_, err = s.client.send(ctx, &request{method: method, path: path, out: out}, opts)
+	_, err = cl.send(ctx, &request{method: method, path: path, out: out})
 	return err
 }
 
 // Get retrieves a batch (GET /v1/messages/batches/{message_batch_id}).
 func (s *BatchesService) Get(ctx context.Context, batchID string, opts ...option.RequestOption) (*Batch, error) {
+	return getBatch(ctx, s.client.newCall(opts), batchID)
+}
+
+func getBatch(ctx context.Context, cl call, batchID string) (*Batch, error) {
 	var b Batch
-	if err := s.batchCall(ctx, http.MethodGet, batchID, "", &b, opts); err != nil {
+	if err := batchCall(ctx, cl, http.MethodGet, batchID, "", &b); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -238,7 +242,7 @@ func (s *BatchesService) Get(ctx context.Context, batchID string, opts ...option
 // has ended cannot be canceled.
 func (s *BatchesService) Cancel(ctx context.Context, batchID string, opts ...option.RequestOption) (*Batch, error) {
 	var b Batch
-	if err := s.batchCall(ctx, http.MethodPost, batchID, "/cancel", &b, opts); err != nil {
+	if err := batchCall(ctx, s.client.newCall(opts), http.MethodPost, batchID, "/cancel", &b); err != nil {
 		return nil, err
 	}
 	return &b, nil
@@ -249,7 +253,7 @@ func (s *BatchesService) Cancel(ctx context.Context, batchID string, opts ...opt
 // ended can be deleted: cancel a running one and wait for it first.
 func (s *BatchesService) Delete(ctx context.Context, batchID string, opts ...option.RequestOption) (*BatchDeleted, error) {
 	var d BatchDeleted
-	if err := s.batchCall(ctx, http.MethodDelete, batchID, "", &d, opts); err != nil {
+	if err := batchCall(ctx, s.client.newCall(opts), http.MethodDelete, batchID, "", &d); err != nil {
 		return nil, err
 	}
 	return &d, nil
@@ -358,9 +362,10 @@ func (s *BatchesService) Wait(ctx context.Context, batchID string, p BatchWaitPa
 		ceiling = max(DefaultBatchMaxPollInterval, interval)
 	}
 	interval = min(interval, ceiling)
+	cl := s.client.newCall(opts) // once for every poll
 	var last *Batch
 	for {
-		b, err := s.Get(ctx, batchID, opts...)
+		b, err := getBatch(ctx, cl, batchID)
 		if err != nil {
 			return last, err
 		}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"strings"
@@ -54,7 +53,7 @@ type Client struct {
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
 	cfg.UserAgent = userAgent
-	if err := cfg.Apply(opts); err != nil {
+	if err := config.Apply(cfg, opts); err != nil {
 		return nil, err
 	}
 	if cfg.MetadataInto != nil {
@@ -86,7 +85,7 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		if env == "" {
 			return nil, fmt.Errorf("mms: no base URL: the service publishes no default address; set $%s or pass option.WithBaseURL", EnvBaseURL)
 		}
-		u, err := option.ParseBaseURL(env)
+		u, err := transport.ParseBaseURL(env)
 		if err != nil {
 			return nil, fmt.Errorf("mms: $%s: %w", EnvBaseURL, err)
 		}
@@ -137,7 +136,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 	default:
 		r.body = b
 	}
-	_, err = c.send(ctx, r, opts)
+	_, err = c.newCall(opts).send(ctx, r)
 	return err
 }
 
@@ -158,39 +157,48 @@ type request struct {
 	timeout      time.Duration
 }
 
-// configFor returns the client's configuration with per-call options applied.
-func (c *Client) configFor(opts []option.RequestOption) (*config.Config, error) {
+// call is one call of a service method with its options applied. A method
+// makes one with newCall, which applies the option list, reads what it needs
+// from it (the idle timeout, the user profile) and sends every request of the
+// call (each page of a list, each poll) through its send. send exists only
+// on a call and takes no options, so the pipeline never applies them again.
+type call struct {
+	cfg *config.Config
+	err error // a bad option: send returns it and sends nothing
+}
+
+// newCall applies opts on top of the client's configuration (a copy is made
+// only when there are options).
+func (c *Client) newCall(opts []option.RequestOption) call {
 	if len(opts) == 0 {
-		return c.cfg, nil
+		return call{cfg: c.cfg}
 	}
 	cfg := c.cfg.Clone()
-	if err := cfg.Apply(opts); err != nil {
-		return nil, err
+	if err := config.Apply(cfg, opts); err != nil {
+		return call{err: err}
 	}
-	return cfg, nil
+	return call{cfg: cfg}
 }
 
 // send runs r through the pipeline and decodes the answer into r.out.
-func (c *Client) send(ctx context.Context, r *request, opts []option.RequestOption) (*transport.Response, error) {
-	cfg, err := c.configFor(opts)
-	if err != nil {
-		return nil, err
+func (cl call) send(ctx context.Context, r *request) (*transport.Response, error) {
+	if cl.err != nil {
+		return nil, cl.err
 	}
+	if r.raw == nil && r.body != nil {
+		var err error
+		if r.raw, err = codec.MarshalRequest(r.body); err != nil {
+			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
+		}
+	}
+	budget := cl.budget(r)
 	treq := &transport.Request{
 		Method: r.method, Path: r.path, Query: r.query,
 		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
-		Stream: r.streaming, DefaultTimeout: r.timeout,
+		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate,
 	}
-	if treq.Body == nil && r.body != nil {
-		if treq.Body, err = codec.MarshalRequest(r.body); err != nil {
-			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
-		}
-	}
-	// A token is about four bytes of JSON: a coarse estimate the limiter
-	// corrects from the reported usage.
-	treq.Tokens = len(treq.Body) / 4
-	resp, err := transport.Do(ctx, cfg, treq, apiError)
+	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {
 		return nil, err
 	}
@@ -198,16 +206,37 @@ func (c *Client) send(ctx context.Context, r *request, opts []option.RequestOpti
 		return resp, nil
 	}
 	if err := decodeInto(resp.Bytes, r.out); err != nil {
-		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.Meta.RequestID, err)
+		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.RequestID, err)
 	}
-	if u, ok := r.out.(interface{ billedTokens() int }); ok && cfg.Limiter != nil {
-		cfg.Limiter.Correct(treq.Tokens, u.billedTokens())
+	if u, ok := r.out.(interface{ billedTokens() int }); ok {
+		budget.correct(u.billedTokens())
 	}
 	return resp, nil
 }
 
-func apiError(status int, h http.Header, body []byte, attempts int) error {
-	return newAPIError(status, h, body, attempts)
+// tokenBudget is a call's charge on the client-side token limit: the
+// estimate the limiter waits for before each attempt, and its correction
+// from what the reply says was billed (after decoding a reply, or at a
+// stream's message_stop). The zero value (no limiter) does nothing.
+type tokenBudget struct {
+	limiter  config.Limiter
+	estimate int
+}
+
+// budget returns r's charge, once r's body is encoded. A JSON body counts a
+// token per four bytes: a coarse estimate the reply corrects. A streamed body
+// (file and skill uploads, batch creation) counts none: its bytes are not
+// input billed by this call (a file counts when a message uses it, a batch
+// when it is processed), and its size may be unknown.
+func (cl call) budget(r *request) tokenBudget {
+	return tokenBudget{limiter: cl.cfg.Limiter, estimate: len(r.raw) / 4}
+}
+
+// correct tells the limiter what the reply reported as billed.
+func (b tokenBudget) correct(actual int) {
+	if b.limiter != nil {
+		b.limiter.Correct(b.estimate, actual)
+	}
 }
 
 // decodeInto decodes a response body into out. Types with their own decoder
@@ -233,26 +262,3 @@ func decodeInto(data []byte, out any) error {
 	}
 	return json.Unmarshal(data, out)
 }
-
-// RequestTooLargeError reports a request body over its endpoint's limit
-// (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
-// ErrRequestTooLarge.
-type RequestTooLargeError = transport.TooLargeError
-
-// ResponseTooLargeError reports a non-streaming success body over the limit
-// set with option.WithMaxResponseSize (default 64 MiB). At most Limit+1
-// bytes were read; the call is not retried.
-type ResponseTooLargeError = transport.ResponseTooLargeError
-
-// RedirectError reports a redirect the SDK did not follow: it follows only
-// redirects of idempotent methods that stay on the base URL's origin, since
-// requests carry the credential. It is not retried.
-type RedirectError = transport.RedirectError
-
-// AttemptTimeoutError reports an attempt that ran past its per-attempt
-// timeout; it matches context.DeadlineExceeded.
-type AttemptTimeoutError = transport.AttemptTimeoutError
-
-// ErrNotReplayable is wrapped into the error of a failed call that was not
-// retried because its body was a stream that cannot be sent twice.
-var ErrNotReplayable = transport.ErrNotReplayable

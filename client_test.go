@@ -3,9 +3,11 @@ package mms_test
 import (
 	"context"
 	"errors"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -298,5 +300,53 @@ func TestErrorsIsAndAs(t *testing.T) {
 	}
 	if apiErr.Attempts != 1 || apiErr.Metadata().RequestID != "req_test" {
 		t.Errorf("attempts %d, metadata %+v", apiErr.Attempts, apiErr.Metadata())
+	}
+}
+
+// writeCounter counts the writes a connection makes.
+type writeCounter struct {
+	net.Conn
+	writes *atomic.Int32
+}
+
+func (c writeCounter) Write(p []byte) (int, error) {
+	c.writes.Add(1)
+	return c.Conn.Write(p)
+}
+
+// TestJSONRequestIsOneWrite: a JSON body goes out with its headers in one
+// write (one packet), as net/http does for bodies it knows to be in memory;
+// a streamed body has its headers flushed first, so the server can answer
+// them early.
+func TestJSONRequestIsOneWrite(t *testing.T) {
+	tests := []struct {
+		name     string
+		body     any
+		oneWrite bool
+	}{
+		{"no body", nil, true},
+		{"JSON body", map[string]string{"a": "b"}, true},
+		{"raw JSON body", []byte(`{"a":"b"}`), true},
+		{"streamed body", strings.NewReader(`{"a":"b"}`), false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScriptServer(t)
+			var writes atomic.Int32
+			dialer := &net.Dialer{}
+			hc := &http.Client{Transport: &http.Transport{
+				DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
+					conn, err := dialer.DialContext(ctx, network, addr)
+					return writeCounter{conn, &writes}, err
+				},
+			}}
+			c := newTestClient(t, s, option.WithHTTPClient(hc))
+			if err := c.Do(context.Background(), "POST", "/v1/messages/count_tokens", tt.body, nil); err != nil {
+				t.Fatal(err)
+			}
+			if n := writes.Load(); (n == 1) != tt.oneWrite {
+				t.Errorf("the request took %d writes; one write: %v, want %v", n, n == 1, tt.oneWrite)
+			}
+		})
 	}
 }

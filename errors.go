@@ -63,12 +63,14 @@ func (e *Error) Metadata() ResponseMetadata {
 // Sentinels for errors.Is. An *Error matches the sentinel of its type, or of
 // its status when the body names no type.
 var (
-	ErrInvalidRequest  = errors.New("mms: invalid request")
-	ErrAuthentication  = errors.New("mms: authentication failed")
-	ErrBilling         = errors.New("mms: billing error")
-	ErrPermission      = errors.New("mms: permission denied")
-	ErrNotFound        = errors.New("mms: not found")
-	ErrRequestTooLarge = transport.ErrRequestTooLarge
+	ErrInvalidRequest = errors.New("mms: invalid request")
+	ErrAuthentication = errors.New("mms: authentication failed")
+	ErrBilling        = errors.New("mms: billing error")
+	ErrPermission     = errors.New("mms: permission denied")
+	ErrNotFound       = errors.New("mms: not found")
+	// ErrRequestTooLarge matches the service's 413 and the SDK's own
+	// refusal of a body over its endpoint's limit (*RequestTooLargeError).
+	ErrRequestTooLarge = errors.New("mms: request too large")
 	ErrRateLimited     = errors.New("mms: rate limited")
 	ErrAPI             = errors.New("mms: API error")
 	ErrTimeout         = errors.New("mms: service timeout")

@@ -29,8 +29,8 @@ func init() {
 // may accept the calls without them; switch one off with
 // option.WithoutEndpointBeta(mms.BetaFiles).
 const (
-	BetaFiles  = wire.BetaFiles
-	BetaSkills = wire.BetaSkills
+	BetaFiles  = "files-api-2025-04-14"
+	BetaSkills = "skills-2025-10-02"
 )
 
 // FilesService uploads, lists, retrieves, downloads and deletes files
@@ -138,7 +138,7 @@ func (c *Client) sendForm(ctx context.Context, path string, form *multipart.Form
 	if form.Replayable() {
 		r.getBody = form.Open
 	}
-	_, err = c.send(ctx, r, opts)
+	_, err = c.newCall(opts).send(ctx, r)
 	return err
 }
 
@@ -308,7 +308,7 @@ func (s *FilesService) Get(ctx context.Context, id string, opts ...option.Reques
 	}
 	var out FileMetadata
 	r := &request{method: http.MethodGet, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -345,13 +345,13 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 		method: http.MethodGet, path: "/v1/files/" + seg + "/content", accept: "application/binary",
 		betas: []string{wire.BetaFiles}, streaming: true,
 	}
-	resp, err := s.client.send(ctx, r, opts)
+	resp, err := s.client.newCall(opts).send(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	d := &FileDownload{
 		Body: resp.Body, ContentType: resp.Header.Get(wire.HeaderContentType),
-		ContentLength: resp.ContentLength, Metadata: resp.Meta,
+		ContentLength: resp.ContentLength, Metadata: metadataFrom(resp.StatusCode, resp.Header, resp.Attempts),
 	}
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		d.Filename = params["filename"]
@@ -368,7 +368,7 @@ func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.Req
 	}
 	var out DeletedFile
 	r := &request{method: http.MethodDelete, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil

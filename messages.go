@@ -34,7 +34,11 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	if err := s.checkUserProfile(&p, nil, opts); err != nil {
+	cl := s.client.newCall(opts)
+	if cl.err != nil {
+		return nil, cl.err
+	}
+	if err := checkUserProfile(&p, cl.cfg); err != nil {
 		return nil, err
 	}
 	body, err := encodeMessageBody(&p, "")
@@ -42,10 +46,10 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
 	var msg Message
-	_, err = s.client.send(ctx, &request{
+	_, err = cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
 		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens),
-	}, opts)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -55,18 +59,10 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 // checkUserProfile refuses a body user_profile_id that differs from the
 // vendor-user-profile-id header the call resolves to (set with
 // option.WithUserProfileID or option.WithHeader, on the client or the
-// call): the service would answer 400. cfg is the call's configuration, or
-// nil to resolve it from opts, which happens only when the body names a
-// profile.
-func (s *MessagesService) checkUserProfile(p *MessageCreateParams, cfg *config.Config, opts []option.RequestOption) error {
+// call): the service would answer 400. cfg is the call's configuration.
+func checkUserProfile(p *MessageCreateParams, cfg *config.Config) error {
 	if p.UserProfileID == "" {
 		return nil
-	}
-	if cfg == nil {
-		var err error
-		if cfg, err = s.client.configFor(opts); err != nil {
-			return err
-		}
 	}
 	header := cfg.UserProfileID
 	if header == "" {
@@ -86,9 +82,9 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 		return nil, err
 	}
 	var out MessageTokensCount
-	_, err := s.client.send(ctx, &request{
+	_, err := s.client.newCall(opts).send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out,
-	}, opts)
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -104,4 +100,8 @@ func nonStreamingTimeout(maxTokens int) time.Duration {
 }
 
 // billedTokens lets the client-side rate limiter correct its estimate.
-func (m *Message) billedTokens() int { return m.Usage.TotalInputTokens() + m.Usage.OutputTokens }
+func (m *Message) billedTokens() int { return billed(m.Usage) }
+
+// billed is what a message's usage counts against the token limit, for
+// replies and streams alike.
+func billed(u Usage) int { return u.TotalInputTokens() + u.OutputTokens }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/config"
 	"io"
 	"iter"
 	"mime"
@@ -157,11 +156,10 @@ type messageStream struct {
 	idle *idleReader // nil without an idle timeout
 	resp *transport.Response
 
-	// The client-side rate limiter's estimate, corrected from the usage the
-	// stream reports (limiter nil: no limiter configured).
-	limiter  config.Limiter
-	estimate int
-	usage    Usage
+	// The call's charge on the client-side token limit, corrected from the
+	// usage the stream reports.
+	budget tokenBudget
+	usage  Usage
 }
 
 // openStream validates and encodes p, sends the request and returns the
@@ -170,11 +168,11 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	cfg, err := s.client.configFor(opts)
-	if err != nil {
-		return nil, err
+	cl := s.client.newCall(opts)
+	if cl.err != nil {
+		return nil, cl.err
 	}
-	if err := s.checkUserProfile(p, cfg, nil); err != nil {
+	if err := checkUserProfile(p, cl.cfg); err != nil {
 		return nil, err
 	}
 	// One encoding pass: "stream":true goes in while large payloads are
@@ -183,24 +181,25 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
-	resp, err := s.client.send(ctx, &request{
+	r := &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
 		accept: "text/event-stream", streaming: true, timeout: streamHeaderTimeout,
-	}, opts)
+	}
+	resp, err := cl.send(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	st := &messageStream{body: resp.Body, resp: resp, limiter: cfg.Limiter, estimate: len(body) / 4}
+	st := &messageStream{body: resp.Body, resp: resp, budget: cl.budget(r)}
 	if ct := resp.Header.Get(wire.HeaderContentType); ct != "" {
 		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 			resp.Body.Close()
 			return nil, fmt.Errorf("mms: POST /v1/messages: expected an event stream, got %s: %s (request-id %s)",
-				ct, excerpt(data), resp.Meta.RequestID)
+				ct, excerpt(data), resp.RequestID)
 		}
 	}
-	if cfg.StreamIdle > 0 {
-		st.idle = newIdleReader(resp.Body, cfg.StreamIdle)
+	if cl.cfg.StreamIdle > 0 {
+		st.idle = newIdleReader(resp.Body, cl.cfg.StreamIdle)
 		st.body = st.idle
 	}
 	return st, nil
@@ -228,7 +227,7 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 			if errors.As(err, &apiErr) { // an "error" event
 				yield(nil, st.withResponse(apiErr))
 			} else {
-				yield(nil, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, events+1, st.resp.Meta.RequestID))
+				yield(nil, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, events+1, st.resp.RequestID))
 			}
 			return
 		}
@@ -239,9 +238,7 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 		case MessageDeltaEvent:
 			st.usage.OutputTokens = e.Usage.OutputTokens
 		case MessageStopEvent:
-			if st.limiter != nil {
-				st.limiter.Correct(st.estimate, st.usage.TotalInputTokens()+st.usage.OutputTokens)
-			}
+			st.budget.correct(billed(st.usage))
 			// The message is complete: the sequence ends here whatever
 			// the server does with the connection next.
 			yield(ev, nil)
@@ -288,9 +285,9 @@ func (st *messageStream) readError(ctx context.Context, events int, err error) e
 // response says: the attempts, and its request-id when the payload has
 // none.
 func (st *messageStream) withResponse(e *Error) *Error {
-	e.Attempts = st.resp.Meta.Attempts
+	e.Attempts = st.resp.Attempts
 	if e.RequestID == "" {
-		e.RequestID = st.resp.Meta.RequestID
+		e.RequestID = st.resp.RequestID
 	}
 	return e
 }

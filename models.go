@@ -88,7 +88,7 @@ func (s *ModelsService) Get(ctx context.Context, id string, opts ...option.Reque
 	}
 	var m ModelInfo
 	r := &request{method: http.MethodGet, path: "/v1/models/" + url.PathEscape(id), out: &m}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &m, nil

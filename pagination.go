@@ -2,12 +2,14 @@ package mms
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"iter"
 	"net/http"
 	"net/url"
 	"strconv"
 
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -79,8 +81,8 @@ const (
 //		return listByCursor[Foo](ctx, p.call(s.client, opts), p.Page, false)
 //	}
 type listCall struct {
-	client *Client
-	path   string // escaped, e.g. "/v1/models"
+	call call   // the List call's options, applied once for all its pages
+	path string // escaped, e.g. "/v1/models"
 	// query holds limit and filters but not the paging members (after_id,
 	// before_id, page), which the drivers set. Array filters go in with
 	// addQueryArray. A list with an order puts the params' order here itself
@@ -91,7 +93,6 @@ type listCall struct {
 	// with; "" for lists without an order.
 	order ListOrder
 	betas []string // the endpoint's required betas
-	opts  []option.RequestOption
 }
 
 // listPageWire is a page as the service sends it, in either scheme.
@@ -102,6 +103,58 @@ type listPageWire[T any] struct {
 	LastID   *string `json:"last_id"`
 	NextPage *string `json:"next_page"`
 	PrevPage *string `json:"prev_page"`
+}
+
+// UnmarshalJSON decodes a page member by member and each item with its own
+// decoder: encoding/json would validate the page a second time and rescan
+// every item before handing it to the item's UnmarshalJSON.
+func (w *listPageWire[T]) UnmarshalJSON(data []byte) error {
+	return codec.EachMember(data, func(key string, value []byte) error {
+		var err error
+		switch key {
+		case "data":
+			w.Data, err = decodeItems[T](value)
+		case "has_more":
+			w.HasMore, err = codec.Decode[*bool](value)
+		case "first_id":
+			w.FirstID, err = codec.Decode[*string](value)
+		case "last_id":
+			w.LastID, err = codec.Decode[*string](value)
+		case "next_page":
+			w.NextPage, err = codec.Decode[*string](value)
+		case "prev_page":
+			w.PrevPage, err = codec.Decode[*string](value)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", key, err)
+		}
+		return nil
+	})
+}
+
+// decodeItems decodes a page's data array, each item in place (an item
+// type's own UnmarshalJSON is called directly). null gives nil.
+func decodeItems[T any](data []byte) ([]T, error) {
+	if string(data) == "null" {
+		return nil, nil
+	}
+	out := []T{}
+	err := codec.EachElement(data, func(elem []byte) error {
+		var zero T
+		out = append(out, zero)
+		v := &out[len(out)-1]
+		var err error
+		if u, ok := any(v).(json.Unmarshaler); ok {
+			err = u.UnmarshalJSON(elem)
+		} else {
+			err = json.Unmarshal(elem, v)
+		}
+		if err != nil {
+			return fmt.Errorf("[%d]: %w", len(out)-1, err)
+		}
+		return nil
+	})
+	return out, err
 }
 
 // getListPage sends one list request with the paging members in paging.
@@ -117,7 +170,7 @@ func getListPage[T any](ctx context.Context, l listCall, paging map[string]strin
 	}
 	var page listPageWire[T]
 	r := &request{method: http.MethodGet, path: l.path, query: q, betas: l.betas, out: &page}
-	if _, err := l.client.send(ctx, r, l.opts); err != nil {
+	if _, err := l.call.send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &page, nil
@@ -335,7 +388,7 @@ func newListCall(c *Client, path string, limit int, opts []option.RequestOption,
 	if limit != 0 {
 		q.Set("limit", strconv.Itoa(limit))
 	}
-	return listCall{client: c, path: path, query: q, betas: betas, opts: opts}
+	return listCall{call: c.newCall(opts), path: path, query: q, betas: betas}
 }
 
 // idListParams are the params of an id-scheme list, as listIDs and

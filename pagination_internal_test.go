@@ -132,7 +132,7 @@ func (s *cursorServer) call(t *testing.T, order, defaultOrder ListOrder) listCal
 	if eff == "" {
 		eff = defaultOrder
 	}
-	return listCall{client: c, path: "/v1/things", query: q, order: eff}
+	return listCall{call: c.newCall(nil), path: "/v1/things", query: q, order: eff}
 }
 
 func ids(t *testing.T, seq func(func(thing, error) bool)) ([]string, error) {
@@ -374,7 +374,7 @@ func TestIDListStopsOnLoop(t *testing.T) {
 	}
 	n := 0
 	var last error
-	for _, err := range listByID[thing](context.Background(), listCall{client: c, path: "/v1/x"}, "", "") {
+	for _, err := range listByID[thing](context.Background(), listCall{call: c.newCall(nil), path: "/v1/x"}, "", "") {
 		n++
 		last = err
 		if n > 10 {
@@ -457,7 +457,7 @@ func TestListsStopOnCycle(t *testing.T) {
 			}
 			var got []string
 			var errs []error
-			for v, err := range tt.seq(listCall{client: c, path: "/v1/things"}) {
+			for v, err := range tt.seq(listCall{call: c.newCall(nil), path: "/v1/things"}) {
 				if err != nil {
 					errs = append(errs, err)
 					continue
@@ -474,5 +474,46 @@ func TestListsStopOnCycle(t *testing.T) {
 				t.Errorf("errors %v; want one naming %s", errs, tt.wantInErr)
 			}
 		})
+	}
+}
+
+// TestListPageWireDecode: a page decodes as encoding/json decodes it into
+// the same fields, for items with and without their own decoder, and
+// malformed items fail naming their position.
+func TestListPageWireDecode(t *testing.T) {
+	type plainPage listPageWire[ModelInfo] // the fields, without the decoder
+	pages := []string{
+		`{"data":[{"type":"model","id":"a","display_name":"A","created_at":"2026-01-01T00:00:00Z"},{"id":"b","x":1}],"has_more":true,"first_id":"a","last_id":"b"}`,
+		`{"data":[],"has_more":false,"first_id":null,"last_id":null}`,
+		`{"data":null,"next_page":"n1","prev_page":""}`,
+		`{"has_more":true,"unknown":{"deep":[1,2]}}`,
+		`{}`,
+	}
+	for _, page := range pages {
+		t.Run(page, func(t *testing.T) {
+			var want plainPage
+			if err := json.Unmarshal([]byte(page), &want); err != nil {
+				t.Fatal(err)
+			}
+			var got listPageWire[ModelInfo]
+			if err := decodeInto([]byte(page), &got); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(want, plainPage(got)); d != "" {
+				t.Errorf("page (-encoding/json +decoder):\n%s", d)
+			}
+			var things listPageWire[thing] // no decoder of its own
+			if err := decodeInto([]byte(page), &things); err != nil {
+				t.Fatal(err)
+			}
+			if len(things.Data) != len(want.Data) || (things.Data == nil) != (want.Data == nil) {
+				t.Errorf("things: %d items (nil %v), want %d (nil %v)", len(things.Data), things.Data == nil, len(want.Data), want.Data == nil)
+			}
+		})
+	}
+	var got listPageWire[ModelInfo]
+	err := decodeInto([]byte(`{"data":[{"id":"a"},{"id":7}]}`), &got)
+	if err == nil || !strings.Contains(err.Error(), "data: [1]") {
+		t.Errorf("err = %v, want one naming data: [1]", err)
 	}
 }

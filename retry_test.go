@@ -6,6 +6,8 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -264,4 +266,79 @@ type zeros struct{}
 func (zeros) Read(p []byte) (int, error) {
 	clear(p)
 	return len(p), nil
+}
+
+// TestEachAttemptStartsFromTheCallsHeader: what writes to a request's
+// header during an attempt (a cookie jar, a middleware) reaches neither
+// the next attempt nor the client's configuration.
+func TestEachAttemptStartsFromTheCallsHeader(t *testing.T) {
+	fail := reply{status: 500, header: fast, body: `{}`}
+	tests := []struct {
+		name   string
+		client func(s *scriptServer) []option.RequestOption
+		call   []option.RequestOption
+		check  func(t *testing.T, got []seen) // the two attempts, then a plain call
+	}{
+		{"cookie jar", func(s *scriptServer) []option.RequestOption {
+			jar, _ := cookiejar.New(nil)
+			u, _ := url.Parse(s.URL)
+			jar.SetCookies(u, []*http.Cookie{{Name: "a", Value: "1"}})
+			return []option.RequestOption{option.WithHTTPClient(&http.Client{Jar: jar})}
+		}, nil, func(t *testing.T, got []seen) {
+			for i, r := range got {
+				if c := r.header.Values("Cookie"); len(c) != 1 || c[0] != "a=1" {
+					t.Errorf("request %d: Cookie %q, want [a=1]", i, c)
+				}
+			}
+		}},
+		{"middleware adding a header", nil, []option.RequestOption{option.WithMiddleware(
+			func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+				r.Header.Add("X-Attempt", "x")
+				return next(r)
+			})}, func(t *testing.T, got []seen) {
+			for i, want := range []int{1, 1, 0} {
+				if n := len(got[i].header.Values("X-Attempt")); n != want {
+					t.Errorf("request %d: %d X-Attempt values, want %d", i, n, want)
+				}
+			}
+		}},
+		{"middleware changing a client header in place", func(*scriptServer) []option.RequestOption {
+			first := true
+			return []option.RequestOption{option.WithHeader("X-Custom", "orig"), option.WithMiddleware(
+				func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+					if first {
+						r.Header["X-Custom"][0] = "changed"
+						first = false
+					}
+					return next(r)
+				})}
+		}, nil, func(t *testing.T, got []seen) {
+			for i, want := range []string{"changed", "orig", "orig"} {
+				if v := got[i].header.Get("X-Custom"); v != want {
+					t.Errorf("request %d: X-Custom %q, want %q", i, v, want)
+				}
+			}
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newScriptServer(t, fail)
+			var opts []option.RequestOption
+			if tt.client != nil {
+				opts = tt.client(s)
+			}
+			c := newTestClient(t, s, opts...)
+			if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil, tt.call...); err != nil {
+				t.Fatal(err)
+			}
+			if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := s.requests()
+			if len(got) != 3 {
+				t.Fatalf("%d requests, want 3", len(got))
+			}
+			tt.check(t, got)
+		})
+	}
 }

@@ -274,7 +274,7 @@ func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.
 	}
 	var out Skill
 	r := &request{method: http.MethodGet, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -288,7 +288,7 @@ func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...opti
 	}
 	var out DeletedSkill
 	r := &request{method: http.MethodDelete, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -385,7 +385,7 @@ func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string,
 	}
 	var out SkillVersion
 	r := &request{method: http.MethodGet, path: p, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil
@@ -400,7 +400,7 @@ func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version stri
 	}
 	var out DeletedSkillVersion
 	r := &request{method: http.MethodDelete, path: p, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.send(ctx, r, opts); err != nil {
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &out, nil

@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
 
@@ -25,16 +24,21 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// RequestOption configures a client or a single call.
-type RequestOption = config.Option
+// A RequestOption configures a client, when given to mms.NewClient, or a
+// single call, when given to a service method (on top of the client's
+// settings, for that call only). The With functions of this package make
+// them; a nil RequestOption is ignored. An option that returns an error
+// fails NewClient, or the call before anything is sent.
+type RequestOption func(*config.Config) error
 
 // Middleware wraps every HTTP attempt (retries included) of a call. It may
 // inspect or change the request, call next, and inspect the response.
 // Middlewares run in the order given: the first is the outermost.
-type Middleware = config.Middleware
+type Middleware func(req *http.Request, next MiddlewareNext) (*http.Response, error)
 
-// MiddlewareNext continues the middleware chain.
-type MiddlewareNext = config.MiddlewareNext
+// MiddlewareNext continues the middleware chain: the next middleware, or,
+// after the last one, the HTTP attempt itself.
+type MiddlewareNext func(req *http.Request) (*http.Response, error)
 
 func fail(format string, args ...any) error { return fmt.Errorf("option: "+format, args...) }
 
@@ -72,54 +76,13 @@ func WithAuthToken(token string) RequestOption {
 // path prefix is kept ("https://proxy.example.com/mms" + "/v1/messages").
 func WithBaseURL(base string) RequestOption {
 	return func(c *config.Config) error {
-		u, err := ParseBaseURL(base)
+		u, err := transport.ParseBaseURL(base)
 		if err != nil {
 			return err
 		}
 		c.BaseURL = u
 		return nil
 	}
-}
-
-// ParseBaseURL checks a base URL as WithBaseURL and VENDOR_BASE_URL need it:
-// absolute, http or https, no query or fragment. Its errors show the URL
-// with any userinfo redacted.
-func ParseBaseURL(base string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimSpace(base))
-	if err != nil {
-		var ue *url.Error
-		if errors.As(err, &ue) {
-			err = ue.Err // ue quotes the whole URL, userinfo included
-		}
-		return nil, fail("base URL %q does not parse: %w", shownURL(base), err)
-	}
-	if (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fail("base URL %q must be an absolute http or https URL", shownURL(base))
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return nil, fail("base URL %q must not carry a query or fragment", shownURL(base))
-	}
-	u.Path = strings.TrimRight(u.Path, "/")
-	u.RawPath = ""
-	return u, nil
-}
-
-// shownURL is base as an error may quote it: userinfo redacted, also when
-// the scheme is missing ("user:pw@host", "//user:pw@host").
-func shownURL(base string) string {
-	s := transport.RedactURL(base)
-	if s != base {
-		return s
-	}
-	rest := strings.TrimPrefix(s, "//")
-	end := strings.IndexAny(rest, "/?#")
-	if end < 0 {
-		end = len(rest)
-	}
-	if at := strings.LastIndexByte(rest[:end], '@'); at >= 0 {
-		return "[redacted]" + rest[at:]
-	}
-	return s
 }
 
 // WithVersion sets the vendor-version header (default "2023-06-01").
@@ -267,7 +230,11 @@ func WithMiddleware(mw ...Middleware) RequestOption {
 				return fail("WithMiddleware: nil middleware")
 			}
 		}
-		c.Middleware = append(c.Middleware, mw...)
+		for _, m := range mw {
+			c.Middleware = append(c.Middleware, func(r *http.Request, next config.MiddlewareNext) (*http.Response, error) {
+				return m(r, next)
+			})
+		}
 		return nil
 	}
 }
@@ -352,9 +319,6 @@ func WithRateLimiter(w Waiter) RequestOption {
 	}
 }
 
-// ResponseMetadata is mms.ResponseMetadata.
-type ResponseMetadata = transport.Metadata
-
 // WithResponseMetadata stores the response metadata of the call in *dst:
 // request id, organization, rate-limit buckets, retry-after, attempts. It is
 // filled for failed calls too, when a response arrived. It is a per-call
@@ -369,7 +333,7 @@ func WithResponseMetadata(dst *ResponseMetadata) RequestOption {
 			return errors.New("option: WithResponseMetadata: dst is nil")
 		}
 		c.MetadataInto = func(status int, h http.Header, attempts int) {
-			*dst = transport.ParseMetadata(status, h, attempts)
+			*dst = parseMetadata(status, h, attempts)
 		}
 		return nil
 	}

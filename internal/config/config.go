@@ -16,6 +16,7 @@ import (
 )
 
 // Middleware wraps one HTTP attempt. Call next to continue the chain.
+// option.Middleware, the public type, is adapted to it when applied.
 type Middleware func(req *http.Request, next MiddlewareNext) (*http.Response, error)
 
 // MiddlewareNext continues a middleware chain.
@@ -57,8 +58,8 @@ type Config struct {
 	Logger        *slog.Logger
 	Limiter       Limiter
 
-	// MetadataInto receives the response metadata of each call (value is a
-	// *transport.Metadata; typed any to keep this package dependency-free).
+	// MetadataInto receives the status, header and attempts of each call's
+	// final response; option.WithResponseMetadata parses them.
 	MetadataInto func(status int, h http.Header, attempts int)
 
 	// OmitBetas names endpoint betas the caller switched off (Files, Skills).
@@ -75,9 +76,6 @@ type Config struct {
 // context (a few MB); list pages of 1,000 items are 1–2 MB. 64 MiB leaves
 // more than ten times that, and bounds what one reply can cost.
 const DefaultMaxResponseSize = 64 << 20
-
-// Option is what package option's functions return.
-type Option = func(*Config) error
 
 // Default returns the configuration before options and environment.
 func Default() *Config {
@@ -103,10 +101,11 @@ func (c *Config) SetAuthToken(t string) { c.AuthToken, c.tokenGiven = t, true }
 // ErrBothCredentials is returned when one option list carries a key and a token.
 var ErrBothCredentials = errors.New("option: both WithAPIKey and WithAuthToken were given; the service takes exactly one credential")
 
-// Apply applies opts in order. A credential given in opts replaces the one
-// inherited from the client (so a call may switch from a key to a token),
-// but a key and a token in the same list is an error.
-func (c *Config) Apply(opts []Option) error {
+// Apply applies opts (option.RequestOption values) to c in order. A
+// credential given in opts replaces the one inherited from the client (so a
+// call may switch from a key to a token), but a key and a token in the same
+// list is an error.
+func Apply[O ~func(*Config) error](c *Config, opts []O) error {
 	c.keyGiven, c.tokenGiven = false, false
 	for _, o := range opts {
 		if o == nil {

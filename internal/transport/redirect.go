@@ -8,34 +8,6 @@ import (
 	"strings"
 )
 
-// RedirectError reports a redirect the SDK did not follow. It follows only
-// redirects of idempotent methods (GET, HEAD, OPTIONS, TRACE, PUT, DELETE)
-// that stay on the base URL's origin (scheme, host and port), because the
-// request carries the credential and a non-idempotent request must not be
-// sent twice. It is not retried. Exported as mms.RedirectError.
-type RedirectError struct {
-	Method, Path string
-	// StatusCode is the redirect's status: 301, 302, 303, 307 or 308.
-	StatusCode int
-	// Host is the target's host[:port], without userinfo, path or query.
-	Host string
-	// Reason says why the redirect was not followed.
-	Reason string
-	// Err is the error of the http.Client's own CheckRedirect, when that
-	// refused the redirect.
-	Err error
-}
-
-func (e *RedirectError) Error() string {
-	s := fmt.Sprintf("mms: %s %s: did not follow the %d redirect to %s: %s", e.Method, e.Path, e.StatusCode, e.Host, e.Reason)
-	if e.Err != nil {
-		s += ": " + e.Err.Error()
-	}
-	return s
-}
-
-func (e *RedirectError) Unwrap() error { return e.Err }
-
 // maxRedirects is net/http's default limit, kept when the caller's client
 // has no CheckRedirect of its own.
 const maxRedirects = 10
@@ -43,7 +15,7 @@ const maxRedirects = 10
 // withRedirectPolicy returns a shallow copy of hc (same Transport, Jar and
 // Timeout; hc itself is not changed) whose CheckRedirect applies the SDK's
 // rule before the caller's own.
-func withRedirectPolicy(hc *http.Client, base *url.URL, req *Request) *http.Client {
+func withRedirectPolicy(hc *http.Client, base *url.URL, req *Request, errs Errors) *http.Client {
 	c := *hc
 	own := hc.CheckRedirect
 	c.CheckRedirect = func(next *http.Request, via []*http.Request) error {
@@ -52,7 +24,7 @@ func withRedirectPolicy(hc *http.Client, base *url.URL, req *Request) *http.Clie
 			status = next.Response.StatusCode
 		}
 		refuse := func(reason string, err error) error {
-			return &RedirectError{Method: req.Method, Path: req.Path, StatusCode: status, Host: next.URL.Host, Reason: reason, Err: err}
+			return &final{errs.Redirect(req.Method, req.Path, status, next.URL.Host, reason, err)}
 		}
 		if reason := redirectRefusal(via[0].Method, next.URL, base); reason != "" {
 			return refuse(reason, nil)
@@ -105,7 +77,7 @@ func portOf(u *url.URL) string {
 // unfollowed (net/http does not re-send a body it cannot rewind on 307/308,
 // and a CheckRedirect may answer ErrUseLastResponse), or nil when resp is
 // not a redirect.
-func unfollowedRedirect(req *Request, base *url.URL, resp *http.Response) error {
+func unfollowedRedirect(req *Request, base *url.URL, resp *http.Response, errs Errors) error {
 	switch resp.StatusCode {
 	case http.StatusMovedPermanently, http.StatusFound, http.StatusSeeOther,
 		http.StatusTemporaryRedirect, http.StatusPermanentRedirect:
@@ -124,5 +96,5 @@ func unfollowedRedirect(req *Request, base *url.URL, resp *http.Response) error 
 	if reason == "" {
 		reason = "the http.Client did not follow it (its CheckRedirect, or a body it cannot send again)"
 	}
-	return &RedirectError{Method: req.Method, Path: req.Path, StatusCode: resp.StatusCode, Host: target.Host, Reason: reason}
+	return errs.Redirect(req.Method, req.Path, resp.StatusCode, target.Host, reason, nil)
 }

@@ -36,8 +36,7 @@ func TestCancelWhileBodyReadBlocks(t *testing.T) {
 			defer cancel()
 			done := make(chan error, 1)
 			go func() {
-				_, err := Do(ctx, cfg, &Request{Method: "POST", Path: "/v1/files", BodyStream: body, Size: size},
-					func(int, http.Header, []byte, int) error { return errors.New("api error") })
+				_, err := Do(ctx, cfg, &Request{Method: "POST", Path: "/v1/files", BodyStream: body, Size: size}, testErrors{})
 				done <- err
 			}()
 			<-body.Reading

@@ -2,28 +2,8 @@ package transport
 
 import (
 	"errors"
-	"fmt"
 	"io"
 )
-
-// ResponseTooLargeError reports a non-streaming success body over the
-// limit set with option.WithMaxResponseSize (default 64 MiB). The SDK read
-// at most Limit+1 bytes of it (none when Content-Length announced more; a
-// compressed body counts decompressed), and does not retry. Exported as
-// mms.ResponseTooLargeError.
-type ResponseTooLargeError struct {
-	Method, Path string
-	Limit        int64
-	// ContentLength is the length the response announced, -1 if none.
-	ContentLength int64
-}
-
-func (e *ResponseTooLargeError) Error() string {
-	if e.ContentLength > e.Limit {
-		return fmt.Sprintf("mms: response body of %s %s is %d bytes, over the %d-byte limit (option.WithMaxResponseSize); it was not read", e.Method, e.Path, e.ContentLength, e.Limit)
-	}
-	return fmt.Sprintf("mms: response body of %s %s exceeded the %d-byte limit (option.WithMaxResponseSize); reading stopped there", e.Method, e.Path, e.Limit)
-}
 
 // errOverLimit is readBody's signal; the caller builds the typed error.
 var errOverLimit = errors.New("response body over the limit")
@@ -42,16 +22,15 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 	if size > limit {
 		return nil, errOverLimit
 	}
-	lr := &io.LimitedReader{R: r, N: limit + 1}
 	var chunks [][]byte
 	var total int64
 	if size >= 0 {
-		buf := make([]byte, size)
-		if _, err := io.ReadFull(lr, buf); err != nil {
+		// One byte of spare capacity probes for more than announced.
+		buf := make([]byte, size, size+1)
+		if _, err := io.ReadFull(r, buf); err != nil {
 			return nil, err
 		}
-		var probe [1]byte
-		n, err := io.ReadFull(lr, probe[:])
+		n, err := io.ReadFull(r, buf[size:size+1])
 		if n == 0 {
 			if err == io.EOF {
 				return buf, nil
@@ -60,8 +39,9 @@ func readBody(r io.Reader, size, limit int64) ([]byte, error) {
 		}
 		// Longer than announced (a middleware's response may say anything):
 		// go on in chunks.
-		chunks, total = [][]byte{buf, {probe[0]}}, size+1
+		chunks, total = [][]byte{buf[:size+1]}, size+1
 	}
+	lr := &io.LimitedReader{R: r, N: limit + 1 - total}
 	next := firstChunk
 	for total <= limit {
 		buf := make([]byte, next)

@@ -1,7 +1,8 @@
 // Package transport is mms-go's one request pipeline: URL and headers,
 // client-side pacing, the middleware chain, retries with backoff, per-attempt
-// timeouts, logging with secrets redacted, and response metadata. Every call
-// of every service, and the raw Client.Do, goes through Do.
+// timeouts, logging with secrets redacted, and the hand-over of response
+// metadata. Every call of every service, and the raw Client.Do, goes
+// through Do.
 package transport
 
 import (
@@ -58,61 +59,22 @@ type Response struct {
 	*http.Response
 	// Bytes is the whole body when the request was not a stream.
 	Bytes []byte
-	Meta  Metadata
+	// RequestID is the response's request-id header.
+	RequestID string
+	// Attempts is how many attempts the call took.
+	Attempts int
 }
-
-// APIErrorFunc builds the error for a non-2xx answer. The root package
-// supplies it, so its *mms.Error is the one type callers match.
-type APIErrorFunc func(status int, h http.Header, body []byte, attempts int) error
-
-// TooLargeError reports a body over its endpoint's limit. Exported by the
-// root package as mms.RequestTooLargeError.
-type TooLargeError struct {
-	Method, Path string
-	Size, Limit  int64
-	// Sent is true when the limit was crossed mid-stream (the size was not
-	// known up front), so part of the body had already left.
-	Sent bool
-}
-
-func (e *TooLargeError) Error() string {
-	if e.Sent {
-		return fmt.Sprintf("mms: request body for %s %s exceeded the %d-byte limit while streaming; the request was aborted", e.Method, e.Path, e.Limit)
-	}
-	return fmt.Sprintf("mms: request body for %s %s is %d bytes, over the %d-byte limit; nothing was sent", e.Method, e.Path, e.Size, e.Limit)
-}
-
-// Is makes a TooLargeError match ErrRequestTooLarge.
-func (e *TooLargeError) Is(target error) bool { return target == ErrRequestTooLarge }
-
-// ErrRequestTooLarge is the sentinel for bodies over the limit, from the
-// service (413) or from the SDK's own check. The root package re-exports it.
-var ErrRequestTooLarge = errors.New("mms: request too large")
-
-// ErrNotReplayable is wrapped into the error of a failed attempt that was not
-// retried because its body was a stream that cannot be sent again.
-var ErrNotReplayable = errors.New("not retried: the request body is a stream that cannot be replayed (pass an io.ReadSeeker, e.g. an *os.File, to make it retryable)")
 
 // errAttemptTimeout is the cancel cause of an attempt that ran out of time.
 var errAttemptTimeout = errors.New("attempt timed out")
 
-// AttemptTimeoutError reports an attempt that ran past its per-attempt timeout.
-type AttemptTimeoutError struct{ Timeout time.Duration }
-
-func (e *AttemptTimeoutError) Error() string {
-	return fmt.Sprintf("mms: attempt timed out after %v", e.Timeout)
-}
-
-// Is lets callers match it with context.DeadlineExceeded.
-func (e *AttemptTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
-
 // Do sends req, retrying as the retry policy says, and returns a 2xx
-// response or an error. newErr builds API errors.
-func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFunc) (*Response, error) {
+// response or an error; errs builds the errors callers match.
+func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Response, error) {
 	if cfg.BaseURL == nil {
 		return nil, errors.New("mms: no base URL configured")
 	}
-	if err := checkSize(req); err != nil {
+	if err := checkSize(req, errs); err != nil {
 		return nil, err
 	}
 	target := buildURL(cfg.BaseURL, req.Path, req.Query)
@@ -121,7 +83,11 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 	if client == nil {
 		client = http.DefaultClient
 	}
-	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req).Do)
+	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req, errs).Do)
+	// Each attempt starts from the header built above. Only a middleware,
+	// or net/http adding a cookie jar's cookies, writes to a request's
+	// header; then each attempt gets a copy.
+	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil
 
 	var lastErr error
 	var delay time.Duration
@@ -137,7 +103,11 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 				return nil, joinLast(lastErr, fmt.Errorf("mms: waiting for the client-side rate limit: %w", err))
 			}
 		}
-		resp, retry, err := attempt1(ctx, cfg, req, target, header, send, attempt, newErr)
+		h := header
+		if copyHeader {
+			h = header.Clone()
+		}
+		resp, retry, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
 		if err == nil {
 			return resp, nil
 		}
@@ -154,8 +124,8 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, newErr APIErrorFu
 // follow, and returns the response (headers only) when there was one, for
 // the retry delay.
 func attempt1(ctx context.Context, cfg *config.Config, req *Request, target string, header http.Header,
-	send config.MiddlewareNext, attempt int, newErr APIErrorFunc) (*Response, bool, error) {
-	body, replayable, err := bodyFor(req, attempt)
+	send config.MiddlewareNext, attempt int, errs Errors) (*Response, bool, error) {
+	body, replayable, err := bodyFor(req, attempt, errs)
 	if err != nil {
 		return nil, false, err
 	}
@@ -173,22 +143,24 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			timer.Stop()
 		}
 	}
-	var counter *countingReader
-	if body != nil {
-		counter = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req}
-		body = counter
-		if req.Body == nil {
-			body = newCancelableBody(actx, body) // see body.go
-		}
+	var stream io.Reader
+	if body != nil && req.Body == nil { // a stream: its size is checked as it goes
+		stream = &countingReader{r: body, limit: wire.BodyLimit(req.Path), req: req, errs: errs}
+		stream = newCancelableBody(actx, stream) // see request_body.go
 	}
-	hreq, err := http.NewRequestWithContext(actx, req.Method, target, body)
+	hreq, err := http.NewRequestWithContext(actx, req.Method, target, stream)
 	if err != nil {
 		stopTimer()
 		cancel(nil)
 		return nil, false, fmt.Errorf("mms: building request: %w", err)
 	}
-	hreq.Header = header.Clone()
+	hreq.Header = header
 	if req.Body != nil {
+		// A *bytes.Reader in net/http's own NopCloser is a body net/http
+		// knows to be in memory: it sends the headers and the body in one
+		// write, where for any other reader it flushes the headers first
+		// (one more packet, and one more read for the server).
+		hreq.Body = io.NopCloser(body)
 		hreq.ContentLength = int64(len(req.Body))
 	} else if req.BodyStream != nil && req.Size >= 0 {
 		hreq.ContentLength = req.Size
@@ -204,31 +176,29 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		stopTimer()
 		cancel(nil)
 		err = redactURLError(err)
-		var tooLarge *TooLargeError
-		var redirect *RedirectError
+		if f, ok := asFinal(err); ok {
+			// A body over the limit, a refused redirect: returned as they
+			// are (not in net/http's *url.Error, which quotes the target).
+			return nil, false, f
+		}
 		switch {
-		case errors.As(err, &tooLarge):
-			return nil, false, tooLarge
-		case errors.As(err, &redirect): // not wrapped in net/http's *url.Error, which quotes the target
-			return nil, false, redirect
 		case ctx.Err() != nil: // the caller's context ended: no retry
 			return nil, false, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
 		case context.Cause(actx) == errAttemptTimeout:
-			err = &AttemptTimeoutError{Timeout: timeout}
+			err = errs.AttemptTimeout(timeout)
 		}
-		return nil, replayable, notReplayable(fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, err), true, replayable)
+		return nil, replayable, notReplayable(fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, err), true, replayable, errs)
 	}
-	meta := ParseMetadata(hresp.StatusCode, hresp.Header, attempt)
 	if cfg.Limiter != nil {
 		cfg.Limiter.Observe(hresp.Header)
 	}
 	logResponse(cfg, req, hresp, attempt, time.Since(start))
-	resp := &Response{Response: hresp, Meta: meta}
-	if err := unfollowedRedirect(req, cfg.BaseURL, hresp); err != nil {
+	resp := &Response{Response: hresp, RequestID: hresp.Header.Get(wire.HeaderRequestID), Attempts: attempt}
+	if err := unfollowedRedirect(req, cfg.BaseURL, hresp, errs); err != nil {
 		hresp.Body.Close()
 		stopTimer()
 		cancel(nil)
-		report(cfg, meta)
+		report(cfg, resp)
 		return resp, false, err
 	}
 
@@ -236,7 +206,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		if req.Stream {
 			stopTimer() // the timeout covered the wait for headers
 			hresp.Body = &cancelOnClose{ReadCloser: hresp.Body, cancel: func() { cancel(nil) }}
-			report(cfg, meta)
+			report(cfg, resp)
 			return resp, false, nil
 		}
 		limit := cfg.MaxResponseSize
@@ -252,22 +222,22 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		stopTimer()
 		if errors.Is(err, errOverLimit) {
 			cancel(nil)
-			report(cfg, meta)
-			return nil, false, &ResponseTooLargeError{Method: req.Method, Path: req.Path, Limit: limit, ContentLength: hresp.ContentLength}
+			report(cfg, resp)
+			return nil, false, errs.ResponseTooLarge(req.Method, req.Path, limit, hresp.ContentLength)
 		}
 		if err != nil {
 			timedOut := context.Cause(actx) == errAttemptTimeout
 			cancel(nil)
 			if timedOut {
-				err = &AttemptTimeoutError{Timeout: timeout}
+				err = errs.AttemptTimeout(timeout)
 			} else if ctx.Err() != nil {
 				return nil, false, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, ctx.Err())
 			}
 			return nil, replayable, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, err)
 		}
 		cancel(nil)
-		hresp.Body = io.NopCloser(bytes.NewReader(resp.Bytes))
-		report(cfg, meta)
+		hresp.Body = http.NoBody // read: the bytes are in resp.Bytes
+		report(cfg, resp)
 		return resp, false, nil
 	}
 
@@ -275,41 +245,42 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	hresp.Body.Close()
 	stopTimer()
 	cancel(nil)
-	report(cfg, meta)
-	apiErr := newErr(hresp.StatusCode, hresp.Header, errBody, attempt)
+	report(cfg, resp)
+	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt)
 	retry := shouldRetry(hresp)
-	return resp, retry && replayable, notReplayable(apiErr, retry, replayable)
+	return resp, retry && replayable, notReplayable(apiErr, retry, replayable, errs)
 }
 
 // notReplayable explains, on an error that would have been retried, that the
 // body could not be sent again.
-func notReplayable(err error, retry, replayable bool) error {
+func notReplayable(err error, retry, replayable bool, errs Errors) error {
 	if retry && !replayable {
-		return fmt.Errorf("%w; %w", err, ErrNotReplayable)
+		return fmt.Errorf("%w; %w", err, errs.NotReplayable())
 	}
 	return err
 }
 
-func report(cfg *config.Config, m Metadata) {
+// report hands the final response's metadata to option.WithResponseMetadata.
+func report(cfg *config.Config, r *Response) {
 	if cfg.MetadataInto != nil {
-		cfg.MetadataInto(m.StatusCode, m.Header, m.Attempts)
+		cfg.MetadataInto(r.StatusCode, r.Header, r.Attempts)
 	}
 }
 
 // checkSize refuses a body over its endpoint's limit before anything is sent.
-func checkSize(req *Request) error {
+func checkSize(req *Request, errs Errors) error {
 	size := int64(len(req.Body))
 	if req.Body == nil {
 		size = req.Size
 	}
 	if limit := wire.BodyLimit(req.Path); size > limit {
-		return &TooLargeError{Method: req.Method, Path: req.Path, Size: size, Limit: limit}
+		return errs.RequestTooLarge(req.Method, req.Path, size, limit, false)
 	}
 	return nil
 }
 
 // bodyFor returns the body for an attempt and whether it can be sent again.
-func bodyFor(req *Request, attempt int) (io.Reader, bool, error) {
+func bodyFor(req *Request, attempt int, errs Errors) (io.Reader, bool, error) {
 	switch {
 	case req.Body != nil:
 		return bytes.NewReader(req.Body), true, nil
@@ -324,7 +295,7 @@ func bodyFor(req *Request, attempt int) (io.Reader, bool, error) {
 		}
 		return r, true, nil
 	}
-	return nil, false, ErrNotReplayable
+	return nil, false, errs.NotReplayable()
 }
 
 // countingReader counts the bytes handed to the HTTP client, and stops a
@@ -334,13 +305,14 @@ type countingReader struct {
 	n     int64
 	limit int64
 	req   *Request
+	errs  Errors
 }
 
 func (c *countingReader) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.n += int64(n)
 	if c.n > c.limit {
-		return n, &TooLargeError{Method: c.req.Method, Path: c.req.Path, Size: c.n, Limit: c.limit, Sent: true}
+		return n, &final{c.errs.RequestTooLarge(c.req.Method, c.req.Path, c.n, c.limit, true)}
 	}
 	return n, err
 }
@@ -384,41 +356,47 @@ func buildURL(base *url.URL, path string, q url.Values) string {
 
 // buildHeader sets every header the service needs: exactly one credential,
 // version, the merged betas, profile and workspace, content type, accept,
-// user agent, then the caller's extra headers.
+// user agent, then the caller's extra headers. The values share one
+// backing array (each capped, so an append cannot reach its neighbour).
 func buildHeader(cfg *config.Config, req *Request) http.Header {
-	h := make(http.Header, 8)
-	if cfg.APIKey != "" {
-		h.Set(wire.HeaderAPIKey, cfg.APIKey)
-	} else if cfg.AuthToken != "" {
-		h.Set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
+	h := make(http.Header, 8+len(cfg.Header))
+	vals := make([]string, 0, 8)
+	set := func(key, value string) { // key is canonical
+		vals = append(vals, value)
+		h[key] = vals[len(vals)-1 : len(vals) : len(vals)]
 	}
-	h.Set(wire.HeaderVersion, cfg.Version)
+	if cfg.APIKey != "" {
+		set(wire.HeaderAPIKey, cfg.APIKey)
+	} else if cfg.AuthToken != "" {
+		set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
+	}
+	set(wire.HeaderVersion, cfg.Version)
 	if cfg.UserAgent != "" {
-		h.Set(wire.HeaderUserAgent, cfg.UserAgent)
+		set(wire.HeaderUserAgent, cfg.UserAgent)
 	}
 	accept := req.Accept
 	if accept == "" {
 		accept = "application/json"
 	}
-	h.Set("Accept", accept)
+	set("Accept", accept)
 	if req.Body != nil || req.BodyStream != nil {
 		ct := req.ContentType
 		if ct == "" {
 			ct = "application/json"
 		}
-		h.Set(wire.HeaderContentType, ct)
+		set(wire.HeaderContentType, ct)
 	}
 	for k, v := range cfg.Header {
-		h[k] = slices.Clone(v)
+		h[k] = v[:len(v):len(v)] // not written to: see copyHeader in Do
 	}
 	if cfg.UserProfileID != "" {
-		h.Set(wire.HeaderUserProfileID, cfg.UserProfileID)
+		set(wire.HeaderUserProfileID, cfg.UserProfileID)
 	}
 	if cfg.WorkspaceID != "" {
-		h.Set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
+		set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
 	}
 	if betas := MergeBetas(cfg, req.Betas); len(betas) > 0 {
-		h.Set(wire.HeaderBeta, strings.Join(betas, ","))
+		set(wire.HeaderBeta, strings.Join(betas, ","))
 	}
 	return h
 }
@@ -472,7 +450,7 @@ func shouldRetry(resp *http.Response) bool {
 // else 0.5 s·2ⁿ capped at 8 s minus up to 25 % jitter (n = retries done).
 func retryDelay(resp *Response, n int) time.Duration {
 	if resp != nil {
-		if d, ok := retryAfter(resp.Header, time.Now()); ok && d > 0 && d <= time.Minute {
+		if d, ok := RetryAfter(resp.Header, time.Now()); ok && d > 0 && d <= time.Minute {
 			return d
 		}
 	}

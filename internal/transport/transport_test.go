@@ -11,33 +11,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/config"
 )
 
-func TestParseMetadata(t *testing.T) {
-	h := http.Header{}
-	h.Set("request-id", "req_1")
-	h.Set("vendor-organization-id", "org_1")
-	h.Set("vendor-workspace-id", "wrkspc_1")
-	h.Set("vendor-ratelimit-requests-limit", "50")
-	h.Set("vendor-ratelimit-requests-remaining", "49")
-	h.Set("vendor-ratelimit-requests-reset", "2026-01-01T00:00:10Z")
-	h.Set("vendor-ratelimit-input-tokens-limit", "1000")
-	h.Set("vendor-ratelimit-input-tokens-remaining", "900")
-	h.Set("vendor-priority-output-tokens-remaining", "7")
-	h.Set("retry-after", "3")
-	got := ParseMetadata(429, h, 2)
-	want := Metadata{
-		StatusCode: 429, RequestID: "req_1", OrganizationID: "org_1", WorkspaceID: "wrkspc_1",
-		RateLimits: map[string]RateLimit{
-			"requests":     {Limit: 50, Remaining: 49, Reset: time.Date(2026, 1, 1, 0, 0, 10, 0, time.UTC)},
-			"input-tokens": {Limit: 1000, Remaining: 900},
-		},
-		Priority:   map[string]RateLimit{"output-tokens": {Remaining: 7}},
-		RetryAfter: 3 * time.Second, Attempts: 2, Header: h,
-	}
-	if d := cmp.Diff(want, got); d != "" {
-		t.Errorf("metadata (-want +got):\n%s", d)
-	}
-}
-
 func TestRetryAfterSources(t *testing.T) {
 	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	tests := []struct {
@@ -58,16 +31,16 @@ func TestRetryAfterSources(t *testing.T) {
 			for k, v := range tt.header {
 				h.Set(k, v)
 			}
-			got, ok := retryAfter(h, now)
+			got, ok := RetryAfter(h, now)
 			if got != tt.want || ok != tt.ok {
-				t.Errorf("retryAfter = %v %v, want %v %v", got, ok, tt.want, tt.ok)
+				t.Errorf("RetryAfter = %v %v, want %v %v", got, ok, tt.want, tt.ok)
 			}
 		})
 	}
 }
 
 // TestRetryAfterClamped feeds values whose float → Duration conversion
-// overflows: metadata must stay in [0, MaxInt64] and the retry must use the
+// overflows: the wait read must stay in [0, MaxInt64] and the retry must use the
 // backoff, as for any delay outside (0, 60 s].
 func TestRetryAfterClamped(t *testing.T) {
 	const maxD = time.Duration(math.MaxInt64)
@@ -98,7 +71,7 @@ func TestRetryAfterClamped(t *testing.T) {
 			for k, v := range tt.header {
 				h.Set(k, v)
 			}
-			if got := ParseMetadata(429, h, 1).RetryAfter; got != tt.want {
+			if got, _ := RetryAfter(h, time.Now()); got != tt.want {
 				t.Errorf("RetryAfter = %v (%d), want %v", got, int64(got), tt.want)
 			}
 			d := retryDelay(&Response{Response: &http.Response{Header: h}}, 0)

@@ -1,29 +1,34 @@
-package transport
+package option
 
 import (
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// Metadata is what a response says about itself beyond its body. The root
-// package exports it as mms.ResponseMetadata.
-type Metadata struct {
+// ResponseMetadata is what a response says about itself beyond its body:
+// request id, organization and workspace, the parsed rate-limit and
+// priority headers, the server's retry-after, and how many attempts the
+// call took. Capture it for any call with [WithResponseMetadata]; an
+// *mms.Error carries it too (its Metadata method). mms.ResponseMetadata
+// names this type.
+type ResponseMetadata struct {
 	// StatusCode is the HTTP status of the final attempt.
 	StatusCode int
 	// RequestID is the request-id header (req_…).
 	RequestID string
-	// OrganizationID and WorkspaceID are the vendor-organization-id and
-	// vendor-workspace-id headers.
+	// OrganizationID is the vendor-organization-id header.
 	OrganizationID string
-	WorkspaceID    string
+	// WorkspaceID is the vendor-workspace-id header.
+	WorkspaceID string
 	// RateLimits holds the vendor-ratelimit-<bucket>-{limit,remaining,reset}
 	// headers keyed by bucket: "requests", "tokens", "input-tokens",
-	// "output-tokens", and any bucket the service adds later.
+	// "output-tokens", and any bucket the service adds later. Nil when the
+	// response has none.
 	RateLimits map[string]RateLimit
 	// Priority holds the vendor-priority-<bucket>-* headers the same way
 	// ("input-tokens", "output-tokens").
@@ -38,16 +43,20 @@ type Metadata struct {
 	Header http.Header
 }
 
-// RateLimit is one rate-limit bucket. Fields the service did not send are zero.
+// RateLimit is one parsed vendor-ratelimit-* or vendor-priority-* bucket.
+// Fields the service did not send are zero. mms.RateLimit names this type.
 type RateLimit struct {
-	Limit     int64
+	// Limit is the bucket's size (the -limit header).
+	Limit int64
+	// Remaining is what is left of it (the -remaining header).
 	Remaining int64
-	Reset     time.Time
+	// Reset is when the bucket is full again (the -reset header, RFC 3339).
+	Reset time.Time
 }
 
-// ParseMetadata reads the metadata of a response.
-func ParseMetadata(status int, h http.Header, attempts int) Metadata {
-	m := Metadata{
+// parseMetadata reads the metadata of a response.
+func parseMetadata(status int, h http.Header, attempts int) ResponseMetadata {
+	m := ResponseMetadata{
 		StatusCode:     status,
 		RequestID:      h.Get(wire.HeaderRequestID),
 		OrganizationID: h.Get(wire.HeaderOrganizationID),
@@ -55,7 +64,7 @@ func ParseMetadata(status int, h http.Header, attempts int) Metadata {
 		Attempts:       attempts,
 		Header:         h,
 	}
-	m.RetryAfter, _ = retryAfter(h, time.Now())
+	m.RetryAfter, _ = transport.RetryAfter(h, time.Now())
 	for key, vals := range h {
 		if len(vals) == 0 {
 			continue
@@ -94,36 +103,4 @@ func addBucket(dst map[string]RateLimit, name, value string) map[string]RateLimi
 	}
 	dst[bucket] = rl
 	return dst
-}
-
-// retryAfter reads retry-after-ms (float milliseconds), else retry-after
-// (float seconds or an HTTP date). ok is false when neither is usable. The
-// result is clamped to [0, math.MaxInt64] (NaN is unusable), because
-// converting an out-of-range float to a Duration overflows.
-func retryAfter(h http.Header, now time.Time) (d time.Duration, ok bool) {
-	if v := h.Get(wire.HeaderRetryAfterMs); v != "" {
-		if ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64); err == nil && !math.IsNaN(ms) {
-			return clampDuration(ms * float64(time.Millisecond)), true
-		}
-	}
-	if v := strings.TrimSpace(h.Get(wire.HeaderRetryAfter)); v != "" {
-		if s, err := strconv.ParseFloat(v, 64); err == nil && !math.IsNaN(s) {
-			return clampDuration(s * float64(time.Second)), true
-		}
-		if t, err := http.ParseTime(v); err == nil {
-			return max(t.Sub(now), 0), true // Sub saturates
-		}
-	}
-	return 0, false
-}
-
-// clampDuration converts nanoseconds (not NaN) to a Duration in [0, max].
-func clampDuration(ns float64) time.Duration {
-	switch {
-	case ns <= 0:
-		return 0
-	case ns >= math.MaxInt64: // float64(MaxInt64) is 2⁶³, already out of range
-		return math.MaxInt64
-	}
-	return time.Duration(ns)
 }

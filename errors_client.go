@@ -1,0 +1,135 @@
+package mms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+)
+
+// The errors of failures on the client's side of the wire. The pipeline
+// (internal/transport) builds them through pipelineErrors, so the types
+// callers name in errors.As are the ones in the chain.
+
+// ErrNotReplayable is wrapped into the error of a failed call that was not
+// retried because its body was a stream that cannot be sent twice.
+var ErrNotReplayable = errors.New("not retried: the request body is a stream that cannot be replayed (pass an io.ReadSeeker, e.g. an *os.File, to make it retryable)")
+
+// RequestTooLargeError reports a request body over its endpoint's limit
+// (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
+// ErrRequestTooLarge.
+type RequestTooLargeError struct {
+	// Method and Path name the request, e.g. "POST" and "/v1/files".
+	Method, Path string
+	// Size is the body's length; when Sent, the bytes read when the limit
+	// was crossed.
+	Size int64
+	// Limit is the endpoint's limit in bytes.
+	Limit int64
+	// Sent is true when the limit was crossed mid-stream (the size was not
+	// known up front), so part of the body had already left.
+	Sent bool
+}
+
+func (e *RequestTooLargeError) Error() string {
+	if e.Sent {
+		return fmt.Sprintf("mms: request body for %s %s exceeded the %d-byte limit while streaming; the request was aborted", e.Method, e.Path, e.Limit)
+	}
+	return fmt.Sprintf("mms: request body for %s %s is %d bytes, over the %d-byte limit; nothing was sent", e.Method, e.Path, e.Size, e.Limit)
+}
+
+// Is makes a RequestTooLargeError match ErrRequestTooLarge.
+func (e *RequestTooLargeError) Is(target error) bool { return target == ErrRequestTooLarge }
+
+// ResponseTooLargeError reports a non-streaming success body over the limit
+// set with option.WithMaxResponseSize (default 64 MiB). At most Limit+1
+// bytes were read (none when Content-Length announced more; a compressed
+// body counts decompressed); the call is not retried.
+type ResponseTooLargeError struct {
+	// Method and Path name the request.
+	Method, Path string
+	// Limit is the cap in bytes.
+	Limit int64
+	// ContentLength is the length the response announced, -1 if none.
+	ContentLength int64
+}
+
+func (e *ResponseTooLargeError) Error() string {
+	if e.ContentLength > e.Limit {
+		return fmt.Sprintf("mms: response body of %s %s is %d bytes, over the %d-byte limit (option.WithMaxResponseSize); it was not read", e.Method, e.Path, e.ContentLength, e.Limit)
+	}
+	return fmt.Sprintf("mms: response body of %s %s exceeded the %d-byte limit (option.WithMaxResponseSize); reading stopped there", e.Method, e.Path, e.Limit)
+}
+
+// RedirectError reports a redirect the SDK did not follow. It follows only
+// redirects of idempotent methods (GET, HEAD, OPTIONS, TRACE, PUT, DELETE)
+// that stay on the base URL's origin (scheme, host and port), because the
+// request carries the credential and a non-idempotent request must not be
+// sent twice. It is not retried.
+type RedirectError struct {
+	// Method and Path name the request.
+	Method, Path string
+	// StatusCode is the redirect's status: 301, 302, 303, 307 or 308.
+	StatusCode int
+	// Host is the target's host[:port], without userinfo, path or query.
+	Host string
+	// Reason says why the redirect was not followed.
+	Reason string
+	// Err is the error of the http.Client's own CheckRedirect, when that
+	// refused the redirect.
+	Err error
+}
+
+func (e *RedirectError) Error() string {
+	s := fmt.Sprintf("mms: %s %s: did not follow the %d redirect to %s: %s", e.Method, e.Path, e.StatusCode, e.Host, e.Reason)
+	if e.Err != nil {
+		s += ": " + e.Err.Error()
+	}
+	return s
+}
+
+// Unwrap returns Err.
+func (e *RedirectError) Unwrap() error { return e.Err }
+
+// AttemptTimeoutError reports an attempt that ran past its per-attempt
+// timeout (option.WithRequestTimeout, or the endpoint's default); it
+// matches context.DeadlineExceeded. A timed-out attempt is retried like a
+// dropped connection; a call's error wraps it when its last attempt timed
+// out.
+type AttemptTimeoutError struct {
+	// Timeout is the per-attempt timeout that ran out.
+	Timeout time.Duration
+}
+
+func (e *AttemptTimeoutError) Error() string {
+	return fmt.Sprintf("mms: attempt timed out after %v", e.Timeout)
+}
+
+// Is lets callers match it with context.DeadlineExceeded.
+func (e *AttemptTimeoutError) Is(target error) bool { return target == context.DeadlineExceeded }
+
+// pipelineErrors builds the transport's errors as this package's types.
+type pipelineErrors struct{}
+
+func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int) error {
+	return newAPIError(status, h, body, attempts)
+}
+
+func (pipelineErrors) RequestTooLarge(method, path string, size, limit int64, sent bool) error {
+	return &RequestTooLargeError{Method: method, Path: path, Size: size, Limit: limit, Sent: sent}
+}
+
+func (pipelineErrors) ResponseTooLarge(method, path string, limit, contentLength int64) error {
+	return &ResponseTooLargeError{Method: method, Path: path, Limit: limit, ContentLength: contentLength}
+}
+
+func (pipelineErrors) Redirect(method, path string, status int, host, reason string, err error) error {
+	return &RedirectError{Method: method, Path: path, StatusCode: status, Host: host, Reason: reason, Err: err}
+}
+
+func (pipelineErrors) AttemptTimeout(timeout time.Duration) error {
+	return &AttemptTimeoutError{Timeout: timeout}
+}
+
+func (pipelineErrors) NotReplayable() error { return ErrNotReplayable }
