@@ -90,10 +90,15 @@ func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessa
 func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[string]json.RawMessage) error {
 	it := newMembers(data)
 	defer it.done()
+	var kept keeper
 	for {
 		key, value, ok, err := it.next()
-		if err != nil || !ok {
+		if err != nil {
 			return err
+		}
+		if !ok {
+			kept.flush(extra)
+			return nil
 		}
 		f, ok := si.fields[string(key)]
 		if !ok {
@@ -103,9 +108,9 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 					return err
 				}
 			case string(key) == "type" && !si.owned:
-				// a union's, unmodelled: MarshalObject writes it
+				// a union's, unmodelled
 			case extra != nil:
-				keep(extra, key, value)
+				kept.add(extra, key, value)
 			}
 			continue
 		}
@@ -124,17 +129,57 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 			return fmt.Errorf("%s: %w", key, err)
 		}
 		if extra != nil && f.omitzero && (isNullLiteral(value) || fv.IsZero()) {
-			keep(extra, key, value) // sent, yet omitzero would leave it out
+			kept.add(extra, key, value) // sent, yet omitzero would leave it out
 		}
+	}
+}
+
+// keeper collects the members a struct keeps in Extra and copies them, at
+// the end of the object, into one allocation: records of one kind often
+// carry a few members this version does not model.
+type keeper struct {
+	n       int
+	pending [4]struct {
+		key   string
+		value []byte
+	}
+}
+
+func (k *keeper) add(extra *map[string]json.RawMessage, key, value []byte) {
+	if k.n == len(k.pending) {
+		keep(extra, key, value)
+		return
+	}
+	k.pending[k.n].key, k.pending[k.n].value = intern(key), value
+	k.n++
+}
+
+func (k *keeper) flush(extra *map[string]json.RawMessage) {
+	if k.n == 0 {
+		return
+	}
+	size := 0
+	for _, p := range k.pending[:k.n] {
+		size += len(p.value)
+	}
+	buf := make([]byte, 0, size)
+	if *extra == nil {
+		*extra = make(map[string]json.RawMessage, k.n)
+	}
+	for _, p := range k.pending[:k.n] {
+		start := len(buf)
+		buf = append(buf, p.value...)
+		(*extra)[p.key] = json.RawMessage(buf[start:len(buf):len(buf)])
 	}
 }
 
 // keep records a copy of value under key in *extra.
 func keep(extra *map[string]json.RawMessage, key, value []byte) {
 	if *extra == nil {
-		*extra = make(map[string]json.RawMessage)
+		*extra = make(map[string]json.RawMessage, 2)
 	}
-	(*extra)[string(key)] = Clone(value)
+	// Names are interned: records of one kind carry the same few.
+	(*extra)[intern(key)] = Clone(value)
 }
 
 // checkTypeValue returns ErrOtherType unless the JSON string value is want.
