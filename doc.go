@@ -20,8 +20,3 @@
 // server adds later never breaks decoding. Package [github.com/mms-sdk/mms-go/mmstest]
 // is an in-process fake of the service for tests and demos.
 package mms
-
-// Ptr returns a pointer to v. Optional fields whose zero value means
-// something (temperature 0, top_k 0) are pointers; Ptr fills them in one
-// expression: Temperature: mms.Ptr(0.0).
-func Ptr[T any](v T) *T { return &v }

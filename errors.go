@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/internal/codec"
 	"net/http"
 	"strings"
 
@@ -117,7 +118,7 @@ func (e *Error) Is(target error) bool {
 // the top-level type) still give an *Error with the status and an excerpt.
 func newAPIError(status int, header http.Header, body []byte, attempts int) *Error {
 	e := &Error{StatusCode: status, Header: header, Body: body, Attempts: attempts}
-	var eb ErrorResponse // the standard body (batch_results.go)
+	var eb ErrorResponse // the standard body (below)
 	if json.Unmarshal(body, &eb) == nil && (eb.Error.Type != "" || eb.Error.Message != "") {
 		e.Type, e.Message = eb.Error.Type, eb.Error.Message
 		if eb.RequestID != nil {
@@ -144,4 +145,43 @@ func excerpt(body []byte) string {
 		s = s[:max] + "…"
 	}
 	return s
+}
+
+// ErrorResponse is the service's error body,
+// {"type":"error","error":{"type":…,"message":…},"request_id":…}, as an
+// errored batch result carries it.
+type ErrorResponse struct {
+	// Error holds the error's type and message.
+	Error ErrorDetail `json:"error"`
+	// RequestID is the id of the failed request; nil when null.
+	RequestID *string `json:"request_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the body, keeping unknown members in Extra.
+func (e *ErrorResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
+// MarshalJSON writes the body with "type":"error" and Extra.
+func (e ErrorResponse) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// ErrorDetail is the "error" member of an error body.
+type ErrorDetail struct {
+	// Type is the error type, e.g. "invalid_request_error".
+	Type string `json:"type"`
+	// Message says what went wrong.
+	Message string `json:"message"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the object, keeping unknown members in Extra.
+func (d *ErrorDetail) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON writes the object, Extra included.
+func (d ErrorDetail) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+func init() {
+	codec.Objects(ErrorDetail{})
+	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
 }

@@ -6,6 +6,11 @@ import (
 	"strings"
 )
 
+// Ptr returns a pointer to v. Optional fields whose zero value means
+// something (temperature 0, top_k 0) are pointers; Ptr fills them in one
+// expression: Temperature: mms.Ptr(0.0).
+func Ptr[T any](v T) *T { return &v }
+
 // UserText returns a user turn holding one text block.
 func UserText(text string) MessageParam {
 	return MessageParam{Role: RoleUser, Content: ContentBlocks{TextBlock{Text: text}}}

@@ -176,7 +176,7 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 		return nil, err
 	}
 	// One encoding pass: "stream":true goes in while large payloads are
-	// spliced (request_body.go).
+	// spliced (codec.MarshalRequestWith).
 	body, err := encodeMessageBody(p, `"stream":true`)
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)

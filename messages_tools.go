@@ -118,7 +118,7 @@ func (ts Tools) betas() []string {
 }
 
 // toolUnion decodes the [Tool] variants: the versioned tool families
-// (toolFamilies, tools_server.go), the toolsets, and custom tools, whose
+// (toolFamilies, messages_tools_server.go), the toolsets, and custom tools, whose
 // "type" the wire makes optional (decodeCustomTool).
 var toolUnion = newToolUnion()
 
@@ -408,12 +408,6 @@ func validateCount(path string, n, hi int, what string) error {
 		return invalid(path, "must hold at most %d %s, got %d", hi, what, n)
 	}
 	return nil
-}
-
-// explicitEmpty reports whether a decoded object carried key as "" (kept in
-// its Extra map and sent back).
-func explicitEmpty(extra map[string]json.RawMessage, key string) bool {
-	return string(codec.TrimSpace(extra[key])) == `""`
 }
 
 // appendNew appends each of names not yet in list.

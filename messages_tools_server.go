@@ -485,7 +485,7 @@ func (l *UserLocation) validate(path string) error {
 		{"region", l.Region, 1, maxUserLocationLen},
 		{"timezone", l.Timezone, 1, maxUserLocationLen},
 	} {
-		if m.value == "" && !explicitEmpty(l.Extra, m.name) {
+		if m.value == "" && !sentEmpty(l.Extra, m.name) {
 			continue // absent, or null
 		}
 		if err := validateLength(path+"."+m.name, m.value, m.lo, m.hi); err != nil {

@@ -16,8 +16,7 @@ import (
 )
 
 func init() {
-	codec.Objects(BatchResult{}, ErrorDetail{})
-	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
+	codec.Objects(BatchResult{})
 }
 
 // Results streams the results of an ended batch
@@ -298,40 +297,6 @@ func (r ErroredBatchResult) Err() *Error {
 	}
 	return newAPIError(http.StatusOK, nil, body, 0)
 }
-
-// ErrorResponse is the service's error body,
-// {"type":"error","error":{"type":…,"message":…},"request_id":…}, as an
-// errored batch result carries it.
-type ErrorResponse struct {
-	// Error holds the error's type and message.
-	Error ErrorDetail `json:"error"`
-	// RequestID is the id of the failed request; nil when null.
-	RequestID *string `json:"request_id"`
-	// Extra holds members this SDK version does not model.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes the body, keeping unknown members in Extra.
-func (e *ErrorResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the body with "type":"error" and Extra.
-func (e ErrorResponse) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
-// ErrorDetail is the "error" member of an error body.
-type ErrorDetail struct {
-	// Type is the error type, e.g. "invalid_request_error".
-	Type string `json:"type"`
-	// Message says what went wrong.
-	Message string `json:"message"`
-	// Extra holds members this SDK version does not model.
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *ErrorDetail) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the object, Extra included.
-func (d ErrorDetail) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // CanceledBatchResult is a "canceled" result: the batch was canceled before
 // the request ran.

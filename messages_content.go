@@ -3,7 +3,8 @@ package mms
 // This file holds the ContentBlock union: the blocks of MessageParam.Content
 // and Message.Content, which are one Go type (ContentBlocks) so that a reply
 // goes back into the next request unchanged. The tool-result and server
-// tool-result blocks live in tool_result.go and server_tool_results.go.
+// tool-result blocks live in messages_tool_result.go and
+// messages_server_tool_results*.go.
 //
 // Two encoding modes share one codec:
 //   - response mode is plain json.Marshal: every modelled field plus Extra, so
@@ -20,11 +21,9 @@ package mms
 // the rest of Extra.
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -964,59 +963,4 @@ func blockTypeName(b ContentBlock) string {
 		return fmt.Sprintf("%T", b)
 	}
 	return fmt.Sprintf("block type %q", typ)
-}
-
-// ---------------------------------------------------------------------------
-// validation helpers
-
-// The id patterns of the request schema: client
-// tool calls (tool_use, tool_result, mcp_tool_use, mcp_tool_result) and
-// server tool calls (server_tool_use, every server tool result, caller).
-const (
-	toolIDPattern       = "^[a-zA-Z0-9_-]+$"
-	serverToolIDPrefix  = "srvtoolu_"
-	serverToolIDPattern = "^srvtoolu_[a-zA-Z0-9_]+$"
-)
-
-// checkToolID checks a client tool call id against toolIDPattern.
-func checkToolID(path, id string) error {
-	if isIDString(id) {
-		return nil
-	}
-	return invalid(path, "must match %s, got %q", toolIDPattern, id)
-}
-
-// checkServerToolID checks a server tool call id against
-// serverToolIDPattern.
-func checkServerToolID(path, id string) error {
-	if rest, ok := strings.CutPrefix(id, serverToolIDPrefix); ok && idChars(rest, false) {
-		return nil
-	}
-	return invalid(path, "must match %s, got %q", serverToolIDPattern, id)
-}
-
-// isIDString reports whether s matches ^[a-zA-Z0-9_-]+$.
-func isIDString(s string) bool { return idChars(s, true) }
-
-// idChars reports whether s is not empty and holds only ASCII letters,
-// digits, '_' and, when dash is set, '-'. A byte loop: these checks run for
-// every block of every request.
-func idChars(s string, dash bool) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || dash && c == '-') {
-			return false
-		}
-	}
-	return true
-}
-
-// sentEmpty reports whether extra remembers an explicit "" for key (see the
-// null memory): the request form writes it back although the field is
-// empty, so a minimum length applies to it too.
-func sentEmpty(extra map[string]json.RawMessage, key string) bool {
-	return string(bytes.TrimSpace(extra[key])) == `""`
 }

@@ -3,7 +3,7 @@ package mms
 // This file holds the events of a streamed message:
 // the MessageStreamEvent union, the ContentBlockDelta union, and their
 // decoder. MessagesService.Stream (messages_stream.go) yields them and
-// MessageAccumulator (accumulator.go) folds them into a Message.
+// MessageAccumulator (messages_accumulator.go) folds them into a Message.
 
 import (
 	"bytes"

@@ -10,6 +10,7 @@ import (
 
 func init() {
 	codec.Objects(MessageTokensCount{})
+	codec.Objects(MessageCreateParams{}, MessageCountTokensParams{}, BatchCreateParams{}, BatchRequest{})
 }
 
 // Beta names that request parameters switch on.
@@ -292,3 +293,25 @@ func (p *MessageCreateParams) UnmarshalJSON(data []byte) error { return unmarsha
 
 // UnmarshalJSON decodes a count_tokens request body.
 func (p *MessageCountTokensParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// ---------------------------------------------------------------------------
+// Encoding: one path for Create, Stream, CountTokens and batches
+
+// encodeMessageBody encodes a Create (or Stream) body in request form.
+// members, if not empty, are inserted first (`"stream":true`), so streaming
+// needs no second encoding. The encoder copies large payloads (base64
+// images and PDFs, long texts) once, into a buffer of exactly the body's
+// size (internal/codec, encode.go); the caller's params are not modified.
+func encodeMessageBody(p *MessageCreateParams, members string) ([]byte, error) {
+	return codec.MarshalRequestWith(p, members)
+}
+
+// MarshalJSON writes the request body in request form, as Create sends it
+// (without "stream").
+func (p MessageCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// MarshalJSON writes the count_tokens request body in request form.
+func (p MessageCountTokensParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// MarshalJSON writes the batch request body in request form.
+func (p BatchCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
