@@ -227,7 +227,8 @@ type BatchResult struct {
 	// Result is the outcome: [SucceededBatchResult], [ErroredBatchResult],
 	// [CanceledBatchResult], [ExpiredBatchResult] or [UnknownBatchResult].
 	Result BatchResultValue `json:"result"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -256,7 +257,8 @@ var batchResultValueUnion = codec.NewUnion[BatchResultValue]("BatchResultValue",
 // Message is the reply Messages.Create would have returned.
 type SucceededBatchResult struct {
 	Message Message `json:"message"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -273,7 +275,8 @@ func (r SucceededBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON
 // the request got; [ErroredBatchResult.Err] gives it as an *[Error].
 type ErroredBatchResult struct {
 	Error ErrorResponse `json:"error"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -301,7 +304,8 @@ func (r ErroredBatchResult) Err() *Error {
 // CanceledBatchResult is a "canceled" result: the batch was canceled before
 // the request ran.
 type CanceledBatchResult struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -316,7 +320,8 @@ func (r CanceledBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(
 // ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
 // before the request ran.
 type ExpiredBatchResult struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

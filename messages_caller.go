@@ -24,7 +24,8 @@ var callerUnion = codec.NewUnion[Caller]("Caller", UnknownCaller{}).
 // DirectCaller is the {"type":"direct"} caller: the model called the tool
 // itself (the default).
 type DirectCaller struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -44,7 +45,8 @@ type CodeExecution20250825Caller struct {
 	// ToolID is the server_tool_use id of the code execution
 	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolID string `json:"tool_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -65,7 +67,8 @@ func (c CodeExecution20250825Caller) validate(path string) error {
 type CodeExecution20260120Caller struct {
 	// ToolID is the server_tool_use id of the code execution.
 	ToolID string `json:"tool_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -186,7 +186,8 @@ type WebSearchResultLocationCitation struct {
 	Title *string `json:"title"`
 	// URL is 1 to 2048 characters in a request.
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -224,7 +225,8 @@ type SearchResultLocationCitation struct {
 	EndBlockIndex int `json:"end_block_index"`
 	// Title is null (nil) when the result has none.
 	Title *string `json:"title"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -202,7 +202,8 @@ type ImageTransformations struct {
 	// OversizedImage is OversizedImageDownsize (the default) or
 	// OversizedImageError.
 	OversizedImage OversizedImage `json:"oversized_image,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -277,7 +278,8 @@ func (b DocumentBlock) validate(path string) error {
 type CitationsConfig struct {
 	// Enabled turns citations on. Citations are off when it is nil or false.
 	Enabled *bool `json:"enabled,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -302,7 +304,8 @@ type SearchResultBlock struct {
 	// Citations turns citations on for this result.
 	Citations    *CitationsConfig `json:"citations,omitzero"`
 	CacheControl *CacheControl    `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -335,7 +338,8 @@ func (b SearchResultBlock) validate(path string) error {
 type ThinkingBlock struct {
 	Thinking  string `json:"thinking"`
 	Signature string `json:"signature"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -358,7 +362,8 @@ func (b ThinkingBlock) validate(path string) error {
 // Send it back unchanged.
 type RedactedThinkingBlock struct {
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -395,7 +400,8 @@ type ToolUseBlock struct {
 	// ToolsetName names the toolset for a toolset member's call.
 	ToolsetName  string        `json:"toolset_name,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -460,7 +466,8 @@ type ServerToolUseBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -500,7 +507,8 @@ type ToolReferenceBlock struct {
 	// ToolName matches ^[a-zA-Z0-9_-]{1,256}$.
 	ToolName     string        `json:"tool_name"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -527,7 +535,8 @@ func (b ToolReferenceBlock) validate(path string) error {
 type ContainerUploadBlock struct {
 	FileID       string        `json:"file_id"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -559,7 +568,8 @@ type MCPToolUseBlock struct {
 	// Input is the tool input, a JSON object kept byte for byte.
 	Input        json.RawMessage `json:"input"`
 	CacheControl *CacheControl   `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -601,7 +611,8 @@ type MCPToolResultBlock struct {
 	// IsError marks a failed call.
 	IsError      *bool         `json:"is_error,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -675,7 +686,8 @@ type FallbackBlock struct {
 	To   FallbackModel `json:"to"`
 	// Trigger says why the fallback happened.
 	Trigger *FallbackTrigger `json:"trigger,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -700,7 +712,8 @@ func (b FallbackBlock) validate(path string) error {
 // FallbackModel is the {"model": …} end of a fallback.
 type FallbackModel struct {
 	Model string `json:"model"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -715,7 +728,8 @@ func (m FallbackModel) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 type FallbackTrigger struct {
 	Type     string          `json:"type"`
 	Category RefusalCategory `json:"category"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -733,7 +747,8 @@ func (t FallbackTrigger) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 type ToolAdditionBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -752,7 +767,8 @@ func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).va
 type ToolRemovalBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -802,7 +818,8 @@ var toolChangeRefUnion = codec.NewUnion[ToolChangeRef]("ToolChangeRef", UnknownT
 // tool.
 type ToolRef struct {
 	Name string `json:"name"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -825,7 +842,8 @@ func (r ToolRef) validate(path string) error {
 type MCPToolRef struct {
 	ServerName string `json:"server_name"`
 	Name       string `json:"name"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -851,7 +869,8 @@ func (r MCPToolRef) validate(path string) error {
 // server.
 type MCPToolsetRef struct {
 	ServerName string `json:"server_name"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -382,7 +382,8 @@ func (e UnknownContextEdit) validate(path string) error {
 type TokensCountContextManagement struct {
 	// OriginalInputTokens is the count before the context edits ran.
 	OriginalInputTokens int `json:"original_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

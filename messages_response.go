@@ -175,7 +175,8 @@ type StopDetails struct {
 	FallbackHasPrefillClaim *bool `json:"fallback_has_prefill_claim,omitzero"`
 	// RecommendedModel is a model to retry with (beta; nil: absent or null).
 	RecommendedModel *string `json:"recommended_model,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -211,7 +212,8 @@ type Container struct {
 	ExpiresAt string `json:"expires_at"`
 	// Skills are the skills loaded in the container (nil: absent or null).
 	Skills []ContainerSkill `json:"skills,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -230,7 +232,8 @@ type ContainerSkill struct {
 	Type    string `json:"type"`
 	SkillID string `json:"skill_id"`
 	Version string `json:"version"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -303,7 +306,8 @@ func (u Usage) TotalInputTokens() int {
 type CacheCreation struct {
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -316,7 +320,8 @@ func (c CacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 // OutputTokensDetails breaks down output tokens.
 type OutputTokensDetails struct {
 	ThinkingTokens int `json:"thinking_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -331,7 +336,8 @@ type ServerToolUsage struct {
 	WebSearchRequests int `json:"web_search_requests"`
 	// WebFetchRequests is nil when absent (older responses).
 	WebFetchRequests *int `json:"web_fetch_requests,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -399,7 +405,8 @@ type MessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the model that ran (empty: absent).
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -419,7 +426,8 @@ type CompactionIterationUsage struct {
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	// CacheCreation is nil when null.
 	CacheCreation *CacheCreation `json:"cache_creation"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -442,7 +450,8 @@ type AdvisorMessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the advisor model.
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -467,7 +476,8 @@ type FallbackMessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the fallback model.
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -497,7 +507,8 @@ func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSO
 // (beta usage.fallback_credit).
 type FallbackCreditUsage struct {
 	Status FallbackCreditStatus `json:"status"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -522,7 +533,8 @@ var fallbackCreditStatusUnion = codec.NewUnion[FallbackCreditStatus]("FallbackCr
 
 // FallbackCreditRedeemed is the "redeemed" status: the credit applied.
 type FallbackCreditRedeemed struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -541,7 +553,8 @@ type FallbackCreditNotApplied struct {
 	// RemoveToRedeem lists request fields whose removal would let the credit
 	// apply (nil: absent or null).
 	RemoveToRedeem []string `json:"remove_to_redeem,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -572,7 +585,8 @@ func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return mars
 // (beta; the request side is context_management.edits).
 type ContextManagementResponse struct {
 	AppliedEdits AppliedEdits `json:"applied_edits"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -604,7 +618,8 @@ var appliedEditUnion = codec.NewUnion[AppliedEdit]("AppliedEdit", UnknownApplied
 type AppliedClearToolUses struct {
 	ClearedInputTokens int `json:"cleared_input_tokens"`
 	ClearedToolUses    int `json:"cleared_tool_uses"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -620,7 +635,8 @@ func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) { return marshalJSON
 type AppliedClearThinking struct {
 	ClearedInputTokens   int `json:"cleared_input_tokens"`
 	ClearedThinkingTurns int `json:"cleared_thinking_turns"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -652,7 +668,8 @@ func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e
 type MessageDiagnostics struct {
 	// CacheMissReason is nil when null (no miss, or nothing to compare).
 	CacheMissReason CacheMiss `json:"cache_miss_reason"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -683,7 +700,8 @@ var cacheMissUnion = codec.NewUnion[CacheMiss]("CacheMiss", UnknownCacheMiss{}).
 // CacheMissModelChanged is the "model_changed" cache miss.
 type CacheMissModelChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -698,7 +716,8 @@ func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) { return marshalJSO
 // CacheMissSystemChanged is the "system_changed" cache miss.
 type CacheMissSystemChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -713,7 +732,8 @@ func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) { return marshalJS
 // CacheMissToolsChanged is the "tools_changed" cache miss.
 type CacheMissToolsChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -728,7 +748,8 @@ func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) { return marshalJSO
 // CacheMissMessagesChanged is the "messages_changed" cache miss.
 type CacheMissMessagesChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -743,7 +764,8 @@ func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) { return marshal
 // CacheMissPreviousMessageNotFound is the "previous_message_not_found"
 // cache miss: the previous_message_id was unknown.
 type CacheMissPreviousMessageNotFound struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -759,7 +781,8 @@ func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) { return
 
 // CacheMissUnavailable is the "unavailable" cache miss: no diagnosis.
 type CacheMissUnavailable struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

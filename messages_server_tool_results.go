@@ -132,7 +132,8 @@ type WebSearchToolResultBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -197,7 +198,8 @@ type WebSearchResult struct {
 	PageAge *string `json:"page_age"`
 	Title   string  `json:"title"`
 	URL     string  `json:"url"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -214,7 +216,8 @@ func (r WebSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 type WebSearchToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -256,7 +259,8 @@ type WebFetchToolResultBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -292,7 +296,8 @@ type WebFetchResult struct {
 	Content DocumentBlock `json:"content"`
 	// RetrievedAt is when the page was fetched (nil: null).
 	RetrievedAt *string `json:"retrieved_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -316,7 +321,8 @@ func (v WebFetchResult) validate(path string) error {
 type WebFetchToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

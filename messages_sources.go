@@ -47,7 +47,8 @@ type Base64ImageSource struct {
 	MediaType ImageMediaType `json:"media_type"`
 	// Data is the standard base64 encoding of the image.
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -75,7 +76,8 @@ func (s Base64ImageSource) validate(path string) error {
 // image.
 type URLImageSource struct {
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -98,7 +100,8 @@ func (s URLImageSource) validate(path string) error {
 // the Files API.
 type FileImageSource struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -156,7 +159,8 @@ type Base64PDFSource struct {
 	MediaType string `json:"media_type"`
 	// Data is the standard base64 encoding of the PDF.
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -183,7 +187,8 @@ func (s Base64PDFSource) validate(path string) error {
 type PlainTextSource struct {
 	MediaType string `json:"media_type"`
 	Data      string `json:"data"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -211,7 +216,8 @@ type ContentSource struct {
 	// Content when it is a single plain TextBlock; decoding sets it when the
 	// wire used the string form. Otherwise the array form is written.
 	StringContent bool `json:"-"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -243,7 +249,8 @@ func (s ContentSource) validate(path string) error {
 // PDF.
 type URLPDFSource struct {
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -266,7 +273,8 @@ func (s URLPDFSource) validate(path string) error {
 // with the Files API.
 type FileDocumentSource struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -152,7 +152,8 @@ type MessageStreamEvent interface {
 // usage.
 type MessageStartEvent struct {
 	Message Message `json:"message"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -171,7 +172,8 @@ func (e MessageStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e)
 type ContentBlockStartEvent struct {
 	Index        int          `json:"index"`
 	ContentBlock ContentBlock `json:"content_block"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -189,7 +191,8 @@ func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) { return marshalJS
 type ContentBlockDeltaEvent struct {
 	Index int               `json:"index"`
 	Delta ContentBlockDelta `json:"delta"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -206,7 +209,8 @@ func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJS
 // complete.
 type ContentBlockStopEvent struct {
 	Index int `json:"index"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -295,7 +299,8 @@ func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u)
 // MessageStopEvent is the "message_stop" event, the last of a successful
 // stream.
 type MessageStopEvent struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -309,7 +314,8 @@ func (e MessageStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) 
 
 // PingEvent is the "ping" keep-alive event; it may come at any point.
 type PingEvent struct {
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -357,7 +363,8 @@ type ContentBlockDelta interface {
 // TextDelta is a "text_delta": text appended to a text block.
 type TextDelta struct {
 	Text string `json:"text"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -375,7 +382,8 @@ func (d TextDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // stop. An empty fragment may occur.
 type InputJSONDelta struct {
 	PartialJSON string `json:"partial_json"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -394,7 +402,8 @@ type ThinkingDelta struct {
 	// only, never billable (beta thinking-token-count-2026-05-13; nil:
 	// absent or null).
 	EstimatedTokens *int `json:"estimated_tokens,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -410,7 +419,8 @@ func (d ThinkingDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // normally one per block just before its stop.
 type SignatureDelta struct {
 	Signature string `json:"signature"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -426,7 +436,8 @@ func (d SignatureDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // block's citations.
 type CitationsDelta struct {
 	Citation Citation `json:"citation"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

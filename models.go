@@ -115,7 +115,8 @@ type ModelInfo struct {
 	// responses to beta requests carry it: nil means absent or null (a null
 	// is kept in Extra, so it is written back as null).
 	AllowedFallbackModels []string `json:"allowed_fallback_models,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -145,7 +146,8 @@ type ModelCapabilities struct {
 	Effort EffortCapability `json:"effort"`
 	// Thinking lists the supported thinking modes.
 	Thinking ThinkingCapability `json:"thinking"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -158,7 +160,8 @@ func (c ModelCapabilities) MarshalJSON() ([]byte, error) { return marshalJSON(c)
 // CapabilitySupport says whether one capability is supported.
 type CapabilitySupport struct {
 	Supported bool `json:"supported"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -175,7 +178,8 @@ type ContextManagementCapability struct {
 	ClearThinking20251015 *CapabilitySupport `json:"clear_thinking_20251015"`
 	ClearToolUses20250919 *CapabilitySupport `json:"clear_tool_uses_20250919"`
 	Compact20260112       *CapabilitySupport `json:"compact_20260112"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -194,7 +198,8 @@ type EffortCapability struct {
 	High      CapabilitySupport  `json:"high"`
 	Max       CapabilitySupport  `json:"max"`
 	XHigh     *CapabilitySupport `json:"xhigh"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -208,7 +213,8 @@ func (c EffortCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) 
 type ThinkingCapability struct {
 	Supported bool                    `json:"supported"`
 	Types     ThinkingCapabilityTypes `json:"types"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -222,7 +228,8 @@ func (c ThinkingCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c
 type ThinkingCapabilityTypes struct {
 	Enabled  CapabilitySupport `json:"enabled"`
 	Adaptive CapabilitySupport `json:"adaptive"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

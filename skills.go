@@ -443,7 +443,8 @@ type Skill struct {
 	// them (see [Skill.Created]).
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -473,7 +474,8 @@ type SkillVersion struct {
 	Directory string `json:"directory"`
 	// CreatedAt is an ISO 8601 string as the service sent it.
 	CreatedAt string `json:"created_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -491,7 +493,8 @@ func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 type DeletedSkill struct {
 	// ID is the deleted skill's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -506,7 +509,8 @@ func (d DeletedSkill) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 type DeletedSkillVersion struct {
 	// ID is the deleted version's identifier.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
