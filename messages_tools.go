@@ -320,8 +320,12 @@ func (s InputSchema) MarshalJSON() ([]byte, error) {
 	return s, nil
 }
 
-// UnmarshalJSON keeps a copy of the schema's JSON.
+// UnmarshalJSON keeps a copy of the schema's JSON, which must be well
+// formed (the codec does not validate what it hands on raw).
 func (s *InputSchema) UnmarshalJSON(data []byte) error {
+	if !json.Valid(data) {
+		return fmt.Errorf("mms: input_schema is not valid JSON")
+	}
 	*s = InputSchema(bytes.Clone(data))
 	return nil
 }

@@ -1,6 +1,7 @@
 package codec
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -150,7 +151,7 @@ func (k *keeper) add(extra *map[string]json.RawMessage, key, value []byte) {
 		keep(extra, key, value)
 		return
 	}
-	k.pending[k.n].key, k.pending[k.n].value = intern(key), value
+	k.pending[k.n].key, k.pending[k.n].value = memberName(key), value
 	k.n++
 }
 
@@ -173,13 +174,23 @@ func (k *keeper) flush(extra *map[string]json.RawMessage) {
 	}
 }
 
+// memberName returns a kept member's name, interned (records of one kind
+// carry the same few), with invalid UTF-8 replaced as the encoder writes
+// it, so a kept member re-encodes and decodes back under the same name.
+func memberName(key []byte) string {
+	if utf8.Valid(key) {
+		return intern(key)
+	}
+	return string(bytes.ToValidUTF8(key, []byte("\uFFFD")))
+}
+
 // keep records a copy of value under key in *extra.
 func keep(extra *map[string]json.RawMessage, key, value []byte) {
 	if *extra == nil {
 		*extra = make(map[string]json.RawMessage, 2)
 	}
 	// Names are interned: records of one kind carry the same few.
-	(*extra)[intern(key)] = Clone(value)
+	(*extra)[memberName(key)] = Clone(value)
 }
 
 // checkTypeValue returns ErrOtherType unless the JSON string value is want.

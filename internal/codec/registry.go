@@ -300,6 +300,13 @@ func (u *union) decodeValue(data []byte) (reflect.Value, error) {
 		}
 		return reflect.Value{}, err
 	}
+	if f, ok := infoOf(vt).fields["type"]; ok && len(f.index) == 1 {
+		// A variant that holds its own type (a versioned tool): a repeated
+		// "type" member must not have changed it from the one that chose it.
+		if tv := v.Field(f.index[0]); tv.Kind() == reflect.String && tv.String() != typ {
+			return u.unknownValue(typ, data)
+		}
+	}
 	return v, nil
 }
 
