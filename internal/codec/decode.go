@@ -405,22 +405,10 @@ func unquote(data []byte) (string, error) {
 		return "", fmt.Errorf("codec: %.20q is not a string", data)
 	}
 	body := data[1 : len(data)-1]
-	plain, ascii := true, true
-	for _, c := range body {
-		if c == '\\' || c < 0x20 {
-			plain = false
-			break
-		}
-		if c >= 0x80 {
-			ascii = false
-		}
-	}
-	if plain && (ascii || utf8.Valid(body)) {
+	if plainPrefix(body) == len(body) {
 		return string(body), nil
 	}
-	var s string
-	err := json.Unmarshal(data, &s)
-	return s, err
+	return unescape(body)
 }
 
 // isNumber rejects what strconv accepts but JSON does not (hex, Inf, NaN,
