@@ -250,11 +250,6 @@ func fieldByIndex(v reflect.Value, index []int) (reflect.Value, error) {
 
 var unmarshalerType = reflect.TypeFor[json.Unmarshaler]()
 
-// decodeValue decodes one JSON value into the settable v.
-func decodeValue(data []byte, v reflect.Value) error {
-	return decoderFor(v.Type())(data, v)
-}
-
 type decFunc func(data []byte, v reflect.Value) error
 
 var decCache sync.Map // reflect.Type -> decFunc
