@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 )
 
 // The encoder: one pass over a value into one buffer, in one of two modes.
@@ -44,11 +45,13 @@ type Encoder struct {
 	buf     []byte
 	request bool
 	large   []largeString
+	parts   [][]byte // bytes' scratch
 }
 
 type largeString struct {
-	at int // offset in buf where the quoted string belongs
-	s  string
+	at     int // offset in buf where the quoted string belongs
+	s      string
+	quoted int // len(AppendQuoted(nil, s)), set by bytes
 }
 
 // Request reports whether the encoder writes the request form.
@@ -98,25 +101,46 @@ func (e *Encoder) StructAs(typ string, v reflect.Value) error {
 }
 
 // bytes assembles the document; members, when not empty, are inserted
-// first in the top-level object (which the document must be).
+// first in the top-level object (which the document must be). When no
+// large string needs escaping (base64 payloads), bytes.Join copies the
+// pieces into a buffer it need not zero first; otherwise each large string
+// is escaped straight into a buffer of the exact size.
 func (e *Encoder) bytes(members string) []byte {
+	clean := true
 	size := len(e.buf)
-	for _, l := range e.large {
-		size += quotedLen(l.s)
+	for i := range e.large {
+		l := &e.large[i]
+		l.quoted = quotedLen(l.s)
+		size += l.quoted
+		clean = clean && l.quoted == len(l.s)+2
 	}
 	last := 0
+	parts := e.parts[:0]
 	if members != "" {
-		size += len(members) + 1
-	}
-	out := make([]byte, 0, size)
-	if members != "" {
-		out = append(out, '{')
-		out = append(out, members...)
+		parts = append(parts, e.buf[:1], readOnly(members))
+		size += len(members)
 		if len(e.buf) > 2 {
-			out = append(out, ',')
+			parts = append(parts, comma)
+			size++
 		}
 		last = 1
 	}
+	if clean {
+		for _, l := range e.large {
+			parts = append(parts, e.buf[last:l.at], quote, readOnly(l.s), quote)
+			last = l.at
+		}
+		out := bytes.Join(append(parts, e.buf[last:]), nil)
+		clear(parts)
+		e.parts = parts[:0]
+		return out
+	}
+	out := make([]byte, 0, size)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	clear(parts)
+	e.parts = parts[:0]
 	for _, l := range e.large {
 		out = append(out, e.buf[last:l.at]...)
 		out = AppendQuoted(out, l.s)
@@ -124,6 +148,15 @@ func (e *Encoder) bytes(members string) []byte {
 	}
 	return append(out, e.buf[last:]...)
 }
+
+var (
+	quote = []byte{'"'}
+	comma = []byte{','}
+)
+
+// readOnly views s as bytes without copying; the result must not be
+// written to.
+func readOnly(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 var encoderPool = sync.Pool{New: func() any { return &Encoder{buf: make([]byte, 0, 1024)} }}
 
