@@ -382,38 +382,12 @@ func encodeRawMessage(e *Encoder, v reflect.Value) error {
 
 // compact appends the JSON in b without insignificant space, checking it.
 func (e *Encoder) compact(b []byte) error {
-	if isCompact(b) {
-		if !json.Valid(b) {
-			return fmt.Errorf("codec: invalid JSON %.40q", b)
-		}
-		e.buf = append(e.buf, b...)
-		return nil
-	}
-	buf := bytes.NewBuffer(e.buf)
-	if err := json.Compact(buf, b); err != nil {
+	out, err := appendCompact(e.buf, b)
+	if err != nil {
 		return err
 	}
-	e.buf = buf.Bytes()
+	e.buf = out
 	return nil
-}
-
-// isCompact reports whether b has no byte json.Compact would remove or
-// escape (white space, or '<', '>', '&' and U+2028/9, which Compact leaves
-// alone anyway); strings may hold anything.
-func isCompact(b []byte) bool {
-	in := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return false
-		}
-	}
-	return true
 }
 
 func encodeMarshaler(e *Encoder, v reflect.Value) error {
