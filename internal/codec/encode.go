@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -94,7 +95,7 @@ func (e *Encoder) StructAs(typ string, v reflect.Value) error {
 	p := planOf(v.Type())
 	if p.typ != typ {
 		q := *p
-		q.typ = typ
+		q.typ, q.head = typ, typeMember(typ)
 		p = &q
 	}
 	return e.structValue(p, v)
@@ -321,13 +322,13 @@ func newEncoder(t reflect.Type) encFunc {
 }
 
 func pointerEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	return func(e *Encoder, v reflect.Value) error {
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
-		return encoderFor(elem)(e, v.Elem())
+		return enc(e, v.Elem())
 	}
 }
 
@@ -428,14 +429,13 @@ func encodeBytes(e *Encoder, v reflect.Value) error {
 }
 
 func sliceEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	isSlice := t.Kind() == reflect.Slice
 	return func(e *Encoder, v reflect.Value) error {
 		if isSlice && v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
-		enc := encoderFor(elem)
 		e.buf = append(e.buf, '[')
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
@@ -451,7 +451,7 @@ func sliceEncoder(t reflect.Type) encFunc {
 }
 
 func mapEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	return func(e *Encoder, v reflect.Value) error {
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
@@ -459,7 +459,6 @@ func mapEncoder(t reflect.Type) encFunc {
 		}
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-		enc := encoderFor(elem)
 		e.buf = append(e.buf, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -508,6 +507,7 @@ type encField struct {
 	key      []byte // `"name":`
 	index    []int
 	typ      reflect.Type
+	enc      encFunc
 	omit     func(v reflect.Value) bool // nil: never omitted
 	omitzero bool                       // optional: an Extra entry may stand for it
 	response bool                       // left out of the request form
@@ -516,6 +516,7 @@ type encField struct {
 
 type structPlan struct {
 	typ    string // the wire "type" written first, or ""
+	head   []byte // typ's member, `"type":"name"`, or nil
 	fields []encField
 	byName map[string]*encField
 	extra  int // index of the Extra field, or -1
@@ -538,7 +539,7 @@ func buildPlan(t reflect.Type) *structPlan {
 	p := &structPlan{extra: -1, byName: make(map[string]*encField)}
 	spec := specOf(t)
 	if spec != nil {
-		p.typ = spec.Type
+		p.typ, p.head = spec.Type, typeMember(spec.Type)
 	}
 	if i, ok := extraField(t); ok {
 		p.extra = i
@@ -549,7 +550,7 @@ func buildPlan(t reflect.Type) *structPlan {
 		}
 		ef := encField{
 			name: f.name, key: append(AppendQuoted(nil, f.name), ':'),
-			index: f.index, typ: f.typ, omitzero: f.omitzero || f.omitempty, response: f.response,
+			index: f.index, typ: f.typ, enc: encoderFor(f.typ), omitzero: f.omitzero || f.omitempty, response: f.response,
 		}
 		switch {
 		case f.omitzero:
@@ -568,6 +569,13 @@ func buildPlan(t reflect.Type) *structPlan {
 		p.byName[p.fields[i].name] = &p.fields[i]
 	}
 	return p
+}
+
+func typeMember(typ string) []byte {
+	if typ == "" {
+		return nil
+	}
+	return AppendQuoted([]byte(`"type":`), typ)
 }
 
 var isZeroerType = reflect.TypeFor[interface{ IsZero() bool }]()
@@ -594,9 +602,18 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
+// structEncoderOf returns t's structural encoder. The plan is built on
+// first use, not here, so that building encoders never recurses through
+// a recursive type's fields.
 func structEncoderOf(t reflect.Type) encFunc {
+	var plan atomic.Pointer[structPlan]
 	return func(e *Encoder, v reflect.Value) error {
-		return e.structValue(planOf(t), v)
+		p := plan.Load()
+		if p == nil {
+			p = planOf(t)
+			plan.Store(p)
+		}
+		return e.structValue(p, v)
 	}
 }
 
@@ -623,18 +640,10 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		return encodeFallback(e, v)
 	}
 	e.buf = append(e.buf, '{')
-	first := true
-	comma := func() {
-		if !first {
-			e.buf = append(e.buf, ',')
-		}
-		first = false
-	}
-	if p.typ != "" {
-		comma()
-		e.buf = append(e.buf, `"type":`...)
-		e.buf = AppendQuoted(e.buf, p.typ)
-	}
+	e.buf = append(e.buf, p.head...)
+	// A member is preceded by a comma unless nothing follows the '{' yet.
+	// Large strings are values, after their key, so they never hide one.
+	mark := len(e.buf) - len(p.head)
 	for i := range p.fields {
 		f := &p.fields[i]
 		if f.response && e.request {
@@ -648,8 +657,7 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 			if c.Omit != nil && c.Omit(e, v) || c.Omit == nil && f.omit != nil && f.omit(fv) {
 				continue
 			}
-			comma()
-			e.buf = append(e.buf, f.key...)
+			e.member(mark, f.key)
 			if err := c.Encode(e, v); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
@@ -658,14 +666,13 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		if f.omit != nil && f.omit(fv) {
 			continue
 		}
-		comma()
-		e.buf = append(e.buf, f.key...)
-		if err := encoderFor(f.typ)(e, fv); err != nil {
+		e.member(mark, f.key)
+		if err := f.enc(e, fv); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
 	if p.extra >= 0 {
-		if err := e.extraMembers(p, v, v.Field(p.extra), &first); err != nil {
+		if err := e.extraMembers(p, v, v.Field(p.extra), mark); err != nil {
 			return err
 		}
 	}
@@ -673,10 +680,19 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 	return nil
 }
 
+// member starts a member with key (`"name":`) in the object whose '{'
+// ends at mark.
+func (e *Encoder) member(mark int, key []byte) {
+	if len(e.buf) > mark {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, key...)
+}
+
 // extraMembers writes the live entries of Extra in name order: an unknown
 // member (response mode only), or the remembered explicit zero of an
 // optional field that is still zero (a value set later wins).
-func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, first *bool) error {
+func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, mark int) error {
 	if extra.Len() == 0 {
 		return nil
 	}
@@ -694,10 +710,9 @@ func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, first *boo
 		if e.request && !json.Valid(raw) {
 			return fmt.Errorf("codec: Extra[%q] is not valid JSON", k)
 		}
-		if !*first {
+		if len(e.buf) > mark {
 			e.buf = append(e.buf, ',')
 		}
-		*first = false
 		e.buf = AppendQuoted(e.buf, k)
 		e.buf = append(e.buf, ':')
 		e.buf = append(e.buf, raw...)
