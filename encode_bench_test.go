@@ -261,3 +261,20 @@ func BenchmarkEncodeRequestSmallBlocks(b *testing.B) {
 		}
 	}
 }
+
+// TestEncodeRequestAllocs: the encoder allocates per document, not per
+// value (a message's block content used to be boxed once per message).
+func TestEncodeRequestAllocs(t *testing.T) {
+	for _, turns := range []int{1, 100} {
+		p := &MessageCreateParams{Model: "m", MaxTokens: 5}
+		for range turns {
+			p.Messages = append(p.Messages,
+				UserMessage(TextBlock{Text: "hello"}, ToolResultBlocks("toolu_1", false, TextBlock{Text: "r"})),
+				AssistantText("ok"), UserText("shorthand"))
+		}
+		p.MarshalJSON() // warm the encoders and the pool
+		if n := testing.AllocsPerRun(20, func() { p.MarshalJSON() }); n > 3 {
+			t.Errorf("%d turns: MarshalJSON allocates %.0f times, want at most 3", turns, n)
+		}
+	}
+}
