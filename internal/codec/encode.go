@@ -26,7 +26,7 @@ import (
 //
 // Strings of LargeString bytes or more (base64 images and PDFs, long
 // documents) are not copied into the buffer: their place is recorded, and
-// Bytes assembles the result in one allocation of exactly its size,
+// bytes assembles the result in one allocation of exactly its size,
 // escaping each large string straight into place. An 8 MiB document thus
 // costs about 1× its size in allocations.
 //
@@ -34,10 +34,11 @@ import (
 // order, omitempty/omitzero, float formatting, base64 for []byte, sorted map
 // keys) without HTML escaping. It is not guaranteed byte-identical to
 // encoding/json for every value: a json.RawMessage or MarshalJSON result is
-// compacted and checked with encoding/json, and the `,string` tag option
-// falls back to encoding/json for its struct.
+// compacted as json.Compact does but not HTML-escaped (appendCompact, which
+// accepts what json.Valid accepts), and the `,string` tag option falls back
+// to encoding/json for its struct.
 
-// LargeString is the size from which a string is spliced in by Bytes
+// LargeString is the size from which a string is spliced in by bytes
 // instead of being copied into the buffer.
 const LargeString = 64 << 10
 
