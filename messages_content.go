@@ -914,7 +914,10 @@ func (UnknownToolChangeRef) validate(string) error { return nil }
 var contentShorthand = codec.FieldCodec{
 	Encode: func(e *codec.Encoder, parent reflect.Value) error {
 		content := parent.FieldByName("Content")
-		if s, ok := stringForm(content.Interface().(ContentBlocks), parent.FieldByName("StringContent").Bool()); ok {
+		if !parent.FieldByName("StringContent").Bool() { // before boxing Content, which allocates
+			return e.Value(content)
+		}
+		if s, ok := stringForm(content.Interface().(ContentBlocks), true); ok {
 			e.String(s)
 			return nil
 		}

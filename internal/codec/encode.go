@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"unsafe"
 )
 
 // The encoder: one pass over a value into one buffer, in one of two modes.
@@ -24,7 +26,7 @@ import (
 //
 // Strings of LargeString bytes or more (base64 images and PDFs, long
 // documents) are not copied into the buffer: their place is recorded, and
-// Bytes assembles the result in one allocation of exactly its size,
+// bytes assembles the result in one allocation of exactly its size,
 // escaping each large string straight into place. An 8 MiB document thus
 // costs about 1× its size in allocations.
 //
@@ -32,10 +34,11 @@ import (
 // order, omitempty/omitzero, float formatting, base64 for []byte, sorted map
 // keys) without HTML escaping. It is not guaranteed byte-identical to
 // encoding/json for every value: a json.RawMessage or MarshalJSON result is
-// compacted and checked with encoding/json, and the `,string` tag option
-// falls back to encoding/json for its struct.
+// compacted as json.Compact does but not HTML-escaped (appendCompact, which
+// accepts what json.Valid accepts), and the `,string` tag option falls back
+// to encoding/json for its struct.
 
-// LargeString is the size from which a string is spliced in by Bytes
+// LargeString is the size from which a string is spliced in by bytes
 // instead of being copied into the buffer.
 const LargeString = 64 << 10
 
@@ -44,11 +47,13 @@ type Encoder struct {
 	buf     []byte
 	request bool
 	large   []largeString
+	parts   [][]byte // bytes' scratch
 }
 
 type largeString struct {
-	at int // offset in buf where the quoted string belongs
-	s  string
+	at     int // offset in buf where the quoted string belongs
+	s      string
+	quoted int // len(AppendQuoted(nil, s)), set by bytes
 }
 
 // Request reports whether the encoder writes the request form.
@@ -91,32 +96,53 @@ func (e *Encoder) StructAs(typ string, v reflect.Value) error {
 	p := planOf(v.Type())
 	if p.typ != typ {
 		q := *p
-		q.typ = typ
+		q.typ, q.head = typ, typeMember(typ)
 		p = &q
 	}
 	return e.structValue(p, v)
 }
 
 // bytes assembles the document; members, when not empty, are inserted
-// first in the top-level object (which the document must be).
+// first in the top-level object (which the document must be). When no
+// large string needs escaping (base64 payloads), bytes.Join copies the
+// pieces into a buffer it need not zero first; otherwise each large string
+// is escaped straight into a buffer of the exact size.
 func (e *Encoder) bytes(members string) []byte {
+	clean := true
 	size := len(e.buf)
-	for _, l := range e.large {
-		size += quotedLen(l.s)
+	for i := range e.large {
+		l := &e.large[i]
+		l.quoted = quotedLen(l.s)
+		size += l.quoted
+		clean = clean && l.quoted == len(l.s)+2
 	}
 	last := 0
+	parts := e.parts[:0]
 	if members != "" {
-		size += len(members) + 1
-	}
-	out := make([]byte, 0, size)
-	if members != "" {
-		out = append(out, '{')
-		out = append(out, members...)
+		parts = append(parts, e.buf[:1], readOnly(members))
+		size += len(members)
 		if len(e.buf) > 2 {
-			out = append(out, ',')
+			parts = append(parts, comma)
+			size++
 		}
 		last = 1
 	}
+	if clean {
+		for _, l := range e.large {
+			parts = append(parts, e.buf[last:l.at], quote, readOnly(l.s), quote)
+			last = l.at
+		}
+		out := bytes.Join(append(parts, e.buf[last:]), nil)
+		clear(parts)
+		e.parts = parts[:0]
+		return out
+	}
+	out := make([]byte, 0, size)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	clear(parts)
+	e.parts = parts[:0]
 	for _, l := range e.large {
 		out = append(out, e.buf[last:l.at]...)
 		out = AppendQuoted(out, l.s)
@@ -124,6 +150,15 @@ func (e *Encoder) bytes(members string) []byte {
 	}
 	return append(out, e.buf[last:]...)
 }
+
+var (
+	quote = []byte{'"'}
+	comma = []byte{','}
+)
+
+// readOnly views s as bytes without copying; the result must not be
+// written to.
+func readOnly(s string) []byte { return unsafe.Slice(unsafe.StringData(s), len(s)) }
 
 var encoderPool = sync.Pool{New: func() any { return &Encoder{buf: make([]byte, 0, 1024)} }}
 
@@ -288,13 +323,13 @@ func newEncoder(t reflect.Type) encFunc {
 }
 
 func pointerEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	return func(e *Encoder, v reflect.Value) error {
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
-		return encoderFor(elem)(e, v.Elem())
+		return enc(e, v.Elem())
 	}
 }
 
@@ -349,38 +384,12 @@ func encodeRawMessage(e *Encoder, v reflect.Value) error {
 
 // compact appends the JSON in b without insignificant space, checking it.
 func (e *Encoder) compact(b []byte) error {
-	if isCompact(b) {
-		if !json.Valid(b) {
-			return fmt.Errorf("codec: invalid JSON %.40q", b)
-		}
-		e.buf = append(e.buf, b...)
-		return nil
-	}
-	buf := bytes.NewBuffer(e.buf)
-	if err := json.Compact(buf, b); err != nil {
+	out, err := appendCompact(e.buf, b)
+	if err != nil {
 		return err
 	}
-	e.buf = buf.Bytes()
+	e.buf = out
 	return nil
-}
-
-// isCompact reports whether b has no byte json.Compact would remove or
-// escape (white space, or '<', '>', '&' and U+2028/9, which Compact leaves
-// alone anyway); strings may hold anything.
-func isCompact(b []byte) bool {
-	in := false
-	for i := 0; i < len(b); i++ {
-		c := b[i]
-		switch {
-		case in && c == '\\':
-			i++
-		case c == '"':
-			in = !in
-		case !in && (c == ' ' || c == '\t' || c == '\n' || c == '\r'):
-			return false
-		}
-	}
-	return true
 }
 
 func encodeMarshaler(e *Encoder, v reflect.Value) error {
@@ -421,14 +430,13 @@ func encodeBytes(e *Encoder, v reflect.Value) error {
 }
 
 func sliceEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	isSlice := t.Kind() == reflect.Slice
 	return func(e *Encoder, v reflect.Value) error {
 		if isSlice && v.IsNil() {
 			e.buf = append(e.buf, "null"...)
 			return nil
 		}
-		enc := encoderFor(elem)
 		e.buf = append(e.buf, '[')
 		for i := 0; i < v.Len(); i++ {
 			if i > 0 {
@@ -444,7 +452,7 @@ func sliceEncoder(t reflect.Type) encFunc {
 }
 
 func mapEncoder(t reflect.Type) encFunc {
-	elem := t.Elem()
+	enc := encoderFor(t.Elem())
 	return func(e *Encoder, v reflect.Value) error {
 		if v.IsNil() {
 			e.buf = append(e.buf, "null"...)
@@ -452,7 +460,6 @@ func mapEncoder(t reflect.Type) encFunc {
 		}
 		keys := v.MapKeys()
 		slices.SortFunc(keys, func(a, b reflect.Value) int { return strings.Compare(a.String(), b.String()) })
-		enc := encoderFor(elem)
 		e.buf = append(e.buf, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -501,6 +508,7 @@ type encField struct {
 	key      []byte // `"name":`
 	index    []int
 	typ      reflect.Type
+	enc      encFunc
 	omit     func(v reflect.Value) bool // nil: never omitted
 	omitzero bool                       // optional: an Extra entry may stand for it
 	response bool                       // left out of the request form
@@ -509,6 +517,7 @@ type encField struct {
 
 type structPlan struct {
 	typ    string // the wire "type" written first, or ""
+	head   []byte // typ's member, `"type":"name"`, or nil
 	fields []encField
 	byName map[string]*encField
 	extra  int // index of the Extra field, or -1
@@ -531,7 +540,7 @@ func buildPlan(t reflect.Type) *structPlan {
 	p := &structPlan{extra: -1, byName: make(map[string]*encField)}
 	spec := specOf(t)
 	if spec != nil {
-		p.typ = spec.Type
+		p.typ, p.head = spec.Type, typeMember(spec.Type)
 	}
 	if i, ok := extraField(t); ok {
 		p.extra = i
@@ -542,7 +551,7 @@ func buildPlan(t reflect.Type) *structPlan {
 		}
 		ef := encField{
 			name: f.name, key: append(AppendQuoted(nil, f.name), ':'),
-			index: f.index, typ: f.typ, omitzero: f.omitzero || f.omitempty, response: f.response,
+			index: f.index, typ: f.typ, enc: encoderFor(f.typ), omitzero: f.omitzero || f.omitempty, response: f.response,
 		}
 		switch {
 		case f.omitzero:
@@ -561,6 +570,13 @@ func buildPlan(t reflect.Type) *structPlan {
 		p.byName[p.fields[i].name] = &p.fields[i]
 	}
 	return p
+}
+
+func typeMember(typ string) []byte {
+	if typ == "" {
+		return nil
+	}
+	return AppendQuoted([]byte(`"type":`), typ)
 }
 
 var isZeroerType = reflect.TypeFor[interface{ IsZero() bool }]()
@@ -587,9 +603,18 @@ func isEmptyValue(v reflect.Value) bool {
 	return false
 }
 
+// structEncoderOf returns t's structural encoder. The plan is built on
+// first use, not here, so that building encoders never recurses through
+// a recursive type's fields.
 func structEncoderOf(t reflect.Type) encFunc {
+	var plan atomic.Pointer[structPlan]
 	return func(e *Encoder, v reflect.Value) error {
-		return e.structValue(planOf(t), v)
+		p := plan.Load()
+		if p == nil {
+			p = planOf(t)
+			plan.Store(p)
+		}
+		return e.structValue(p, v)
 	}
 }
 
@@ -616,18 +641,10 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		return encodeFallback(e, v)
 	}
 	e.buf = append(e.buf, '{')
-	first := true
-	comma := func() {
-		if !first {
-			e.buf = append(e.buf, ',')
-		}
-		first = false
-	}
-	if p.typ != "" {
-		comma()
-		e.buf = append(e.buf, `"type":`...)
-		e.buf = AppendQuoted(e.buf, p.typ)
-	}
+	e.buf = append(e.buf, p.head...)
+	// A member is preceded by a comma unless nothing follows the '{' yet.
+	// Large strings are values, after their key, so they never hide one.
+	mark := len(e.buf) - len(p.head)
 	for i := range p.fields {
 		f := &p.fields[i]
 		if f.response && e.request {
@@ -641,8 +658,7 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 			if c.Omit != nil && c.Omit(e, v) || c.Omit == nil && f.omit != nil && f.omit(fv) {
 				continue
 			}
-			comma()
-			e.buf = append(e.buf, f.key...)
+			e.member(mark, f.key)
 			if err := c.Encode(e, v); err != nil {
 				return fmt.Errorf("%s: %w", f.name, err)
 			}
@@ -651,14 +667,13 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		if f.omit != nil && f.omit(fv) {
 			continue
 		}
-		comma()
-		e.buf = append(e.buf, f.key...)
-		if err := encoderFor(f.typ)(e, fv); err != nil {
+		e.member(mark, f.key)
+		if err := f.enc(e, fv); err != nil {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
 	if p.extra >= 0 {
-		if err := e.extraMembers(p, v, v.Field(p.extra), &first); err != nil {
+		if err := e.extraMembers(p, v, v.Field(p.extra), mark); err != nil {
 			return err
 		}
 	}
@@ -666,10 +681,19 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 	return nil
 }
 
+// member starts a member with key (`"name":`) in the object whose '{'
+// ends at mark.
+func (e *Encoder) member(mark int, key []byte) {
+	if len(e.buf) > mark {
+		e.buf = append(e.buf, ',')
+	}
+	e.buf = append(e.buf, key...)
+}
+
 // extraMembers writes the live entries of Extra in name order: an unknown
 // member (response mode only), or the remembered explicit zero of an
 // optional field that is still zero (a value set later wins).
-func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, first *bool) error {
+func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, mark int) error {
 	if extra.Len() == 0 {
 		return nil
 	}
@@ -687,10 +711,9 @@ func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, first *boo
 		if e.request && !json.Valid(raw) {
 			return fmt.Errorf("codec: Extra[%q] is not valid JSON", k)
 		}
-		if !*first {
+		if len(e.buf) > mark {
 			e.buf = append(e.buf, ',')
 		}
-		*first = false
 		e.buf = AppendQuoted(e.buf, k)
 		e.buf = append(e.buf, ':')
 		e.buf = append(e.buf, raw...)

@@ -22,6 +22,30 @@ func TestAppendQuotedMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
+// TestAppendQuotedWordScan puts each kind of byte the word-at-a-time scan
+// must stop at (or pass) at every position of strings around its 8- and
+// 16-byte steps, alone and followed by another, and compares with
+// encoding/json.
+func TestAppendQuotedWordScan(t *testing.T) {
+	kinds := []string{"\x00", "\x1f", " ", "\x7f", `"`, `\\`, "\n", "\x80", "\xff", "é", "東", "\u2028", "\u2029", "𝄞", "\xe2\x80"}
+	for n := 0; n <= 40; n++ {
+		for p := 0; p <= n; p++ {
+			for _, k := range kinds {
+				for _, next := range []string{"", "\x01", " ", `"`} {
+					s := strings.Repeat("a", p) + k + next + strings.Repeat("b", n-p)
+					want := stdMarshal(t, s)
+					if got := AppendQuoted([]byte("x"), s); string(got[1:]) != string(want) {
+						t.Fatalf("AppendQuoted(%q) = %s, want %s", s, got[1:], want)
+					}
+					if got := quotedLen(s); got != len(want) {
+						t.Fatalf("quotedLen(%q) = %d, want %d", s, got, len(want))
+					}
+				}
+			}
+		}
+	}
+}
+
 // stdMarshal is encoding/json without HTML escaping: what Marshal follows
 // for values that are not registered.
 func stdMarshal(t *testing.T, v any) []byte {
@@ -110,18 +134,31 @@ func TestMarshalRejectsInvalidRaw(t *testing.T) {
 func TestLargeStringsSplicedInPlace(t *testing.T) {
 	big1 := strings.Repeat("A", LargeString)
 	big2 := strings.Repeat("line\n\"two\"é", LargeString/10)
-	v := map[string]any{"a": big1, "b": []string{"sm", big2}}
-	got, err := MarshalRequestWith(v, `"stream":true`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := stdMarshal(t, map[string]any{"a": big1, "b": []string{"sm", big2}})
-	want = append([]byte(`{"stream":true,`), want[1:]...)
-	if !bytes.Equal(got, want) {
-		t.Fatalf("spliced body differs (len %d, want %d)", len(got), len(want))
-	}
-	if cap(got) != len(got) {
-		t.Errorf("buffer not sized exactly: len %d cap %d", len(got), cap(got))
+	for _, c := range []struct {
+		name    string
+		v       any
+		members string
+	}{
+		{"clean and escaped, members", map[string]any{"a": big1, "b": []string{"sm", big2}}, `"stream":true`},
+		{"clean and escaped", map[string]any{"a": big1, "b": []string{"sm", big2}}, ""},
+		{"clean only, members", map[string]any{"a": big1, "b": []string{big1, "sm"}}, `"stream":true`},
+		{"clean only", map[string]any{"a": big1}, ""},
+		{"small only, members", map[string]any{"a": "x"}, `"stream":true`},
+	} {
+		got, err := MarshalRequestWith(c.v, c.members)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := stdMarshal(t, c.v)
+		if c.members != "" {
+			want = append([]byte("{"+c.members+","), want[1:]...)
+		}
+		if !bytes.Equal(got, want) {
+			t.Fatalf("%s: spliced body differs (len %d, want %d)", c.name, len(got), len(want))
+		}
+		if cap(got) != len(got) {
+			t.Errorf("%s: buffer not sized exactly: len %d cap %d", c.name, len(got), cap(got))
+		}
 	}
 	if got, err := MarshalRequestWith(map[string]int{}, `"s":1`); err != nil || string(got) != `{"s":1}` {
 		t.Errorf("empty object: %s, %v", got, err)

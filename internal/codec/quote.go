@@ -1,6 +1,9 @@
 package codec
 
-import "unicode/utf8"
+import (
+	"math/bits"
+	"unicode/utf8"
+)
 
 const hexDigits = "0123456789abcdef"
 
@@ -10,12 +13,12 @@ const hexDigits = "0123456789abcdef"
 func AppendQuoted(dst []byte, s string) []byte {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			i++
-			continue
+	for i := 0; ; {
+		i += plainPrefix(s[i:])
+		if i == len(s) {
+			break
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			dst = append(dst, s[start:i]...)
 			switch c {
@@ -35,19 +38,15 @@ func AppendQuoted(dst []byte, s string) []byte {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
+		switch {
+		case r == utf8.RuneError && size == 1:
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
+			start = i + size
+		case r == '\u2028' || r == '\u2029':
 			dst = append(dst, s[start:i]...)
 			dst = append(dst, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
+			start = i + size
 		}
 		i += size
 	}
@@ -55,34 +54,80 @@ func AppendQuoted(dst []byte, s string) []byte {
 	return append(dst, '"')
 }
 
-// quotedLen is len(AppendQuoted(nil, s)) without building it.
+// quotedLen is len(AppendQuoted(nil, s)) without building it. Every escape
+// lengthens the string, so quotedLen(s) == len(s)+2 means s is written as
+// it is.
 func quotedLen(s string) int {
-	n := 2
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
-			n++
-			i++
-			continue
+	n := 2 + len(s)
+	for i := 0; ; {
+		i += plainPrefix(s[i:])
+		if i == len(s) {
+			return n
 		}
+		c := s[i]
 		if c < utf8.RuneSelf {
 			switch c {
 			case '"', '\\', '\n', '\r', '\t':
-				n += 2
+				n++
 			default:
-				n += 6
+				n += 5
 			}
 			i++
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1, r == '\u2028', r == '\u2029':
-			n += 6
-		default:
-			n += size
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' {
+			n += 6 - size
 		}
 		i += size
 	}
-	return n
+}
+
+const (
+	lsb = 0x0101010101010101
+	msb = 0x8080808080808080
+)
+
+// plainPrefix returns the length of the longest prefix of s made of bytes
+// written as they are inside a JSON string and needing no UTF-8 check:
+// ASCII other than control characters, '"' and '\\'. It looks at eight bytes
+// at a time (SWAR), since long strings (base64 payloads, documents) are
+// mostly such bytes.
+func plainPrefix(s string) int {
+	i := 0
+	for ; i+16 <= len(s); i += 16 {
+		a, b := special(load64(s, i)), special(load64(s, i+8))
+		if a|b != 0 {
+			if a != 0 {
+				return i + bits.TrailingZeros64(a)/8
+			}
+			return i + 8 + bits.TrailingZeros64(b)/8
+		}
+	}
+	for ; i+8 <= len(s); i += 8 {
+		if m := special(load64(s, i)); m != 0 {
+			return i + bits.TrailingZeros64(m)/8
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			break
+		}
+	}
+	return i
+}
+
+// special flags (by its high bit) each byte of the little-endian word x
+// that plainPrefix stops at. Above the lowest flagged byte a flag may be
+// spurious (a borrow), so only the lowest one is used.
+func special(x uint64) uint64 {
+	return ((x - 0x20*lsb) | ((x ^ '"'*lsb) - lsb) | ((x ^ '\\'*lsb) - lsb) | x) & msb
+}
+
+// load64 reads s[i:i+8] as a little-endian word (one load on the usual
+// architectures).
+func load64[T string | []byte](s T, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
