@@ -315,7 +315,7 @@ func newEncoder(t reflect.Type) encFunc {
 	case reflect.Array:
 		return sliceEncoder(t)
 	case reflect.Map:
-		if t.Key().Kind() == reflect.String && t.Key().Implements(textMarshalerType) == false {
+		if t.Key().Kind() == reflect.String && !t.Key().Implements(textMarshalerType) {
 			return mapEncoder(t)
 		}
 	}

@@ -3,6 +3,7 @@ package codec
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -110,7 +111,7 @@ func TestMarshalMatchesEncodingJSON(t *testing.T) {
 			G: json.RawMessage(` { "a" : [1, 2] } `), H: time.Date(2026, 1, 2, 3, 4, 5, 6, time.UTC),
 			I: textKey{"v"}, K: zeroer{1}, L: map[string]any{"n": 1.0}, M: [2]bool{true}, N: 7, O: 0.1,
 			P: map[string]string{"b": "1", "a": "2"}, Untagged: "u", embedded: embedded{"d"}, innerPtr: &innerPtr{"p"}},
-		[]any{1e21, 1e20, 1e-7, 0.000001, -0.0, 123456789.0, float32(1e-7), float32(3.4e38)},
+		[]any{1e21, 1e20, 1e-7, 0.000001, math.Copysign(0, -1), 123456789.0, float32(1e-7), float32(3.4e38)},
 		map[string]any{"nested": []any{nil, true, "s"}},
 		nil,
 	}

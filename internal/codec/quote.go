@@ -89,11 +89,12 @@ const (
 )
 
 // plainPrefix returns the length of the longest prefix of s made of bytes
-// written as they are inside a JSON string and needing no UTF-8 check:
+// written as they are inside a JSON string and needing no UTF-8 check (the
+// encoder's quoting and the decoder's unquoting both start with it):
 // ASCII other than control characters, '"' and '\\'. It looks at eight bytes
 // at a time (SWAR), since long strings (base64 payloads, documents) are
 // mostly such bytes.
-func plainPrefix(s string) int {
+func plainPrefix[T string | []byte](s T) int {
 	i := 0
 	for ; i+16 <= len(s); i += 16 {
 		a, b := special(load64(s, i)), special(load64(s, i+8))

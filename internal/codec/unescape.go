@@ -1,7 +1,6 @@
 package codec
 
 import (
-	"encoding/binary"
 	"errors"
 	"strings"
 	"unicode"
@@ -126,30 +125,6 @@ func validRun(b []byte, i int) int {
 			return i
 		}
 		i += size
-	}
-	return i
-}
-
-// plainPrefix returns the length of b's leading run of printable ASCII
-// other than '\\', eight bytes at a time.
-func plainPrefix(b []byte) int {
-	const (
-		lo = 0x0101010101010101
-		hi = 0x8080808080808080
-	)
-	i := 0
-	for ; i+8 <= len(b); i += 8 {
-		w := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20, a backslash, or one with the high bit set.
-		bs := w ^ (lo * '\\')
-		if (w-lo*0x20)&^w&hi != 0 || (bs-lo)&^bs&hi != 0 || w&hi != 0 {
-			break
-		}
-	}
-	for ; i < len(b); i++ {
-		if c := b[i]; c < 0x20 || c == '\\' || c >= utf8.RuneSelf {
-			return i
-		}
 	}
 	return i
 }

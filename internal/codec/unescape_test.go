@@ -33,7 +33,7 @@ func FuzzUnquoteMatchesEncodingJSON(f *testing.F) {
 func TestPlainPrefix(t *testing.T) {
 	naive := func(b []byte) int {
 		for i, c := range b {
-			if c < 0x20 || c == '\\' || c >= 0x80 {
+			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
 				return i
 			}
 		}
