@@ -20,15 +20,12 @@ import (
 	"reflect"
 )
 
-// Decode decodes data into a new T: a registered T with the codec, which
-// does not validate data (validate where bytes enter, with Valid or
-// json.Unmarshal), any other T with json.Unmarshal.
+// Decode decodes data into a new T with the codec (its registered codec,
+// or encoding/json's rules for other types). It does not validate data:
+// validate where bytes enter (Valid, or json.Unmarshal).
 func Decode[T any](data []byte) (T, error) {
 	var v T
-	if owned(reflect.TypeFor[T]()) {
-		return v, UnmarshalOwned(data, &v)
-	}
-	return v, json.Unmarshal(data, &v)
+	return v, decoderFor(reflect.TypeFor[T]())(trimSpace(data), reflect.ValueOf(&v).Elem())
 }
 
 // DecodeArray decodes the JSON array in data with decode, one element at a
