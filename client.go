@@ -40,6 +40,9 @@ type Client struct {
 	// Skills creates, lists, retrieves and deletes skills and their
 	// versions (/v1/skills), sending the Skills beta by default.
 	Skills *SkillsService
+	// Agents creates, retrieves, updates, lists and archives agents and
+	// lists their versions (/v1/agents), sending the managed-agents beta.
+	Agents *AgentsService
 
 	cfg *config.Config
 }
@@ -102,6 +105,7 @@ func (c *Client) initServices() {
 	c.Models = &ModelsService{client: c}
 	c.Files = &FilesService{client: c}
 	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
+	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

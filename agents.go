@@ -1,0 +1,696 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"reflect"
+	"strconv"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(Agent{}, codec.Spec{Type: "agent"})
+	codec.Register(AgentMCPServer{}, codec.Spec{Type: "url"})
+	codec.Register(AgentMultiagent{}, codec.Spec{Type: "coordinator"})
+	codec.Objects(ModelConfig{}, ModelEffort{}, AgentSkill{}, AgentCreateParams{}, AgentUpdateParams{})
+	codec.Register(ModelConfigParams{}, modelConfigParamsSpec())
+}
+
+// AgentsService creates, retrieves, updates, lists and archives agents
+// (/v1/agents); Versions lists an agent's versions. Reach it as
+// client.Agents. Every call sends the managed-agents-2026-04-01 beta
+// ([BetaManagedAgents]), merged with the caller's betas.
+type AgentsService struct {
+	client *Client
+	// Versions lists the versions of an agent.
+	Versions *AgentVersionsService
+}
+
+// Agent is an agent's record, one version of it (the wire type "agent").
+// Members this SDK version does not model are kept in Extra, so
+// json.Marshal writes a reply back without loss.
+type Agent struct {
+	// ID identifies the agent ("agent_…"); every version shares it.
+	ID string `json:"id"`
+	// Name is the agent's name.
+	Name string `json:"name"`
+	// Description says what the agent does; nil when null.
+	Description *string `json:"description"`
+	// System is the agent's system prompt; nil when null.
+	System *string `json:"system"`
+	// Model is the model the agent runs on, with its settings.
+	Model ModelConfig `json:"model"`
+	// Tools are the agent's toolsets and custom tools.
+	Tools []AgentTool `json:"tools"`
+	// MCPServers are the MCP servers its MCP toolsets use.
+	MCPServers []AgentMCPServer `json:"mcp_servers"`
+	// Skills are the skills the agent may use.
+	Skills []AgentSkill `json:"skills"`
+	// Multiagent is the coordinator roster; nil when null.
+	Multiagent *AgentMultiagent `json:"multiagent"`
+	// Metadata is the caller's key-value pairs.
+	Metadata map[string]string `json:"metadata"`
+	// Version starts at 1 and grows by one with every change.
+	Version int `json:"version"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them (see [Agent.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the agent was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model (see the package
+	// documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (a Agent) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, a.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (a *Agent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (a Agent) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+// ModelSpeed is the model's output speed mode. Unknown values pass through.
+type ModelSpeed string
+
+// The speed modes.
+const (
+	ModelSpeedStandard ModelSpeed = "standard"
+	ModelSpeedFast     ModelSpeed = "fast"
+)
+
+// ModelConfig is an agent's model as records carry it.
+type ModelConfig struct {
+	// ID is the model id.
+	ID string `json:"id"`
+	// Effort is the effort setting; nil when the model's default applies.
+	Effort *ModelEffort `json:"effort,omitzero"`
+	// Speed is the speed mode; "" when not sent.
+	Speed ModelSpeed `json:"speed,omitzero"`
+	// InferenceGeo is where inference runs; "" when not sent.
+	InferenceGeo string `json:"inference_geo,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ModelEffort is the effort object of a [ModelConfig].
+type ModelEffort struct {
+	// Type is the effort level.
+	Type Effort `json:"type"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the config, keeping unknown members in Extra.
+func (m *ModelConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes the config, Extra included.
+func (m ModelConfig) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes the effort, keeping unknown members in Extra.
+func (m *ModelEffort) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes the effort, Extra included.
+func (m ModelEffort) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// Params returns the config as params, for sending it back in an update.
+func (m ModelConfig) Params() ModelConfigParams {
+	p := ModelConfigParams{ID: m.ID, Speed: m.Speed, InferenceGeo: m.InferenceGeo}
+	if m.Effort != nil {
+		p.Effort = m.Effort.Type
+	}
+	return p
+}
+
+// ModelConfigParams is the model of a create or update request. With only
+// ID set it is sent as the bare id string; otherwise as an object, the
+// effort as its bare level (the service accepts {type: level} too, and
+// both decode here).
+type ModelConfigParams struct {
+	// ID is the model id. Required.
+	ID string `json:"id"`
+	// Effort is the effort level; "" leaves the model's default.
+	Effort Effort `json:"effort,omitzero"`
+	// Speed is the speed mode; "" leaves the default.
+	Speed ModelSpeed `json:"speed,omitzero"`
+	// InferenceGeo is where inference runs; "" leaves the default.
+	InferenceGeo string `json:"inference_geo,omitzero"`
+}
+
+// Model returns [ModelConfigParams] naming the model id alone.
+func Model(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
+
+// MarshalJSON writes the model as a bare id or an object.
+func (m ModelConfigParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
+
+// UnmarshalJSON reads a bare id or an object; an effort object
+// {"type": level} decodes to its level.
+func (m *ModelConfigParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// modelConfigParamsSpec sends the model as a bare id when only ID is set,
+// and reads an effort given as a bare level or as {"type": level}.
+func modelConfigParamsSpec() codec.Spec {
+	spec := stringOrObject("ID", func(m ModelConfigParams) bool {
+		return m.Effort == "" && m.Speed == "" && m.InferenceGeo == ""
+	})
+	spec.Fields = map[string]codec.FieldCodec{"effort": {
+		Encode: func(e *codec.Encoder, parent reflect.Value) error {
+			e.String(parent.FieldByName("Effort").String())
+			return nil
+		},
+		Decode: func(value []byte, parent reflect.Value) error {
+			if codec.IsObject(value) {
+				value = codec.Member(value, "type")
+			}
+			level, err := codec.Unquote(codec.TrimSpace(value))
+			parent.FieldByName("Effort").SetString(level)
+			return err
+		},
+	}}
+	return spec
+}
+
+// AgentMCPServer is an MCP server an agent reaches over HTTP (the wire
+// type "url").
+type AgentMCPServer struct {
+	// Name identifies the server among the agent's; an mcp_toolset names
+	// it. Required, unique.
+	Name string `json:"name"`
+	// URL is the server's endpoint. Required.
+	URL string `json:"url"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the server, keeping unknown members in Extra.
+func (s *AgentMCPServer) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes the server, Extra included.
+func (s AgentMCPServer) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// AgentSkill is a skill an agent may use.
+type AgentSkill struct {
+	// Type is custom (a skill created with [SkillsService.Create]) or
+	// vendor (built in).
+	Type SkillSource `json:"type"`
+	// SkillID identifies the skill. Required.
+	SkillID string `json:"skill_id"`
+	// Version pins a version; nil in params means the latest.
+	Version *string `json:"version,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the skill, keeping unknown members in Extra.
+func (s *AgentSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes the skill, Extra included.
+func (s AgentSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// AgentMultiagent makes an agent a coordinator of others (the wire type
+// "coordinator").
+type AgentMultiagent struct {
+	// Agents is the roster.
+	Agents []RosterEntry `json:"agents"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the roster, keeping unknown members in Extra.
+func (m *AgentMultiagent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes the roster, Extra included.
+func (m AgentMultiagent) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// A RosterEntry is one member of a coordinator's roster: [RosterAgentID]
+// (params only: an agent id, its latest version), [RosterAgent],
+// [RosterSelf], [RosterAdvisor] or [UnknownRosterEntry].
+type RosterEntry interface {
+	json.Marshaler
+	isRosterEntry()
+}
+
+var rosterEntryUnion = codec.NewUnion[RosterEntry]("RosterEntry", UnknownRosterEntry{}).
+	Add("agent", RosterAgent{}).
+	Add("self", RosterSelf{}).
+	Add("advisor", RosterAdvisor{}).
+	Custom(func(data []byte) (RosterEntry, bool, error) {
+		if len(data) == 0 || data[0] != '"' {
+			return nil, false, nil
+		}
+		s, err := codec.Unquote(data)
+		return RosterAgentID(s), true, err
+	})
+
+// RosterAgentID names an agent of the roster by id alone (its latest
+// version); it is sent as a bare string.
+type RosterAgentID string
+
+// RosterAgent is an agent of the roster (the wire type "agent").
+type RosterAgent struct {
+	// ID is the agent's id. Required.
+	ID string `json:"id"`
+	// Version pins the agent's version; nil means the latest (records
+	// always carry it).
+	Version *int `json:"version,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// RosterSelf is the coordinator itself (the wire type "self").
+type RosterSelf struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// RosterAdvisor is an advisor model of the roster (the wire type
+// "advisor").
+type RosterAdvisor struct {
+	// Model is the advisor's model id. Required.
+	Model string `json:"model"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownRosterEntry keeps a roster entry this SDK version cannot name.
+type UnknownRosterEntry struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (RosterAgentID) isRosterEntry()      {}
+func (RosterAgent) isRosterEntry()        {}
+func (RosterSelf) isRosterEntry()         {}
+func (RosterAdvisor) isRosterEntry()      {}
+func (UnknownRosterEntry) isRosterEntry() {}
+
+// MarshalJSON writes the id as a JSON string.
+func (id RosterAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
+
+func (r RosterAgent) MarshalJSON() ([]byte, error)        { return marshalJSON(r) }
+func (r *RosterAgent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, r) }
+func (r RosterSelf) MarshalJSON() ([]byte, error)         { return marshalJSON(r) }
+func (r *RosterSelf) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, r) }
+func (r RosterAdvisor) MarshalJSON() ([]byte, error)      { return marshalJSON(r) }
+func (r *RosterAdvisor) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, r) }
+func (u UnknownRosterEntry) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// AgentCreateParams are the parameters of [AgentsService.Create].
+type AgentCreateParams struct {
+	// Name is the agent's name, 1 to 256 characters. Required.
+	Name string `json:"name"`
+	// Model is the model, e.g. mms.Model("model-id"). Required.
+	Model ModelConfigParams `json:"model"`
+	// Description says what the agent does; at most 2048 characters.
+	Description string `json:"description,omitzero"`
+	// System is the system prompt; at most 100,000 characters.
+	System string `json:"system,omitzero"`
+	// Tools are the toolsets and custom tools, at most 128.
+	Tools []AgentTool `json:"tools,omitzero"`
+	// MCPServers are at most 20 servers with unique names, each named by
+	// an mcp_toolset of Tools.
+	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
+	// Skills are the skills the agent may use.
+	Skills []AgentSkill `json:"skills,omitzero"`
+	// Multiagent makes the agent a coordinator; nil sends none.
+	Multiagent *AgentMultiagent `json:"multiagent,omitzero"`
+	// Metadata is at most 16 pairs, keys of at most 64 characters, values
+	// of at most 512.
+	Metadata map[string]string `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p AgentCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *AgentCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// AgentUpdateParams are the parameters of [AgentsService.Update]. A zero
+// field keeps the agent's value. The [Update] fields tell keep (zero), set
+// ([Set]) and clear ([Clear]) apart; lists are replaced whole.
+type AgentUpdateParams struct {
+	// Version, when not 0, makes the update conditional: it fails unless
+	// the agent's current version is Version.
+	Version int `json:"version,omitzero"`
+	// Name replaces the name; it cannot be cleared.
+	Name string `json:"name,omitzero"`
+	// Description and System replace or clear the description and the
+	// system prompt.
+	Description Update[string] `json:"description,omitzero"`
+	System      Update[string] `json:"system,omitzero"`
+	// Model replaces the model; it cannot be cleared.
+	Model ModelConfigParams `json:"model,omitzero"`
+	// Tools, MCPServers and Skills replace or clear their lists.
+	Tools      Update[[]AgentTool]      `json:"tools,omitzero"`
+	MCPServers Update[[]AgentMCPServer] `json:"mcp_servers,omitzero"`
+	Skills     Update[[]AgentSkill]     `json:"skills,omitzero"`
+	// Multiagent replaces or clears the roster.
+	Multiagent Update[AgentMultiagent] `json:"multiagent,omitzero"`
+	// Metadata upserts and deletes keys; others are kept.
+	Metadata MetadataPatch `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p AgentUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *AgentUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Limits of an agent's create and update bodies. The spec gives the tool,
+// server and metadata limits; the name, description and system limits are
+// those the official SDKs document.
+const (
+	maxAgentNameLen        = 256
+	maxAgentDescriptionLen = 2048
+	maxAgentSystemLen      = 100_000
+	maxAgentMCPServers     = 20
+)
+
+// Validate reports the first rule the params break: a missing name or
+// model, a name, description or system prompt too long, more than 128
+// tools, a bad custom tool (name 1–128 of [a-zA-Z0-9_-], description
+// 1–4096, an object input schema), more than 20 MCP servers, a server
+// without name or URL, a name used twice or not named by an mcp_toolset,
+// a toolset naming no server, or metadata past 16 pairs, 64-character
+// keys or 512-character values.
+func (p AgentCreateParams) Validate() error {
+	if err := validateLength("name", p.Name, 1, maxAgentNameLen); err != nil {
+		return err
+	}
+	if p.Model.ID == "" {
+		return invalid("model.id", "is required")
+	}
+	if err := validateLength("description", p.Description, 0, maxAgentDescriptionLen); err != nil {
+		return err
+	}
+	if err := validateLength("system", p.System, 0, maxAgentSystemLen); err != nil {
+		return err
+	}
+	if err := validateAgentTools(p.Tools, p.MCPServers); err != nil {
+		return err
+	}
+	if err := validateRoster(p.Multiagent); err != nil {
+		return err
+	}
+	return validateMetadata("metadata", p.Metadata)
+}
+
+// Validate reports the first rule the params break, as
+// [AgentCreateParams.Validate] does for the fields sent: a name set but
+// too long, a version below 0, and, when the update sets both, tools and
+// MCP servers that do not match. A server list sent alone is checked
+// against nothing: the agent's toolsets are the service's to compare.
+func (p AgentUpdateParams) Validate() error {
+	if p.Version < 0 {
+		return invalid("version", "must be at least 1 when set, got %d", p.Version)
+	}
+	if err := validateLength("name", p.Name, 0, maxAgentNameLen); err != nil {
+		return err
+	}
+	if p.Model != (ModelConfigParams{}) && p.Model.ID == "" {
+		return invalid("model.id", "is required when model is set")
+	}
+	if v, ok := p.Description.Value(); ok {
+		if err := validateLength("description", v, 0, maxAgentDescriptionLen); err != nil {
+			return err
+		}
+	}
+	if v, ok := p.System.Value(); ok {
+		if err := validateLength("system", v, 0, maxAgentSystemLen); err != nil {
+			return err
+		}
+	}
+	tools, setTools := p.Tools.Value()
+	servers, setServers := p.MCPServers.Value()
+	if err := validateToolList(tools); err != nil {
+		return err
+	}
+	if err := validateMCPServers(servers); err != nil {
+		return err
+	}
+	if setTools && setServers {
+		if err := validateServerRefs(tools, servers); err != nil {
+			return err
+		}
+	}
+	if m, ok := p.Multiagent.Value(); ok {
+		if err := validateRoster(&m); err != nil {
+			return err
+		}
+	}
+	return p.Metadata.validate("metadata")
+}
+
+// validateAgentTools checks a tool list, a server list and how they
+// refer to each other.
+func validateAgentTools(tools []AgentTool, servers []AgentMCPServer) error {
+	if err := validateToolList(tools); err != nil {
+		return err
+	}
+	if err := validateMCPServers(servers); err != nil {
+		return err
+	}
+	return validateServerRefs(tools, servers)
+}
+
+func validateToolList(tools []AgentTool) error {
+	if err := validateCount("tools", len(tools), maxAgentTools, "tools"); err != nil {
+		return err
+	}
+	for i, t := range tools {
+		path := fmt.Sprintf("tools[%d]", i)
+		if t == nil {
+			return invalid(path, "must not be nil")
+		}
+		if err := t.validate(path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func validateMCPServers(servers []AgentMCPServer) error {
+	if err := validateCount("mcp_servers", len(servers), maxAgentMCPServers, "servers"); err != nil {
+		return err
+	}
+	seen := make(map[string]bool, len(servers))
+	for i, s := range servers {
+		path := fmt.Sprintf("mcp_servers[%d]", i)
+		switch {
+		case s.Name == "":
+			return invalid(path+".name", "is required")
+		case s.URL == "":
+			return invalid(path+".url", "is required")
+		case seen[s.Name]:
+			return invalid(path+".name", "must be unique, %q is used twice", s.Name)
+		}
+		seen[s.Name] = true
+	}
+	return nil
+}
+
+// validateServerRefs checks that every server is named by an mcp_toolset
+// and every mcp_toolset names a server.
+func validateServerRefs(tools []AgentTool, servers []AgentMCPServer) error {
+	used := map[string]bool{}
+	for i, t := range tools {
+		ts, ok := t.(AgentMCPToolset)
+		if !ok {
+			continue
+		}
+		if !hasServer(servers, ts.MCPServerName) {
+			return invalid(fmt.Sprintf("tools[%d].mcp_server_name", i), "must name one of mcp_servers, got %q", ts.MCPServerName)
+		}
+		used[ts.MCPServerName] = true
+	}
+	for i, s := range servers {
+		if !used[s.Name] {
+			return invalid(fmt.Sprintf("mcp_servers[%d]", i), "must be referenced by an mcp_toolset in tools, %q is not", s.Name)
+		}
+	}
+	return nil
+}
+
+func hasServer(servers []AgentMCPServer, name string) bool {
+	for _, s := range servers {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// validateRoster checks the roster's required ids and models.
+func validateRoster(m *AgentMultiagent) error {
+	if m == nil {
+		return nil
+	}
+	for i, e := range m.Agents {
+		path := fmt.Sprintf("multiagent.agents[%d]", i)
+		switch e := e.(type) {
+		case nil:
+			return invalid(path, "must not be nil")
+		case RosterAgentID:
+			if e == "" {
+				return invalid(path, "must not be empty")
+			}
+		case RosterAgent:
+			if e.ID == "" {
+				return invalid(path+".id", "is required")
+			}
+			if e.Version != nil && *e.Version < 1 {
+				return invalid(path+".version", "must be at least 1, got %d", *e.Version)
+			}
+		case RosterAdvisor:
+			if e.Model == "" {
+				return invalid(path+".model", "is required")
+			}
+		}
+	}
+	return nil
+}
+
+// Create creates an agent, its version 1 (POST /v1/agents). The params are
+// checked first (see [AgentCreateParams.Validate]); a *ValidationError
+// means nothing was sent.
+func (s *AgentsService) Create(ctx context.Context, p AgentCreateParams, opts ...option.RequestOption) (*Agent, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/agents", nil, p, opts)
+}
+
+// Get retrieves the latest version of an agent (GET /v1/agents/{agent_id}).
+// [AgentsService.GetVersion] retrieves an older one.
+func (s *AgentsService) Get(ctx context.Context, agentID string, opts ...option.RequestOption) (*Agent, error) {
+	return s.GetVersion(ctx, agentID, AgentGetParams{}, opts...)
+}
+
+// AgentGetParams are the parameters of [AgentsService.GetVersion].
+type AgentGetParams struct {
+	// Version is the version to retrieve (1 or more); 0 retrieves the
+	// latest.
+	Version int
+}
+
+// GetVersion retrieves one version of an agent (GET
+// /v1/agents/{agent_id}?version=n).
+func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentGetParams, opts ...option.RequestOption) (*Agent, error) {
+	seg, err := pathID("agent_id", agentID)
+	if err != nil {
+		return nil, err
+	}
+	var q url.Values
+	switch {
+	case p.Version < 0:
+		return nil, invalid("version", "must be at least 1, or 0 for the latest, got %d", p.Version)
+	case p.Version > 0:
+		q = url.Values{"version": {strconv.Itoa(p.Version)}}
+	}
+	return s.send(ctx, http.MethodGet, "/v1/agents/"+seg, q, nil, opts)
+}
+
+// Update changes an agent, making a new version (POST
+// /v1/agents/{agent_id}). With p.Version set the update is conditional:
+// the service refuses it (an *Error, status 409 from the fake) when the
+// agent has moved past that version.
+func (s *AgentsService) Update(ctx context.Context, agentID string, p AgentUpdateParams, opts ...option.RequestOption) (*Agent, error) {
+	seg, err := pathID("agent_id", agentID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/agents/"+seg, nil, p, opts)
+}
+
+// Archive archives an agent (POST /v1/agents/{agent_id}/archive): it is
+// kept, with ArchivedAt set, and listed only with IncludeArchived. There
+// is no delete for agents.
+func (s *AgentsService) Archive(ctx context.Context, agentID string, opts ...option.RequestOption) (*Agent, error) {
+	seg, err := pathID("agent_id", agentID)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/agents/"+seg+"/archive", nil, nil, opts)
+}
+
+// send makes one agents call that answers an Agent.
+func (s *AgentsService) send(ctx context.Context, method, path string, q url.Values, body any, opts []option.RequestOption) (*Agent, error) {
+	var out Agent
+	r := &request{method: method, path: path, query: q, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// AgentListParams are the parameters of [AgentsService.List] and
+// [AgentsService.ListPage].
+type AgentListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived agents too.
+	IncludeArchived bool
+	// CreatedAfter and CreatedBefore, when not zero, keep agents created
+	// at or after, and at or before, these times (created_at[gte] and
+	// created_at[lte]).
+	CreatedAfter, CreatedBefore time.Time
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set, or CreatedAfter later than CreatedBefore.
+func (p AgentListParams) Validate() error {
+	if !p.CreatedAfter.IsZero() && !p.CreatedBefore.IsZero() && p.CreatedAfter.After(p.CreatedBefore) {
+		return invalid("created_at[gte]", "must not be later than created_at[lte]")
+	}
+	return validateLimit(p.Limit, 100)
+}
+
+func (p AgentListParams) call(c *Client, opts []option.RequestOption) listCall {
+	l := newListCall(c, "/v1/agents", p.Limit, opts, managedAgentsBetas...)
+	if p.IncludeArchived {
+		l.query.Set("include_archived", "true")
+	}
+	if !p.CreatedAfter.IsZero() {
+		l.query.Set("created_at[gte]", p.CreatedAfter.UTC().Format(time.RFC3339Nano))
+	}
+	if !p.CreatedBefore.IsZero() {
+		l.query.Set("created_at[lte]", p.CreatedBefore.UTC().Format(time.RFC3339Nano))
+	}
+	return l
+}
+
+// List iterates over the agents (their latest versions), fetching pages
+// as it goes (GET /v1/agents, cursor scheme). Nothing is sent before the
+// loop starts; ranging again lists again from p.Page; an error is yielded
+// once, last.
+func (s *AgentsService) List(ctx context.Context, p AgentListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
+	if err := p.Validate(); err != nil {
+		return listError[Agent](err)
+	}
+	return listByCursor[Agent](ctx, p.call(s.client, opts), p.Page, false)
+}
+
+// ListPage fetches one page of agents (GET /v1/agents). Continue with Page
+// set to the page's *NextPage while it is not nil.
+func (s *AgentsService) ListPage(ctx context.Context, p AgentListParams, opts ...option.RequestOption) (*Page[Agent], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[Agent](ctx, p.call(s.client, opts), p.Page)
+}

@@ -1,0 +1,418 @@
+package mms
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"slices"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// The tools of an agent (§1.5 of the managed-agents reference): the
+// toolsets and custom tools of Agent.Tools, the per-tool configs of a
+// toolset, and the permission policies. Records and params share these
+// types: an agent's tools go back into an update as they are.
+
+// An AgentTool is one entry of an agent's tools: [AgentToolset20260401],
+// [AgentMCPToolset], [AgentCustomTool] or [UnknownAgentTool].
+type AgentTool interface {
+	json.Marshaler
+	isAgentTool()
+	validate(path string) error
+}
+
+var agentToolUnion = codec.NewUnion[AgentTool]("AgentTool", UnknownAgentTool{}).
+	Add("agent_toolset_20260401", AgentToolset20260401{}).
+	Add("mcp_toolset", AgentMCPToolset{}).
+	Add("custom", AgentCustomTool{})
+
+// AgentToolset20260401 is the built-in toolset (the wire type
+// "agent_toolset_20260401"): bash, file editing and reading, glob, grep,
+// web fetch and web search, executed by the service.
+type AgentToolset20260401 struct {
+	// DefaultConfig applies to every tool of the set that Configs does not
+	// name; nil leaves the service's default.
+	DefaultConfig *AgentToolsetDefaultConfig `json:"default_config,omitzero"`
+	// Configs configures single tools of the set.
+	Configs []AgentToolConfig `json:"configs,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentMCPToolset exposes the tools of one of the agent's MCP servers
+// (the wire type "mcp_toolset").
+type AgentMCPToolset struct {
+	// MCPServerName names an entry of the agent's MCP servers. Required.
+	MCPServerName string `json:"mcp_server_name"`
+	// DefaultConfig applies to every tool of the server that Configs does
+	// not name; nil leaves the service's default.
+	DefaultConfig *AgentToolsetDefaultConfig `json:"default_config,omitzero"`
+	// Configs configures single tools of the server, by name.
+	Configs []AgentMCPToolConfig `json:"configs,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentCustomTool is a tool the API client executes (the wire type
+// "custom"): the session asks for it with an agent.custom_tool_use event.
+type AgentCustomTool struct {
+	// Name is 1 to 128 characters from [a-zA-Z0-9_-].
+	Name string `json:"name"`
+	// Description tells the model what the tool does; 1 to 4096
+	// characters.
+	Description string `json:"description"`
+	// InputSchema is the JSON Schema of the tool's input; its "type" must
+	// be "object".
+	InputSchema InputSchema `json:"input_schema"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownAgentTool keeps a tool type this SDK version cannot name; it is
+// sent back as it came.
+type UnknownAgentTool struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (AgentToolset20260401) isAgentTool() {}
+func (AgentMCPToolset) isAgentTool()      {}
+func (AgentCustomTool) isAgentTool()      {}
+func (UnknownAgentTool) isAgentTool()     {}
+
+func (t AgentToolset20260401) MarshalJSON() ([]byte, error)     { return marshalJSON(t) }
+func (t *AgentToolset20260401) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+func (t AgentMCPToolset) MarshalJSON() ([]byte, error)          { return marshalJSON(t) }
+func (t *AgentMCPToolset) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, t) }
+func (t AgentCustomTool) MarshalJSON() ([]byte, error)          { return marshalJSON(t) }
+func (t *AgentCustomTool) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, t) }
+func (u UnknownAgentTool) MarshalJSON() ([]byte, error)         { return marshalJSON(u) }
+
+// AgentToolsetDefaultConfig is the default_config of a toolset.
+type AgentToolsetDefaultConfig struct {
+	// Enabled switches the tools on or off; nil leaves the default.
+	Enabled *bool `json:"enabled,omitzero"`
+	// PermissionPolicy says whether a call needs a confirmation; nil
+	// leaves the default.
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentMCPToolConfig configures one tool of an MCP toolset.
+type AgentMCPToolConfig struct {
+	// Name is the tool's name on its MCP server. Required.
+	Name string `json:"name"`
+	// Enabled switches the tool on or off; nil leaves the default.
+	Enabled *bool `json:"enabled,omitzero"`
+	// PermissionPolicy says whether a call needs a confirmation; nil
+	// leaves the default.
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func init() { codec.Objects(AgentToolsetDefaultConfig{}, AgentMCPToolConfig{}) }
+
+// UnmarshalJSON decodes the config, keeping unknown members in Extra.
+func (c *AgentToolsetDefaultConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes the config, Extra included.
+func (c AgentToolsetDefaultConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes the config, keeping unknown members in Extra.
+func (c *AgentMCPToolConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes the config, Extra included.
+func (c AgentMCPToolConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// A PermissionPolicy says whether the agent may run a tool on its own:
+// [AlwaysAllowPolicy], [AlwaysAskPolicy], [AutoPolicy] or
+// [UnknownPermissionPolicy] (which the service's newer policies decode
+// to; treat it as "ask").
+type PermissionPolicy interface {
+	json.Marshaler
+	isPermissionPolicy()
+}
+
+var permissionPolicyUnion = codec.NewUnion[PermissionPolicy]("PermissionPolicy", UnknownPermissionPolicy{}).
+	Add("always_allow", AlwaysAllowPolicy{}).
+	Add("always_ask", AlwaysAskPolicy{}).
+	Add("auto", AutoPolicy{})
+
+// AlwaysAllowPolicy runs the tool without asking (the wire type
+// "always_allow").
+type AlwaysAllowPolicy struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AlwaysAskPolicy asks the client to confirm each call (the wire type
+// "always_ask").
+type AlwaysAskPolicy struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AutoPolicy lets the service decide per call (the wire type "auto").
+type AutoPolicy struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownPermissionPolicy keeps a policy this SDK version cannot name.
+type UnknownPermissionPolicy struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (AlwaysAllowPolicy) isPermissionPolicy()       {}
+func (AlwaysAskPolicy) isPermissionPolicy()         {}
+func (AutoPolicy) isPermissionPolicy()              {}
+func (UnknownPermissionPolicy) isPermissionPolicy() {}
+
+func (p AlwaysAllowPolicy) MarshalJSON() ([]byte, error)       { return marshalJSON(p) }
+func (p *AlwaysAllowPolicy) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, p) }
+func (p AlwaysAskPolicy) MarshalJSON() ([]byte, error)         { return marshalJSON(p) }
+func (p *AlwaysAskPolicy) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, p) }
+func (p AutoPolicy) MarshalJSON() ([]byte, error)              { return marshalJSON(p) }
+func (p *AutoPolicy) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, p) }
+func (u UnknownPermissionPolicy) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// An AgentToolConfig configures one tool of the built-in toolset. Its
+// variants are named for the tool: [BashToolConfig], [EditToolConfig],
+// [ReadToolConfig], [WriteToolConfig], [GlobToolConfig], [GrepToolConfig],
+// [WebFetchToolConfig], [WebSearchToolConfig], and
+// [UnknownAgentToolConfig]. On the wire the tool's name is both "type"
+// and "name"; the encoder writes both, and a config that carries only
+// "name" decodes by it.
+type AgentToolConfig interface {
+	json.Marshaler
+	isAgentToolConfig()
+}
+
+type toolConfigVariant struct {
+	name    string
+	variant AgentToolConfig
+}
+
+// toolConfigVariants lists the built-in tools' config types by name.
+var toolConfigVariants = []toolConfigVariant{
+	{"bash", BashToolConfig{}}, {"edit", EditToolConfig{}}, {"read", ReadToolConfig{}},
+	{"write", WriteToolConfig{}}, {"glob", GlobToolConfig{}}, {"grep", GrepToolConfig{}},
+	{"web_fetch", WebFetchToolConfig{}}, {"web_search", WebSearchToolConfig{}},
+}
+
+var agentToolConfigUnion = func() *codec.Union[AgentToolConfig] {
+	u := codec.NewUnion[AgentToolConfig]("AgentToolConfig", UnknownAgentToolConfig{})
+	for _, v := range toolConfigVariants {
+		u.AddSpec(v.name, v.variant, codec.Spec{Fields: map[string]codec.FieldCodec{"name": toolConfigName(v.name)}})
+	}
+	return u.Custom(decodeToolConfigByName)
+}()
+
+// toolConfigName is the codec of a tool config's "name" member, which
+// repeats its "type": written from the variant, checked on decode (a
+// different name makes the value Unknown, so nothing is lost).
+func toolConfigName(name string) codec.FieldCodec {
+	return codec.FieldCodec{
+		Encode: func(e *codec.Encoder, _ reflect.Value) error { e.String(name); return nil },
+		Decode: func(value []byte, _ reflect.Value) error {
+			if s, err := codec.Unquote(codec.TrimSpace(value)); err != nil || s != name {
+				return codec.ErrOtherType
+			}
+			return nil
+		},
+		Omit: func(*codec.Encoder, reflect.Value) bool { return false },
+	}
+}
+
+// decodeToolConfigByName decodes a config without "type" (the params
+// form may omit it) by its "name".
+func decodeToolConfigByName(data []byte) (AgentToolConfig, bool, error) {
+	if codec.Member(data, "type") != nil {
+		return nil, false, nil
+	}
+	raw := codec.Member(data, "name")
+	if raw == nil {
+		return nil, false, nil
+	}
+	name, err := codec.Unquote(codec.TrimSpace(raw))
+	if err != nil {
+		return nil, false, nil
+	}
+	i := slices.IndexFunc(toolConfigVariants, func(v toolConfigVariant) bool { return v.name == name })
+	if i < 0 {
+		return UnknownAgentToolConfig{Type: name, Raw: codec.Clone(data)}, true, nil
+	}
+	v := reflect.New(reflect.TypeOf(toolConfigVariants[i].variant)).Elem()
+	if err := codec.DecodeStruct(data, v); err != nil {
+		return nil, true, fmt.Errorf("%s config: %w", name, err)
+	}
+	return v.Interface().(AgentToolConfig), true, nil
+}
+
+// toolName is the "name" member of a built-in tool's config; the encoder
+// writes the tool's name into it, so it holds nothing.
+type toolName struct{}
+
+// BashToolConfig configures the bash tool ("bash").
+type BashToolConfig struct {
+	Name toolName `json:"name"` // written as "bash"
+	// Enabled switches the tool on or off; nil leaves the default.
+	Enabled *bool `json:"enabled,omitzero"`
+	// PermissionPolicy says whether a call needs a confirmation; nil
+	// leaves the default.
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// EditToolConfig configures the file edit tool ("edit"); fields as in
+// [BashToolConfig].
+type EditToolConfig struct {
+	Name             toolName                   `json:"name"` // written as "edit"
+	Enabled          *bool                      `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+// ReadToolConfig configures the file read tool ("read"); fields as in
+// [BashToolConfig].
+type ReadToolConfig struct {
+	Name             toolName                   `json:"name"` // written as "read"
+	Enabled          *bool                      `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+// WriteToolConfig configures the file write tool ("write"); fields as in
+// [BashToolConfig].
+type WriteToolConfig struct {
+	Name             toolName                   `json:"name"` // written as "write"
+	Enabled          *bool                      `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+// GlobToolConfig configures the glob tool ("glob"); fields as in
+// [BashToolConfig].
+type GlobToolConfig struct {
+	Name             toolName                   `json:"name"` // written as "glob"
+	Enabled          *bool                      `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+// GrepToolConfig configures the grep tool ("grep"); fields as in
+// [BashToolConfig].
+type GrepToolConfig struct {
+	Name             toolName                   `json:"name"` // written as "grep"
+	Enabled          *bool                      `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
+	Extra            map[string]json.RawMessage `json:"-"`
+}
+
+// WebFetchToolConfig configures the web fetch tool ("web_fetch").
+type WebFetchToolConfig struct {
+	Name             toolName         `json:"name"` // written as "web_fetch"
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// AllowedDomains and BlockedDomains restrict the hosts fetched.
+	AllowedDomains []string `json:"allowed_domains,omitzero"`
+	BlockedDomains []string `json:"blocked_domains,omitzero"`
+	// MaxContentTokens caps a fetched page's tokens; nil leaves no cap.
+	MaxContentTokens *int `json:"max_content_tokens,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// WebSearchToolConfig configures the web search tool ("web_search").
+type WebSearchToolConfig struct {
+	Name             toolName         `json:"name"` // written as "web_search"
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// AllowedDomains and BlockedDomains restrict the results' hosts.
+	AllowedDomains []string `json:"allowed_domains,omitzero"`
+	BlockedDomains []string `json:"blocked_domains,omitzero"`
+	// UserLocation localises the results; nil sends none.
+	UserLocation *UserLocation `json:"user_location,omitzero"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownAgentToolConfig keeps a tool config this SDK version cannot
+// name.
+type UnknownAgentToolConfig struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (BashToolConfig) isAgentToolConfig()         {}
+func (EditToolConfig) isAgentToolConfig()         {}
+func (ReadToolConfig) isAgentToolConfig()         {}
+func (WriteToolConfig) isAgentToolConfig()        {}
+func (GlobToolConfig) isAgentToolConfig()         {}
+func (GrepToolConfig) isAgentToolConfig()         {}
+func (WebFetchToolConfig) isAgentToolConfig()     {}
+func (WebSearchToolConfig) isAgentToolConfig()    {}
+func (UnknownAgentToolConfig) isAgentToolConfig() {}
+
+func (c BashToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *BashToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c EditToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *EditToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c ReadToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *ReadToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c WriteToolConfig) MarshalJSON() ([]byte, error)         { return marshalJSON(c) }
+func (c *WriteToolConfig) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, c) }
+func (c GlobToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *GlobToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c GrepToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *GrepToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c WebFetchToolConfig) MarshalJSON() ([]byte, error)      { return marshalJSON(c) }
+func (c *WebFetchToolConfig) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, c) }
+func (c WebSearchToolConfig) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
+func (c *WebSearchToolConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+func (u UnknownAgentToolConfig) MarshalJSON() ([]byte, error)  { return marshalJSON(u) }
+
+// The limits of an agent's tools.
+const (
+	maxAgentTools           = 128
+	maxAgentToolDescription = 4096
+)
+
+func (t AgentToolset20260401) validate(string) error { return nil }
+
+func (t AgentMCPToolset) validate(path string) error {
+	if t.MCPServerName == "" {
+		return invalid(path+".mcp_server_name", "is required")
+	}
+	for i, c := range t.Configs {
+		if c.Name == "" {
+			return invalid(fmt.Sprintf("%s.configs[%d].name", path, i), "is required")
+		}
+	}
+	return nil
+}
+
+func (t AgentCustomTool) validate(path string) error {
+	if err := validateLength(path+".name", t.Name, 1, maxToolNameLen); err != nil {
+		return err
+	}
+	if !isIDString(t.Name) {
+		return invalid(path+".name", "must match ^[a-zA-Z0-9_-]{1,%d}$, got %q", maxToolNameLen, t.Name)
+	}
+	if err := validateLength(path+".description", t.Description, 1, maxAgentToolDescription); err != nil {
+		return err
+	}
+	return t.InputSchema.validate(path + ".input_schema")
+}
+
+func (UnknownAgentTool) validate(string) error { return nil }

@@ -1,0 +1,59 @@
+package mms
+
+import (
+	"context"
+	"iter"
+
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// AgentVersionsService lists the versions of an agent
+// (/v1/agents/{agent_id}/versions). Reach it as client.Agents.Versions.
+type AgentVersionsService struct {
+	client *Client
+}
+
+// AgentVersionListParams are the parameters of
+// [AgentVersionsService.List] and [AgentVersionsService.ListPage].
+type AgentVersionListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p AgentVersionListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p AgentVersionListParams) call(c *Client, seg string, opts []option.RequestOption) listCall {
+	return newListCall(c, "/v1/agents/"+seg+"/versions", p.Limit, opts, managedAgentsBetas...)
+}
+
+// List iterates over an agent's versions, one [Agent] record each (GET
+// /v1/agents/{agent_id}/versions, cursor scheme), fetching pages as it
+// goes. Nothing is sent before the loop starts; an error is yielded once,
+// last.
+func (s *AgentVersionsService) List(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
+	seg, err := pathID("agent_id", agentID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return listError[Agent](err)
+	}
+	return listByCursor[Agent](ctx, p.call(s.client, seg, opts), p.Page, false)
+}
+
+// ListPage fetches one page of an agent's versions (GET
+// /v1/agents/{agent_id}/versions).
+func (s *AgentVersionsService) ListPage(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) (*Page[Agent], error) {
+	seg, err := pathID("agent_id", agentID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[Agent](ctx, p.call(s.client, seg, opts), p.Page)
+}
