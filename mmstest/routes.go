@@ -33,4 +33,11 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions", skills.listVersions)
 	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions/{version}", skills.getVersion)
 	s.mux.HandleFunc("DELETE /v1/skills/{skill_id}/versions/{version}", skills.deleteVersion)
+	agents := s.agents // agents.go
+	s.mux.HandleFunc("POST /v1/agents", agents.create)
+	s.mux.HandleFunc("GET /v1/agents", agents.list)
+	s.mux.HandleFunc("GET /v1/agents/{agent_id}", agents.get)
+	s.mux.HandleFunc("POST /v1/agents/{agent_id}", agents.update)
+	s.mux.HandleFunc("POST /v1/agents/{agent_id}/archive", agents.archive)
+	s.mux.HandleFunc("GET /v1/agents/{agent_id}/versions", agents.listVersions)
 }

@@ -89,9 +89,9 @@ func TestVersionAndBetas(t *testing.T) {
 		{name: "memory stores require agent memory", path: "/v1/memory_stores", betas: []string{wire.BetaManagedAgents}, status: 400, msg: wire.BetaAgentMemory},
 		{name: "memory stores with agent memory pass the rules", path: "/v1/memory_stores", betas: []string{wire.BetaAgentMemory}, status: 404},
 		{name: "agents require managed agents", path: "/v1/agents", status: 400, msg: wire.BetaManagedAgents},
-		{name: "agents with managed agents pass the rules", path: "/v1/agents", betas: []string{wire.BetaManagedAgents}, status: 404},
+		{name: "agents with managed agents pass the rules", path: "/v1/agents", betas: []string{wire.BetaManagedAgents}, status: 200},
 		{name: "tunnels require mcp tunnels", path: "/v1/tunnels", betas: []string{wire.BetaFiles}, status: 400, msg: wire.BetaMCPTunnels},
-		{name: "combination allowed elsewhere", path: "/v1/agents", betas: []string{wire.BetaManagedAgents, wire.BetaAgentMemory}, status: 404},
+		{name: "combination allowed elsewhere", path: "/v1/agents", betas: []string{wire.BetaManagedAgents, wire.BetaAgentMemory}, status: 200},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -115,6 +115,7 @@ type Server struct {
 	batches *batchStore
 	files   *fileStore
 	skills  *skillStore
+	agents  *agentStore
 	done    chan struct{}
 	closing sync.Once
 
@@ -143,6 +144,7 @@ func NewServer(opts ...Option) *Server {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)
 	}
 	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
+	s.agents = newAgentStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL

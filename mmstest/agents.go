@@ -1,0 +1,513 @@
+package mmstest
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// The Agents endpoints (managed-agents beta; the rule chain refuses a
+// request without the beta):
+//
+//   - POST /v1/agents creates an agent at version 1 ("agent_…" ids). The
+//     body is checked strictly (unknown members are a 400) with the
+//     service's rules: name 1–256 characters, a model (a bare id or an
+//     object with id), at most 128 tools, custom tools named 1–128 of
+//     [a-zA-Z0-9_-] with a 1–4096 character description, at most 20 MCP
+//     servers with unique names each used by an mcp_toolset (and every
+//     mcp_toolset naming one), metadata of at most 16 pairs (keys 1–64,
+//     values ≤ 512 characters).
+//   - POST /v1/agents/{agent_id} updates: omitted members keep their
+//     value; description and system clear with null or ""; tools,
+//     mcp_servers and skills are replaced whole and clear with null or [];
+//     multiagent clears with null; metadata is a patch (null deletes a
+//     key). A "version" other than the current one is a 409. An update
+//     that changes something makes a new version; one that changes
+//     nothing answers the current version.
+//   - GET /v1/agents/{agent_id} (?version=n), POST …/archive (sets
+//     archived_at, no new version; an archived agent cannot be updated).
+//   - GET /v1/agents (newest first; include_archived, created_at[gte],
+//     created_at[lte]) and GET /v1/agents/{agent_id}/versions (newest
+//     first): cursor scheme, limit 1–100 (default 20), data and next_page.
+
+// agentStore holds a server's agents (Server.agents).
+type agentStore struct {
+	srv    *Server
+	mu     sync.Mutex
+	agents []*storedAgent // in creation order
+}
+
+func newAgentStore(s *Server) *agentStore { return &agentStore{srv: s} }
+
+// storedAgent is an agent with every version's record, oldest first.
+type storedAgent struct {
+	versions []agentWire
+	created  time.Time
+}
+
+func (a *storedAgent) latest() agentWire { return a.versions[len(a.versions)-1] }
+
+// agentWire is the agent record.
+type agentWire struct {
+	ID          string            `json:"id"`
+	Type        string            `json:"type"`
+	Name        string            `json:"name"`
+	Description *string           `json:"description"`
+	System      *string           `json:"system"`
+	Model       json.RawMessage   `json:"model"`
+	Tools       json.RawMessage   `json:"tools"`
+	MCPServers  json.RawMessage   `json:"mcp_servers"`
+	Skills      json.RawMessage   `json:"skills"`
+	Multiagent  json.RawMessage   `json:"multiagent"`
+	Metadata    map[string]string `json:"metadata"`
+	Version     int               `json:"version"`
+	CreatedAt   string            `json:"created_at"`
+	UpdatedAt   string            `json:"updated_at"`
+	ArchivedAt  *string           `json:"archived_at"`
+}
+
+// agentBody is a create or update body as sent: members kept raw, so that
+// absent (nil), null and values differ.
+type agentBody struct {
+	Version     json.RawMessage `json:"version"`
+	Name        json.RawMessage `json:"name"`
+	Description json.RawMessage `json:"description"`
+	System      json.RawMessage `json:"system"`
+	Model       json.RawMessage `json:"model"`
+	Tools       json.RawMessage `json:"tools"`
+	MCPServers  json.RawMessage `json:"mcp_servers"`
+	Skills      json.RawMessage `json:"skills"`
+	Multiagent  json.RawMessage `json:"multiagent"`
+	Metadata    json.RawMessage `json:"metadata"`
+}
+
+// agentTool is the part of a tool entry the rules look at.
+type agentTool struct {
+	Type          string `json:"type"`
+	Name          string `json:"name"`
+	Description   string `json:"description"`
+	MCPServerName string `json:"mcp_server_name"`
+}
+
+type agentMCPServer struct {
+	Type string `json:"type"`
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+func isNullJSON(raw json.RawMessage) bool { return string(bytes.TrimSpace(raw)) == "null" }
+
+// clearsList reports whether a list member clears (null or []).
+func clearsList(raw json.RawMessage) bool {
+	t := string(bytes.TrimSpace(raw))
+	return t == "null" || strings.ReplaceAll(t, " ", "") == "[]"
+}
+
+func textLen(s string) int { return utf8.RuneCountInString(s) }
+
+// optionalText decodes a nullable string member; "" and null clear (nil).
+func optionalText(field string, raw json.RawMessage, max int) (*string, error) {
+	if isNullJSON(raw) {
+		return nil, nil
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil, fmt.Errorf("%s: Input should be a valid string", field)
+	}
+	if textLen(s) > max {
+		return nil, fmt.Errorf("%s: String should have at most %d characters", field, max)
+	}
+	if s == "" {
+		return nil, nil
+	}
+	return &s, nil
+}
+
+// normalModel turns a bare model id or an object into the record's object
+// form (effort as {"type": level}).
+func normalModel(raw json.RawMessage) (json.RawMessage, error) {
+	var id string
+	if json.Unmarshal(raw, &id) == nil {
+		if id == "" {
+			return nil, fmt.Errorf("model: must not be empty")
+		}
+		return encodeJSON(map[string]string{"id": id}), nil
+	}
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil || m == nil {
+		return nil, fmt.Errorf("model: Input should be a string or an object")
+	}
+	if err := json.Unmarshal(m["id"], &id); err != nil || id == "" {
+		return nil, fmt.Errorf("model.id: Field required")
+	}
+	for k := range m {
+		if !slices.Contains([]string{"id", "effort", "speed", "inference_geo"}, k) {
+			return nil, fmt.Errorf("model.%s: Extra inputs are not permitted", k)
+		}
+	}
+	var level string
+	if e, ok := m["effort"]; ok && json.Unmarshal(e, &level) == nil {
+		m["effort"] = encodeJSON(map[string]string{"type": level})
+	}
+	return encodeJSON(m), nil
+}
+
+// checkTools applies the tool and MCP server rules to the lists an agent
+// will have.
+func checkTools(toolsRaw, serversRaw json.RawMessage) error {
+	var tools []agentTool
+	var servers []agentMCPServer
+	if err := json.Unmarshal(toolsRaw, &tools); err != nil {
+		return fmt.Errorf("tools: Input should be a valid list of tools")
+	}
+	if err := json.Unmarshal(serversRaw, &servers); err != nil {
+		return fmt.Errorf("mcp_servers: Input should be a valid list of servers")
+	}
+	if len(tools) > 128 {
+		return fmt.Errorf("tools: at most 128 tools are allowed, got %d", len(tools))
+	}
+	if len(servers) > 20 {
+		return fmt.Errorf("mcp_servers: at most 20 MCP servers are allowed, got %d", len(servers))
+	}
+	names := map[string]bool{}
+	for i, s := range servers {
+		switch {
+		case s.Type != "url":
+			return fmt.Errorf("mcp_servers.%d.type: Input should be 'url'", i)
+		case s.Name == "" || s.URL == "":
+			return fmt.Errorf("mcp_servers.%d: name and url are required", i)
+		case names[s.Name]:
+			return fmt.Errorf("mcp_servers.%d.name: MCP server names must be unique, %q is repeated", i, s.Name)
+		}
+		names[s.Name] = true
+	}
+	used := map[string]bool{}
+	for i, t := range tools {
+		switch t.Type {
+		case "custom":
+			if n := textLen(t.Name); n < 1 || n > 128 || strings.Trim(t.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+				return fmt.Errorf("tools.%d.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'", i)
+			}
+			if n := textLen(t.Description); n < 1 || n > 4096 {
+				return fmt.Errorf("tools.%d.description: String should have 1 to 4096 characters", i)
+			}
+		case "mcp_toolset":
+			if !names[t.MCPServerName] {
+				return fmt.Errorf("tools.%d.mcp_server_name: no MCP server named %q", i, t.MCPServerName)
+			}
+			used[t.MCPServerName] = true
+		case "agent_toolset_20260401":
+		default:
+			return fmt.Errorf("tools.%d.type: unknown tool type %q", i, t.Type)
+		}
+	}
+	for i, s := range servers {
+		if !used[s.Name] {
+			return fmt.Errorf("mcp_servers.%d: MCP server %q is not referenced by any mcp_toolset", i, s.Name)
+		}
+	}
+	return nil
+}
+
+// checkMetadata applies the metadata limits.
+func checkMetadata(m map[string]string) error {
+	if len(m) > 16 {
+		return fmt.Errorf("metadata: at most 16 pairs are allowed, got %d", len(m))
+	}
+	for k, v := range m {
+		if n := textLen(k); n < 1 || n > 64 {
+			return fmt.Errorf("metadata: keys must be 1 to 64 characters, got %d", n)
+		}
+		if textLen(v) > 512 {
+			return fmt.Errorf("metadata.%s: values must be at most 512 characters", k)
+		}
+	}
+	return nil
+}
+
+// apply applies body to rec (a copy of the current version, or a new
+// record on create) and checks the result.
+func (b *agentBody) apply(rec *agentWire, create bool) error {
+	if create && (b.Name == nil || b.Model == nil) {
+		return fmt.Errorf("name and model: Field required")
+	}
+	if b.Name != nil {
+		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || textLen(rec.Name) < 1 || textLen(rec.Name) > 256 {
+			return fmt.Errorf("name: String should have 1 to 256 characters")
+		}
+	}
+	var err error
+	if b.Description != nil {
+		if rec.Description, err = optionalText("description", b.Description, 2048); err != nil {
+			return err
+		}
+	}
+	if b.System != nil {
+		if rec.System, err = optionalText("system", b.System, 100_000); err != nil {
+			return err
+		}
+	}
+	if b.Model != nil {
+		if rec.Model, err = normalModel(b.Model); err != nil {
+			return err
+		}
+	}
+	for _, l := range []struct {
+		raw json.RawMessage
+		dst *json.RawMessage
+	}{{b.Tools, &rec.Tools}, {b.MCPServers, &rec.MCPServers}, {b.Skills, &rec.Skills}} {
+		switch {
+		case l.raw == nil:
+		case clearsList(l.raw):
+			*l.dst = json.RawMessage("[]")
+		default:
+			*l.dst = l.raw
+		}
+	}
+	if b.Multiagent != nil {
+		rec.Multiagent = b.Multiagent
+	}
+	if b.Metadata != nil {
+		var patch map[string]*string
+		if err := json.Unmarshal(b.Metadata, &patch); err != nil {
+			return fmt.Errorf("metadata: Input should be an object of strings")
+		}
+		m := maps.Clone(rec.Metadata) // a new map: older versions keep theirs
+		for k, v := range patch {
+			if v == nil {
+				if create {
+					return fmt.Errorf("metadata.%s: Input should be a valid string", k)
+				}
+				delete(m, k)
+			} else {
+				m[k] = *v
+			}
+		}
+		rec.Metadata = m
+	}
+	if err := checkTools(rec.Tools, rec.MCPServers); err != nil {
+		return err
+	}
+	return checkMetadata(rec.Metadata)
+}
+
+// create serves POST /v1/agents.
+func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
+	var b agentBody
+	if err := decodeStrictJSON(r, &b); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	if b.Version != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Extra inputs are not permitted")
+		return
+	}
+	now := st.srv.now()
+	ts := now.UTC().Format(fileTimeLayout)
+	rec := agentWire{Type: "agent", Tools: json.RawMessage("[]"), MCPServers: json.RawMessage("[]"), Skills: json.RawMessage("[]"),
+		Multiagent: json.RawMessage("null"), Metadata: map[string]string{}, Version: 1, CreatedAt: ts, UpdatedAt: ts}
+	if err := b.apply(&rec, true); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	rec.ID = st.srv.newID("agent_")
+	st.mu.Lock()
+	st.agents = append(st.agents, &storedAgent{versions: []agentWire{rec}, created: now})
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// lookup returns the agent named by the path with st.mu held, or answers
+// 404 and returns nil with st.mu released.
+func (st *agentStore) lookup(w http.ResponseWriter, r *http.Request) *storedAgent {
+	id := r.PathValue("agent_id")
+	st.mu.Lock()
+	i := slices.IndexFunc(st.agents, func(a *storedAgent) bool { return a.latest().ID == id })
+	if i < 0 {
+		st.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Agent not found: "+id)
+		return nil
+	}
+	return st.agents[i]
+}
+
+// get serves GET /v1/agents/{agent_id}, the latest or ?version=n.
+func (st *agentStore) get(w http.ResponseWriter, r *http.Request) {
+	a := st.lookup(w, r)
+	if a == nil {
+		return
+	}
+	rec := a.latest()
+	if v := r.URL.Query().Get("version"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			st.mu.Unlock()
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be an integer of at least 1")
+			return
+		}
+		if n > len(a.versions) {
+			st.mu.Unlock()
+			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Agent %s has no version %d", rec.ID, n))
+			return
+		}
+		rec = a.versions[n-1]
+	}
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// update serves POST /v1/agents/{agent_id}.
+func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
+	var b agentBody
+	if err := decodeStrictJSON(r, &b); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	a := st.lookup(w, r)
+	if a == nil {
+		return
+	}
+	defer st.mu.Unlock()
+	cur := a.latest()
+	if b.Version != nil {
+		var v int
+		if err := json.Unmarshal(b.Version, &v); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
+			return
+		}
+		if v != cur.Version {
+			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
+				fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
+			return
+		}
+	}
+	if cur.ArchivedAt != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived agents cannot be updated: "+cur.ID)
+		return
+	}
+	next := cur
+	if err := b.apply(&next, false); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	if bytes.Equal(encodeJSON(next), encodeJSON(cur)) {
+		writeJSON(w, http.StatusOK, cur)
+		return
+	}
+	next.Version = cur.Version + 1
+	next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
+	a.versions = append(a.versions, next)
+	writeJSON(w, http.StatusOK, next)
+}
+
+// archive serves POST /v1/agents/{agent_id}/archive.
+func (st *agentStore) archive(w http.ResponseWriter, r *http.Request) {
+	a := st.lookup(w, r)
+	if a == nil {
+		return
+	}
+	rec := a.latest()
+	if rec.ArchivedAt == nil {
+		ts := st.srv.now().UTC().Format(fileTimeLayout)
+		rec.ArchivedAt, rec.UpdatedAt = &ts, ts
+		a.versions[len(a.versions)-1] = rec
+	}
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, rec)
+}
+
+// list serves GET /v1/agents, newest first.
+func (st *agentStore) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	var bounds [2]time.Time
+	for i, key := range []string{"created_at[gte]", "created_at[lte]"} {
+		if v := q.Get(key); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, key+": Input should be a valid datetime")
+				return
+			}
+			bounds[i] = t
+		}
+	}
+	archived := false
+	if v := q.Get("include_archived"); v != "" {
+		var err error
+		if archived, err = strconv.ParseBool(v); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "include_archived: Input should be a valid boolean")
+			return
+		}
+	}
+	st.mu.Lock()
+	var recs []agentWire
+	for _, a := range slices.Backward(st.agents) {
+		rec := a.latest()
+		switch {
+		case rec.ArchivedAt != nil && !archived:
+		case !bounds[0].IsZero() && a.created.Before(bounds[0]):
+		case !bounds[1].IsZero() && a.created.After(bounds[1]):
+		default:
+			recs = append(recs, rec)
+		}
+	}
+	st.mu.Unlock()
+	page, err := pageByCursor(recs, q, 100)
+	writePage(w, r, page, err)
+}
+
+// listVersions serves GET /v1/agents/{agent_id}/versions, newest first.
+func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
+	a := st.lookup(w, r)
+	if a == nil {
+		return
+	}
+	recs := slices.Clone(a.versions)
+	st.mu.Unlock()
+	slices.Reverse(recs)
+	page, err := pageByCursor(recs, r.URL.Query(), 100)
+	writePage(w, r, page, err)
+}
+
+// cursorPage is a list page of the cursor scheme.
+type cursorPage[T any] struct {
+	Data     []T     `json:"data"`
+	NextPage *string `json:"next_page"`
+}
+
+// pageByCursor pages items (in list order) by limit (1-maxLimit, default
+// 20) and page, a token naming the offset of the page. The error, if any,
+// is the message for a 400.
+func pageByCursor[T any](items []T, q url.Values, maxLimit int) (cursorPage[T], error) {
+	limit, err := queryLimit(q, maxLimit)
+	if err != nil {
+		return cursorPage[T]{}, err
+	}
+	start := 0
+	if token := q.Get("page"); token != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
+		n, convErr := strconv.Atoi(string(raw))
+		if err != nil || convErr != nil || !strings.HasPrefix(token, "page_") || n < 0 {
+			return cursorPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+		}
+		start = min(n, len(items))
+	}
+	end := min(start+limit, len(items))
+	page := cursorPage[T]{Data: append([]T{}, items[start:end]...)}
+	if end < len(items) {
+		token := "page_" + base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(end)))
+		page.NextPage = &token
+	}
+	return page, nil
+}
