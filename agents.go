@@ -17,7 +17,7 @@ import (
 
 func init() {
 	codec.Register(Agent{}, codec.Spec{Type: "agent"})
-	codec.Register(AgentMCPServer{}, codec.Spec{Type: "url"})
+	codec.Register(AgentMCPServer{}, codec.Spec{Fields: map[string]codec.FieldCodec{"type": mcpServerType}})
 	codec.Register(AgentMultiagent{}, codec.Spec{Type: "coordinator"})
 	codec.Objects(ModelConfig{}, ModelEffort{}, AgentSkill{}, AgentCreateParams{}, AgentUpdateParams{})
 	codec.Register(ModelConfigParams{}, modelConfigParamsSpec())
@@ -180,16 +180,37 @@ func modelConfigParamsSpec() codec.Spec {
 	return spec
 }
 
-// AgentMCPServer is an MCP server an agent reaches over HTTP (the wire
-// type "url").
+// AgentMCPServer is an MCP server an agent reaches over HTTP.
 type AgentMCPServer struct {
+	// Type is the server's kind: "url", the only one the service
+	// documents, which an empty Type sends. A record's other kinds are
+	// kept here, so they go back as they came.
+	Type string `json:"type"`
 	// Name identifies the server among the agent's; an mcp_toolset names
 	// it. Required, unique.
 	Name string `json:"name"`
 	// URL is the server's endpoint. Required.
-	URL string `json:"url"`
+	URL string `json:"url,omitzero"`
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// mcpServerType writes an empty AgentMCPServer.Type as "url".
+var mcpServerType = codec.FieldCodec{
+	Encode: func(e *codec.Encoder, parent reflect.Value) error {
+		t := parent.FieldByName("Type").String()
+		if t == "" {
+			t = "url"
+		}
+		e.String(t)
+		return nil
+	},
+	Decode: func(value []byte, parent reflect.Value) error {
+		t, err := codec.Unquote(codec.TrimSpace(value))
+		parent.FieldByName("Type").SetString(t)
+		return err
+	},
+	Omit: func(*codec.Encoder, reflect.Value) bool { return false },
 }
 
 // UnmarshalJSON decodes the server, keeping unknown members in Extra.

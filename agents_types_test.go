@@ -132,6 +132,9 @@ func TestAgentRequestForms(t *testing.T) {
 			RosterAgentID("agent_1"), RosterAgent{ID: "agent_2"}, RosterAgent{ID: "agent_3", Version: Ptr(2)}, RosterSelf{}, RosterAdvisor{Model: "adv"},
 		}}}, `{"name":"a","model":"m","multiagent":{"type":"coordinator","agents":["agent_1",{"type":"agent","id":"agent_2"},` +
 			`{"type":"agent","id":"agent_3","version":2},{"type":"self"},{"type":"advisor","model":"adv"}]}}`},
+		{"mcp server type defaults to url", AgentCreateParams{Name: "a", Model: Model("m"), Tools: []AgentTool{AgentMCPToolset{MCPServerName: "s"}},
+			MCPServers: []AgentMCPServer{{Name: "s", URL: "u"}}},
+			`{"name":"a","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}],"mcp_servers":[{"type":"url","name":"s","url":"u"}]}`},
 		{"empty update", AgentUpdateParams{}, `{}`},
 		{"update clears", AgentUpdateParams{Version: 3, Description: Clear[string](), System: Set(""), Tools: Set([]AgentTool{}),
 			MCPServers: Clear[[]AgentMCPServer](), Skills: Set([]AgentSkill(nil)), Multiagent: Clear[AgentMultiagent](),
