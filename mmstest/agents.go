@@ -244,6 +244,9 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		return fmt.Errorf("name and model: Field required")
 	}
 	if b.Name != nil {
+		if isNullJSON(b.Name) {
+			return fmt.Errorf("name: cannot be cleared")
+		}
 		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || textLen(rec.Name) < 1 || textLen(rec.Name) > 256 {
 			return fmt.Errorf("name: String should have 1 to 256 characters")
 		}
@@ -260,6 +263,9 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		}
 	}
 	if b.Model != nil {
+		if isNullJSON(b.Model) {
+			return fmt.Errorf("model: cannot be cleared")
+		}
 		if rec.Model, err = normalModel(b.Model); err != nil {
 			return err
 		}

@@ -78,6 +78,10 @@ func TestAgentsLifecycle(t *testing.T) {
 	if v1 := agentOK(t, s, "GET", path+"?version=1", ""); v1.Version != 1 || v1.Description == nil || len(v1.Metadata) != 2 || v1.Metadata["gone"] != "x" {
 		t.Errorf("version 1: %+v", v1)
 	}
+	for _, body := range []string{`{"name":null}`, `{"model":null}`, `{"name":""}`} {
+		resp, b := agentCall(t, s, "POST", path, body)
+		wantError(t, resp, b, http.StatusBadRequest, wire.ErrInvalidRequest, "")
+	}
 	resp, body = agentCall(t, s, "GET", path+"?version=9", "")
 	wantError(t, resp, body, http.StatusNotFound, wire.ErrNotFound, "version 9")
 	// Versions, newest first, two per page.
