@@ -96,16 +96,26 @@ func TestAgentsWire(t *testing.T) {
 	}
 }
 
-// TestAgentsBetaPerCall: a beta given per call is merged with the
-// endpoint's, which a repeated value does not duplicate.
+// TestAgentsBetaPerCall: a beta given per call, or as a client-level
+// vendor-beta header, is merged with the endpoint's, which a repeated
+// value does not duplicate and a header does not replace.
 func TestAgentsBetaPerCall(t *testing.T) {
-	srv := newScriptServer(t, reply{body: testAgentJSON})
-	c := newTestClient(t, srv)
-	if _, err := c.Agents.Get(context.Background(), "agent_1", option.WithBeta(mms.BetaManagedAgents, "files-api-2025-04-14")); err != nil {
+	srv := newScriptServer(t, reply{body: testAgentJSON}, reply{body: testAgentJSON})
+	c := newTestClient(t, srv, option.WithHeader("vendor-beta", "context-1m-2025-08-07"))
+	ctx := context.Background()
+	if _, err := c.Agents.Get(ctx, "agent_1", option.WithBeta(mms.BetaManagedAgents, "files-api-2025-04-14")); err != nil {
 		t.Fatal(err)
 	}
-	if b := srv.requests()[0].header.Get("Vendor-Beta"); b != mms.BetaManagedAgents+",files-api-2025-04-14" {
-		t.Errorf("vendor-beta %q", b)
+	if _, err := c.Agents.Archive(ctx, "agent_1"); err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []string{
+		"context-1m-2025-08-07," + mms.BetaManagedAgents + ",files-api-2025-04-14",
+		"context-1m-2025-08-07," + mms.BetaManagedAgents,
+	} {
+		if b := srv.requests()[i].header.Values("Vendor-Beta"); !cmp.Equal(b, []string{want}) {
+			t.Errorf("request %d: vendor-beta %q, want %q", i, b, want)
+		}
 	}
 }
 
