@@ -8,7 +8,6 @@ import (
 	"iter"
 	"mime"
 	"net/http"
-	"net/url"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -372,17 +371,6 @@ func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.Req
 		return nil, err
 	}
 	return &out, nil
-}
-
-// pathID checks an id that becomes one path segment and escapes it.
-func pathID(field, id string) (string, error) {
-	switch id {
-	case "":
-		return "", invalid(field, "must not be empty")
-	case ".", "..":
-		return "", invalid(field, "must not be %q", id)
-	}
-	return url.PathEscape(id), nil
 }
 
 // FileMetadata is a file's record (the wire type "file"). Members this SDK

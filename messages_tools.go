@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
-	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -387,31 +386,6 @@ func validateAtLeast(path string, v, min int) error {
 		return invalid(path, "must not be negative, got %d", v)
 	}
 	return invalid(path, "must be at least %d, got %d", min, v)
-}
-
-// validateLength reports s shorter than lo or longer than hi characters
-// (Unicode code points, as the service counts them).
-func validateLength(path, s string, lo, hi int) error {
-	n := utf8.RuneCountInString(s)
-	switch {
-	case n >= lo && n <= hi:
-		return nil
-	case lo == 0:
-		return invalid(path, "must be at most %d characters, got %d", hi, n)
-	case n == 0:
-		return invalid(path, "must not be empty")
-	case lo == hi:
-		return invalid(path, "must be exactly %d characters, got %d", lo, n)
-	}
-	return invalid(path, "must be %d to %d characters, got %d", lo, hi, n)
-}
-
-// validateCount reports a list of more than hi items; what names an item.
-func validateCount(path string, n, hi int, what string) error {
-	if n > hi {
-		return invalid(path, "must hold at most %d %s, got %d", hi, what, n)
-	}
-	return nil
 }
 
 // appendNew appends each of names not yet in list.

@@ -3,7 +3,9 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -79,4 +81,40 @@ func idChars(s string, dash bool) bool {
 // empty, so a minimum length applies to it too.
 func sentEmpty(extra map[string]json.RawMessage, key string) bool {
 	return string(codec.TrimSpace(extra[key])) == `""`
+}
+
+// pathID checks an id that becomes one path segment and escapes it.
+func pathID(field, id string) (string, error) {
+	switch id {
+	case "":
+		return "", invalid(field, "must not be empty")
+	case ".", "..":
+		return "", invalid(field, "must not be %q", id)
+	}
+	return url.PathEscape(id), nil
+}
+
+// validateLength reports s shorter than lo or longer than hi characters
+// (Unicode code points, as the service counts them).
+func validateLength(path, s string, lo, hi int) error {
+	n := utf8.RuneCountInString(s)
+	switch {
+	case n >= lo && n <= hi:
+		return nil
+	case lo == 0:
+		return invalid(path, "must be at most %d characters, got %d", hi, n)
+	case n == 0:
+		return invalid(path, "must not be empty")
+	case lo == hi:
+		return invalid(path, "must be exactly %d characters, got %d", lo, n)
+	}
+	return invalid(path, "must be %d to %d characters, got %d", lo, hi, n)
+}
+
+// validateCount reports a list of more than hi items; what names an item.
+func validateCount(path string, n, hi int, what string) error {
+	if n > hi {
+		return invalid(path, "must hold at most %d %s, got %d", hi, what, n)
+	}
+	return nil
 }
