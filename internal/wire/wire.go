@@ -14,6 +14,7 @@ const (
 	HeaderBeta           = "Vendor-Beta"
 	HeaderUserProfileID  = "Vendor-User-Profile-Id"
 	HeaderWorkspaceID    = "Vendor-Workspace-Id"
+	HeaderWorkerID       = "Vendor-Worker-Id"
 	HeaderOrganizationID = "Vendor-Organization-Id"
 	HeaderRequestID      = "Request-Id"
 	HeaderRetryAfter     = "Retry-After"
@@ -103,7 +104,7 @@ func RequiredBeta(path string) string {
 	case strings.HasPrefix(path, "/v1/memory_stores"):
 		return BetaAgentMemory
 	case strings.HasPrefix(path, "/v1/agents"), strings.HasPrefix(path, "/v1/sessions"),
-		strings.HasPrefix(path, "/v1/environments"):
+		strings.HasPrefix(path, "/v1/environments"), strings.HasPrefix(path, "/v1/vaults"):
 		return BetaManagedAgents
 	case strings.HasPrefix(path, "/v1/tunnels"):
 		return BetaMCPTunnels
