@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
@@ -329,11 +330,11 @@ func (u UnknownRosterEntry) MarshalJSON() ([]byte, error) { return marshalJSON(u
 
 // AgentCreateParams are the parameters of [AgentsService.Create].
 type AgentCreateParams struct {
-	// Name is the agent's name, 1 to 256 characters. Required.
+	// Name is the agent's name. Required.
 	Name string `json:"name"`
 	// Model is the model, e.g. mms.Model("model-id"). Required.
 	Model ModelConfigParams `json:"model"`
-	// Description says what the agent does; at most 2048 characters.
+	// Description says what the agent does.
 	Description string `json:"description,omitzero"`
 	// System is the system prompt; at most 100,000 characters.
 	System string `json:"system,omitzero"`
@@ -388,32 +389,30 @@ func (p AgentUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest
 // UnmarshalJSON decodes a request body.
 func (p *AgentUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
-// Limits of an agent's create and update bodies. The spec gives the tool,
-// server and metadata limits; the name, description and system limits are
-// those the official SDKs document.
+// Limits of an agent's create and update bodies. The service documents the
+// tool, server and metadata limits, a system prompt of at most 100,000
+// characters (for a session's override) and MCP server names of 1 to 255
+// characters; it gives no length limit for an agent's name or description,
+// so the SDK checks only that the name is not empty.
 const (
-	maxAgentNameLen        = 256
-	maxAgentDescriptionLen = 2048
-	maxAgentSystemLen      = 100_000
-	maxAgentMCPServers     = 20
+	maxAgentSystemLen     = 100_000
+	maxAgentMCPServers    = 20
+	maxAgentMCPServerName = 255
 )
 
 // Validate reports the first rule the params break: a missing name or
-// model, a name, description or system prompt too long, more than 128
-// tools, a bad custom tool (name 1–128 of [a-zA-Z0-9_-], description
-// 1–4096, an object input schema), more than 20 MCP servers, a server
-// without name or URL, a name used twice or not named by an mcp_toolset,
+// model, a system prompt over 100,000 characters, more than 128 tools, a
+// bad custom tool (name 1–128 of [a-zA-Z0-9_-], description 1–4096, an
+// object input schema), more than 20 MCP servers, a server without URL or
+// with a name not of 1–255 characters, a name used twice or not named by an mcp_toolset,
 // a toolset naming no server, or metadata past 16 pairs, 64-character
 // keys or 512-character values.
 func (p AgentCreateParams) Validate() error {
-	if err := validateLength("name", p.Name, 1, maxAgentNameLen); err != nil {
-		return err
+	if p.Name == "" {
+		return invalid("name", "must not be empty")
 	}
 	if p.Model.ID == "" {
 		return invalid("model.id", "is required")
-	}
-	if err := validateLength("description", p.Description, 0, maxAgentDescriptionLen); err != nil {
-		return err
 	}
 	if err := validateLength("system", p.System, 0, maxAgentSystemLen); err != nil {
 		return err
@@ -428,24 +427,16 @@ func (p AgentCreateParams) Validate() error {
 }
 
 // Validate reports the first rule the params break, as
-// [AgentCreateParams.Validate] does for the fields sent: a name set but
-// too long, a version below 0, and, when the update sets both, tools and
+// [AgentCreateParams.Validate] does for the fields sent: a version below 0,
+// a model without id, a system prompt too long, and, when the update sets both, tools and
 // MCP servers that do not match. A server list sent alone is checked
 // against nothing: the agent's toolsets are the service's to compare.
 func (p AgentUpdateParams) Validate() error {
 	if p.Version < 0 {
 		return invalid("version", "must be at least 1 when set, got %d", p.Version)
 	}
-	if err := validateLength("name", p.Name, 0, maxAgentNameLen); err != nil {
-		return err
-	}
 	if p.Model != (ModelConfigParams{}) && p.Model.ID == "" {
 		return invalid("model.id", "is required when model is set")
-	}
-	if v, ok := p.Description.Value(); ok {
-		if err := validateLength("description", v, 0, maxAgentDescriptionLen); err != nil {
-			return err
-		}
 	}
 	if v, ok := p.System.Value(); ok {
 		if err := validateLength("system", v, 0, maxAgentSystemLen); err != nil {
@@ -511,6 +502,8 @@ func validateMCPServers(servers []AgentMCPServer) error {
 		switch {
 		case s.Name == "":
 			return invalid(path+".name", "is required")
+		case utf8.RuneCountInString(s.Name) > maxAgentMCPServerName:
+			return validateLength(path+".name", s.Name, 1, maxAgentMCPServerName)
 		case s.URL == "":
 			return invalid(path+".url", "is required")
 		case seen[s.Name]:

@@ -23,10 +23,10 @@ import (
 //
 //   - POST /v1/agents creates an agent at version 1 ("agent_…" ids). The
 //     body is checked strictly (unknown members are a 400) with the
-//     service's rules: name 1–256 characters, a model (a bare id or an
+//     service's rules: a non-empty name, a model (a bare id or an
 //     object with id), at most 128 tools, custom tools named 1–128 of
 //     [a-zA-Z0-9_-] with a 1–4096 character description, at most 20 MCP
-//     servers with unique names each used by an mcp_toolset (and every
+//     servers with unique names of 1–255 characters each used by an mcp_toolset (and every
 //     mcp_toolset naming one), metadata of at most 16 pairs (keys 1–64,
 //     values ≤ 512 characters).
 //   - POST /v1/agents/{agent_id} updates: omitted members keep their
@@ -117,7 +117,8 @@ func clearsList(raw json.RawMessage) bool {
 
 func textLen(s string) int { return utf8.RuneCountInString(s) }
 
-// optionalText decodes a nullable string member; "" and null clear (nil).
+// optionalText decodes a nullable string member of at most max characters
+// (0: no limit); "" and null clear (nil).
 func optionalText(field string, raw json.RawMessage, max int) (*string, error) {
 	if isNullJSON(raw) {
 		return nil, nil
@@ -126,7 +127,7 @@ func optionalText(field string, raw json.RawMessage, max int) (*string, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("%s: Input should be a valid string", field)
 	}
-	if textLen(s) > max {
+	if max > 0 && textLen(s) > max {
 		return nil, fmt.Errorf("%s: String should have at most %d characters", field, max)
 	}
 	if s == "" {
@@ -188,6 +189,8 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 			return fmt.Errorf("mcp_servers.%d.type: Input should be 'url'", i)
 		case s.Name == "" || s.URL == "":
 			return fmt.Errorf("mcp_servers.%d: name and url are required", i)
+		case textLen(s.Name) > 255:
+			return fmt.Errorf("mcp_servers.%d.name: String should have at most 255 characters", i)
 		case names[s.Name]:
 			return fmt.Errorf("mcp_servers.%d.name: MCP server names must be unique, %q is repeated", i, s.Name)
 		}
@@ -247,13 +250,13 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		if isNullJSON(b.Name) {
 			return fmt.Errorf("name: cannot be cleared")
 		}
-		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || textLen(rec.Name) < 1 || textLen(rec.Name) > 256 {
-			return fmt.Errorf("name: String should have 1 to 256 characters")
+		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || rec.Name == "" {
+			return fmt.Errorf("name: String should have at least 1 character")
 		}
 	}
 	var err error
 	if b.Description != nil {
-		if rec.Description, err = optionalText("description", b.Description, 2048); err != nil {
+		if rec.Description, err = optionalText("description", b.Description, 0); err != nil {
 			return err
 		}
 	}
