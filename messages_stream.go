@@ -6,49 +6,12 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"mime"
 	"net/http"
 	"sync/atomic"
-	"time"
 
 	"github.com/mms-sdk/mms-go/internal/sse"
-	"github.com/mms-sdk/mms-go/internal/transport"
-	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-// ErrStreamTruncated is wrapped into the error of a stream that ended before
-// its message_stop event: the connection closed cleanly too early, closed in
-// the middle of an event, or failed while reading. The message is
-// incomplete. Match it with errors.Is; the error also says how many events
-// arrived and wraps the read error, if any.
-var ErrStreamTruncated = errors.New("mms: stream truncated")
-
-// StreamIdleError is the error of a stream that received no bytes at all
-// (pings included) for longer than option.WithStreamIdleTimeout allows; its
-// connection has been closed. It matches context.DeadlineExceeded with
-// errors.Is; use errors.As to tell it from the caller's own deadline.
-type StreamIdleError struct {
-	// Timeout is the idle time allowed.
-	Timeout time.Duration
-	// Events is how many events arrived before the silence.
-	Events int
-}
-
-func (e *StreamIdleError) Error() string {
-	return fmt.Sprintf("mms: stream idle: no bytes received for %v (after %d events); the connection was closed", e.Timeout, e.Events)
-}
-
-// Is lets callers match it with context.DeadlineExceeded.
-func (e *StreamIdleError) Is(target error) bool { return target == context.DeadlineExceeded }
-
-// errStreamReused is yielded when a stream is ranged over a second time.
-var errStreamReused = errors.New("mms: a message stream can be ranged over only once; call Stream again for a new request")
-
-// streamHeaderTimeout bounds the wait for a stream's response headers when
-// the caller set no request timeout (streaming.md §1: no per-request
-// deadline, only the wait for headers).
-const streamHeaderTimeout = 10 * time.Minute
 
 // Stream sends a conversation and streams the model's reply as it is
 // generated (POST /v1/messages with "stream": true). Parameters marked beta
@@ -107,7 +70,7 @@ func (s *MessagesService) Stream(ctx context.Context, p MessageCreateParams, opt
 			yield(nil, err)
 			return
 		}
-		defer st.body.Close()
+		defer st.close()
 		st.run(ctx, yield)
 	}
 }
@@ -150,11 +113,9 @@ func (a *MessageAccumulator) Text(events iter.Seq2[MessageStreamEvent, error]) i
 	}
 }
 
-// messageStream is one open stream.
+// messageStream is one open message stream.
 type messageStream struct {
-	body io.ReadCloser
-	idle *idleReader // nil without an idle timeout
-	resp *transport.Response
+	*eventConn
 
 	// The call's charge on the client-side token limit, corrected from the
 	// usage the stream reports.
@@ -181,28 +142,12 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
-	r := &request{
-		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
-		accept: "text/event-stream", streaming: true, timeout: streamHeaderTimeout,
-	}
-	resp, err := cl.send(ctx, r)
+	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas()}
+	conn, err := cl.openEvents(ctx, r)
 	if err != nil {
 		return nil, err
 	}
-	st := &messageStream{body: resp.Body, resp: resp, budget: cl.budget(r)}
-	if ct := resp.Header.Get(wire.HeaderContentType); ct != "" {
-		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
-			data, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
-			resp.Body.Close()
-			return nil, fmt.Errorf("mms: POST /v1/messages: expected an event stream, got %s: %s (request-id %s)",
-				ct, excerpt(data), resp.RequestID)
-		}
-	}
-	if cl.cfg.StreamIdle > 0 {
-		st.idle = newIdleReader(resp.Body, cl.cfg.StreamIdle)
-		st.body = st.idle
-	}
-	return st, nil
+	return &messageStream{eventConn: conn, budget: cl.budget(r)}, nil
 }
 
 // run decodes the stream and yields its events up to message_stop, or its
@@ -250,86 +195,3 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 		}
 	}
 }
-
-const (
-	// drainWait and drainLimit bound what a finished stream reads after
-	// message_stop: a server that ends the response there (the normal
-	// case) lets the HTTP/1 connection be reused, which needs the body
-	// read to its end; one that holds the connection open, or keeps
-	// sending, is cut off.
-	drainWait  = 100 * time.Millisecond
-	drainLimit = 4 << 10
-)
-
-// finish reads the rest of a complete stream's body, within drainWait and
-// drainLimit, then closes it.
-func (st *messageStream) finish() {
-	t := time.AfterFunc(drainWait, func() { st.body.Close() })
-	io.CopyN(io.Discard, st.body, drainLimit)
-	t.Stop()
-	st.body.Close()
-}
-
-// readError explains why reading the stream failed.
-func (st *messageStream) readError(ctx context.Context, events int, err error) error {
-	switch {
-	case st.idle != nil && st.idle.fired.Load():
-		return &StreamIdleError{Timeout: st.idle.timeout, Events: events}
-	case ctx.Err() != nil:
-		return fmt.Errorf("mms: stream of POST /v1/messages stopped after %d events: %w", events, ctx.Err())
-	}
-	return fmt.Errorf("%w after %d events: %w", ErrStreamTruncated, events, err)
-}
-
-// withResponse completes the *Error of an "error" event with what the
-// response says: the attempts, and its request-id when the payload has
-// none.
-func (st *messageStream) withResponse(e *Error) *Error {
-	e.Attempts = st.resp.Attempts
-	if e.RequestID == "" {
-		e.RequestID = st.resp.RequestID
-	}
-	return e
-}
-
-// idleReader closes the response body when a Read waits longer than timeout
-// for bytes. The clock runs only while a Read is waiting, so a caller that
-// takes its time between events is not mistaken for a silent server (the
-// bytes wait in the connection's buffers meanwhile).
-type idleReader struct {
-	body    io.ReadCloser
-	timeout time.Duration
-	timer   *time.Timer
-	fired   atomic.Bool
-}
-
-func newIdleReader(body io.ReadCloser, timeout time.Duration) *idleReader {
-	r := &idleReader{body: body, timeout: timeout}
-	r.timer = time.AfterFunc(time.Hour, func() {
-		r.fired.Store(true)
-		body.Close()
-	})
-	r.timer.Stop()
-	return r
-}
-
-func (r *idleReader) Read(p []byte) (int, error) {
-	if r.fired.Load() {
-		return 0, errIdle
-	}
-	r.timer.Reset(r.timeout)
-	n, err := r.body.Read(p)
-	if !r.timer.Stop() && r.fired.Load() && n == 0 {
-		return 0, errIdle
-	}
-	return n, err
-}
-
-func (r *idleReader) Close() error {
-	r.timer.Stop()
-	return r.body.Close()
-}
-
-// errIdle is the read error after the idle timer closed the body; run turns
-// it into a *StreamIdleError.
-var errIdle = errors.New("mms: stream idle")
