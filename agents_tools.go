@@ -190,8 +190,9 @@ func (u UnknownPermissionPolicy) MarshalJSON() ([]byte, error) { return marshalJ
 // [ReadToolConfig], [WriteToolConfig], [GlobToolConfig], [GrepToolConfig],
 // [WebFetchToolConfig], [WebSearchToolConfig], and
 // [UnknownAgentToolConfig]. On the wire the tool's name is both "type"
-// and "name"; the encoder writes both, and a config that carries only
-// "name" decodes by it.
+// and "name"; the encoder writes both, a config that carries only "name"
+// decodes by it, and one whose "name" differs from its "type" decodes as
+// Unknown, so nothing is lost.
 type AgentToolConfig interface {
 	json.Marshaler
 	isAgentToolConfig()
@@ -212,26 +213,10 @@ var toolConfigVariants = []toolConfigVariant{
 var agentToolConfigUnion = func() *codec.Union[AgentToolConfig] {
 	u := codec.NewUnion[AgentToolConfig]("AgentToolConfig", UnknownAgentToolConfig{})
 	for _, v := range toolConfigVariants {
-		u.AddSpec(v.name, v.variant, codec.Spec{Fields: map[string]codec.FieldCodec{"name": toolConfigName(v.name)}})
+		u.AddSpec(v.name, v.variant, codec.Spec{Const: map[string]string{"name": v.name}})
 	}
 	return u.Custom(decodeToolConfigByName)
 }()
-
-// toolConfigName is the codec of a tool config's "name" member, which
-// repeats its "type": written from the variant, checked on decode (a
-// different name makes the value Unknown, so nothing is lost).
-func toolConfigName(name string) codec.FieldCodec {
-	return codec.FieldCodec{
-		Encode: func(e *codec.Encoder, _ reflect.Value) error { e.String(name); return nil },
-		Decode: func(value []byte, _ reflect.Value) error {
-			if s, err := codec.Unquote(codec.TrimSpace(value)); err != nil || s != name {
-				return codec.ErrOtherType
-			}
-			return nil
-		},
-		Omit: func(*codec.Encoder, reflect.Value) bool { return false },
-	}
-}
 
 // decodeToolConfigByName decodes a config without "type" (the params
 // form may omit it) by its "name".
@@ -258,13 +243,8 @@ func decodeToolConfigByName(data []byte) (AgentToolConfig, bool, error) {
 	return v.Interface().(AgentToolConfig), true, nil
 }
 
-// toolName is the "name" member of a built-in tool's config; the encoder
-// writes the tool's name into it, so it holds nothing.
-type toolName struct{}
-
 // BashToolConfig configures the bash tool ("bash").
 type BashToolConfig struct {
-	Name toolName `json:"name"` // written as "bash"
 	// Enabled switches the tool on or off; nil leaves the default.
 	Enabled *bool `json:"enabled,omitzero"`
 	// PermissionPolicy says whether a call needs a confirmation; nil
@@ -277,7 +257,6 @@ type BashToolConfig struct {
 // EditToolConfig configures the file edit tool ("edit"); fields as in
 // [BashToolConfig].
 type EditToolConfig struct {
-	Name             toolName                   `json:"name"` // written as "edit"
 	Enabled          *bool                      `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
 	Extra            map[string]json.RawMessage `json:"-"`
@@ -286,7 +265,6 @@ type EditToolConfig struct {
 // ReadToolConfig configures the file read tool ("read"); fields as in
 // [BashToolConfig].
 type ReadToolConfig struct {
-	Name             toolName                   `json:"name"` // written as "read"
 	Enabled          *bool                      `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
 	Extra            map[string]json.RawMessage `json:"-"`
@@ -295,7 +273,6 @@ type ReadToolConfig struct {
 // WriteToolConfig configures the file write tool ("write"); fields as in
 // [BashToolConfig].
 type WriteToolConfig struct {
-	Name             toolName                   `json:"name"` // written as "write"
 	Enabled          *bool                      `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
 	Extra            map[string]json.RawMessage `json:"-"`
@@ -304,7 +281,6 @@ type WriteToolConfig struct {
 // GlobToolConfig configures the glob tool ("glob"); fields as in
 // [BashToolConfig].
 type GlobToolConfig struct {
-	Name             toolName                   `json:"name"` // written as "glob"
 	Enabled          *bool                      `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
 	Extra            map[string]json.RawMessage `json:"-"`
@@ -313,7 +289,6 @@ type GlobToolConfig struct {
 // GrepToolConfig configures the grep tool ("grep"); fields as in
 // [BashToolConfig].
 type GrepToolConfig struct {
-	Name             toolName                   `json:"name"` // written as "grep"
 	Enabled          *bool                      `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
 	Extra            map[string]json.RawMessage `json:"-"`
@@ -321,7 +296,6 @@ type GrepToolConfig struct {
 
 // WebFetchToolConfig configures the web fetch tool ("web_fetch").
 type WebFetchToolConfig struct {
-	Name             toolName         `json:"name"` // written as "web_fetch"
 	Enabled          *bool            `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
 	// AllowedDomains and BlockedDomains restrict the hosts fetched.
@@ -335,7 +309,6 @@ type WebFetchToolConfig struct {
 
 // WebSearchToolConfig configures the web search tool ("web_search").
 type WebSearchToolConfig struct {
-	Name             toolName         `json:"name"` // written as "web_search"
 	Enabled          *bool            `json:"enabled,omitzero"`
 	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
 	// AllowedDomains and BlockedDomains restrict the results' hosts.

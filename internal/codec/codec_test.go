@@ -230,3 +230,35 @@ func TestRememberedZeros(t *testing.T) {
 		t.Errorf("request form: got %s, want %s", out, want)
 	}
 }
+
+// fixedName has constant members: no field holds them.
+type fixedName struct {
+	On    bool                       `json:"on,omitzero"`
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func init() {
+	Register(fixedName{}, Spec{Type: "tool", Const: map[string]string{"name": "tool", "kind": "k"}})
+}
+
+// TestConstMembers writes Spec.Const members after "type" in name order,
+// in both modes, and requires them on decode: another value is
+// ErrOtherType, and a match is not kept in Extra.
+func TestConstMembers(t *testing.T) {
+	for _, marshal := range []func(any) ([]byte, error){Marshal, MarshalRequest} {
+		got, err := marshal(fixedName{On: true})
+		if want := `{"type":"tool","kind":"k","name":"tool","on":true}`; err != nil || string(got) != want {
+			t.Errorf("got %s, %v; want %s", got, err, want)
+		}
+	}
+	v, err := Decode[fixedName]([]byte(`{"name":"tool","type":"tool","kind":"k","on":true}`))
+	if err != nil || !v.On || v.Extra != nil {
+		t.Errorf("decoded %+v, %v", v, err)
+	}
+	if _, err := Decode[fixedName]([]byte(`{"type":"tool","name":"other"}`)); !errors.Is(err, ErrOtherType) {
+		t.Errorf("another name: %v", err)
+	}
+	if _, err := Decode[fixedName]([]byte(`{"type":"tool","kind":1}`)); !errors.Is(err, ErrOtherType) {
+		t.Errorf("a number where a constant belongs: %v", err)
+	}
+}

@@ -39,8 +39,9 @@ type decField struct {
 // structInfo maps member names to fields.
 type structInfo struct {
 	fields map[string]decField
-	typ    string // the wire "type" the struct requires, or ""
-	extra  int    // index of the Extra field, or -1
+	typ    string            // the wire "type" the struct requires, or ""
+	consts map[string]string // members with a fixed value (Spec.Const)
+	extra  int               // index of the Extra field, or -1
 	// typeField: a field claims "type" (a versioned tool's Version).
 	typeField bool
 	owned     bool // registered
@@ -55,7 +56,7 @@ func infoOf(t reflect.Type) *structInfo {
 	si := &structInfo{fields: make(map[string]decField), extra: -1}
 	spec := specOf(t)
 	if spec != nil {
-		si.typ = spec.Type
+		si.typ, si.consts = spec.Type, spec.Const
 	}
 	for _, f := range fieldsOf(t) {
 		df := decField{index: f.index, typ: f.typ, dec: decoderFor(f.typ), omitzero: f.omitzero || f.omitempty}
@@ -110,6 +111,10 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 				}
 			case string(key) == "type" && !si.owned:
 				// a union's, unmodelled
+			case si.consts != nil && hasConst(si.consts, key):
+				if err := checkConst(value, string(key), si.consts[string(key)]); err != nil {
+					return err
+				}
 			case extra != nil:
 				kept.add(extra, key, value)
 			}
@@ -204,6 +209,19 @@ func checkTypeValue(value []byte, want string) error {
 	}
 	if got != want {
 		return fmt.Errorf("%w: %q where %q belongs", ErrOtherType, got, want)
+	}
+	return nil
+}
+
+func hasConst(consts map[string]string, key []byte) bool {
+	_, ok := consts[string(key)]
+	return ok
+}
+
+// checkConst requires a Spec.Const member to hold its value.
+func checkConst(value []byte, name, want string) error {
+	if got, err := unquote(value); err != nil || got != want {
+		return fmt.Errorf("%w: %q is %s where %q belongs", ErrOtherType, name, value, want)
 	}
 	return nil
 }

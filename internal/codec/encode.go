@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
@@ -96,7 +97,11 @@ func (e *Encoder) StructAs(typ string, v reflect.Value) error {
 	p := planOf(v.Type())
 	if p.typ != typ {
 		q := *p
-		q.typ, q.head = typ, typeMember(typ)
+		var consts map[string]string
+		if spec := specOf(v.Type()); spec != nil {
+			consts = spec.Const
+		}
+		q.typ, q.head = typ, headOf(typ, consts)
 		p = &q
 	}
 	return e.structValue(p, v)
@@ -540,7 +545,7 @@ func buildPlan(t reflect.Type) *structPlan {
 	p := &structPlan{extra: -1, byName: make(map[string]*encField)}
 	spec := specOf(t)
 	if spec != nil {
-		p.typ, p.head = spec.Type, typeMember(spec.Type)
+		p.typ, p.head = spec.Type, headOf(spec.Type, spec.Const)
 	}
 	if i, ok := extraField(t); ok {
 		p.extra = i
@@ -577,6 +582,20 @@ func typeMember(typ string) []byte {
 		return nil
 	}
 	return AppendQuoted([]byte(`"type":`), typ)
+}
+
+// headOf is what a struct writes first: its "type", then its constant
+// members in name order.
+func headOf(typ string, consts map[string]string) []byte {
+	head := typeMember(typ)
+	for _, name := range slices.Sorted(maps.Keys(consts)) {
+		if len(head) > 0 {
+			head = append(head, ',')
+		}
+		head = append(AppendQuoted(head, name), ':')
+		head = AppendQuoted(head, consts[name])
+	}
+	return head
 }
 
 var isZeroerType = reflect.TypeFor[interface{ IsZero() bool }]()

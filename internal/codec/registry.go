@@ -31,6 +31,10 @@ type Spec struct {
 	// different "type" is ErrOtherType). A union variant gets it from its
 	// union's table; "" means none.
 	Type string
+	// Const lists members whose value is fixed, by wire name: written
+	// after "type" in both modes, and required on decode (another value is
+	// ErrOtherType), so they need no field.
+	Const map[string]string
 	// Fields overrides single members, by wire name.
 	Fields map[string]FieldCodec
 	// Encode and Decode, when set, replace the structural codec.
@@ -86,7 +90,7 @@ func register(t reflect.Type, spec Spec) {
 	defer regMu.Unlock()
 	if old, ok := specs.Load(t); ok {
 		o := old.(*Spec)
-		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil {
+		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil || spec.Const != nil {
 			panic(fmt.Sprintf("codec: %v registered twice (type %q and %q)", t, o.Type, spec.Type))
 		}
 		return
