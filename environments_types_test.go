@@ -140,7 +140,7 @@ func TestWorkSecretRedacted(t *testing.T) {
 		{"none", nil, false},
 		{"not base64", Ptr(Secret("sk-ant-#$%")), false},
 		{"not JSON", Ptr(Secret("c2stc2VjcmV0LXZhbHVl")), false}, // "sk-secret-value"
-		{"no token", Ptr(Secret("e30")), false},                 // {}
+		{"no token", Ptr(Secret("e30")), false},                  // {}
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Work{Secret: tt.secret}.SessionCredentials()

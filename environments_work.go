@@ -1,8 +1,8 @@
 package mms
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
