@@ -271,7 +271,10 @@ func TestEnvironmentValidation(t *testing.T) {
 		"get":     {func() error { _, err := c.Environments.Get(ctx, ""); return err }, "environment_id"},
 		"archive": {func() error { _, err := c.Environments.Archive(ctx, ".."); return err }, "environment_id"},
 		"delete":  {func() error { _, err := c.Environments.Delete(ctx, ""); return err }, "environment_id"},
-		"limit":   {func() error { _, err := c.Environments.ListPage(ctx, mms.EnvironmentListParams{Limit: 101}); return err }, "limit"},
+		"limit": {func() error {
+			_, err := c.Environments.ListPage(ctx, mms.EnvironmentListParams{Limit: 101})
+			return err
+		}, "limit"},
 		"list limit": {func() error {
 			for _, err := range c.Environments.List(ctx, mms.EnvironmentListParams{Limit: -1}) {
 				return err
