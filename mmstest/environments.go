@@ -81,10 +81,10 @@ type envConfig struct {
 // envNetwork is a networking value; the limited members are written for
 // limited networking only.
 type envNetwork struct {
-	Type                 string
-	AllowedHosts         []string
-	AllowMCPServers      bool
-	AllowPackageManagers bool
+	Type                 string   `json:"type"`
+	AllowedHosts         []string `json:"allowed_hosts"`
+	AllowMCPServers      bool     `json:"allow_mcp_servers"`
+	AllowPackageManagers bool     `json:"allow_package_managers"`
 }
 
 func (n envNetwork) MarshalJSON() ([]byte, error) {
@@ -107,6 +107,23 @@ func (p envPackages) MarshalJSON() ([]byte, error) {
 		m[k] = p[k]
 	}
 	return json.Marshal(m)
+}
+
+// UnmarshalJSON reads a record's packages back (tests read records).
+func (p *envPackages) UnmarshalJSON(data []byte) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(data, &m); err != nil {
+		return err
+	}
+	*p = envPackages{}
+	for _, k := range envPackageManagers {
+		var l []string
+		if err := json.Unmarshal(m[k], &l); m[k] != nil && err != nil {
+			return err
+		}
+		(*p)[k] = l
+	}
+	return nil
 }
 
 func defaultEnvConfig() envConfig {
