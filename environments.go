@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -463,6 +464,6 @@ func queryInt(q url.Values, key string, n int) url.Values {
 	if q == nil {
 		q = url.Values{}
 	}
-	q.Set(key, fmt.Sprint(n))
+	q.Set(key, strconv.Itoa(n))
 	return q
 }
