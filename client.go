@@ -43,6 +43,10 @@ type Client struct {
 	// Agents creates, retrieves, updates, lists and archives agents and
 	// lists their versions (/v1/agents), sending the managed-agents beta.
 	Agents *AgentsService
+	// Environments creates, retrieves, updates, lists, archives and
+	// deletes environments (/v1/environments) and serves the work queue of
+	// self-hosted ones (Environments.Work), sending the managed-agents beta.
+	Environments *EnvironmentsService
 
 	cfg *config.Config
 }
@@ -106,6 +110,7 @@ func (c *Client) initServices() {
 	c.Files = &FilesService{client: c}
 	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
+	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,
@@ -157,6 +162,7 @@ type request struct {
 	accept       string
 	betas        []string
 	out          any  // decode target; nil discards
+	emptyOK      bool // an answer without a body (a 204) leaves out as it is
 	streaming    bool // leave the response body open
 	timeout      time.Duration
 }
@@ -206,7 +212,7 @@ func (cl call) send(ctx context.Context, r *request) (*transport.Response, error
 	if err != nil {
 		return nil, err
 	}
-	if r.streaming || r.out == nil {
+	if r.streaming || r.out == nil || r.emptyOK && len(bytes.TrimSpace(resp.Bytes)) == 0 {
 		return resp, nil
 	}
 	if err := decodeInto(resp.Bytes, r.out); err != nil {

@@ -12,6 +12,7 @@ type config struct {
 	requestsPerMinute int
 	burst             int
 	clock             func() time.Time
+	manualClock       *ManualClock // set by WithManualClock: waits on the clock end on its Advance
 	models            []Model
 	organizationID    string
 	batchProcessing   time.Duration
@@ -54,7 +55,7 @@ func WithRateLimit(requestsPerMinute, burst int) Option {
 // WithClock sets the clock the server reads for timestamps, rate limiting and
 // any time-based state, so tests can control time. The default is time.Now.
 func WithClock(now func() time.Time) Option {
-	return func(c *config) { c.clock = now }
+	return func(c *config) { c.clock, c.manualClock = now, nil }
 }
 
 // WithModels replaces the models the models endpoints serve. The list endpoint

@@ -1,0 +1,469 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(Environment{}, codec.Spec{Type: "environment"})
+	codec.Register(EnvironmentDeleted{}, codec.Spec{Type: "environment_deleted"})
+	codec.Objects(EnvironmentPackages{}, EnvironmentCreateParams{}, EnvironmentUpdateParams{})
+}
+
+// EnvironmentsService creates, retrieves, updates, lists, archives and
+// deletes environments (/v1/environments), the containers sessions run
+// in; Work is the work queue of a self-hosted environment. Reach it as
+// client.Environments. Every call sends the managed-agents-2026-04-01 beta
+// ([BetaManagedAgents]), merged with the caller's betas, and takes
+// option.WithWorkspaceID for a per-request workspace.
+type EnvironmentsService struct {
+	client *Client
+	// Work polls and manages the work items of a self-hosted environment.
+	Work *EnvironmentWorkService
+}
+
+// EnvironmentScope says who sees an environment. Unknown values pass
+// through.
+type EnvironmentScope string
+
+// The scopes.
+const (
+	// EnvironmentScopeOrganization: the whole organization.
+	EnvironmentScopeOrganization EnvironmentScope = "organization"
+	// EnvironmentScopeAccount: the owning account only.
+	EnvironmentScopeAccount EnvironmentScope = "account"
+)
+
+// Environment is an environment's record (the wire type "environment").
+// Members this SDK version does not model are kept in Extra, so
+// json.Marshal writes a reply back without loss.
+type Environment struct {
+	// ID identifies the environment ("env_…").
+	ID string `json:"id"`
+	// Name is the environment's name.
+	Name string `json:"name"`
+	// Description is nil when null.
+	Description *string `json:"description"`
+	// Config is [CloudEnvironmentConfig], [SelfHostedEnvironmentConfig] or
+	// [UnknownEnvironmentConfig].
+	Config EnvironmentConfig `json:"config"`
+	// Metadata is the caller's key-value pairs.
+	Metadata map[string]string `json:"metadata"`
+	// Scope is the visibility; "" when the service did not send it.
+	Scope EnvironmentScope `json:"scope,omitzero"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them (see [Environment.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the environment was archived; nil while it is
+	// not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (e Environment) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, e.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (e *Environment) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (e Environment) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// EnvironmentDeleted is the answer of [EnvironmentsService.Delete] (the
+// wire type "environment_deleted").
+type EnvironmentDeleted struct {
+	// ID is the deleted environment's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
+func (d *EnvironmentDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON encodes the answer, Extra included.
+func (d EnvironmentDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// An EnvironmentConfig is what an environment runs on:
+// [CloudEnvironmentConfig] (a container the service runs),
+// [SelfHostedEnvironmentConfig] (workers of the caller's, fed by the work
+// queue) or [UnknownEnvironmentConfig]. Records and params share these
+// types; in an update, the sub-fields a cloud config leaves out keep their
+// values.
+type EnvironmentConfig interface {
+	json.Marshaler
+	isEnvironmentConfig()
+	validate(path string) error
+}
+
+var environmentConfigUnion = codec.NewUnion[EnvironmentConfig]("EnvironmentConfig", UnknownEnvironmentConfig{}).
+	Add("cloud", CloudEnvironmentConfig{}).
+	Add("self_hosted", SelfHostedEnvironmentConfig{})
+
+// CloudEnvironmentConfig is a container run by the service (the wire type
+// "cloud").
+type CloudEnvironmentConfig struct {
+	// Networking is [UnrestrictedNetworking], [LimitedNetworking] or
+	// [UnknownEnvironmentNetworking]; nil in params leaves it out (the
+	// service's default on create, the current value on update).
+	Networking EnvironmentNetworking `json:"networking,omitzero"`
+	// Packages are installed in the container; nil in params leaves them
+	// out.
+	Packages *EnvironmentPackages `json:"packages,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SelfHostedEnvironmentConfig is an environment whose sessions run on the
+// caller's workers, which take them from the work queue (the wire type
+// "self_hosted"; see [EnvironmentWorkService]).
+type SelfHostedEnvironmentConfig struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownEnvironmentConfig keeps a config type this SDK version cannot
+// name; it is sent back as it came.
+type UnknownEnvironmentConfig struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (CloudEnvironmentConfig) isEnvironmentConfig()      {}
+func (SelfHostedEnvironmentConfig) isEnvironmentConfig() {}
+func (UnknownEnvironmentConfig) isEnvironmentConfig()    {}
+
+func (c CloudEnvironmentConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
+func (c *CloudEnvironmentConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
+func (c SelfHostedEnvironmentConfig) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
+func (c *SelfHostedEnvironmentConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+func (u UnknownEnvironmentConfig) MarshalJSON() ([]byte, error)        { return marshalJSON(u) }
+
+func (c CloudEnvironmentConfig) validate(path string) error {
+	switch n := c.Networking.(type) {
+	case LimitedNetworking:
+		for i, h := range n.AllowedHosts {
+			if h == "" {
+				return invalid(fmt.Sprintf("%s.networking.allowed_hosts[%d]", path, i), "must not be empty")
+			}
+		}
+	}
+	if c.Packages == nil {
+		return nil
+	}
+	for _, l := range c.Packages.lists() {
+		for i, p := range l.pkgs {
+			if p == "" {
+				return invalid(fmt.Sprintf("%s.packages.%s[%d]", path, l.name, i), "must not be empty")
+			}
+		}
+	}
+	return nil
+}
+
+func (SelfHostedEnvironmentConfig) validate(string) error { return nil }
+func (UnknownEnvironmentConfig) validate(string) error    { return nil }
+
+// An EnvironmentNetworking is a cloud container's network access:
+// [UnrestrictedNetworking], [LimitedNetworking] or
+// [UnknownEnvironmentNetworking].
+type EnvironmentNetworking interface {
+	json.Marshaler
+	isEnvironmentNetworking()
+}
+
+var environmentNetworkingUnion = codec.NewUnion[EnvironmentNetworking]("EnvironmentNetworking", UnknownEnvironmentNetworking{}).
+	Add("unrestricted", UnrestrictedNetworking{}).
+	Add("limited", LimitedNetworking{})
+
+// UnrestrictedNetworking allows every outbound connection (the wire type
+// "unrestricted").
+type UnrestrictedNetworking struct {
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// LimitedNetworking allows connections to the listed hosts only (the wire
+// type "limited").
+type LimitedNetworking struct {
+	// AllowedHosts are the hosts the container may reach; each must be a
+	// non-empty string.
+	AllowedHosts []string `json:"allowed_hosts,omitzero"`
+	// AllowMCPServers also allows the agent's MCP servers; nil leaves the
+	// default (false).
+	AllowMCPServers *bool `json:"allow_mcp_servers,omitzero"`
+	// AllowPackageManagers also allows the package registries; nil leaves
+	// the default (false).
+	AllowPackageManagers *bool `json:"allow_package_managers,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownEnvironmentNetworking keeps a networking type this SDK version
+// cannot name.
+type UnknownEnvironmentNetworking struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (UnrestrictedNetworking) isEnvironmentNetworking()       {}
+func (LimitedNetworking) isEnvironmentNetworking()            {}
+func (UnknownEnvironmentNetworking) isEnvironmentNetworking() {}
+
+func (n UnrestrictedNetworking) MarshalJSON() ([]byte, error)     { return marshalJSON(n) }
+func (n *UnrestrictedNetworking) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
+func (n LimitedNetworking) MarshalJSON() ([]byte, error)          { return marshalJSON(n) }
+func (n *LimitedNetworking) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, n) }
+func (u UnknownEnvironmentNetworking) MarshalJSON() ([]byte, error) {
+	return marshalJSON(u)
+}
+
+// EnvironmentPackages are the packages a cloud container installs, per
+// package manager, each pinned in the manager's own syntax if wanted
+// (e.g. "pkg==1.0.0" for pip). In params a nil list is left out (kept on
+// update) and an empty, non-nil list is sent as [] (no packages).
+type EnvironmentPackages struct {
+	// Type is "packages" when the service sends it; params may leave it
+	// empty (the member is optional).
+	Type  string   `json:"type,omitzero"`
+	Apt   []string `json:"apt,omitzero"`
+	Cargo []string `json:"cargo,omitzero"`
+	Gem   []string `json:"gem,omitzero"`
+	Go    []string `json:"go,omitzero"`
+	Npm   []string `json:"npm,omitzero"`
+	Pip   []string `json:"pip,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the packages, keeping unknown members in Extra.
+func (p *EnvironmentPackages) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// MarshalJSON encodes the packages, Extra included.
+func (p EnvironmentPackages) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+type packageList struct {
+	name string
+	pkgs []string
+}
+
+func (p EnvironmentPackages) lists() []packageList {
+	return []packageList{{"apt", p.Apt}, {"cargo", p.Cargo}, {"gem", p.Gem}, {"go", p.Go}, {"npm", p.Npm}, {"pip", p.Pip}}
+}
+
+// EnvironmentCreateParams are the parameters of
+// [EnvironmentsService.Create].
+type EnvironmentCreateParams struct {
+	// Name is the environment's name. Required.
+	Name string `json:"name"`
+	// Description says what the environment is for; "" sends none.
+	Description string `json:"description,omitzero"`
+	// Config is the environment's kind; nil leaves the service's default
+	// (a cloud container).
+	Config EnvironmentConfig `json:"config,omitzero"`
+	// Scope is the visibility, meaningful for self-hosted environments;
+	// "" leaves the organization's default.
+	Scope EnvironmentScope `json:"scope,omitzero"`
+	// Metadata is at most 16 pairs, keys of at most 64 characters, values
+	// of at most 512.
+	Metadata map[string]string `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p EnvironmentCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *EnvironmentCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// EnvironmentUpdateParams are the parameters of
+// [EnvironmentsService.Update]. A zero field keeps the environment's
+// value.
+type EnvironmentUpdateParams struct {
+	// Name replaces the name (the spec lets an update send null, which
+	// keeps it, so "" here does the same).
+	Name string `json:"name,omitzero"`
+	// Description replaces ([Set]) or clears ([Clear]) the description.
+	Description Update[string] `json:"description,omitzero"`
+	// Config changes the config: a [CloudEnvironmentConfig] keeps the
+	// sub-fields it leaves out (send only Networking, or only
+	// Packages.Pip); [Clear] sends null, which the service takes as the
+	// default config.
+	Config Update[EnvironmentConfig] `json:"config,omitzero"`
+	// Scope replaces the scope; [Clear] sends null (the organization's
+	// default).
+	Scope Update[EnvironmentScope] `json:"scope,omitzero"`
+	// Metadata upserts and deletes keys (a nil value, or "" as the
+	// service also accepts, deletes); others are kept.
+	Metadata MetadataPatch `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p EnvironmentUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *EnvironmentUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a missing name, a
+// cloud config with an empty allowed host or package name, or metadata
+// past 16 pairs, 64-character keys or 512-character values. The spec
+// gives no name or description length limit, so the SDK checks none.
+func (p EnvironmentCreateParams) Validate() error {
+	if p.Name == "" {
+		return invalid("name", "is required")
+	}
+	if p.Config != nil {
+		if err := p.Config.validate("config"); err != nil {
+			return err
+		}
+	}
+	return validateMetadata("metadata", p.Metadata)
+}
+
+// Validate reports the first rule the params break, as
+// [EnvironmentCreateParams.Validate] does for the fields sent.
+func (p EnvironmentUpdateParams) Validate() error {
+	if c, ok := p.Config.Value(); ok {
+		if c == nil {
+			return invalid("config", "must not be nil when set; use Clear to reset it")
+		}
+		if err := c.validate("config"); err != nil {
+			return err
+		}
+	}
+	return p.Metadata.validate("metadata")
+}
+
+// Create creates an environment (POST /v1/environments). The params are
+// checked first; a *ValidationError means nothing was sent.
+func (s *EnvironmentsService) Create(ctx context.Context, p EnvironmentCreateParams, opts ...option.RequestOption) (*Environment, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/environments", p, opts)
+}
+
+// Get retrieves an environment (GET /v1/environments/{environment_id}).
+func (s *EnvironmentsService) Get(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", envID)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodGet, "/v1/environments/"+seg, nil, opts)
+}
+
+// Update changes an environment (POST /v1/environments/{environment_id}).
+func (s *EnvironmentsService) Update(ctx context.Context, envID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", envID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/environments/"+seg, p, opts)
+}
+
+// Archive archives an environment (POST
+// /v1/environments/{environment_id}/archive): it is kept, with ArchivedAt
+// set, and listed only with IncludeArchived.
+func (s *EnvironmentsService) Archive(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", envID)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/environments/"+seg+"/archive", nil, opts)
+}
+
+// Delete deletes an environment (DELETE
+// /v1/environments/{environment_id}). The service answers
+// {id, type: "environment_deleted"} or, as its docs say, 204 with no body;
+// both give an [EnvironmentDeleted] naming envID.
+func (s *EnvironmentsService) Delete(ctx context.Context, envID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
+	seg, err := pathID("environment_id", envID)
+	if err != nil {
+		return nil, err
+	}
+	out := EnvironmentDeleted{ID: envID}
+	r := &request{method: http.MethodDelete, path: "/v1/environments/" + seg, betas: managedAgentsBetas, out: &out, emptyOK: true}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// send makes one environments call that answers an Environment.
+func (s *EnvironmentsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Environment, error) {
+	var out Environment
+	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// EnvironmentListParams are the parameters of [EnvironmentsService.List]
+// and [EnvironmentsService.ListPage].
+type EnvironmentListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived environments too.
+	IncludeArchived bool
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p EnvironmentListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p EnvironmentListParams) call(c *Client, opts []option.RequestOption) listCall {
+	l := newListCall(c, "/v1/environments", p.Limit, opts, managedAgentsBetas...)
+	if p.IncludeArchived {
+		l.query.Set("include_archived", "true")
+	}
+	return l
+}
+
+// List iterates over the environments, fetching pages as it goes (GET
+// /v1/environments, cursor scheme). Nothing is sent before the loop
+// starts; an error is yielded once, last.
+func (s *EnvironmentsService) List(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) iter.Seq2[Environment, error] {
+	if err := p.Validate(); err != nil {
+		return listError[Environment](err)
+	}
+	return listByCursor[Environment](ctx, p.call(s.client, opts), p.Page, false)
+}
+
+// ListPage fetches one page of environments (GET /v1/environments).
+// Continue with Page set to the page's *NextPage while it is not nil.
+func (s *EnvironmentsService) ListPage(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) (*Page[Environment], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[Environment](ctx, p.call(s.client, opts), p.Page)
+}
+
+// queryInt sets key to n in q, making q when needed.
+func queryInt(q url.Values, key string, n int) url.Values {
+	if q == nil {
+		q = url.Values{}
+	}
+	q.Set(key, strconv.Itoa(n))
+	return q
+}
