@@ -43,6 +43,10 @@ type Client struct {
 	// Agents creates, retrieves, updates, lists and archives agents and
 	// lists their versions (/v1/agents), sending the managed-agents beta.
 	Agents *AgentsService
+	// Vaults creates, retrieves, updates, lists, archives and deletes
+	// vaults and their credentials (/v1/vaults), sending the
+	// managed-agents beta.
+	Vaults *VaultsService
 
 	cfg *config.Config
 }
@@ -106,6 +110,7 @@ func (c *Client) initServices() {
 	c.Files = &FilesService{client: c}
 	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
+	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

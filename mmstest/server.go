@@ -116,6 +116,7 @@ type Server struct {
 	files   *fileStore
 	skills  *skillStore
 	agents  *agentStore
+	vaults  *vaultStore
 	done    chan struct{}
 	closing sync.Once
 
@@ -145,6 +146,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
 	s.agents = newAgentStore(s)
+	s.vaults = newVaultStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL
