@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -345,3 +346,10 @@ func (s *VaultCredentialsService) ListPage(ctx context.Context, vaultID string, 
 	}
 	return pageVaultItems[VaultCredential](ctx, s.client, path+"/credentials", p, opts)
 }
+
+// LogValue prints the params for slog with their secrets redacted (see
+// [Secret]); slog's JSON handler would otherwise marshal the wire form.
+func (p VaultCredentialCreateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (p VaultCredentialUpdateParams) LogValue() slog.Value { return logRedacted(p) }

@@ -3,7 +3,9 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"net/netip"
+	"reflect"
 	"strings"
 	"time"
 
@@ -303,8 +305,10 @@ type MCPOAuthAuthParams struct {
 	// ExpiresAt is when the token expires; it must be in the future. The
 	// zero time sends none.
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
-	// Refresh lets the service refresh the token; nil sends none.
-	Refresh *MCPOAuthRefreshParams `json:"refresh,omitzero"`
+	// Refresh lets the service refresh the token; the zero value sends
+	// none. (A value, not a pointer: fmt's %s of a pointer field prints
+	// what it points to without calling Secret's methods.)
+	Refresh MCPOAuthRefreshParams `json:"refresh,omitzero"`
 }
 
 // StaticBearerAuthParams creates a static bearer credential (the wire type
@@ -375,7 +379,7 @@ func (a MCPOAuthAuthParams) validate(path string, now time.Time) error {
 	if err := validateExpiry(path, a.ExpiresAt, now); err != nil {
 		return err
 	}
-	if a.Refresh == nil {
+	if reflect.ValueOf(a.Refresh).IsZero() {
 		return nil
 	}
 	return a.Refresh.validate(path + ".refresh")
@@ -636,3 +640,38 @@ func (a EnvironmentVariableAuthUpdateParams) validate(path string, _ time.Time) 
 	}
 	return nil
 }
+
+// logRedacted is the LogValue of the params that hold a [Secret]: their
+// %+v, where every Secret prints redacted. Without it slog's JSON handler
+// would marshal them, and the wire form carries the secrets.
+func logRedacted(v any) slog.Value { return slog.StringValue(fmt.Sprintf("%+v", v)) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a MCPOAuthAuthParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a StaticBearerAuthParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a EnvironmentVariableAuthParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (r MCPOAuthRefreshParams) LogValue() slog.Value { return logRedacted(r) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a MCPOAuthAuthUpdateParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (r MCPOAuthRefreshUpdateParams) LogValue() slog.Value { return logRedacted(r) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a StaticBearerAuthUpdateParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (a EnvironmentVariableAuthUpdateParams) LogValue() slog.Value { return logRedacted(a) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (t TokenEndpointAuthClientSecretBasic) LogValue() slog.Value { return logRedacted(t) }
+
+// LogValue prints the params for slog with their secrets redacted.
+func (t TokenEndpointAuthClientSecretPost) LogValue() slog.Value { return logRedacted(t) }

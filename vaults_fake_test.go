@@ -102,7 +102,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 
 	oauth, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{DisplayName: "docs", Metadata: map[string]string{"k": "v"},
 		Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/docs", AccessToken: "at-1", ExpiresAt: future,
-			Refresh: &mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt-1", TokenEndpoint: "https://auth.example/token",
+			Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt-1", TokenEndpoint: "https://auth.example/token",
 				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "cs-1"}, Resource: "https://mcp.example", Scope: "read"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -119,7 +119,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 		}
 	}
 	public, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/pub", AccessToken: "at",
-		Refresh: &mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "https://t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}})
+		Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "https://t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -141,14 +141,14 @@ func TestVaultCredentialsWire(t *testing.T) {
 		{"create mcp_oauth", testCredentialJSON, func(ctx context.Context, c *mms.Client) error {
 			_, err := c.Vaults.Credentials.Create(ctx, "vlt_1", mms.VaultCredentialCreateParams{DisplayName: "gh", Metadata: map[string]string{"k": "v"},
 				Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example", AccessToken: "at", ExpiresAt: future,
-					Refresh: &mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt", TokenEndpoint: "https://t.example",
+					Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt", TokenEndpoint: "https://t.example",
 						TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "cs"}, Resource: "https://r", Scope: "read"}}})
 			return err
 		}, "POST", base, "", `{"display_name":"gh","metadata":{"k":"v"},"auth":{"type":"mcp_oauth","mcp_server_url":"https://mcp.example",` +
 			`"access_token":"at","expires_at":"` + exp + `","refresh":{"client_id":"cid","refresh_token":"rt","token_endpoint":"https://t.example",` +
 			`"token_endpoint_auth":{"type":"client_secret_basic","client_secret":"cs"},"resource":"https://r","scope":"read"}}}`},
 		{"create mcp_oauth public client", testCredentialJSON, create(mms.MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "at",
-			Refresh: &mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}),
+			Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}),
 			"POST", base, "", `{"auth":{"type":"mcp_oauth","mcp_server_url":"u","access_token":"at","refresh":{"client_id":"c","refresh_token":"r",` +
 				`"token_endpoint":"t","token_endpoint_auth":{"type":"none"}}}}`},
 		{"create static_bearer", testCredentialJSON, create(mms.StaticBearerAuthParams{MCPServerURL: "u", Token: "tok"}),
@@ -264,7 +264,7 @@ func TestVaultCredentialCreateValidation(t *testing.T) {
 		return mms.VaultCredentialCreateParams{Auth: a}
 	}
 	refresh := func(r mms.MCPOAuthRefreshParams) mms.VaultCredentialCreateParams {
-		return oauth(mms.MCPOAuthAuthParams{Refresh: &r})
+		return oauth(mms.MCPOAuthAuthParams{Refresh: r})
 	}
 	full := func(tea mms.TokenEndpointAuthParams) mms.MCPOAuthRefreshParams {
 		return mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "SeCrEt-rt", TokenEndpoint: "https://t", TokenEndpointAuth: tea}
