@@ -47,6 +47,10 @@ type Client struct {
 	// deletes environments (/v1/environments) and serves the work queue of
 	// self-hosted ones (Environments.Work), sending the managed-agents beta.
 	Environments *EnvironmentsService
+	// Vaults creates, retrieves, updates, lists, archives and deletes
+	// vaults and their credentials (/v1/vaults), sending the
+	// managed-agents beta.
+	Vaults *VaultsService
 
 	cfg *config.Config
 }
@@ -111,6 +115,7 @@ func (c *Client) initServices() {
 	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
+	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

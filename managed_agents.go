@@ -6,6 +6,8 @@ package mms
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"unicode/utf8"
@@ -58,6 +60,21 @@ func (u Update[T]) IsClear() bool { return u.state == updateClear }
 
 // Value returns the value a [Set] update sends, and whether it is one.
 func (u Update[T]) Value() (T, bool) { return u.value, u.state == updateSet }
+
+// Format prints a set value with the verb given, "null" for a cleared
+// field and "<keep>" for one left as it is. Without it fmt would print the
+// unexported value field by reflection, which skips the methods of what it
+// holds: a [Secret] inside would show.
+func (u Update[T]) Format(f fmt.State, verb rune) {
+	switch u.state {
+	case updateSet:
+		fmt.Fprintf(f, fmt.FormatString(f, verb), u.value)
+	case updateClear:
+		io.WriteString(f, "null")
+	default:
+		io.WriteString(f, "<keep>")
+	}
+}
 
 // errKeepUpdate is the error of encoding an Update that asks for nothing.
 var errKeepUpdate = errors.New("mms: an Update that neither sets nor clears has no JSON form; tag its field omitzero")

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -224,22 +223,6 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 	return nil
 }
 
-// checkMetadata applies the metadata limits.
-func checkMetadata(m map[string]string) error {
-	if len(m) > 16 {
-		return fmt.Errorf("metadata: at most 16 pairs are allowed, got %d", len(m))
-	}
-	for k, v := range m {
-		if n := textLen(k); n < 1 || n > 64 {
-			return fmt.Errorf("metadata: keys must be 1 to 64 characters, got %d", n)
-		}
-		if textLen(v) > 512 {
-			return fmt.Errorf("metadata.%s: values must be at most 512 characters", k)
-		}
-	}
-	return nil
-}
-
 // apply applies body to rec (a copy of the current version, or a new
 // record on create) and checks the result.
 func (b *agentBody) apply(rec *agentWire, create bool) error {
@@ -289,27 +272,15 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		rec.Multiagent = b.Multiagent
 	}
 	if b.Metadata != nil {
-		var patch map[string]*string
-		if err := json.Unmarshal(b.Metadata, &patch); err != nil {
-			return fmt.Errorf("metadata: Input should be an object of strings")
+		var err error
+		if rec.Metadata, err = patchMetadata(rec.Metadata, b.Metadata, create, false); err != nil {
+			return err
 		}
-		m := maps.Clone(rec.Metadata) // a new map: older versions keep theirs
-		for k, v := range patch {
-			if v == nil {
-				if create {
-					return fmt.Errorf("metadata.%s: Input should be a valid string", k)
-				}
-				delete(m, k)
-			} else {
-				m[k] = *v
-			}
-		}
-		rec.Metadata = m
 	}
 	if err := checkTools(rec.Tools, rec.MCPServers); err != nil {
 		return err
 	}
-	return checkMetadata(rec.Metadata)
+	return nil
 }
 
 // create serves POST /v1/agents.

@@ -293,32 +293,11 @@ func (b *environmentBody) apply(rec *environmentWire, create bool) error {
 		}
 	}
 	if b.Metadata != nil {
-		if rec.Metadata, err = patchMetadata(rec.Metadata, b.Metadata, create); err != nil {
+		if rec.Metadata, err = patchMetadata(rec.Metadata, b.Metadata, create, true); err != nil {
 			return err
 		}
 	}
 	return checkMetadata(rec.Metadata)
-}
-
-// patchMetadata applies a metadata member to m (a copy is returned): on
-// create every value must be a string; on update null or "" deletes.
-func patchMetadata(m map[string]string, raw json.RawMessage, create bool) (map[string]string, error) {
-	var patch map[string]*string
-	if err := json.Unmarshal(raw, &patch); err != nil || patch == nil {
-		return nil, fmt.Errorf("metadata: Input should be an object of strings")
-	}
-	m = maps.Clone(m)
-	for k, v := range patch {
-		switch {
-		case create && v == nil:
-			return nil, fmt.Errorf("metadata.%s: Input should be a valid string", k)
-		case !create && (v == nil || *v == ""):
-			delete(m, k)
-		default:
-			m[k] = *v
-		}
-	}
-	return m, nil
 }
 
 // create serves POST /v1/environments.

@@ -323,7 +323,7 @@ func (st *environmentStore) updateWork(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer st.mu.Unlock()
-	m, err := patchMetadata(it.rec.Metadata, b.Metadata, false)
+	m, err := patchMetadata(it.rec.Metadata, b.Metadata, false, false)
 	if err == nil {
 		err = checkMetadata(m)
 	}

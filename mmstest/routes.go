@@ -55,4 +55,18 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/ack", envs.ack)
 	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/heartbeat", envs.heartbeat)
 	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/stop", envs.stop)
+	vaults := s.vaults // vaults.go, vaults_credentials.go
+	s.mux.HandleFunc("POST /v1/vaults", vaults.createVault)
+	s.mux.HandleFunc("GET /v1/vaults", vaults.listVaults)
+	s.mux.HandleFunc("GET /v1/vaults/{vault_id}", vaults.getVault)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}", vaults.updateVault)
+	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}", vaults.deleteVault)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/archive", vaults.archiveVault)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials", vaults.createCredential)
+	s.mux.HandleFunc("GET /v1/vaults/{vault_id}/credentials", vaults.listCredentials)
+	s.mux.HandleFunc("GET /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.getCredential)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.updateCredential)
+	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.deleteCredential)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive", vaults.archiveCredential)
+	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate", vaults.validateCredential)
 }

@@ -117,6 +117,7 @@ type Server struct {
 	skills       *skillStore
 	agents       *agentStore
 	environments *environmentStore
+	vaults       *vaultStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -147,6 +148,7 @@ func NewServer(opts ...Option) *Server {
 	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
 	s.agents = newAgentStore(s)
 	s.environments = newEnvironmentStore(s)
+	s.vaults = newVaultStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL

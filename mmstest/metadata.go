@@ -1,0 +1,65 @@
+package mmstest
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+)
+
+// The metadata member shared by the managed-agents resources: at most 16
+// pairs, keys of 1 to 64 characters, values of at most 512.
+
+// checkMetadata applies the metadata limits.
+func checkMetadata(m map[string]string) error {
+	if len(m) > 16 {
+		return fmt.Errorf("metadata: at most 16 pairs are allowed, got %d", len(m))
+	}
+	for k, v := range m {
+		if n := textLen(k); n < 1 || n > 64 {
+			return fmt.Errorf("metadata: keys must be 1 to 64 characters, got %d", n)
+		}
+		if textLen(v) > 512 {
+			return fmt.Errorf("metadata.%s: values must be at most 512 characters", k)
+		}
+	}
+	return nil
+}
+
+// patchMetadata applies a metadata member to cur and checks the result,
+// which is a new map (older versions of a record keep theirs). On create
+// every value must be a string; on update a key mapped to null is deleted,
+// and so is one mapped to "" where the resource says so (emptyDeletes).
+// An absent member (raw nil) keeps cur, or gives an empty map.
+func patchMetadata(cur map[string]string, raw json.RawMessage, create, emptyDeletes bool) (map[string]string, error) {
+	m := maps.Clone(cur)
+	if m == nil {
+		m = map[string]string{}
+	}
+	if raw == nil {
+		return m, nil
+	}
+	var patch map[string]*string
+	if err := json.Unmarshal(raw, &patch); err != nil || patch == nil {
+		return nil, fmt.Errorf("metadata: Input should be an object of strings")
+	}
+	for k, v := range patch {
+		switch {
+		case v == nil && create:
+			return nil, fmt.Errorf("metadata.%s: Input should be a valid string", k)
+		case v == nil, emptyDeletes && !create && *v == "":
+			delete(m, k)
+		default:
+			m[k] = *v
+		}
+	}
+	return m, checkMetadata(m)
+}
+
+// nullAsAbsent reads a member whose null means "keep" (a vault's metadata
+// on update) as absent.
+func nullAsAbsent(raw json.RawMessage) json.RawMessage {
+	if isNullJSON(raw) {
+		return nil
+	}
+	return raw
+}

@@ -1,0 +1,268 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(Vault{}, codec.Spec{Type: "vault"})
+	codec.Register(VaultDeleted{}, codec.Spec{Type: "vault_deleted"})
+	codec.Objects(VaultCreateParams{}, VaultUpdateParams{})
+}
+
+// VaultsService creates, retrieves, updates, lists, archives and deletes
+// vaults (/v1/vaults), the per-workspace stores of the credentials a
+// session's MCP servers and sandbox use; Credentials manages a vault's
+// credentials. Reach it as client.Vaults. Every call sends the
+// managed-agents-2026-04-01 beta ([BetaManagedAgents]), merged with the
+// caller's betas; option.WithWorkspaceID picks the workspace per call.
+type VaultsService struct {
+	client *Client
+	// Credentials manages the credentials of a vault.
+	Credentials *VaultCredentialsService
+}
+
+// Vault is a vault's record (the wire type "vault"). Members this SDK
+// version does not model are kept in Extra, so json.Marshal writes a reply
+// back without loss.
+type Vault struct {
+	// ID identifies the vault ("vlt_…").
+	ID string `json:"id"`
+	// DisplayName is the vault's name.
+	DisplayName string `json:"display_name"`
+	// Metadata is the caller's key-value pairs.
+	Metadata map[string]string `json:"metadata"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them (see [Vault.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the vault was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model (see the package
+	// documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (v Vault) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, v.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (v *Vault) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (v Vault) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
+
+// VaultDeleted is the answer to [VaultsService.Delete] (the wire type
+// "vault_deleted").
+type VaultDeleted struct {
+	// ID is the deleted vault's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (d *VaultDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON encodes the record, Extra included.
+func (d VaultDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// maxDisplayNameLen is the display_name limit of vaults and credentials.
+const maxDisplayNameLen = 255
+
+// VaultCreateParams are the parameters of [VaultsService.Create].
+type VaultCreateParams struct {
+	// DisplayName names the vault, 1 to 255 characters. Required.
+	DisplayName string `json:"display_name"`
+	// Metadata is at most 16 pairs, keys of at most 64 characters, values
+	// of at most 512.
+	Metadata map[string]string `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p VaultCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *VaultCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a display name empty
+// or longer than 255 characters, or metadata past 16 pairs, 64-character
+// keys or 512-character values.
+func (p VaultCreateParams) Validate() error {
+	if err := validateLength("display_name", p.DisplayName, 1, maxDisplayNameLen); err != nil {
+		return err
+	}
+	return validateMetadata("metadata", p.Metadata)
+}
+
+// VaultUpdateParams are the parameters of [VaultsService.Update]. A zero
+// field keeps the vault's value.
+type VaultUpdateParams struct {
+	// DisplayName sets the name (1 to 255 characters). [Clear] sends null,
+	// which the service accepts; the spec does not say what it does to a
+	// vault, whose record always has a name (mmstest keeps the name).
+	DisplayName Update[string] `json:"display_name,omitzero"`
+	// Metadata upserts and deletes keys; others are kept.
+	Metadata MetadataPatch `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p VaultUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *VaultUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a display name set
+// but empty or longer than 255 characters, or a bad metadata patch.
+func (p VaultUpdateParams) Validate() error {
+	if err := validateDisplayNameUpdate(p.DisplayName); err != nil {
+		return err
+	}
+	return p.Metadata.validate("metadata")
+}
+
+// validateDisplayNameUpdate checks a display name an update sets.
+func validateDisplayNameUpdate(u Update[string]) error {
+	if v, ok := u.Value(); ok {
+		return validateLength("display_name", v, 1, maxDisplayNameLen)
+	}
+	return nil
+}
+
+// Create creates a vault (POST /v1/vaults). The params are checked first
+// (see [VaultCreateParams.Validate]); a *ValidationError means nothing was
+// sent.
+func (s *VaultsService) Create(ctx context.Context, p VaultCreateParams, opts ...option.RequestOption) (*Vault, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendManaged[Vault](ctx, s.client, http.MethodPost, "/v1/vaults", p, opts)
+}
+
+// Get retrieves a vault (GET /v1/vaults/{vault_id}).
+func (s *VaultsService) Get(ctx context.Context, vaultID string, opts ...option.RequestOption) (*Vault, error) {
+	path, err := vaultPath(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return sendManaged[Vault](ctx, s.client, http.MethodGet, path, nil, opts)
+}
+
+// Update changes a vault's name or metadata (POST /v1/vaults/{vault_id}).
+func (s *VaultsService) Update(ctx context.Context, vaultID string, p VaultUpdateParams, opts ...option.RequestOption) (*Vault, error) {
+	path, err := vaultPath(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendManaged[Vault](ctx, s.client, http.MethodPost, path, p, opts)
+}
+
+// Archive archives a vault (POST /v1/vaults/{vault_id}/archive): the
+// record is kept with ArchivedAt set, its credentials are archived with it
+// and their secrets purged; new sessions naming it fail.
+func (s *VaultsService) Archive(ctx context.Context, vaultID string, opts ...option.RequestOption) (*Vault, error) {
+	path, err := vaultPath(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return sendManaged[Vault](ctx, s.client, http.MethodPost, path+"/archive", nil, opts)
+}
+
+// Delete deletes a vault and its credentials for good (DELETE
+// /v1/vaults/{vault_id}).
+func (s *VaultsService) Delete(ctx context.Context, vaultID string, opts ...option.RequestOption) (*VaultDeleted, error) {
+	path, err := vaultPath(vaultID)
+	if err != nil {
+		return nil, err
+	}
+	return sendManaged[VaultDeleted](ctx, s.client, http.MethodDelete, path, nil, opts)
+}
+
+// sendManaged makes one managed-agents call (the beta added) that answers
+// a T.
+func sendManaged[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
+	var out T
+	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := c.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// VaultListParams are the parameters of [VaultsService.List],
+// [VaultsService.ListPage] and the credentials' lists.
+type VaultListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived records too.
+	IncludeArchived bool
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p VaultListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p VaultListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
+	l := newListCall(c, path, p.Limit, opts, managedAgentsBetas...)
+	if p.IncludeArchived {
+		l.query.Set("include_archived", "true")
+	}
+	return l
+}
+
+// listVaultItems and pageVaultItems are List and ListPage of a vaults
+// list at path (its segments already checked).
+func listVaultItems[T any](ctx context.Context, c *Client, path string, p VaultListParams, opts []option.RequestOption) iter.Seq2[T, error] {
+	if err := p.Validate(); err != nil {
+		return listError[T](err)
+	}
+	return listByCursor[T](ctx, p.call(c, path, opts), p.Page, false)
+}
+
+func pageVaultItems[T any](ctx context.Context, c *Client, path string, p VaultListParams, opts []option.RequestOption) (*Page[T], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[T](ctx, p.call(c, path, opts), p.Page)
+}
+
+// List iterates over the vaults, newest first, fetching pages as it goes
+// (GET /v1/vaults, cursor scheme). Nothing is sent before the loop starts;
+// ranging again lists again from p.Page; an error is yielded once, last.
+func (s *VaultsService) List(ctx context.Context, p VaultListParams, opts ...option.RequestOption) iter.Seq2[Vault, error] {
+	return listVaultItems[Vault](ctx, s.client, "/v1/vaults", p, opts)
+}
+
+// ListPage fetches one page of vaults (GET /v1/vaults). Continue with Page
+// set to the page's *NextPage while it is not nil.
+func (s *VaultsService) ListPage(ctx context.Context, p VaultListParams, opts ...option.RequestOption) (*Page[Vault], error) {
+	return pageVaultItems[Vault](ctx, s.client, "/v1/vaults", p, opts)
+}
+
+// vaultPath checks a vault id and returns the vault's path.
+func vaultPath(vaultID string) (string, error) {
+	seg, err := pathID("vault_id", vaultID)
+	return "/v1/vaults/" + seg, err
+}
+
+// credentialPath checks both ids and returns the credential's path.
+func credentialPath(vaultID, credentialID string) (string, error) {
+	vp, err := vaultPath(vaultID)
+	if err != nil {
+		return "", err
+	}
+	seg, err := pathID("credential_id", credentialID)
+	return vp + "/credentials/" + seg, err
+}
