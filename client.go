@@ -43,6 +43,10 @@ type Client struct {
 	// Agents creates, retrieves, updates, lists and archives agents and
 	// lists their versions (/v1/agents), sending the managed-agents beta.
 	Agents *AgentsService
+	// Sessions creates, retrieves, updates, lists, deletes and archives
+	// sessions (/v1/sessions) and reaches their resources and threads,
+	// sending the managed-agents beta.
+	Sessions *SessionsService
 
 	cfg *config.Config
 }
@@ -106,6 +110,7 @@ func (c *Client) initServices() {
 	c.Files = &FilesService{client: c}
 	c.Skills = &SkillsService{client: c, Versions: &SkillVersionsService{client: c}}
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
+	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c}, Threads: &SessionThreadsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,
