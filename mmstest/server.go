@@ -112,12 +112,13 @@ type Server struct {
 	limiter *rateLimiter // nil when no rate limit is configured
 	models  []Model      // newest release first, as the list endpoint returns them
 	// The stores of the batch, file and skill endpoints.
-	batches *batchStore
-	files   *fileStore
-	skills  *skillStore
-	agents  *agentStore
-	done    chan struct{}
-	closing sync.Once
+	batches  *batchStore
+	files    *fileStore
+	skills   *skillStore
+	agents   *agentStore
+	sessions *sessionStore
+	done     chan struct{}
+	closing  sync.Once
 
 	mu       sync.Mutex
 	counters map[string]uint64 // per id prefix, so ids depend only on the request sequence
@@ -145,6 +146,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
 	s.agents = newAgentStore(s)
+	s.sessions = newSessionStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL
