@@ -354,3 +354,51 @@ func TestSessionThreadsAgainstFake(t *testing.T) {
 		t.Errorf("threads of a single-agent session: %+v %v", page, err)
 	}
 }
+
+// TestSessionRequestShapesAcceptedByFake: every request form the SDK
+// builds (each agent form, resource, checkout, content block, rubric,
+// budget, and each update state) is one the fake's strict schema
+// accepts.
+func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
+	f := newSessionFake(t)
+	c, ctx := f.c, context.Background()
+	file, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "a.txt", Reader: strings.NewReader("x"), ContentType: "text/plain"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srvs, toolsets := servers(1)
+	everything := mms.SessionCreateParams{EnvironmentID: "env_1", Title: "t", Metadata: map[string]string{"k": "v"},
+		Agent: mms.SessionAgentWithOverrides{ID: f.agent.ID, Version: mms.Ptr(1), Model: mms.ModelConfigParams{ID: "m", Effort: mms.EffortHigh, Speed: mms.ModelSpeedFast},
+			System: mms.Set("s"), Tools: toolsets, MCPServers: srvs, Skills: []mms.AgentSkill{{Type: mms.SkillSourceCustom, SkillID: "skill_1", Version: mms.Ptr("2")}}},
+		Resources: []mms.SessionResourceParams{
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t", MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc"}},
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/s", AuthorizationToken: "t", Checkout: mms.BranchCheckout{Name: "dev"}},
+			mms.FileResourceParams{FileID: file.ID, MountPath: "/m"},
+			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},
+		},
+		VaultIDs: []string{"vlt_1"},
+		InitialEvents: []mms.SessionEventParams{
+			mms.UserMessageEventBlocks(mms.TextBlock{Text: "hi"}, mms.ImageFromURL("https://x/i.png"), mms.DocumentFromFile(file.ID), mms.RedactedBlock{}),
+			mms.DefineOutcomeEvent("d", mms.TextRubric{Content: "c"}),
+			mms.UserDefineOutcomeEventParams{Description: "d", Rubric: mms.FileRubric{FileID: file.ID}, MaxIterations: 20},
+		},
+		Budget: mms.Ptr(mms.BudgetUSD("12.50")),
+	}
+	s, err := c.Sessions.Create(ctx, everything)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Resources) != 4 || len(s.OutcomeEvaluations) != 2 || s.Agent.Model.Speed != mms.ModelSpeedFast || len(s.Agent.MCPServers) != 1 {
+		t.Errorf("created %+v", s)
+	}
+	for _, p := range []mms.SessionUpdateParams{
+		{Title: mms.Set("t2"), Metadata: mms.MetadataPatch{}.Set("a", "b").Delete("k"), Budget: mms.Set(mms.BudgetUSD("3"))},
+		{Agent: &mms.SessionAgentUpdate{Tools: []mms.AgentTool{}, MCPServers: []mms.AgentMCPServer{}}},
+		{Agent: &mms.SessionAgentUpdate{Tools: toolsets, MCPServers: srvs}},
+		{Title: mms.Clear[string](), Budget: mms.Clear[mms.SessionBudget]()},
+	} {
+		if _, err := c.Sessions.Update(ctx, s.ID, p); err != nil {
+			t.Errorf("update %+v: %v", p, err)
+		}
+	}
+}
