@@ -324,3 +324,26 @@ func FuzzSessionContentBlock(f *testing.F) {
 func FuzzOutcomeRubric(f *testing.F) {
 	fuzzDecoder(f, outcomeRubricUnion.Decode, `{"type":"text","content":"c"}`, `{"type":"file","file_id":"f"}`)
 }
+
+// TestSessionDeletedRoundTrip: the deletion answers decode, keep unknown
+// members, and re-encode losslessly.
+func TestSessionDeletedRoundTrip(t *testing.T) {
+	d := roundTrip[SessionDeleted](t, []byte(`{"id":"sesn_1","type":"session_deleted","purged":true}`), nil)
+	r := roundTrip[SessionResourceDeleted](t, []byte(`{"id":"sesrsc_1","type":"session_resource_deleted"}`), nil)
+	if d.ID != "sesn_1" || r.ID != "sesrsc_1" || string(d.Extra["purged"]) != "true" {
+		t.Errorf("%+v %+v", d, r)
+	}
+	var other SessionDeleted
+	if err := json.Unmarshal([]byte(`{"id":"x","type":"environment_deleted"}`), &other); err == nil {
+		t.Errorf("another deletion's type decoded: %+v", other)
+	}
+}
+
+func FuzzSessionDeleted(f *testing.F) {
+	f.Add([]byte(`{"id":"sesn_1","type":"session_deleted"}`))
+	f.Add([]byte(`{"id":"sesrsc_1","type":"session_resource_deleted","x":[1]}`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRecord[SessionDeleted](t, data)
+		fuzzRecord[SessionResourceDeleted](t, data)
+	})
+}
