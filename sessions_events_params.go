@@ -95,6 +95,37 @@ func (e UserMessageEventParams) validate(path string) error {
 		if err := b.validate(p); err != nil {
 			return err
 		}
+		if err := sessionBlockFields(p, b); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sessionBlockFields refuses the Messages-only members of a reused block:
+// an event's text is {text}, its image {source}, its document {source,
+// title, context}.
+func sessionBlockFields(path string, b SessionContentBlock) error {
+	var cacheControl bool
+	switch b := b.(type) {
+	case TextBlock:
+		if len(b.Citations) > 0 {
+			return invalid(path+".citations", "is not allowed in a session event")
+		}
+		cacheControl = b.CacheControl != nil
+	case ImageBlock:
+		if b.Transformations != nil {
+			return invalid(path+".transformations", "is not allowed in a session event")
+		}
+		cacheControl = b.CacheControl != nil
+	case DocumentBlock:
+		if b.Citations != nil {
+			return invalid(path+".citations", "is not allowed in a session event")
+		}
+		cacheControl = b.CacheControl != nil
+	}
+	if cacheControl {
+		return invalid(path+".cache_control", "is not allowed in a session event")
 	}
 	return nil
 }
