@@ -183,28 +183,11 @@ func TestAgentParamsDecode(t *testing.T) {
 }
 
 func FuzzAgent(f *testing.F) {
+	var seeds [][]byte
 	for _, name := range []string{"agent_full.json", "agent_minimal.json", "agent_unknown.json"} {
-		f.Add(readAgentGolden(f, name))
+		seeds = append(seeds, readAgentGolden(f, name))
 	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var a Agent
-		if !json.Valid(data) || json.Unmarshal(data, &a) != nil {
-			return
-		}
-		enc, err := json.Marshal(a)
-		if err != nil {
-			t.Fatalf("encode of decoded %q: %v", data, err)
-		}
-		var b Agent
-		if err := json.Unmarshal(enc, &b); err != nil {
-			t.Fatalf("re-decode of %s: %v", enc, err)
-		}
-		enc2, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		requireJSONEqual(t, enc, enc2)
-	})
+	fuzzRecord[Agent](f, seeds...)
 }
 
 func FuzzAgentTool(f *testing.F) {

@@ -51,6 +51,10 @@ type Client struct {
 	// vaults and their credentials (/v1/vaults), sending the
 	// managed-agents beta.
 	Vaults *VaultsService
+	// Sessions creates, retrieves, updates, lists, deletes and archives
+	// sessions (/v1/sessions) and reaches their resources and threads,
+	// sending the managed-agents beta.
+	Sessions *SessionsService
 
 	cfg *config.Config
 }
@@ -116,6 +120,7 @@ func (c *Client) initServices() {
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
 	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
+	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c}, Threads: &SessionThreadsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -220,31 +220,6 @@ func TestEnvironmentParamsDecode(t *testing.T) {
 	}
 }
 
-func fuzzRecord[T any](f *testing.F, seeds ...[]byte) {
-	for _, s := range seeds {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, data []byte) {
-		var a T
-		if !json.Valid(data) || json.Unmarshal(data, &a) != nil {
-			return
-		}
-		enc, err := json.Marshal(a)
-		if err != nil {
-			t.Fatalf("encode of decoded %q: %v", data, err)
-		}
-		var b T
-		if err := json.Unmarshal(enc, &b); err != nil {
-			t.Fatalf("re-decode of %s: %v", enc, err)
-		}
-		enc2, err := json.Marshal(b)
-		if err != nil {
-			t.Fatal(err)
-		}
-		requireJSONEqual(t, enc, enc2)
-	})
-}
-
 func FuzzEnvironment(f *testing.F) {
 	var seeds [][]byte
 	for _, n := range []string{"environment_cloud.json", "environment_self_hosted.json", "environment_unknown.json", "environment_unknown_config.json"} {

@@ -215,3 +215,34 @@ func FuzzMessageParam(f *testing.F) {
 		`{"role":"assistant","content":[{"type":"text","text":"a","x":1},{"type":"tool_use","id":"t","name":"n","input":{"b":1,"a":2}}]}`,
 		`{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"image","source":{"type":"base64","media_type":"image/png","data":"AA"}}]}]}`)
 }
+
+// fuzzRecord fuzzes the JSON decoder of a record type T from seeds:
+// see checkRecordRoundTrip.
+func fuzzRecord[T any](f *testing.F, seeds ...[]byte) {
+	for _, s := range seeds {
+		f.Add(s)
+	}
+	f.Fuzz(checkRecordRoundTrip[T])
+}
+
+// checkRecordRoundTrip requires whatever decodes as a T to encode, decode
+// again and encode to the same JSON.
+func checkRecordRoundTrip[T any](t *testing.T, data []byte) {
+	var a T
+	if !json.Valid(data) || json.Unmarshal(data, &a) != nil {
+		return
+	}
+	enc, err := json.Marshal(a)
+	if err != nil {
+		t.Fatalf("encode of decoded %q: %v", data, err)
+	}
+	var b T
+	if err := json.Unmarshal(enc, &b); err != nil {
+		t.Fatalf("re-decode of %s: %v", enc, err)
+	}
+	enc2, err := json.Marshal(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireJSONEqual(t, enc, enc2)
+}

@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/http"
 	"net/url"
+	"reflect"
 	"strconv"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -139,6 +140,7 @@ func decodeItems[T any](data []byte) ([]T, error) {
 		return nil, nil
 	}
 	out := []T{}
+	isUnion := reflect.TypeFor[T]().Kind() == reflect.Interface
 	err := codec.EachElement(data, func(elem []byte) error {
 		var zero T
 		out = append(out, zero)
@@ -146,6 +148,8 @@ func decodeItems[T any](data []byte) ([]T, error) {
 		var err error
 		if u, ok := any(v).(json.Unmarshaler); ok {
 			err = u.UnmarshalJSON(elem)
+		} else if isUnion {
+			*v, err = codec.Decode[T](elem) // a sealed union (e.g. SessionResource)
 		} else {
 			err = json.Unmarshal(elem, v)
 		}

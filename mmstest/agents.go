@@ -2,11 +2,9 @@ package mmstest
 
 import (
 	"bytes"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -458,36 +456,4 @@ func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	slices.Reverse(recs)
 	page, err := pageByCursor(recs, r.URL.Query(), 100)
 	writePage(w, r, page, err)
-}
-
-// cursorPage is a list page of the cursor scheme.
-type cursorPage[T any] struct {
-	Data     []T     `json:"data"`
-	NextPage *string `json:"next_page"`
-}
-
-// pageByCursor pages items (in list order) by limit (1-maxLimit, default
-// 20) and page, a token naming the offset of the page. The error, if any,
-// is the message for a 400.
-func pageByCursor[T any](items []T, q url.Values, maxLimit int) (cursorPage[T], error) {
-	limit, err := queryLimit(q, maxLimit)
-	if err != nil {
-		return cursorPage[T]{}, err
-	}
-	start := 0
-	if token := q.Get("page"); token != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
-		n, convErr := strconv.Atoi(string(raw))
-		if err != nil || convErr != nil || !strings.HasPrefix(token, "page_") || n < 0 {
-			return cursorPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
-		}
-		start = min(n, len(items))
-	}
-	end := min(start+limit, len(items))
-	page := cursorPage[T]{Data: append([]T{}, items[start:end]...)}
-	if end < len(items) {
-		token := "page_" + base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(end)))
-		page.NextPage = &token
-	}
-	return page, nil
 }

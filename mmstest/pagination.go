@@ -1,11 +1,13 @@
 package mmstest
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
@@ -95,4 +97,89 @@ func writePage(w http.ResponseWriter, r *http.Request, page any, err error) {
 		return
 	}
 	writeJSON(w, http.StatusOK, page)
+}
+
+// cursorPage is a list page of the cursor scheme.
+type cursorPage[T any] struct {
+	Data     []T     `json:"data"`
+	NextPage *string `json:"next_page"`
+}
+
+// pageByCursor pages items (in list order) by limit (1-maxLimit, default
+// 20) and page, a token naming the offset of the page. The error, if any,
+// is the message for a 400.
+func pageByCursor[T any](items []T, q url.Values, maxLimit int) (cursorPage[T], error) {
+	limit, err := queryLimit(q, maxLimit)
+	if err != nil {
+		return cursorPage[T]{}, err
+	}
+	start := 0
+	if token := q.Get("page"); token != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
+		n, convErr := strconv.Atoi(string(raw))
+		if err != nil || convErr != nil || !strings.HasPrefix(token, "page_") || n < 0 {
+			return cursorPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+		}
+		start = min(n, len(items))
+	}
+	end := min(start+limit, len(items))
+	page := cursorPage[T]{Data: append([]T{}, items[start:end]...)}
+	if end < len(items) {
+		token := "page_" + base64.RawURLEncoding.EncodeToString([]byte(strconv.Itoa(end)))
+		page.NextPage = &token
+	}
+	return page, nil
+}
+
+// bidiPage is a list page of the bidirectional cursor scheme (GET
+// /v1/sessions): prev_page is null on the first page.
+type bidiPage[T any] struct {
+	Data     []T     `json:"data"`
+	NextPage *string `json:"next_page"`
+	PrevPage *string `json:"prev_page"`
+}
+
+// pageBidirectional pages items (already sorted in order) by limit
+// (1-maxLimit, default 20) and page. Its tokens name the order they were
+// issued under, a direction and an offset: "next from offset n" or "the
+// page ending before offset n". A token issued under another order is
+// refused, as the service refuses it. The error is the message for a 400.
+func pageBidirectional[T any](items []T, q url.Values, maxLimit int, order string) (bidiPage[T], error) {
+	limit, err := queryLimit(q, maxLimit)
+	if err != nil {
+		return bidiPage[T]{}, err
+	}
+	start, end := 0, min(limit, len(items))
+	if token := q.Get("page"); token != "" {
+		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
+		parts := strings.Split(string(raw), ":")
+		var n int
+		if err == nil && len(parts) == 3 && strings.HasPrefix(token, "page_") {
+			n, err = strconv.Atoi(parts[2])
+		}
+		if err != nil || len(parts) != 3 || n < 0 || (parts[1] != "n" && parts[1] != "p") {
+			return bidiPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+		}
+		if parts[0] != order {
+			return bidiPage[T]{}, fmt.Errorf("page: the cursor was issued for order %q and cannot be used with order %q", parts[0], order)
+		}
+		n = min(n, len(items))
+		if parts[1] == "n" {
+			start, end = n, min(n+limit, len(items))
+		} else {
+			start, end = max(0, n-limit), n
+		}
+	}
+	token := func(dir string, n int) *string {
+		t := "page_" + base64.RawURLEncoding.EncodeToString([]byte(order+":"+dir+":"+strconv.Itoa(n)))
+		return &t
+	}
+	page := bidiPage[T]{Data: append([]T{}, items[start:end]...)}
+	if end < len(items) {
+		page.NextPage = token("n", end)
+	}
+	if start > 0 {
+		page.PrevPage = token("p", start)
+	}
+	return page, nil
 }

@@ -111,13 +111,14 @@ type Server struct {
 	mux     *http.ServeMux
 	limiter *rateLimiter // nil when no rate limit is configured
 	models  []Model      // newest release first, as the list endpoint returns them
-	// The stores of the batch, file and skill endpoints.
+	// The stores of the resource endpoints.
 	batches      *batchStore
 	files        *fileStore
 	skills       *skillStore
 	agents       *agentStore
 	environments *environmentStore
 	vaults       *vaultStore
+	sessions     *sessionStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -149,6 +150,7 @@ func NewServer(opts ...Option) *Server {
 	s.agents = newAgentStore(s)
 	s.environments = newEnvironmentStore(s)
 	s.vaults = newVaultStore(s)
+	s.sessions = newSessionStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL

@@ -1,0 +1,838 @@
+package mmstest
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// The Sessions endpoints (managed-agents beta):
+//
+//   - POST /v1/sessions creates a session ("sesn_…" ids). The body is
+//     checked strictly (unknown members are a 400): an agent (a bare id:
+//     its latest version; {type:"agent", id, version?}; or
+//     {type:"agent_with_overrides", …} whose model, system (null clears),
+//     tools, mcp_servers and skills replace the agent's), resolved from
+//     the server's agents (an unknown agent or version is a 404) and
+//     snapshotted into the record with its roster resolved; an
+//     environment_id; metadata (≤ 16 pairs, keys 1–64, values ≤ 512);
+//     resources (github_repository with url and authorization_token, file
+//     naming a stored file, memory_store with access read_write|read_only
+//     and instructions ≤ 4,096); vault_ids; at most 50 initial_events,
+//     user.message or user.define_outcome (max_iterations 1–20), each
+//     outcome listed in outcome_evaluations as "pending"; a budget
+//     {type:"limit", max_list_cost:{amount: decimal string, currency:"USD"}}.
+//     A session starts "idle": the fake runs no agent turns, so initial
+//     events are checked and recorded but not acted on. A session whose
+//     agent has a roster gets one thread per roster member at creation
+//     (threads are created by the service's coordinator as it works; the
+//     fake makes them up front).
+//   - POST /v1/sessions/{session_id} updates title (null clears),
+//     metadata (a patch, null deletes), agent {tools, mcp_servers} (each
+//     replaced whole; the session must be idle) and budget (replace, or
+//     null removes it; a session created without one cannot get one).
+//     vault_ids is rejected.
+//   - GET, DELETE /v1/sessions/{session_id}, POST …/archive.
+//   - GET /v1/sessions: newest first by default (order asc|desc), filters
+//     agent_id, agent_version (only with agent_id), deployment_id,
+//     memory_store_id, include_archived, statuses[],
+//     created_at[gt|gte|lt|lte]; bidirectional cursors bound to their
+//     order (one sent with the other order is a 400); prev_page is null on
+//     the first page.
+//
+// Resources and threads are in sessions_resources.go and
+// sessions_threads.go.
+
+// sessionStore holds a server's sessions (Server.sessions).
+type sessionStore struct {
+	srv      *Server
+	mu       sync.Mutex
+	sessions []*storedSession // in creation order
+}
+
+func newSessionStore(s *Server) *sessionStore { return &sessionStore{srv: s} }
+
+// storedSession is a session with its resources and threads.
+type storedSession struct {
+	rec          sessionWire
+	created      time.Time
+	agentVersion int
+	resources    []*storedResource
+	threads      []*threadWire
+}
+
+// sessionWire is the session record; resources are rendered from the
+// stored ones.
+type sessionWire struct {
+	ID                 string            `json:"id"`
+	Type               string            `json:"type"`
+	Status             string            `json:"status"`
+	Agent              sessionAgentWire  `json:"agent"`
+	EnvironmentID      string            `json:"environment_id"`
+	Title              *string           `json:"title"`
+	Metadata           map[string]string `json:"metadata"`
+	Resources          []json.RawMessage `json:"resources"`
+	VaultIDs           []string          `json:"vault_ids"`
+	OutcomeEvaluations []outcomeWire     `json:"outcome_evaluations"`
+	Stats              json.RawMessage   `json:"stats"`
+	Usage              json.RawMessage   `json:"usage"`
+	Budget             *budgetWire       `json:"budget"`
+	DeploymentID       *string           `json:"deployment_id,omitempty"`
+	CreatedAt          string            `json:"created_at"`
+	UpdatedAt          string            `json:"updated_at"`
+	ArchivedAt         *string           `json:"archived_at"`
+}
+
+// sessionAgentWire is the agent snapshot of a session record; a roster
+// member (a thread's agent) has no multiagent member.
+type sessionAgentWire struct {
+	Type        string          `json:"type"`
+	ID          string          `json:"id"`
+	Version     int             `json:"version"`
+	Name        string          `json:"name"`
+	Description *string         `json:"description"`
+	System      *string         `json:"system"`
+	Model       json.RawMessage `json:"model"`
+	Tools       json.RawMessage `json:"tools"`
+	MCPServers  json.RawMessage `json:"mcp_servers"`
+	Skills      json.RawMessage `json:"skills"`
+	Multiagent  json.RawMessage `json:"multiagent,omitempty"`
+}
+
+type outcomeWire struct {
+	Type        string  `json:"type"`
+	OutcomeID   string  `json:"outcome_id"`
+	Description string  `json:"description"`
+	Iteration   int     `json:"iteration"`
+	Result      string  `json:"result"`
+	Explanation *string `json:"explanation"`
+	CompletedAt *string `json:"completed_at"`
+}
+
+type costWire struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+type budgetWire struct {
+	Type        string   `json:"type"`
+	MaxListCost costWire `json:"max_list_cost"`
+}
+
+// sessionCreateBody is a create body as sent; raw members are checked
+// one by one.
+type sessionCreateBody struct {
+	Agent         json.RawMessage   `json:"agent"`
+	EnvironmentID *string           `json:"environment_id"`
+	Title         *string           `json:"title"`
+	Metadata      map[string]string `json:"metadata"`
+	Resources     []json.RawMessage `json:"resources"`
+	VaultIDs      []string          `json:"vault_ids"`
+	InitialEvents []json.RawMessage `json:"initial_events"`
+	Budget        json.RawMessage   `json:"budget"`
+
+	// Filled by the checks: the agent snapshot, its roster and the
+	// agent version it came from.
+	snapshot sessionAgentWire
+	roster   []json.RawMessage
+	version  int
+	// The parsed resources.
+	resources []*storedResource
+}
+
+// sessionAgentParam is the object form of a create body's agent.
+type sessionAgentParam struct {
+	Type       string          `json:"type"`
+	ID         string          `json:"id"`
+	Version    *int            `json:"version"`
+	Model      json.RawMessage `json:"model"`
+	System     json.RawMessage `json:"system"`
+	Tools      json.RawMessage `json:"tools"`
+	MCPServers json.RawMessage `json:"mcp_servers"`
+	Skills     json.RawMessage `json:"skills"`
+}
+
+// strictDecode decodes raw into v, refusing unknown members; field
+// prefixes the message.
+func strictDecode(field string, raw json.RawMessage, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		if name, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return invalid("%s.%s: Extra inputs are not permitted", field, strings.Trim(name, `"`))
+		}
+		return invalid("%s: %s", field, strings.TrimPrefix(err.Error(), "json: "))
+	}
+	return nil
+}
+
+// writeErr answers with an *apiError, or a 400 carrying err's message.
+func writeErr(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		writeError(w, r, ae.status, ae.errType, ae.msg)
+		return
+	}
+	writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+}
+
+// checkLinks checks what a create body names in other stores and fills
+// the body's agent snapshot and resources: the agent (and its version and
+// roster) in the agent store, each file resource in the file store. An
+// unknown agent, version or file is a 404.
+func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
+	if err := st.resolveAgent(b); err != nil {
+		return err
+	}
+	for _, res := range b.resources {
+		if res.kind == "file" {
+			if err := st.checkFile(res.fileID); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// checkFile reports a file id the file store does not hold.
+func (st *sessionStore) checkFile(id string) error {
+	if st.srv.files.find(id) == nil {
+		return &apiError{http.StatusNotFound, wire.ErrNotFound, "File not found: " + id}
+	}
+	return nil
+}
+
+// findAgentVersion returns an agent's version (0: the latest) from the
+// agent store.
+func (st *sessionStore) findAgentVersion(id string, version int) (agentWire, error) {
+	as := st.srv.agents
+	as.mu.Lock()
+	defer as.mu.Unlock()
+	i := slices.IndexFunc(as.agents, func(a *storedAgent) bool { return a.latest().ID == id })
+	switch {
+	case i < 0:
+		return agentWire{}, &apiError{http.StatusNotFound, wire.ErrNotFound, "Agent not found: " + id}
+	case version == 0:
+		return as.agents[i].latest(), nil
+	case version < 1 || version > len(as.agents[i].versions):
+		return agentWire{}, &apiError{http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Agent %s has no version %d", id, version)}
+	}
+	return as.agents[i].versions[version-1], nil
+}
+
+// snapshotOf is the session snapshot of an agent version, without a
+// roster.
+func snapshotOf(a agentWire) sessionAgentWire {
+	return sessionAgentWire{Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name, Description: a.Description, System: a.System,
+		Model: a.Model, Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills}
+}
+
+// resolveAgent resolves the body's agent to a snapshot with its overrides
+// and roster.
+func (st *sessionStore) resolveAgent(b *sessionCreateBody) error {
+	var p sessionAgentParam
+	if json.Unmarshal(b.Agent, &p.ID) != nil {
+		if err := strictDecode("agent", b.Agent, &p); err != nil {
+			return err
+		}
+		overrides := p.Model != nil || p.System != nil || p.Tools != nil || p.MCPServers != nil || p.Skills != nil
+		switch {
+		case p.Type == "agent" && overrides:
+			return invalid("agent: overrides need type \"agent_with_overrides\"")
+		case p.Type != "agent" && p.Type != "agent_with_overrides":
+			return invalid("agent.type: Input should be 'agent' or 'agent_with_overrides'")
+		case p.Version != nil && *p.Version < 1:
+			return invalid("agent.version: Input should be greater than or equal to 1")
+		}
+	}
+	if p.ID == "" {
+		return invalid("agent.id: Field required")
+	}
+	version := 0
+	if p.Version != nil {
+		version = *p.Version
+	}
+	a, err := st.findAgentVersion(p.ID, version)
+	if err != nil {
+		return err
+	}
+	snap := snapshotOf(a)
+	if p.Model != nil {
+		if snap.Model, err = normalModel(p.Model); err != nil {
+			return invalid("agent.%v", err)
+		}
+	}
+	if p.System != nil {
+		if snap.System, err = optionalText("agent.system", p.System, 100_000); err != nil {
+			return invalid("%v", err)
+		}
+	}
+	for _, l := range []struct {
+		raw json.RawMessage
+		dst *json.RawMessage
+	}{{p.Tools, &snap.Tools}, {p.MCPServers, &snap.MCPServers}, {p.Skills, &snap.Skills}} {
+		if l.raw != nil {
+			*l.dst = l.raw
+			if clearsList(l.raw) {
+				*l.dst = json.RawMessage("[]")
+			}
+		}
+	}
+	if err := checkTools(snap.Tools, snap.MCPServers); err != nil {
+		return invalid("agent.%v", err)
+	}
+	b.version = a.Version
+	snap.Multiagent = json.RawMessage("null")
+	if !isNullJSON(a.Multiagent) && a.Multiagent != nil {
+		roster, err := st.resolveRoster(a)
+		if err != nil {
+			return err
+		}
+		b.roster = roster
+		snap.Multiagent = encodeJSON(map[string]any{"type": "coordinator", "agents": roster})
+	}
+	b.snapshot = snap
+	return nil
+}
+
+// resolveRoster turns a coordinator's roster into thread agents: each
+// agent (an id, {type:"agent", id, version?} or {type:"self"}) becomes its
+// snapshot; an advisor stays as it is.
+func (st *sessionStore) resolveRoster(coord agentWire) ([]json.RawMessage, error) {
+	var m struct {
+		Agents []json.RawMessage `json:"agents"`
+	}
+	if err := json.Unmarshal(coord.Multiagent, &m); err != nil {
+		return nil, invalid("agent.multiagent: %v", err)
+	}
+	var out []json.RawMessage
+	for _, e := range m.Agents {
+		var entry struct {
+			Type    string `json:"type"`
+			ID      string `json:"id"`
+			Version int    `json:"version"`
+		}
+		if json.Unmarshal(e, &entry.ID) != nil {
+			_ = json.Unmarshal(e, &entry)
+		}
+		switch entry.Type {
+		case "advisor":
+			out = append(out, e)
+			continue
+		case "self":
+			out = append(out, encodeJSON(snapshotOf(coord)))
+			continue
+		}
+		a, err := st.findAgentVersion(entry.ID, entry.Version)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, encodeJSON(snapshotOf(a)))
+	}
+	return out, nil
+}
+
+// checkCreate applies the create body's own rules (links apart).
+func (b *sessionCreateBody) check() error {
+	switch {
+	case b.Agent == nil || isNullJSON(b.Agent):
+		return invalid("agent: Field required")
+	case b.EnvironmentID == nil || *b.EnvironmentID == "":
+		return invalid("environment_id: Field required")
+	}
+	if err := checkMetadata(b.Metadata); err != nil {
+		return invalid("%v", err)
+	}
+	for i, raw := range b.Resources {
+		res, err := parseResource(fmt.Sprintf("resources.%d", i), raw, true)
+		if err != nil {
+			return err
+		}
+		b.resources = append(b.resources, res)
+	}
+	for i, id := range b.VaultIDs {
+		if id == "" {
+			return invalid("vault_ids.%d: String should have at least 1 character", i)
+		}
+	}
+	if len(b.InitialEvents) > 50 {
+		return invalid("initial_events: at most 50 events are allowed, got %d", len(b.InitialEvents))
+	}
+	for i, raw := range b.InitialEvents {
+		if err := checkInitialEvent(fmt.Sprintf("initial_events.%d", i), raw); err != nil {
+			return err
+		}
+	}
+	if b.Budget != nil && !isNullJSON(b.Budget) {
+		if _, err := parseBudget(b.Budget); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// parseBudget checks a budget object.
+func parseBudget(raw json.RawMessage) (*budgetWire, error) {
+	var bw budgetWire
+	if err := strictDecode("budget", raw, &bw); err != nil {
+		return nil, err
+	}
+	switch {
+	case bw.Type != "limit":
+		return nil, invalid("budget.type: Input should be 'limit'")
+	case !isDecimalString(bw.MaxListCost.Amount):
+		return nil, invalid("budget.max_list_cost.amount: Input should be a decimal string")
+	case bw.MaxListCost.Currency != "USD":
+		return nil, invalid("budget.max_list_cost.currency: Input should be 'USD'")
+	}
+	return &bw, nil
+}
+
+// isDecimalString reports digits with at most one inner '.'.
+func isDecimalString(s string) bool {
+	intPart, frac, dot := strings.Cut(s, ".")
+	digits := func(p string) bool { return p != "" && strings.Trim(p, "0123456789") == "" }
+	return digits(intPart) && (!dot || digits(frac))
+}
+
+// checkInitialEvent checks one initial event: a user.message with valid
+// blocks or a user.define_outcome.
+func checkInitialEvent(path string, raw json.RawMessage) error {
+	var head struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	switch head.Type {
+	case "user.message":
+		var ev struct {
+			Type    string            `json:"type"`
+			Content []json.RawMessage `json:"content"`
+		}
+		if err := strictDecode(path, raw, &ev); err != nil {
+			return err
+		}
+		if len(ev.Content) == 0 {
+			return invalid("%s.content: List should have at least 1 item", path)
+		}
+		for j, blk := range ev.Content {
+			if err := checkEventBlock(fmt.Sprintf("%s.content.%d", path, j), blk); err != nil {
+				return err
+			}
+		}
+		return nil
+	case "user.define_outcome":
+		var ev struct {
+			Type          string          `json:"type"`
+			Description   string          `json:"description"`
+			Rubric        json.RawMessage `json:"rubric"`
+			MaxIterations *int            `json:"max_iterations"`
+		}
+		if err := strictDecode(path, raw, &ev); err != nil {
+			return err
+		}
+		if ev.Description == "" {
+			return invalid("%s.description: Field required", path)
+		}
+		var rubric struct {
+			Type    string `json:"type"`
+			Content string `json:"content"`
+			FileID  string `json:"file_id"`
+		}
+		if err := strictDecode(path+".rubric", ev.Rubric, &rubric); err != nil {
+			return err
+		}
+		switch {
+		case rubric.Type == "text" && rubric.Content != "" && rubric.FileID == "":
+		case rubric.Type == "file" && rubric.FileID != "" && rubric.Content == "":
+		default:
+			return invalid("%s.rubric: Input should be {type:\"text\", content} or {type:\"file\", file_id}", path)
+		}
+		if n := ev.MaxIterations; n != nil && (*n < 1 || *n > 20) {
+			return invalid("%s.max_iterations: Input should be between 1 and 20, got %d", path, *n)
+		}
+		return nil
+	}
+	return invalid("%s.type: initial events must be user.message or user.define_outcome, got %q", path, head.Type)
+}
+
+// checkEventBlock checks one content block of a user.message: its type
+// and the members that type allows.
+func checkEventBlock(path string, raw json.RawMessage) error {
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return invalid("%s: Input should be an object", path)
+	}
+	var typ string
+	_ = json.Unmarshal(m["type"], &typ)
+	allowed := map[string][]string{
+		"text": {"type", "text"}, "image": {"type", "source"}, "redacted": {"type"},
+		"document": {"type", "source", "title", "context"},
+	}[typ]
+	if allowed == nil {
+		return invalid("%s.type: Input should be 'text', 'image', 'document' or 'redacted', got %q", path, typ)
+	}
+	for k := range m {
+		if !slices.Contains(allowed, k) {
+			return invalid("%s.%s: Extra inputs are not permitted", path, k)
+		}
+	}
+	for _, k := range allowed[1:] {
+		if _, ok := m[k]; !ok && k != "title" && k != "context" {
+			return invalid("%s.%s: Field required", path, k)
+		}
+	}
+	if typ == "text" {
+		var text string
+		if json.Unmarshal(m["text"], &text) != nil || text == "" {
+			return invalid("%s.text: String should have at least 1 character", path)
+		}
+	}
+	return nil
+}
+
+// outcomesOf lists a pending evaluation for each user.define_outcome.
+func (st *sessionStore) outcomesOf(events []json.RawMessage) []outcomeWire {
+	out := []outcomeWire{}
+	for _, raw := range events {
+		var ev struct {
+			Type        string `json:"type"`
+			Description string `json:"description"`
+		}
+		_ = json.Unmarshal(raw, &ev)
+		if ev.Type == "user.define_outcome" {
+			out = append(out, outcomeWire{Type: "outcome_evaluation", OutcomeID: st.srv.newID("outc_"),
+				Description: ev.Description, Result: "pending"})
+		}
+	}
+	return out
+}
+
+func (st *sessionStore) timestamp() string { return st.srv.now().UTC().Format(fileTimeLayout) }
+
+// render is the session's record with its resources.
+func (s *storedSession) render() sessionWire {
+	rec := s.rec
+	rec.Resources = []json.RawMessage{}
+	for _, res := range s.resources {
+		rec.Resources = append(rec.Resources, res.render())
+	}
+	return rec
+}
+
+// create serves POST /v1/sessions.
+func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
+	var b sessionCreateBody
+	if err := decodeStrictJSON(r, &b); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	if err := b.check(); err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	if err := st.checkLinks(&b); err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	now := st.srv.now()
+	ts := st.timestamp()
+	rec := sessionWire{ID: st.srv.newID("sesn_"), Type: "session", Status: "idle", Agent: b.snapshot,
+		EnvironmentID: *b.EnvironmentID, Title: b.Title, Metadata: b.Metadata, VaultIDs: b.VaultIDs,
+		OutcomeEvaluations: st.outcomesOf(b.InitialEvents), Stats: json.RawMessage(`{}`), Usage: json.RawMessage(`{}`),
+		CreatedAt: ts, UpdatedAt: ts}
+	if rec.Title != nil && *rec.Title == "" {
+		rec.Title = nil
+	}
+	if rec.Metadata == nil {
+		rec.Metadata = map[string]string{}
+	}
+	if rec.VaultIDs == nil {
+		rec.VaultIDs = []string{}
+	}
+	if b.Budget != nil && !isNullJSON(b.Budget) {
+		rec.Budget, _ = parseBudget(b.Budget)
+	}
+	s := &storedSession{rec: rec, created: now, agentVersion: b.version}
+	for _, res := range b.resources {
+		st.assignResource(res, ts)
+		s.resources = append(s.resources, res)
+	}
+	for _, agent := range b.roster {
+		s.threads = append(s.threads, &threadWire{Type: "session_thread", ID: st.srv.newID("sthr_"), SessionID: rec.ID,
+			Agent: agent, Status: "idle", Stats: json.RawMessage("null"), Usage: json.RawMessage("null"), CreatedAt: ts, UpdatedAt: ts})
+	}
+	st.mu.Lock()
+	st.sessions = append(st.sessions, s)
+	out := s.render()
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// lookup returns the session named by the path with st.mu held, or
+// answers 404 and returns nil with st.mu released.
+func (st *sessionStore) lookup(w http.ResponseWriter, r *http.Request) *storedSession {
+	id := r.PathValue("session_id")
+	st.mu.Lock()
+	i := slices.IndexFunc(st.sessions, func(s *storedSession) bool { return s.rec.ID == id })
+	if i < 0 {
+		st.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Session not found: "+id)
+		return nil
+	}
+	return st.sessions[i]
+}
+
+// get serves GET /v1/sessions/{session_id}.
+func (st *sessionStore) get(w http.ResponseWriter, r *http.Request) {
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	out := s.render()
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// sessionUpdateBody is an update body as sent.
+type sessionUpdateBody struct {
+	Title    json.RawMessage    `json:"title"`
+	Metadata map[string]*string `json:"metadata"`
+	Agent    *struct {
+		Tools      json.RawMessage `json:"tools"`
+		MCPServers json.RawMessage `json:"mcp_servers"`
+	} `json:"agent"`
+	Budget   json.RawMessage `json:"budget"`
+	VaultIDs json.RawMessage `json:"vault_ids"`
+}
+
+// apply applies the update to rec.
+func (b *sessionUpdateBody) apply(rec *sessionWire) error {
+	if b.VaultIDs != nil {
+		return invalid("vault_ids: a session's vaults cannot be changed after creation")
+	}
+	if b.Title != nil {
+		t, err := optionalText("title", b.Title, 1<<20)
+		if err != nil {
+			return invalid("%v", err)
+		}
+		rec.Title = t
+	}
+	if b.Metadata != nil {
+		m := maps.Clone(rec.Metadata)
+		for k, v := range b.Metadata {
+			if v == nil {
+				delete(m, k)
+			} else {
+				m[k] = *v
+			}
+		}
+		if err := checkMetadata(m); err != nil {
+			return invalid("%v", err)
+		}
+		rec.Metadata = m
+	}
+	if a := b.Agent; a != nil {
+		if rec.Status != "idle" {
+			return invalid("agent: the session must be idle to update its agent, it is %s", rec.Status)
+		}
+		agent := rec.Agent
+		for _, l := range []struct {
+			raw json.RawMessage
+			dst *json.RawMessage
+		}{{a.Tools, &agent.Tools}, {a.MCPServers, &agent.MCPServers}} {
+			if l.raw != nil {
+				*l.dst = l.raw
+				if clearsList(l.raw) {
+					*l.dst = json.RawMessage("[]")
+				}
+			}
+		}
+		if err := checkTools(agent.Tools, agent.MCPServers); err != nil {
+			return invalid("agent.%v", err)
+		}
+		rec.Agent = agent
+	}
+	if b.Budget != nil {
+		switch {
+		case isNullJSON(b.Budget):
+			rec.Budget = nil
+		case rec.Budget == nil:
+			return invalid("budget: a budget cannot be added after the session was created")
+		default:
+			bw, err := parseBudget(b.Budget)
+			if err != nil {
+				return err
+			}
+			rec.Budget = bw
+		}
+	}
+	return nil
+}
+
+// update serves POST /v1/sessions/{session_id}.
+func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
+	var b sessionUpdateBody
+	if err := decodeStrictJSON(r, &b); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	defer st.mu.Unlock()
+	if s.rec.ArchivedAt != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived sessions cannot be updated: "+s.rec.ID)
+		return
+	}
+	next := s.rec
+	if err := b.apply(&next); err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	if !bytes.Equal(encodeJSON(next), encodeJSON(s.rec)) {
+		next.UpdatedAt = st.timestamp()
+		s.rec = next
+	}
+	writeJSON(w, http.StatusOK, s.render())
+}
+
+// archive serves POST /v1/sessions/{session_id}/archive.
+func (st *sessionStore) archive(w http.ResponseWriter, r *http.Request) {
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	if s.rec.ArchivedAt == nil {
+		ts := st.timestamp()
+		s.rec.ArchivedAt, s.rec.UpdatedAt = &ts, ts
+	}
+	out := s.render()
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// delete serves DELETE /v1/sessions/{session_id}.
+func (st *sessionStore) delete(w http.ResponseWriter, r *http.Request) {
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	st.sessions = slices.DeleteFunc(st.sessions, func(x *storedSession) bool { return x == s })
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]string{"id": s.rec.ID, "type": "session_deleted"})
+}
+
+// sessionFilter is the list query of GET /v1/sessions.
+type sessionFilter struct {
+	order                                string
+	agentID, deploymentID, memoryStoreID string
+	agentVersion                         int
+	archived                             bool
+	statuses                             []string
+	bounds                               map[string]time.Time
+}
+
+// parseSessionFilter reads the list query; the error is a 400 message.
+func parseSessionFilter(q map[string][]string) (sessionFilter, error) {
+	get := func(k string) string {
+		if v := q[k]; len(v) > 0 {
+			return v[0]
+		}
+		return ""
+	}
+	f := sessionFilter{order: "desc", agentID: get("agent_id"), deploymentID: get("deployment_id"),
+		memoryStoreID: get("memory_store_id"), bounds: map[string]time.Time{}}
+	if o := get("order"); o != "" {
+		if o != "asc" && o != "desc" {
+			return f, fmt.Errorf("order: Input should be 'asc' or 'desc'")
+		}
+		f.order = o
+	}
+	if v := get("agent_version"); v != "" {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < 1:
+			return f, fmt.Errorf("agent_version: Input should be an integer of at least 1")
+		case f.agentID == "":
+			return f, fmt.Errorf("agent_version: can only be used together with agent_id")
+		}
+		f.agentVersion = n
+	}
+	if v := get("include_archived"); v != "" {
+		var err error
+		if f.archived, err = strconv.ParseBool(v); err != nil {
+			return f, fmt.Errorf("include_archived: Input should be a valid boolean")
+		}
+	}
+	for _, s := range q["statuses[]"] {
+		if !slices.Contains([]string{"rescheduling", "running", "idle", "terminated"}, s) {
+			return f, fmt.Errorf("statuses: Input should be 'rescheduling', 'running', 'idle' or 'terminated', got %q", s)
+		}
+		f.statuses = append(f.statuses, s)
+	}
+	for _, op := range []string{"gt", "gte", "lt", "lte"} {
+		key := "created_at[" + op + "]"
+		if v := get(key); v != "" {
+			t, err := time.Parse(time.RFC3339Nano, v)
+			if err != nil {
+				return f, fmt.Errorf("%s: Input should be a valid datetime", key)
+			}
+			f.bounds[op] = t
+		}
+	}
+	return f, nil
+}
+
+// keeps reports whether the filter keeps s.
+func (f sessionFilter) keeps(s *storedSession) bool {
+	c := s.created
+	switch {
+	case s.rec.ArchivedAt != nil && !f.archived,
+		f.agentID != "" && s.rec.Agent.ID != f.agentID,
+		f.agentVersion != 0 && s.agentVersion != f.agentVersion,
+		f.deploymentID != "" && (s.rec.DeploymentID == nil || *s.rec.DeploymentID != f.deploymentID),
+		f.memoryStoreID != "" && !slices.ContainsFunc(s.resources, func(r *storedResource) bool { return r.memoryStoreID == f.memoryStoreID }),
+		len(f.statuses) > 0 && !slices.Contains(f.statuses, s.rec.Status):
+		return false
+	}
+	for op, t := range f.bounds {
+		if op == "gt" && !c.After(t) || op == "gte" && c.Before(t) || op == "lt" && !c.Before(t) || op == "lte" && c.After(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// list serves GET /v1/sessions.
+func (st *sessionStore) list(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	f, err := parseSessionFilter(q)
+	if err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	st.mu.Lock()
+	var recs []sessionWire
+	for _, s := range st.sessions {
+		if f.keeps(s) {
+			recs = append(recs, s.render())
+		}
+	}
+	st.mu.Unlock()
+	if f.order == "desc" {
+		slices.Reverse(recs)
+	}
+	page, err := pageBidirectional(recs, q, 100, f.order)
+	writePage(w, r, page, err)
+}

@@ -1,0 +1,300 @@
+package mmstest
+
+import (
+	"encoding/json"
+	"net/http"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+)
+
+// The session resources (/v1/sessions/{session_id}/resources):
+// github_repository and file resources get "sesrsc_…" ids; a repository's
+// authorization_token is stored but never returned, and only a
+// repository's token can be rotated (POST …/{resource_id}); only file
+// resources can be added after creation (POST …/resources); memory store
+// resources carry no id (as the reference's type has none), so they are
+// listed but cannot be fetched, rotated or deleted one by one. Lists are
+// cursor pages in the order the resources were added.
+
+// storedResource is one resource of a session.
+type storedResource struct {
+	kind          string // github_repository, file, memory_store
+	id            string
+	url           string
+	token         string // never rendered
+	mountPath     string
+	checkout      json.RawMessage
+	fileID        string
+	memoryStoreID string
+	access        string
+	instructions  *string
+	createdAt     string
+	updatedAt     string
+}
+
+// render is the resource's record, without its token.
+func (res *storedResource) render() json.RawMessage {
+	switch res.kind {
+	case "github_repository":
+		checkout := res.checkout
+		if checkout == nil {
+			checkout = json.RawMessage("null")
+		}
+		return encodeJSON(struct {
+			Type      string          `json:"type"`
+			ID        string          `json:"id"`
+			URL       string          `json:"url"`
+			MountPath string          `json:"mount_path"`
+			Checkout  json.RawMessage `json:"checkout"`
+			CreatedAt string          `json:"created_at"`
+			UpdatedAt string          `json:"updated_at"`
+		}{res.kind, res.id, res.url, res.mountPath, checkout, res.createdAt, res.updatedAt})
+	case "file":
+		return encodeJSON(struct {
+			Type      string `json:"type"`
+			ID        string `json:"id"`
+			FileID    string `json:"file_id"`
+			MountPath string `json:"mount_path"`
+			CreatedAt string `json:"created_at"`
+			UpdatedAt string `json:"updated_at"`
+		}{res.kind, res.id, res.fileID, res.mountPath, res.createdAt, res.updatedAt})
+	}
+	return encodeJSON(struct {
+		Type          string  `json:"type"`
+		MemoryStoreID string  `json:"memory_store_id"`
+		Access        string  `json:"access"`
+		Instructions  *string `json:"instructions,omitempty"`
+	}{res.kind, res.memoryStoreID, res.access, res.instructions})
+}
+
+// parseResource checks one resource of a create body (or, with create
+// false, of an add body, which takes files only).
+func parseResource(field string, raw json.RawMessage, create bool) (*storedResource, error) {
+	var head struct {
+		Type string `json:"type"`
+	}
+	_ = json.Unmarshal(raw, &head)
+	if !create && head.Type != "file" {
+		return nil, invalid("type: only file resources can be added to a session after it was created, got %q", head.Type)
+	}
+	switch head.Type {
+	case "github_repository":
+		var g struct {
+			Type               string          `json:"type"`
+			URL                string          `json:"url"`
+			AuthorizationToken string          `json:"authorization_token"`
+			MountPath          *string         `json:"mount_path"`
+			Checkout           json.RawMessage `json:"checkout"`
+		}
+		if err := strictDecode(field, raw, &g); err != nil {
+			return nil, err
+		}
+		switch {
+		case g.URL == "":
+			return nil, invalid("%s.url: Field required", field)
+		case g.AuthorizationToken == "":
+			return nil, invalid("%s.authorization_token: Field required", field)
+		}
+		res := &storedResource{kind: head.Type, url: g.URL, token: g.AuthorizationToken,
+			mountPath: "/workspace/" + strings.TrimSuffix(path.Base(g.URL), ".git")}
+		if g.MountPath != nil && *g.MountPath != "" {
+			res.mountPath = *g.MountPath
+		}
+		if g.Checkout != nil && !isNullJSON(g.Checkout) {
+			var c struct {
+				Type string `json:"type"`
+				Name string `json:"name"`
+				SHA  string `json:"sha"`
+			}
+			if err := strictDecode(field+".checkout", g.Checkout, &c); err != nil {
+				return nil, err
+			}
+			switch {
+			case c.Type == "branch" && c.Name != "" && c.SHA == "":
+			case c.Type == "commit" && c.SHA != "" && c.Name == "":
+			default:
+				return nil, invalid("%s.checkout: Input should be {type:\"branch\", name} or {type:\"commit\", sha}", field)
+			}
+			res.checkout = g.Checkout
+		}
+		return res, nil
+	case "file":
+		var f struct {
+			Type      string  `json:"type"`
+			FileID    string  `json:"file_id"`
+			MountPath *string `json:"mount_path"`
+		}
+		if err := strictDecode(field, raw, &f); err != nil {
+			return nil, err
+		}
+		if f.FileID == "" {
+			return nil, invalid("%s.file_id: Field required", field)
+		}
+		res := &storedResource{kind: head.Type, fileID: f.FileID, mountPath: "/mnt/session/uploads/" + f.FileID}
+		if f.MountPath != nil && *f.MountPath != "" {
+			res.mountPath = *f.MountPath
+		}
+		return res, nil
+	case "memory_store":
+		var m struct {
+			Type          string  `json:"type"`
+			MemoryStoreID string  `json:"memory_store_id"`
+			Access        *string `json:"access"`
+			Instructions  *string `json:"instructions"`
+		}
+		if err := strictDecode(field, raw, &m); err != nil {
+			return nil, err
+		}
+		res := &storedResource{kind: head.Type, memoryStoreID: m.MemoryStoreID, access: "read_write", instructions: m.Instructions}
+		switch {
+		case m.MemoryStoreID == "":
+			return nil, invalid("%s.memory_store_id: Field required", field)
+		case m.Instructions != nil && textLen(*m.Instructions) > 4096:
+			return nil, invalid("%s.instructions: String should have at most 4096 characters", field)
+		case m.Access != nil && *m.Access != "read_write" && *m.Access != "read_only":
+			return nil, invalid("%s.access: Input should be 'read_write' or 'read_only'", field)
+		case m.Access != nil:
+			res.access = *m.Access
+		}
+		return res, nil
+	}
+	return nil, invalid("%s.type: Input should be 'github_repository', 'file' or 'memory_store', got %q", field, head.Type)
+}
+
+// assignResource gives a new resource its id (memory stores have none)
+// and timestamps.
+func (st *sessionStore) assignResource(res *storedResource, ts string) {
+	if res.kind != "memory_store" {
+		res.id = st.srv.newID("sesrsc_")
+	}
+	res.createdAt, res.updatedAt = ts, ts
+}
+
+// lookupResource returns the session and resource named by the path with
+// st.mu held, or answers 404 and returns nil with st.mu released.
+func (st *sessionStore) lookupResource(w http.ResponseWriter, r *http.Request) (*storedSession, *storedResource) {
+	s := st.lookup(w, r)
+	if s == nil {
+		return nil, nil
+	}
+	id := r.PathValue("resource_id")
+	i := slices.IndexFunc(s.resources, func(res *storedResource) bool { return res.id != "" && res.id == id })
+	if i < 0 {
+		st.mu.Unlock()
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Session resource not found: "+id)
+		return nil, nil
+	}
+	return s, s.resources[i]
+}
+
+// addResource serves POST /v1/sessions/{session_id}/resources.
+func (st *sessionStore) addResource(w http.ResponseWriter, r *http.Request) {
+	var raw json.RawMessage
+	if err := decodeStrictJSON(r, &raw); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	res, err := parseResource("body", raw, false)
+	if err == nil {
+		err = st.checkFile(res.fileID)
+	}
+	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	st.assignResource(res, st.timestamp())
+	s.resources = append(s.resources, res)
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, res.render())
+}
+
+// getResource serves GET /v1/sessions/{session_id}/resources/{resource_id}.
+func (st *sessionStore) getResource(w http.ResponseWriter, r *http.Request) {
+	_, res := st.lookupResource(w, r)
+	if res == nil {
+		return
+	}
+	out := res.render()
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, out)
+}
+
+// updateResource serves POST /v1/sessions/{session_id}/resources/{resource_id}:
+// a repository's token rotation.
+func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
+	var b struct {
+		AuthorizationToken *string `json:"authorization_token"`
+	}
+	if err := decodeStrictJSON(r, &b); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		return
+	}
+	if b.AuthorizationToken == nil || *b.AuthorizationToken == "" {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "authorization_token: Field required")
+		return
+	}
+	_, res := st.lookupResource(w, r)
+	if res == nil {
+		return
+	}
+	defer st.mu.Unlock()
+	if res.kind != "github_repository" {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only github_repository resources support token rotation, not "+res.kind)
+		return
+	}
+	res.token, res.updatedAt = *b.AuthorizationToken, st.timestamp()
+	writeJSON(w, http.StatusOK, res.render())
+}
+
+// deleteResource serves DELETE /v1/sessions/{session_id}/resources/{resource_id}.
+func (st *sessionStore) deleteResource(w http.ResponseWriter, r *http.Request) {
+	s, res := st.lookupResource(w, r)
+	if res == nil {
+		return
+	}
+	s.resources = slices.DeleteFunc(s.resources, func(x *storedResource) bool { return x == res })
+	st.mu.Unlock()
+	writeJSON(w, http.StatusOK, map[string]string{"id": res.id, "type": "session_resource_deleted"})
+}
+
+// listResources serves GET /v1/sessions/{session_id}/resources.
+func (st *sessionStore) listResources(w http.ResponseWriter, r *http.Request) {
+	s := st.lookup(w, r)
+	if s == nil {
+		return
+	}
+	var recs []json.RawMessage
+	for _, res := range s.resources {
+		recs = append(recs, res.render())
+	}
+	st.mu.Unlock()
+	page, err := pageByCursor(recs, r.URL.Query(), 100)
+	writePage(w, r, page, err)
+}
+
+// RepositoryToken returns the authorization token the session's
+// repository resource holds (the fake keeps it, the service never
+// returns it), for tests of token rotation.
+func (s *Server) RepositoryToken(sessionID, resourceID string) (string, bool) {
+	st := s.sessions
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, sess := range st.sessions {
+		if sess.rec.ID != sessionID {
+			continue
+		}
+		for _, res := range sess.resources {
+			if res.id == resourceID && res.kind == "github_repository" {
+				return res.token, true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,825 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(Session{}, codec.Spec{Type: "session"})
+	codec.Register(SessionAgent{}, codec.Spec{Type: "agent"})
+	codec.Register(SessionMultiagent{}, codec.Spec{Type: "coordinator"})
+	codec.Register(SessionBudget{}, codec.Spec{Type: "limit"})
+	codec.Register(OutcomeEvaluation{}, codec.Spec{Type: "outcome_evaluation"})
+	codec.Register(SessionDeleted{}, codec.Spec{Type: "session_deleted"})
+	codec.Objects(SessionUsage{}, SessionCacheCreation{}, SessionCost{}, SessionServerToolUse{}, SessionStats{},
+		SessionCreateParams{}, SessionUpdateParams{}, SessionAgentUpdate{})
+}
+
+// SessionsService creates, retrieves, updates, lists, deletes and
+// archives sessions (/v1/sessions); Resources and Threads reach a
+// session's resources and threads. Reach it as client.Sessions. Every call
+// sends the managed-agents-2026-04-01 beta ([BetaManagedAgents]), merged
+// with the caller's betas; option.WithWorkspaceID sends a per-call
+// workspace.
+type SessionsService struct {
+	client *Client
+	// Resources adds, retrieves, updates, lists and deletes a session's
+	// resources.
+	Resources *SessionResourcesService
+	// Threads retrieves, lists and archives a session's threads.
+	Threads *SessionThreadsService
+}
+
+// SessionStatus is where a session is in its life. Unknown values pass
+// through.
+type SessionStatus string
+
+// The session statuses.
+const (
+	// SessionStatusRescheduling: recovering from an error; it will run
+	// again.
+	SessionStatusRescheduling SessionStatus = "rescheduling"
+	// SessionStatusRunning: the agent is working.
+	SessionStatusRunning SessionStatus = "running"
+	// SessionStatusIdle: waiting for input.
+	SessionStatusIdle SessionStatus = "idle"
+	// SessionStatusTerminated: finished for good.
+	SessionStatusTerminated SessionStatus = "terminated"
+)
+
+// Session is a session's record (the wire type "session"). Members this
+// SDK version does not model are kept in Extra, so json.Marshal writes a
+// reply back without loss.
+type Session struct {
+	// ID identifies the session ("sesn_…").
+	ID string `json:"id"`
+	// Status is the session's status.
+	Status SessionStatus `json:"status"`
+	// Agent is the agent as it was when the session was created, with
+	// the session's overrides applied.
+	Agent SessionAgent `json:"agent"`
+	// EnvironmentID is the environment the session runs in.
+	EnvironmentID string `json:"environment_id"`
+	// Title is the session's title; nil when null.
+	Title *string `json:"title"`
+	// Metadata is the caller's key-value pairs.
+	Metadata map[string]string `json:"metadata"`
+	// Resources are the repositories, files and memory stores mounted in
+	// the session.
+	Resources []SessionResource `json:"resources"`
+	// VaultIDs name the vaults whose credentials the agent may use; empty
+	// when none.
+	VaultIDs []string `json:"vault_ids"`
+	// OutcomeEvaluations has one entry per user.define_outcome.
+	OutcomeEvaluations []OutcomeEvaluation `json:"outcome_evaluations"`
+	// Stats are the session's running and wall times.
+	Stats SessionStats `json:"stats"`
+	// Usage is what the session has used so far.
+	Usage SessionUsage `json:"usage"`
+	// Budget is the session's spending limit; nil when null.
+	Budget *SessionBudget `json:"budget"`
+	// DeploymentID is the deployment the session was created from; nil
+	// when absent or null.
+	DeploymentID *string `json:"deployment_id,omitzero"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them (see [Session.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the session was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model (see the package
+	// documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (s Session) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (s *Session) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (s Session) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// SessionAgent is the snapshot of a session's agent (the wire type
+// "agent"): one version of it, with the session's overrides applied.
+type SessionAgent struct {
+	// ID and Version name the agent version the snapshot was taken from.
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+	// Name is the agent's name.
+	Name string `json:"name"`
+	// Description and System are nil when null.
+	Description *string `json:"description"`
+	System      *string `json:"system"`
+	// Model is the model the session runs on.
+	Model ModelConfig `json:"model"`
+	// Tools, MCPServers and Skills are the agent's, as overridden.
+	Tools      []AgentTool      `json:"tools"`
+	MCPServers []AgentMCPServer `json:"mcp_servers"`
+	Skills     []AgentSkill     `json:"skills"`
+	// Multiagent is the coordinator's roster, each agent resolved to its
+	// snapshot; nil when null.
+	Multiagent *SessionMultiagent `json:"multiagent"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the snapshot, keeping unknown members in Extra.
+func (a *SessionAgent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+
+// MarshalJSON encodes the snapshot, Extra included.
+func (a SessionAgent) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+// SessionMultiagent is a session agent's roster (the wire type
+// "coordinator").
+type SessionMultiagent struct {
+	// Agents are the roster's members.
+	Agents []ThreadAgent `json:"agents"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the roster, keeping unknown members in Extra.
+func (m *SessionMultiagent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes the roster, Extra included.
+func (m SessionMultiagent) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// A ThreadAgent is a member of a session's roster and the agent of a
+// session thread: [SessionThreadAgent], [RosterAdvisor] or
+// [UnknownThreadAgent].
+type ThreadAgent interface {
+	json.Marshaler
+	isThreadAgent()
+}
+
+var threadAgentUnion = codec.NewUnion[ThreadAgent]("ThreadAgent", UnknownThreadAgent{}).
+	Add("agent", SessionThreadAgent{}).
+	Add("advisor", RosterAdvisor{})
+
+// SessionThreadAgent is an agent of a session's roster (the wire type
+// "agent"): a [SessionAgent] without a roster of its own.
+type SessionThreadAgent struct {
+	// ID and Version name the agent version.
+	ID      string `json:"id"`
+	Version int    `json:"version"`
+	// Name is the agent's name.
+	Name string `json:"name"`
+	// Description and System are nil when null.
+	Description *string `json:"description"`
+	System      *string `json:"system"`
+	// Model is the agent's model.
+	Model ModelConfig `json:"model"`
+	// Tools, MCPServers and Skills are the agent's.
+	Tools      []AgentTool      `json:"tools"`
+	MCPServers []AgentMCPServer `json:"mcp_servers"`
+	Skills     []AgentSkill     `json:"skills"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownThreadAgent keeps a roster member this SDK version cannot name.
+type UnknownThreadAgent struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (SessionThreadAgent) isThreadAgent() {}
+func (RosterAdvisor) isThreadAgent()      {}
+func (UnknownThreadAgent) isThreadAgent() {}
+
+func (a SessionThreadAgent) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
+func (a *SessionThreadAgent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+func (u UnknownThreadAgent) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
+
+// SessionUsage is what a session (or a thread) has used so far. Absent
+// counts are 0.
+type SessionUsage struct {
+	InputTokens          int `json:"input_tokens,omitzero"`
+	OutputTokens         int `json:"output_tokens,omitzero"`
+	CacheReadInputTokens int `json:"cache_read_input_tokens,omitzero"`
+	// CacheCreation splits the cache writes by lifetime; nil when absent.
+	CacheCreation *SessionCacheCreation `json:"cache_creation,omitzero"`
+	// ActiveSeconds is the running time.
+	ActiveSeconds float64 `json:"active_seconds,omitzero"`
+	// ListCost is the cost at list prices; nil when absent or null.
+	ListCost *SessionCost `json:"list_cost,omitzero"`
+	// ServerToolUse counts server tool requests; nil when absent or null.
+	ServerToolUse *SessionServerToolUse `json:"server_tool_use,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionCacheCreation splits a session's cache writes by lifetime.
+type SessionCacheCreation struct {
+	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens,omitzero"`
+	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionCost is an amount of money: a decimal string, as "12.50", and
+// its currency ("USD", the only one the service documents).
+type SessionCost struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionServerToolUse counts a session's server tool requests.
+type SessionServerToolUse struct {
+	WebFetchRequests  int `json:"web_fetch_requests,omitzero"`
+	WebSearchRequests int `json:"web_search_requests,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionStats are a session's times, in seconds.
+type SessionStats struct {
+	// ActiveSeconds is the running time, idle time excluded.
+	ActiveSeconds float64 `json:"active_seconds,omitzero"`
+	// DurationSeconds is the wall time since creation.
+	DurationSeconds float64 `json:"duration_seconds,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionBudget caps what a session may spend at list prices (the wire
+// type "limit"). [BudgetUSD] builds one.
+type SessionBudget struct {
+	// MaxListCost is the cap.
+	MaxListCost SessionCost `json:"max_list_cost"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// BudgetUSD returns a budget of amount US dollars, a decimal string such
+// as "25" or "12.50".
+func BudgetUSD(amount string) SessionBudget {
+	return SessionBudget{MaxListCost: SessionCost{Amount: amount, Currency: "USD"}}
+}
+
+func (u *SessionUsage) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, u) }
+func (u SessionUsage) MarshalJSON() ([]byte, error)             { return marshalJSON(u) }
+func (c *SessionCacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+func (c SessionCacheCreation) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
+func (c *SessionCost) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, c) }
+func (c SessionCost) MarshalJSON() ([]byte, error)              { return marshalJSON(c) }
+func (s *SessionServerToolUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+func (s SessionServerToolUse) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
+func (s *SessionStats) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, s) }
+func (s SessionStats) MarshalJSON() ([]byte, error)             { return marshalJSON(s) }
+func (b *SessionBudget) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, b) }
+func (b SessionBudget) MarshalJSON() ([]byte, error)            { return marshalJSON(b) }
+func (e *OutcomeEvaluation) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
+func (e OutcomeEvaluation) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
+func (d *SessionDeleted) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, d) }
+func (d SessionDeleted) MarshalJSON() ([]byte, error)           { return marshalJSON(d) }
+func (p SessionCreateParams) MarshalJSON() ([]byte, error)      { return marshalRequest(p) }
+func (p *SessionCreateParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, p) }
+func (p SessionUpdateParams) MarshalJSON() ([]byte, error)      { return marshalRequest(p) }
+func (p *SessionUpdateParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, p) }
+func (a SessionAgentUpdate) MarshalJSON() ([]byte, error)       { return marshalRequest(a) }
+func (a *SessionAgentUpdate) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, a) }
+
+// OutcomeResult is where an outcome's evaluation stands. Unknown values
+// pass through.
+type OutcomeResult string
+
+// The outcome results: pending, running and evaluating go on; the others
+// are final. needs_revision appears on span events.
+const (
+	OutcomeResultPending              OutcomeResult = "pending"
+	OutcomeResultRunning              OutcomeResult = "running"
+	OutcomeResultEvaluating           OutcomeResult = "evaluating"
+	OutcomeResultSatisfied            OutcomeResult = "satisfied"
+	OutcomeResultMaxIterationsReached OutcomeResult = "max_iterations_reached"
+	OutcomeResultFailed               OutcomeResult = "failed"
+	OutcomeResultInterrupted          OutcomeResult = "interrupted"
+	OutcomeResultNeedsRevision        OutcomeResult = "needs_revision"
+)
+
+// OutcomeEvaluation is where one user.define_outcome stands (the wire
+// type "outcome_evaluation").
+type OutcomeEvaluation struct {
+	// OutcomeID identifies the outcome.
+	OutcomeID string `json:"outcome_id"`
+	// Description is the outcome's description.
+	Description string `json:"description"`
+	// Iteration counts the attempts from 0.
+	Iteration int `json:"iteration"`
+	// Result is the evaluation's state.
+	Result OutcomeResult `json:"result"`
+	// Explanation is the grader's reasoning; nil when null.
+	Explanation *string `json:"explanation"`
+	// CompletedAt is when the evaluation ended; nil while it has not.
+	CompletedAt *string `json:"completed_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionDeleted is the answer of [SessionsService.Delete] (the wire type
+// "session_deleted").
+type SessionDeleted struct {
+	// ID is the deleted session's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// SessionCreateParams are the parameters of [SessionsService.Create].
+type SessionCreateParams struct {
+	// Agent is the agent to run: [SessionAgentID] (its latest version),
+	// [SessionAgentRef] (a version) or [SessionAgentWithOverrides].
+	// Required.
+	Agent SessionAgentParams `json:"agent"`
+	// EnvironmentID is the environment to run in. Required.
+	EnvironmentID string `json:"environment_id"`
+	// Title is the session's title; "" sends none.
+	Title string `json:"title,omitzero"`
+	// Metadata is at most 16 pairs, keys of at most 64 characters, values
+	// of at most 512.
+	Metadata map[string]string `json:"metadata,omitzero"`
+	// Resources are mounted in the session: [GitHubRepositoryResourceParams],
+	// [FileResourceParams], [MemoryStoreResourceParams].
+	Resources []SessionResourceParams `json:"resources,omitzero"`
+	// VaultIDs name vaults whose credentials the agent may use. They can
+	// only be given here: an update cannot change them.
+	VaultIDs []string `json:"vault_ids,omitzero"`
+	// InitialEvents are at most 50 user.message and user.define_outcome
+	// events, processed in order (e.g. mms.UserMessageEvent("hi")).
+	InitialEvents []SessionEventParams `json:"initial_events,omitzero"`
+	// Budget caps the session's spending (mms.BudgetUSD("25")); nil sends
+	// none. A budget cannot be added later.
+	Budget *SessionBudget `json:"budget,omitzero"`
+}
+
+// A SessionAgentParams names a session's agent: [SessionAgentID],
+// [SessionAgentRef] or [SessionAgentWithOverrides].
+type SessionAgentParams interface {
+	json.Marshaler
+	isSessionAgentParams()
+	validate(path string) error
+}
+
+var sessionAgentParamsUnion = codec.NewUnion[SessionAgentParams]("SessionAgentParams", UnknownSessionAgentParams{}).
+	Add("agent", SessionAgentRef{}).
+	Add("agent_with_overrides", SessionAgentWithOverrides{}).
+	Custom(func(data []byte) (SessionAgentParams, bool, error) {
+		if len(data) == 0 || data[0] != '"' {
+			return nil, false, nil
+		}
+		s, err := codec.Unquote(data)
+		return SessionAgentID(s), true, err
+	})
+
+// SessionAgentID names an agent by id alone: its latest version. It is
+// sent as a bare string.
+type SessionAgentID string
+
+// SessionAgentRef names an agent, optionally a version of it (the wire
+// type "agent").
+type SessionAgentRef struct {
+	// ID is the agent's id. Required.
+	ID string `json:"id"`
+	// Version pins the version; nil means the latest.
+	Version *int `json:"version,omitzero"`
+}
+
+// SessionAgentWithOverrides runs an agent with some of its values
+// replaced for this session only (the wire type "agent_with_overrides").
+// Lists replace the agent's whole; nil keeps the agent's.
+type SessionAgentWithOverrides struct {
+	// ID is the agent's id. Required.
+	ID string `json:"id"`
+	// Version pins the version; nil means the latest.
+	Version *int `json:"version,omitzero"`
+	// Model replaces the model; zero keeps the agent's.
+	Model ModelConfigParams `json:"model,omitzero"`
+	// System replaces ([Set], at most 100,000 characters) or clears
+	// ([Clear]) the system prompt.
+	System Update[string] `json:"system,omitzero"`
+	// Tools, MCPServers and Skills replace the agent's lists.
+	Tools      []AgentTool      `json:"tools,omitzero"`
+	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
+	Skills     []AgentSkill     `json:"skills,omitzero"`
+}
+
+// UnknownSessionAgentParams keeps an agent form this SDK version cannot
+// name.
+type UnknownSessionAgentParams struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (SessionAgentID) isSessionAgentParams()            {}
+func (SessionAgentRef) isSessionAgentParams()           {}
+func (SessionAgentWithOverrides) isSessionAgentParams() {}
+func (UnknownSessionAgentParams) isSessionAgentParams() {}
+
+// MarshalJSON writes the id as a JSON string.
+func (id SessionAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
+
+func (a SessionAgentRef) MarshalJSON() ([]byte, error)               { return marshalRequest(a) }
+func (a *SessionAgentRef) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, a) }
+func (a SessionAgentWithOverrides) MarshalJSON() ([]byte, error)     { return marshalRequest(a) }
+func (a *SessionAgentWithOverrides) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+func (u UnknownSessionAgentParams) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
+func (UnknownSessionAgentParams) validate(string) error              { return nil }
+func (id SessionAgentID) validate(path string) error                 { return requiredID(path, string(id)) }
+func (a SessionAgentRef) validate(path string) error                 { return validateAgentRef(path, a.ID, a.Version) }
+func validateAgentRef(path, id string, version *int) error {
+	if err := requiredID(path+".id", id); err != nil {
+		return err
+	}
+	if version != nil && *version < 1 {
+		return invalid(path+".version", "must be at least 1, got %d", *version)
+	}
+	return nil
+}
+
+func (a SessionAgentWithOverrides) validate(path string) error {
+	if err := validateAgentRef(path, a.ID, a.Version); err != nil {
+		return err
+	}
+	if a.Model != (ModelConfigParams{}) && a.Model.ID == "" {
+		return invalid(path+".model.id", "is required when model is set")
+	}
+	if v, ok := a.System.Value(); ok {
+		if err := validateLength(path+".system", v, 0, maxAgentSystemLen); err != nil {
+			return err
+		}
+	}
+	if err := validateToolList(a.Tools); err != nil {
+		return prefixField(path, err)
+	}
+	if err := validateMCPServers(a.MCPServers); err != nil {
+		return prefixField(path, err)
+	}
+	if a.Tools != nil && a.MCPServers != nil {
+		return prefixField(path, validateServerRefs(a.Tools, a.MCPServers))
+	}
+	return nil
+}
+
+// prefixField puts path in front of a *ValidationError's field (the
+// agents' tool checks name fields from the agent's top level).
+func prefixField(path string, err error) error {
+	if ve, ok := err.(*ValidationError); ok {
+		return &ValidationError{Field: path + "." + ve.Field, Rule: ve.Rule}
+	}
+	return err
+}
+
+// requiredID reports an empty id.
+func requiredID(path, id string) error {
+	if id == "" {
+		return invalid(path, "is required")
+	}
+	return nil
+}
+
+// Limits of a session's create body.
+const (
+	maxInitialEvents       = 50
+	maxResourceInstruction = 4096
+)
+
+// Validate reports the first rule the params break: a missing agent, id
+// or environment id, an agent version below 1, an override's system
+// prompt past 100,000 characters or bad override tools (as
+// [AgentCreateParams.Validate]), metadata past 16 pairs, 64-character keys
+// or 512-character values, a resource missing its url, token, file id or
+// memory store id, a bad checkout or access, memory store instructions
+// past 4,096 characters, an empty vault id, more than 50 initial events
+// or one other than user.message and user.define_outcome (an empty
+// message, a define_outcome without description or rubric, or
+// max_iterations outside 1–20), or a budget whose amount is not a decimal
+// string or whose currency is not USD.
+func (p SessionCreateParams) Validate() error {
+	if p.Agent == nil {
+		return invalid("agent", "is required")
+	}
+	if err := p.Agent.validate("agent"); err != nil {
+		return err
+	}
+	if err := requiredID("environment_id", p.EnvironmentID); err != nil {
+		return err
+	}
+	if err := validateMetadata("metadata", p.Metadata); err != nil {
+		return err
+	}
+	for i, r := range p.Resources {
+		path := fmt.Sprintf("resources[%d]", i)
+		if r == nil {
+			return invalid(path, "must not be nil")
+		}
+		if err := r.validate(path); err != nil {
+			return err
+		}
+	}
+	for i, id := range p.VaultIDs {
+		if err := requiredID(fmt.Sprintf("vault_ids[%d]", i), id); err != nil {
+			return err
+		}
+	}
+	if err := validateCount("initial_events", len(p.InitialEvents), maxInitialEvents, "events"); err != nil {
+		return err
+	}
+	for i, e := range p.InitialEvents {
+		path := fmt.Sprintf("initial_events[%d]", i)
+		switch e.(type) {
+		case UserMessageEventParams, UserDefineOutcomeEventParams:
+		case nil:
+			return invalid(path, "must not be nil")
+		default:
+			return invalid(path, "must be a user.message or a user.define_outcome")
+		}
+		if err := e.validate(path); err != nil {
+			return err
+		}
+	}
+	if p.Budget != nil {
+		return p.Budget.validate("budget")
+	}
+	return nil
+}
+
+// validate checks the amount (a non-negative decimal string) and the
+// currency (USD).
+func (b SessionBudget) validate(path string) error {
+	if !isDecimal(b.MaxListCost.Amount) {
+		return invalid(path+".max_list_cost.amount", "must be a decimal string such as \"12.50\", got %q", b.MaxListCost.Amount)
+	}
+	if b.MaxListCost.Currency != "USD" {
+		return invalid(path+".max_list_cost.currency", "must be \"USD\", got %q", b.MaxListCost.Currency)
+	}
+	return nil
+}
+
+// isDecimal reports whether s is digits with at most one '.' between
+// digits.
+func isDecimal(s string) bool {
+	digits, dot := 0, -1
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '.' && dot < 0 && digits > 0:
+			dot = i
+		default:
+			return false
+		}
+	}
+	return digits > 0 && dot != len(s)-1
+}
+
+// SessionUpdateParams are the parameters of [SessionsService.Update]. A
+// zero field keeps the session's value. There is no vault_ids: the service
+// rejects changing a session's vaults.
+type SessionUpdateParams struct {
+	// Title replaces ([Set]) or clears ([Clear]) the title.
+	Title Update[string] `json:"title,omitzero"`
+	// Metadata upserts and deletes keys; others are kept.
+	Metadata MetadataPatch `json:"metadata,omitzero"`
+	// Agent replaces the agent's tools or MCP servers from the next turn;
+	// the session must be idle. nil sends none.
+	Agent *SessionAgentUpdate `json:"agent,omitzero"`
+	// Budget replaces ([Set]) or removes ([Clear], for good) the budget.
+	// A session created without one cannot get one.
+	Budget Update[SessionBudget] `json:"budget,omitzero"`
+}
+
+// SessionAgentUpdate replaces a session agent's lists, each whole; nil
+// keeps it.
+type SessionAgentUpdate struct {
+	Tools      []AgentTool      `json:"tools,omitzero"`
+	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
+}
+
+// Validate reports the first rule the params break: metadata past 16
+// keys, 64-character keys or 512-character values, the agent's tools or
+// MCP servers broken as in [AgentUpdateParams.Validate], or a budget set
+// with a bad amount or currency.
+func (p SessionUpdateParams) Validate() error {
+	if err := p.Metadata.validate("metadata"); err != nil {
+		return err
+	}
+	if a := p.Agent; a != nil {
+		if err := validateToolList(a.Tools); err != nil {
+			return prefixField("agent", err)
+		}
+		if err := validateMCPServers(a.MCPServers); err != nil {
+			return prefixField("agent", err)
+		}
+		if a.Tools != nil && a.MCPServers != nil {
+			if err := validateServerRefs(a.Tools, a.MCPServers); err != nil {
+				return prefixField("agent", err)
+			}
+		}
+	}
+	if b, ok := p.Budget.Value(); ok {
+		return b.validate("budget")
+	}
+	return nil
+}
+
+// Create creates a session (POST /v1/sessions). The params are checked
+// first (see [SessionCreateParams.Validate]); a *ValidationError means
+// nothing was sent.
+func (s *SessionsService) Create(ctx context.Context, p SessionCreateParams, opts ...option.RequestOption) (*Session, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/sessions", p, opts)
+}
+
+// Get retrieves a session (GET /v1/sessions/{session_id}).
+func (s *SessionsService) Get(ctx context.Context, sessionID string, opts ...option.RequestOption) (*Session, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodGet, "/v1/sessions/"+seg, nil, opts)
+}
+
+// Update changes a session's title, metadata, agent tools or budget (POST
+// /v1/sessions/{session_id}).
+func (s *SessionsService) Update(ctx context.Context, sessionID string, p SessionUpdateParams, opts ...option.RequestOption) (*Session, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/sessions/"+seg, p, opts)
+}
+
+// Archive archives a session (POST /v1/sessions/{session_id}/archive): it
+// is kept, with ArchivedAt set, and listed only with IncludeArchived.
+func (s *SessionsService) Archive(ctx context.Context, sessionID string, opts ...option.RequestOption) (*Session, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, "/v1/sessions/"+seg+"/archive", nil, opts)
+}
+
+// Delete deletes a session (DELETE /v1/sessions/{session_id}).
+func (s *SessionsService) Delete(ctx context.Context, sessionID string, opts ...option.RequestOption) (*SessionDeleted, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return nil, err
+	}
+	var out SessionDeleted
+	r := &request{method: http.MethodDelete, path: "/v1/sessions/" + seg, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// send makes one sessions call that answers a Session.
+func (s *SessionsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Session, error) {
+	var out Session
+	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SessionListParams are the parameters of [SessionsService.List] and
+// [SessionsService.ListPage]. The list is bidirectional: a page has a
+// NextPage and a PrevPage, each valid only with the order it was issued
+// under.
+type SessionListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage or
+	// PrevPage. A cursor issued under another Order is refused before
+	// sending.
+	Page Cursor
+	// FollowPrevPage makes List walk from Page along each page's PrevPage
+	// (towards the start of the list) instead of NextPage. Each page's
+	// sessions still come in Order.
+	FollowPrevPage bool
+	// Order sorts by creation time: ListOrderDesc (the default, newest
+	// first) or ListOrderAsc.
+	Order ListOrder
+	// AgentID keeps the sessions of one agent; AgentVersion (needs
+	// AgentID) of one version of it.
+	AgentID      string
+	AgentVersion int
+	// DeploymentID keeps the sessions created from one deployment.
+	DeploymentID string
+	// MemoryStoreID keeps the sessions that mount one memory store.
+	MemoryStoreID string
+	// IncludeArchived lists archived sessions too.
+	IncludeArchived bool
+	// Statuses keeps the sessions in any of these statuses (statuses[]).
+	Statuses []SessionStatus
+	// CreatedGT, CreatedGTE, CreatedLT and CreatedLTE, when not zero,
+	// bound the creation time (created_at[gt], [gte], [lt], [lte]).
+	CreatedGT, CreatedGTE, CreatedLT, CreatedLTE time.Time
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set, an Order other than asc and desc, AgentVersion below 0 or set
+// without AgentID, or an empty status.
+func (p SessionListParams) Validate() error {
+	if err := validateLimit(p.Limit, 100); err != nil {
+		return err
+	}
+	switch p.Order {
+	case "", ListOrderAsc, ListOrderDesc:
+	default:
+		return invalid("order", "must be %q or %q, got %q", ListOrderAsc, ListOrderDesc, p.Order)
+	}
+	switch {
+	case p.AgentVersion < 0:
+		return invalid("agent_version", "must be at least 1, got %d", p.AgentVersion)
+	case p.AgentVersion > 0 && p.AgentID == "":
+		return invalid("agent_version", "can only be used with agent_id")
+	}
+	for i, st := range p.Statuses {
+		if st == "" {
+			return invalid(fmt.Sprintf("statuses[%d]", i), "must not be empty")
+		}
+	}
+	return nil
+}
+
+func (p SessionListParams) call(c *Client, opts []option.RequestOption) listCall {
+	l := newListCall(c, "/v1/sessions", p.Limit, opts, managedAgentsBetas...)
+	l.order = ListOrderDesc
+	if p.Order != "" {
+		l.order = p.Order
+		l.query.Set("order", string(p.Order))
+	}
+	q := l.query
+	for key, v := range map[string]string{"agent_id": p.AgentID, "deployment_id": p.DeploymentID, "memory_store_id": p.MemoryStoreID} {
+		if v != "" {
+			q.Set(key, v)
+		}
+	}
+	if p.AgentVersion > 0 {
+		q.Set("agent_version", strconv.Itoa(p.AgentVersion))
+	}
+	if p.IncludeArchived {
+		q.Set("include_archived", "true")
+	}
+	addQueryArray(q, "statuses", p.Statuses)
+	setTimeFilters(q, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
+	return l
+}
+
+// setTimeFilters sets key[gt], key[gte], key[lt] and key[lte] for the
+// times that are not zero.
+func setTimeFilters(q url.Values, key string, gt, gte, lt, lte time.Time) {
+	for _, f := range []struct {
+		op string
+		t  time.Time
+	}{{"gt", gt}, {"gte", gte}, {"lt", lt}, {"lte", lte}} {
+		if !f.t.IsZero() {
+			q.Set(key+"["+f.op+"]", f.t.UTC().Format(time.RFC3339Nano))
+		}
+	}
+}
+
+// List iterates over the sessions, fetching pages as it goes (GET
+// /v1/sessions): from p.Page along next_page, or along prev_page with
+// p.FollowPrevPage. Nothing is sent before the loop starts; ranging again
+// lists again from p.Page; an error is yielded once, last.
+func (s *SessionsService) List(ctx context.Context, p SessionListParams, opts ...option.RequestOption) iter.Seq2[Session, error] {
+	if err := p.Validate(); err != nil {
+		return listError[Session](err)
+	}
+	return listByCursor[Session](ctx, p.call(s.client, opts), p.Page, p.FollowPrevPage)
+}
+
+// ListPage fetches one page of sessions (GET /v1/sessions). Continue with
+// Page set to the page's *NextPage, or go back with *PrevPage.
+func (s *SessionsService) ListPage(ctx context.Context, p SessionListParams, opts ...option.RequestOption) (*Page[Session], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[Session](ctx, p.call(s.client, opts), p.Page)
+}

@@ -1,0 +1,422 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(SessionResourceDeleted{}, codec.Spec{Type: "session_resource_deleted"})
+	codec.Objects(SessionResourceUpdateParams{})
+}
+
+// SessionResourcesService adds, retrieves, updates, lists and deletes the
+// resources of a session (/v1/sessions/{session_id}/resources). Reach it
+// as client.Sessions.Resources.
+type SessionResourcesService struct {
+	client *Client
+}
+
+// A SessionResourceParams is a resource given at session creation:
+// [GitHubRepositoryResourceParams], [FileResourceParams] or
+// [MemoryStoreResourceParams].
+type SessionResourceParams interface {
+	json.Marshaler
+	isSessionResourceParams()
+	validate(path string) error
+}
+
+var sessionResourceParamsUnion = codec.NewUnion[SessionResourceParams]("SessionResourceParams", UnknownSessionResourceParams{}).
+	Add("github_repository", GitHubRepositoryResourceParams{}).
+	Add("file", FileResourceParams{}).
+	Add("memory_store", MemoryStoreResourceParams{})
+
+// GitHubRepositoryResourceParams clones a GitHub repository into the
+// session (the wire type "github_repository").
+type GitHubRepositoryResourceParams struct {
+	// URL is the repository's URL. Required.
+	URL string `json:"url"`
+	// AuthorizationToken grants access to the repository. Required. It
+	// is sent but never printed, and the service never returns it.
+	AuthorizationToken Secret `json:"authorization_token"`
+	// MountPath is where the repository goes; "" means
+	// /workspace/<repo>.
+	MountPath string `json:"mount_path,omitzero"`
+	// Checkout picks a branch ([BranchCheckout]) or a commit
+	// ([CommitCheckout]); nil means the default branch.
+	Checkout RepositoryCheckout `json:"checkout,omitzero"`
+}
+
+// FileResourceParams mounts an uploaded file in the session (the wire
+// type "file"). It is also what [SessionResourcesService.Add] takes.
+type FileResourceParams struct {
+	// FileID names the file. Required.
+	FileID string `json:"file_id"`
+	// MountPath is where the file goes; "" means
+	// /mnt/session/uploads/<file_id>.
+	MountPath string `json:"mount_path,omitzero"`
+}
+
+// MemoryStoreAccess is what a session may do with a memory store.
+type MemoryStoreAccess string
+
+// The memory store access modes.
+const (
+	MemoryStoreAccessReadWrite MemoryStoreAccess = "read_write"
+	MemoryStoreAccessReadOnly  MemoryStoreAccess = "read_only"
+)
+
+// MemoryStoreResourceParams gives the session a memory store (the wire
+// type "memory_store").
+type MemoryStoreResourceParams struct {
+	// MemoryStoreID names the store ("memstore_…"). Required.
+	MemoryStoreID string `json:"memory_store_id"`
+	// Access is read_write or read_only; "" leaves the default.
+	Access MemoryStoreAccess `json:"access,omitzero"`
+	// Instructions tell the agent how to use the store; at most 4,096
+	// characters.
+	Instructions string `json:"instructions,omitzero"`
+}
+
+// UnknownSessionResourceParams keeps a resource kind this SDK version
+// cannot name.
+type UnknownSessionResourceParams struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (GitHubRepositoryResourceParams) isSessionResourceParams() {}
+func (FileResourceParams) isSessionResourceParams()             {}
+func (MemoryStoreResourceParams) isSessionResourceParams()      {}
+func (UnknownSessionResourceParams) isSessionResourceParams()   {}
+
+func (r GitHubRepositoryResourceParams) MarshalJSON() ([]byte, error) { return marshalRequest(r) }
+func (r *GitHubRepositoryResourceParams) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, r)
+}
+func (r FileResourceParams) MarshalJSON() ([]byte, error)            { return marshalRequest(r) }
+func (r *FileResourceParams) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, r) }
+func (r MemoryStoreResourceParams) MarshalJSON() ([]byte, error)     { return marshalRequest(r) }
+func (r *MemoryStoreResourceParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
+func (u UnknownSessionResourceParams) MarshalJSON() ([]byte, error)  { return marshalJSON(u) }
+func (UnknownSessionResourceParams) validate(string) error           { return nil }
+
+func (r GitHubRepositoryResourceParams) validate(path string) error {
+	if err := requiredID(path+".url", r.URL); err != nil {
+		return err
+	}
+	if err := requiredID(path+".authorization_token", string(r.AuthorizationToken)); err != nil {
+		return err
+	}
+	switch c := r.Checkout.(type) {
+	case BranchCheckout:
+		return requiredID(path+".checkout.name", c.Name)
+	case CommitCheckout:
+		return requiredID(path+".checkout.sha", c.SHA)
+	}
+	return nil
+}
+
+func (r FileResourceParams) validate(path string) error { return requiredID(path+".file_id", r.FileID) }
+
+func (r MemoryStoreResourceParams) validate(path string) error {
+	if err := requiredID(path+".memory_store_id", r.MemoryStoreID); err != nil {
+		return err
+	}
+	switch r.Access {
+	case "", MemoryStoreAccessReadWrite, MemoryStoreAccessReadOnly:
+	default:
+		return invalid(path+".access", "must be %q or %q, got %q", MemoryStoreAccessReadWrite, MemoryStoreAccessReadOnly, r.Access)
+	}
+	return validateLength(path+".instructions", r.Instructions, 0, maxResourceInstruction)
+}
+
+// A RepositoryCheckout picks what a repository resource checks out:
+// [BranchCheckout], [CommitCheckout] or [UnknownRepositoryCheckout].
+type RepositoryCheckout interface {
+	json.Marshaler
+	isRepositoryCheckout()
+}
+
+var repositoryCheckoutUnion = codec.NewUnion[RepositoryCheckout]("RepositoryCheckout", UnknownRepositoryCheckout{}).
+	Add("branch", BranchCheckout{}).
+	Add("commit", CommitCheckout{})
+
+// BranchCheckout checks out a branch (the wire type "branch").
+type BranchCheckout struct {
+	// Name is the branch. Required.
+	Name string `json:"name"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// CommitCheckout checks out a commit (the wire type "commit").
+type CommitCheckout struct {
+	// SHA is the commit. Required.
+	SHA string `json:"sha"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownRepositoryCheckout keeps a checkout kind this SDK version cannot
+// name.
+type UnknownRepositoryCheckout struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (BranchCheckout) isRepositoryCheckout()            {}
+func (CommitCheckout) isRepositoryCheckout()            {}
+func (UnknownRepositoryCheckout) isRepositoryCheckout() {}
+
+func (c BranchCheckout) MarshalJSON() ([]byte, error)            { return marshalJSON(c) }
+func (c *BranchCheckout) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, c) }
+func (c CommitCheckout) MarshalJSON() ([]byte, error)            { return marshalJSON(c) }
+func (c *CommitCheckout) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, c) }
+func (u UnknownRepositoryCheckout) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// A SessionResource is a resource of a session's record:
+// [GitHubRepositoryResource], [FileResource], [MemoryStoreResource] or
+// [UnknownSessionResource].
+type SessionResource interface {
+	json.Marshaler
+	isSessionResource()
+}
+
+var sessionResourceUnion = codec.NewUnion[SessionResource]("SessionResource", UnknownSessionResource{}).
+	Add("github_repository", GitHubRepositoryResource{}).
+	Add("file", FileResource{}).
+	Add("memory_store", MemoryStoreResource{})
+
+// GitHubRepositoryResource is a repository cloned into the session (the
+// wire type "github_repository"). Its token is never returned.
+type GitHubRepositoryResource struct {
+	// ID identifies the resource within the session.
+	ID string `json:"id"`
+	// URL is the repository's URL.
+	URL string `json:"url"`
+	// MountPath is where the repository is.
+	MountPath string `json:"mount_path"`
+	// Checkout is the branch or commit; nil when null.
+	Checkout RepositoryCheckout `json:"checkout"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings.
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// FileResource is an uploaded file mounted in the session (the wire type
+// "file").
+type FileResource struct {
+	// ID identifies the resource within the session.
+	ID string `json:"id"`
+	// FileID names the file.
+	FileID string `json:"file_id"`
+	// MountPath is where the file is.
+	MountPath string `json:"mount_path"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings.
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MemoryStoreResource is a memory store the session uses (the wire type
+// "memory_store"). The reference gives it no id or timestamps; the
+// service's are kept in Extra.
+type MemoryStoreResource struct {
+	// MemoryStoreID names the store.
+	MemoryStoreID string `json:"memory_store_id"`
+	// Access is read_write or read_only; "" when absent.
+	Access MemoryStoreAccess `json:"access,omitzero"`
+	// Instructions, Description, MountPath and Name are "" when absent.
+	Instructions string `json:"instructions,omitzero"`
+	Description  string `json:"description,omitzero"`
+	MountPath    string `json:"mount_path,omitzero"`
+	Name         string `json:"name,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownSessionResource keeps a resource kind this SDK version cannot
+// name.
+type UnknownSessionResource struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (GitHubRepositoryResource) isSessionResource() {}
+func (FileResource) isSessionResource()             {}
+func (MemoryStoreResource) isSessionResource()      {}
+func (UnknownSessionResource) isSessionResource()   {}
+
+func (r GitHubRepositoryResource) MarshalJSON() ([]byte, error)     { return marshalJSON(r) }
+func (r *GitHubRepositoryResource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
+func (r FileResource) MarshalJSON() ([]byte, error)                 { return marshalJSON(r) }
+func (r *FileResource) UnmarshalJSON(data []byte) error             { return unmarshalJSON(data, r) }
+func (r MemoryStoreResource) MarshalJSON() ([]byte, error)          { return marshalJSON(r) }
+func (r *MemoryStoreResource) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, r) }
+func (u UnknownSessionResource) MarshalJSON() ([]byte, error)       { return marshalJSON(u) }
+
+// sessionResourceValue lets a single resource be decoded where the
+// union is the whole body.
+type sessionResourceValue struct{ v SessionResource }
+
+func (r *sessionResourceValue) UnmarshalJSON(data []byte) error {
+	v, err := sessionResourceUnion.Decode(data)
+	r.v = v
+	return err
+}
+
+// SessionResourceDeleted is the answer of [SessionResourcesService.Delete]
+// (the wire type "session_resource_deleted").
+type SessionResourceDeleted struct {
+	// ID is the deleted resource's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (d *SessionResourceDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d SessionResourceDeleted) MarshalJSON() ([]byte, error)     { return marshalJSON(d) }
+
+// SessionResourceUpdateParams are the parameters of
+// [SessionResourcesService.Update]: a new token for a GitHub repository
+// resource (the only kind that rotates).
+type SessionResourceUpdateParams struct {
+	// AuthorizationToken replaces the repository's token. Required.
+	AuthorizationToken Secret `json:"authorization_token"`
+}
+
+func (p SessionResourceUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// Validate reports a missing token.
+func (p SessionResourceUpdateParams) Validate() error {
+	return requiredID("authorization_token", string(p.AuthorizationToken))
+}
+
+// sessionResourcePath checks the path ids and returns the resource's
+// path, or the collection's.
+func sessionResourcePath(sessionID, resourceID string, collection bool) (string, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return "", err
+	}
+	path := "/v1/sessions/" + seg + "/resources"
+	if collection {
+		return path, nil
+	}
+	rseg, err := pathID("resource_id", resourceID)
+	if err != nil {
+		return "", err
+	}
+	return path + "/" + rseg, nil
+}
+
+// Add mounts an uploaded file in a running session (POST
+// /v1/sessions/{session_id}/resources); only files can be added after
+// creation.
+func (s *SessionResourcesService) Add(ctx context.Context, sessionID string, p FileResourceParams, opts ...option.RequestOption) (*FileResource, error) {
+	path, err := sessionResourcePath(sessionID, "", true)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.validate("resource"); err != nil {
+		return nil, err
+	}
+	var out FileResource
+	r := &request{method: http.MethodPost, path: path, body: p, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Get retrieves one resource of a session (GET
+// /v1/sessions/{session_id}/resources/{resource_id}).
+func (s *SessionResourcesService) Get(ctx context.Context, sessionID, resourceID string, opts ...option.RequestOption) (SessionResource, error) {
+	return s.send(ctx, http.MethodGet, sessionID, resourceID, nil, opts)
+}
+
+// Update rotates a GitHub repository resource's token (POST
+// /v1/sessions/{session_id}/resources/{resource_id}).
+func (s *SessionResourcesService) Update(ctx context.Context, sessionID, resourceID string, p SessionResourceUpdateParams, opts ...option.RequestOption) (SessionResource, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return s.send(ctx, http.MethodPost, sessionID, resourceID, p, opts)
+}
+
+// Delete removes a resource from a session (DELETE
+// /v1/sessions/{session_id}/resources/{resource_id}).
+func (s *SessionResourcesService) Delete(ctx context.Context, sessionID, resourceID string, opts ...option.RequestOption) (*SessionResourceDeleted, error) {
+	path, err := sessionResourcePath(sessionID, resourceID, false)
+	if err != nil {
+		return nil, err
+	}
+	var out SessionResourceDeleted
+	r := &request{method: http.MethodDelete, path: path, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func (s *SessionResourcesService) send(ctx context.Context, method, sessionID, resourceID string, body any, opts []option.RequestOption) (SessionResource, error) {
+	path, err := sessionResourcePath(sessionID, resourceID, false)
+	if err != nil {
+		return nil, err
+	}
+	var out sessionResourceValue
+	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return out.v, nil
+}
+
+// SessionResourceListParams are the parameters of
+// [SessionResourcesService.List] and [SessionResourcesService.ListPage].
+type SessionResourceListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+}
+
+// Validate reports Limit outside 1–100 when set.
+func (p SessionResourceListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p SessionResourceListParams) call(c *Client, sessionID string, opts []option.RequestOption) (listCall, error) {
+	path, err := sessionResourcePath(sessionID, "", true)
+	if err == nil {
+		err = p.Validate()
+	}
+	return newListCall(c, path, p.Limit, opts, managedAgentsBetas...), err
+}
+
+// List iterates over a session's resources, fetching pages as it goes
+// (GET /v1/sessions/{session_id}/resources, cursor scheme).
+func (s *SessionResourcesService) List(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) iter.Seq2[SessionResource, error] {
+	l, err := p.call(s.client, sessionID, opts)
+	if err != nil {
+		return listError[SessionResource](err)
+	}
+	return listByCursor[SessionResource](ctx, l, p.Page, false)
+}
+
+// ListPage fetches one page of a session's resources.
+func (s *SessionResourcesService) ListPage(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) (*Page[SessionResource], error) {
+	l, err := p.call(s.client, sessionID, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[SessionResource](ctx, l, p.Page)
+}

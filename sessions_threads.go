@@ -1,0 +1,150 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(SessionThread{}, codec.Spec{Type: "session_thread"})
+	codec.Objects(SessionThreadStats{})
+}
+
+// SessionThreadsService retrieves, lists and archives the threads of a
+// multi-agent session (/v1/sessions/{session_id}/threads). Reach it as
+// client.Sessions.Threads.
+type SessionThreadsService struct {
+	client *Client
+}
+
+// SessionThread is one agent's thread of a multi-agent session (the wire
+// type "session_thread").
+type SessionThread struct {
+	// ID identifies the thread ("sthr_…").
+	ID string `json:"id"`
+	// SessionID is the thread's session.
+	SessionID string `json:"session_id"`
+	// ParentThreadID is the thread that started this one; nil when null.
+	ParentThreadID *string `json:"parent_thread_id"`
+	// Agent is the thread's agent: [SessionThreadAgent] or
+	// [RosterAdvisor].
+	Agent ThreadAgent `json:"agent"`
+	// Status is the thread's status (the session statuses).
+	Status SessionStatus `json:"status"`
+	// Stats are the thread's times; nil when null.
+	Stats *SessionThreadStats `json:"stats"`
+	// Usage is what the thread has used; nil when null.
+	Usage *SessionUsage `json:"usage"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings.
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the thread was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (t *SessionThread) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// MarshalJSON encodes the record, Extra included.
+func (t SessionThread) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
+
+// SessionThreadStats are a thread's times, in seconds.
+type SessionThreadStats struct {
+	ActiveSeconds   float64 `json:"active_seconds,omitzero"`
+	DurationSeconds float64 `json:"duration_seconds,omitzero"`
+	StartupSeconds  float64 `json:"startup_seconds,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (s *SessionThreadStats) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+func (s SessionThreadStats) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
+
+// sessionThreadPath checks the path ids and returns the thread's path, or
+// the collection's for threadID "".
+func sessionThreadPath(sessionID, threadID string, collection bool) (string, error) {
+	seg, err := pathID("session_id", sessionID)
+	if err != nil {
+		return "", err
+	}
+	path := "/v1/sessions/" + seg + "/threads"
+	if collection {
+		return path, nil
+	}
+	tseg, err := pathID("thread_id", threadID)
+	if err != nil {
+		return "", err
+	}
+	return path + "/" + tseg, nil
+}
+
+// Get retrieves a thread (GET /v1/sessions/{session_id}/threads/{thread_id}).
+func (s *SessionThreadsService) Get(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
+	return s.send(ctx, http.MethodGet, sessionID, threadID, "", opts)
+}
+
+// Archive archives a thread (POST
+// /v1/sessions/{session_id}/threads/{thread_id}/archive).
+func (s *SessionThreadsService) Archive(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
+	return s.send(ctx, http.MethodPost, sessionID, threadID, "/archive", opts)
+}
+
+func (s *SessionThreadsService) send(ctx context.Context, method, sessionID, threadID, suffix string, opts []option.RequestOption) (*SessionThread, error) {
+	path, err := sessionThreadPath(sessionID, threadID, false)
+	if err != nil {
+		return nil, err
+	}
+	var out SessionThread
+	r := &request{method: method, path: path + suffix, betas: managedAgentsBetas, out: &out}
+	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// SessionThreadListParams are the parameters of
+// [SessionThreadsService.List] and [SessionThreadsService.ListPage].
+type SessionThreadListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+}
+
+// Validate reports Limit outside 1–100 when set.
+func (p SessionThreadListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p SessionThreadListParams) call(c *Client, sessionID string, opts []option.RequestOption) (listCall, error) {
+	path, err := sessionThreadPath(sessionID, "", true)
+	if err == nil {
+		err = p.Validate()
+	}
+	return newListCall(c, path, p.Limit, opts, managedAgentsBetas...), err
+}
+
+// List iterates over a session's threads, fetching pages as it goes (GET
+// /v1/sessions/{session_id}/threads, cursor scheme).
+func (s *SessionThreadsService) List(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) iter.Seq2[SessionThread, error] {
+	l, err := p.call(s.client, sessionID, opts)
+	if err != nil {
+		return listError[SessionThread](err)
+	}
+	return listByCursor[SessionThread](ctx, l, p.Page, false)
+}
+
+// ListPage fetches one page of a session's threads.
+func (s *SessionThreadsService) ListPage(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) (*Page[SessionThread], error) {
+	l, err := p.call(s.client, sessionID, opts)
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[SessionThread](ctx, l, p.Page)
+}
