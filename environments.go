@@ -409,12 +409,7 @@ func (s *EnvironmentsService) Delete(ctx context.Context, envID string, opts ...
 
 // send makes one environments call that answers an Environment.
 func (s *EnvironmentsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Environment, error) {
-	var out Environment
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return sendManaged[Environment](ctx, s.client, method, path, body, opts)
 }
 
 // EnvironmentListParams are the parameters of [EnvironmentsService.List]

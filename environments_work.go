@@ -473,12 +473,7 @@ func workPath(envID, workID, suffix string) (string, error) {
 
 // send makes one work call that answers a Work.
 func (s *EnvironmentWorkService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Work, error) {
-	var out Work
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return sendManaged[Work](ctx, s.client, method, path, body, opts)
 }
 
 // requestTimeout is the per-attempt timeout the caller set, 0 for none.

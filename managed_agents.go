@@ -5,6 +5,7 @@ package mms
 // field and the metadata patch of update bodies, and the metadata rules.
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/option"
 )
 
 // BetaManagedAgents is the beta every managed-agents request carries
@@ -25,6 +27,17 @@ const BetaManagedAgents = "managed-agents-2026-04-01"
 // managedAgentsBetas is the endpoint beta list of every managed-agents
 // request.
 var managedAgentsBetas = []string{wire.BetaManagedAgents}
+
+// sendManaged makes one managed-agents call (the beta added) that answers
+// a T.
+func sendManaged[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
+	var out T
+	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	if _, err := c.newCall(opts).send(ctx, r); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
 
 // updateState says what an [Update] asks for.
 type updateState uint8

@@ -698,12 +698,7 @@ func (s *SessionsService) Delete(ctx context.Context, sessionID string, opts ...
 
 // send makes one sessions call that answers a Session.
 func (s *SessionsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Session, error) {
-	var out Session
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return sendManaged[Session](ctx, s.client, method, path, body, opts)
 }
 
 // SessionListParams are the parameters of [SessionsService.List] and

@@ -23,6 +23,8 @@ type sessionFake struct {
 	c     *mms.Client
 	now   *time.Time
 	agent *mms.Agent
+	env   string // a cloud environment's id
+	vault string // a vault's id
 }
 
 func newSessionFake(t *testing.T) sessionFake {
@@ -36,7 +38,15 @@ func newSessionFake(t *testing.T) sessionFake {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sessionFake{srv: srv, c: c, now: &now, agent: a}
+	env, err := c.Environments.Create(context.Background(), mms.EnvironmentCreateParams{Name: "cloud"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault, err := c.Vaults.Create(context.Background(), mms.VaultCreateParams{DisplayName: "keys"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sessionFake{srv: srv, c: c, now: &now, agent: a, env: env.ID, vault: vault.ID}
 }
 
 func apiStatus(err error) int {
@@ -59,12 +69,12 @@ func TestSessionsAgainstFake(t *testing.T) {
 	}
 
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{
-		Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: "env_1", Title: "first", Metadata: map[string]string{"k": "v"},
+		Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env, Title: "first", Metadata: map[string]string{"k": "v"},
 		Resources: []mms.SessionResourceParams{
 			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/repo.git", AuthorizationToken: "ghp_secret", Checkout: mms.BranchCheckout{Name: "main"}},
 			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadOnly},
 		},
-		VaultIDs:      []string{"vlt_1"},
+		VaultIDs:      []string{f.vault},
 		InitialEvents: []mms.SessionEventParams{mms.UserMessageEvent("hi"), mms.DefineOutcomeEvent("a report", mms.TextRubric{Content: "complete"})},
 		Budget:        mms.Ptr(mms.BudgetUSD("10.00")),
 	})
@@ -72,7 +82,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.HasPrefix(s.ID, "sesn_") || s.Status != mms.SessionStatusIdle || s.Agent.Version != 2 || *s.Agent.System != "v2 prompt" ||
-		s.Title == nil || *s.Title != "first" || !cmp.Equal(s.VaultIDs, []string{"vlt_1"}) || len(s.OutcomeEvaluations) != 1 ||
+		s.Title == nil || *s.Title != "first" || !cmp.Equal(s.VaultIDs, []string{f.vault}) || len(s.OutcomeEvaluations) != 1 ||
 		s.OutcomeEvaluations[0].Result != mms.OutcomeResultPending || s.Budget == nil || s.Agent.Multiagent != nil {
 		t.Fatalf("created %+v", s)
 	}
@@ -85,11 +95,11 @@ func TestSessionsAgainstFake(t *testing.T) {
 	}
 
 	// A pinned version, and overrides.
-	v1, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentRef{ID: f.agent.ID, Version: mms.Ptr(1)}, EnvironmentID: "env_1"})
+	v1, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentRef{ID: f.agent.ID, Version: mms.Ptr(1)}, EnvironmentID: f.env})
 	if err != nil || v1.Agent.Version != 1 || *v1.Agent.System != "be brief" || v1.Title != nil || v1.Budget != nil {
 		t.Fatalf("pinned: %+v %v", v1, err)
 	}
-	o, err := c.Sessions.Create(ctx, mms.SessionCreateParams{EnvironmentID: "env_1", Agent: mms.SessionAgentWithOverrides{
+	o, err := c.Sessions.Create(ctx, mms.SessionCreateParams{EnvironmentID: f.env, Agent: mms.SessionAgentWithOverrides{
 		ID: f.agent.ID, Model: mms.ModelConfigParams{ID: "m2", Effort: mms.EffortLow}, System: mms.Clear[string](), Tools: []mms.AgentTool{}}})
 	if err != nil || o.Agent.Model.ID != "m2" || o.Agent.Model.Effort.Type != mms.EffortLow || o.Agent.System != nil || len(o.Agent.Tools) != 0 {
 		t.Fatalf("overrides: %+v %v", o, err)
@@ -97,7 +107,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 
 	// Unknown agent or version: 404.
 	for _, a := range []mms.SessionAgentParams{mms.SessionAgentID("agent_nope"), mms.SessionAgentRef{ID: f.agent.ID, Version: mms.Ptr(9)}} {
-		if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: a, EnvironmentID: "env_1"}); apiStatus(err) != 404 {
+		if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: a, EnvironmentID: f.env}); apiStatus(err) != 404 {
 			t.Errorf("agent %v: %v", a, err)
 		}
 	}
@@ -162,7 +172,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 	}
 	var ids []string
 	for i := range 5 {
-		p := mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: "env_1"}
+		p := mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env}
 		if i == 3 {
 			p.Agent = mms.SessionAgentID(other.ID)
 			p.Resources = []mms.SessionResourceParams{mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_7"}}
@@ -177,7 +187,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{Name: "worker2"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: "env_1"}); err != nil {
+	if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Sessions.Archive(ctx, ids[0]); err != nil {
@@ -259,7 +269,7 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: "env_1",
+	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env,
 		Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "old"}}})
 	if err != nil {
 		t.Fatal(err)
@@ -320,7 +330,7 @@ func TestSessionThreadsAgainstFake(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(coord.ID), EnvironmentID: "env_1"})
+	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(coord.ID), EnvironmentID: f.env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -346,7 +356,7 @@ func TestSessionThreadsAgainstFake(t *testing.T) {
 	if err != nil || g.ArchivedAt == nil || g.SessionID != s.ID {
 		t.Errorf("get %+v %v", g, err)
 	}
-	plain, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: "env_1"})
+	plain, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -367,7 +377,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		t.Fatal(err)
 	}
 	srvs, toolsets := servers(1)
-	everything := mms.SessionCreateParams{EnvironmentID: "env_1", Title: "t", Metadata: map[string]string{"k": "v"},
+	everything := mms.SessionCreateParams{EnvironmentID: f.env, Title: "t", Metadata: map[string]string{"k": "v"},
 		Agent: mms.SessionAgentWithOverrides{ID: f.agent.ID, Version: mms.Ptr(1), Model: mms.ModelConfigParams{ID: "m", Effort: mms.EffortHigh, Speed: mms.ModelSpeedFast},
 			System: mms.Set("s"), Tools: toolsets, MCPServers: srvs, Skills: []mms.AgentSkill{{Type: mms.SkillSourceCustom, SkillID: "skill_1", Version: mms.Ptr("2")}}},
 		Resources: []mms.SessionResourceParams{
@@ -376,7 +386,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 			mms.FileResourceParams{FileID: file.ID, MountPath: "/m"},
 			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},
 		},
-		VaultIDs: []string{"vlt_1"},
+		VaultIDs: []string{f.vault},
 		InitialEvents: []mms.SessionEventParams{
 			mms.UserMessageEventBlocks(mms.TextBlock{Text: "hi"}, mms.ImageFromURL("https://x/i.png"), mms.DocumentFromFile(file.ID), mms.RedactedBlock{}),
 			mms.DefineOutcomeEvent("d", mms.TextRubric{Content: "c"}),
@@ -400,5 +410,37 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		if _, err := c.Sessions.Update(ctx, s.ID, p); err != nil {
 			t.Errorf("update %+v: %v", p, err)
 		}
+	}
+}
+
+// TestSessionInSelfHostedEnvironmentIsPolled: a session created in a
+// self-hosted environment reaches the environment's workers through the
+// work queue, with credentials for the session.
+func TestSessionInSelfHostedEnvironmentIsPolled(t *testing.T) {
+	f := newSessionFake(t)
+	c, ctx := f.c, context.Background()
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: env.ID,
+		Resources: []mms.SessionResourceParams{mms.FileResourceParams{FileID: "file_1"}}})
+	if apiStatus(err) != 400 {
+		t.Errorf("a file resource in a self-hosted environment: %v, want a 400", err)
+	}
+	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: env.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := c.Environments.Work.Poll(ctx, env.ID, mms.EnvironmentWorkPollParams{BlockMS: mms.Ptr(0), WorkerID: "w1"})
+	if err != nil || w == nil {
+		t.Fatalf("poll: %v, %v", w, err)
+	}
+	if d, ok := w.Data.(mms.WorkSession); !ok || d.ID != s.ID {
+		t.Errorf("work data %#v, want session %s", w.Data, s.ID)
+	}
+	creds, err := w.SessionCredentials()
+	if err != nil || string(creds.SessionsToken) == "" {
+		t.Errorf("session credentials: %v", err)
 	}
 }

@@ -188,17 +188,6 @@ func (s *VaultsService) Delete(ctx context.Context, vaultID string, opts ...opti
 	return sendManaged[VaultDeleted](ctx, s.client, http.MethodDelete, path, nil, opts)
 }
 
-// sendManaged makes one managed-agents call (the beta added) that answers
-// a T.
-func sendManaged[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
-	var out T
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := c.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
 // VaultListParams are the parameters of [VaultsService.List],
 // [VaultsService.ListPage] and the credentials' lists.
 type VaultListParams struct {

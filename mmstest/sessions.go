@@ -148,6 +148,9 @@ type sessionCreateBody struct {
 	version  int
 	// The parsed resources.
 	resources []*storedResource
+	// selfHosted: the environment is self-hosted, so the session is queued
+	// for its workers.
+	selfHosted bool
 }
 
 // sessionAgentParam is the object form of a create body's agent.
@@ -188,11 +191,27 @@ func writeErr(w http.ResponseWriter, r *http.Request, err error) {
 
 // checkLinks checks what a create body names in other stores and fills
 // the body's agent snapshot and resources: the agent (and its version and
-// roster) in the agent store, each file resource in the file store. An
-// unknown agent, version or file is a 404.
+// roster) in the agent store, the environment (missing or archived: 404;
+// a self-hosted one takes only memory_store resources), each vault (missing
+// or archived: 404) and each file resource in the file store (404).
 func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
 	if err := st.resolveAgent(b); err != nil {
 		return err
+	}
+	selfHosted, ok := st.srv.environments.sessionTarget(*b.EnvironmentID)
+	if !ok {
+		return &apiError{http.StatusNotFound, wire.ErrNotFound, "Environment not found: " + *b.EnvironmentID}
+	}
+	b.selfHosted = selfHosted
+	for _, id := range b.VaultIDs {
+		if !st.srv.vaults.usable(id) {
+			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Vault not found: " + id}
+		}
+	}
+	for i, res := range b.resources {
+		if selfHosted && res.kind != "memory_store" {
+			return fmt.Errorf("resources.%d: self-hosted environments accept only memory_store resources", i)
+		}
 	}
 	for _, res := range b.resources {
 		if res.kind == "file" {
@@ -575,6 +594,10 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	st.sessions = append(st.sessions, s)
 	out := s.render()
 	st.mu.Unlock()
+	if b.selfHosted {
+		// A worker of the environment runs it (the work queue).
+		st.srv.environments.enqueueSession(rec.EnvironmentID, rec.ID)
+	}
 	writeJSON(w, http.StatusOK, out)
 }
 

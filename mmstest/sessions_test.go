@@ -11,10 +11,19 @@ import (
 )
 
 // sessionFixture is a server with an agent.
+// testEnvID is the id of the cloud environment sessionFixture creates
+// first (ids depend only on the request sequence).
+const testEnvID = "env_010000000000000000000001"
+
+// sessionFixture is a server holding an agent and a cloud environment
+// (testEnvID) for sessions to run in.
 func sessionFixture(t *testing.T) (*Server, agentWire) {
 	t.Helper()
 	s := newTestServer(t)
 	a := agentOK(t, s, "POST", "/v1/agents", `{"name":"a","model":"m"}`)
+	if e := envOK(t, s, "POST", "/v1/environments", `{"name":"cloud"}`); e.ID != testEnvID {
+		t.Fatalf("environment id %s, want %s", e.ID, testEnvID)
+	}
 	return s, a
 }
 
@@ -41,7 +50,18 @@ func TestSessionsRequireBeta(t *testing.T) {
 // and strictness (an unknown member anywhere is a 400 naming it).
 func TestSessionCreateRules(t *testing.T) {
 	s, a := sessionFixture(t)
-	body := func(extra string) string { return `{"agent":"` + a.ID + `","environment_id":"env_1"` + extra + `}` }
+	vault := vaultOK[vaultWire](t, s, "POST", "/v1/vaults", `{"display_name":"v"}`)
+	gone := vaultOK[vaultWire](t, s, "POST", "/v1/vaults", `{"display_name":"gone"}`)
+	vaultOK[vaultWire](t, s, "POST", "/v1/vaults/"+gone.ID+"/archive", "")
+	selfHosted := envOK(t, s, "POST", "/v1/environments", `{"name":"s","config":{"type":"self_hosted"}}`)
+	archivedEnv := envOK(t, s, "POST", "/v1/environments", `{"name":"a"}`)
+	envOK(t, s, "POST", "/v1/environments/"+archivedEnv.ID+"/archive", "")
+	onEnv := func(envID, extra string) string {
+		return `{"agent":"` + a.ID + `","environment_id":"` + envID + `"` + extra + `}`
+	}
+	body := func(extra string) string {
+		return `{"agent":"` + a.ID + `","environment_id":"` + testEnvID + `"` + extra + `}`
+	}
 	events := func(n int) string {
 		return `,"initial_events":[` + strings.TrimSuffix(strings.Repeat(`{"type":"user.message","content":[{"type":"text","text":"hi"}]},`, n), ",") + `]`
 	}
@@ -55,17 +75,23 @@ func TestSessionCreateRules(t *testing.T) {
 	}{
 		{"minimal", body(""), 200, ""},
 		{"unknown member", body(`,"color":"red"`), 400, "color: Extra inputs"},
-		{"vault and title", body(`,"vault_ids":["vlt_1"],"title":null`), 200, ""},
-		{"no agent", `{"environment_id":"env_1"}`, 400, "agent: Field required"},
+		{"vault and title", body(`,"vault_ids":["` + vault.ID + `"],"title":null`), 200, ""},
+		{"unknown vault", body(`,"vault_ids":["vlt_nope"]`), 404, "Vault not found: vlt_nope"},
+		{"archived vault", body(`,"vault_ids":["` + gone.ID + `"]`), 404, "Vault not found"},
+		{"unknown environment", onEnv("env_nope", ""), 404, "Environment not found: env_nope"},
+		{"archived environment", onEnv(archivedEnv.ID, ""), 404, "Environment not found"},
+		{"self-hosted, memory store", onEnv(selfHosted.ID, `,"resources":[{"type":"memory_store","memory_store_id":"memstore_1"}]`), 200, ""},
+		{"self-hosted, file", onEnv(selfHosted.ID, `,"resources":[{"type":"file","file_id":"file_1"}]`), 400, "only memory_store"},
+		{"no agent", `{"environment_id":"` + testEnvID + `"}`, 400, "agent: Field required"},
 		{"no environment", `{"agent":"` + a.ID + `"}`, 400, "environment_id"},
-		{"unknown agent", `{"agent":"agent_x","environment_id":"e"}`, 404, "Agent not found"},
-		{"ref version 2", `{"agent":{"type":"agent","id":"` + a.ID + `","version":2},"environment_id":"e"}`, 404, "no version 2"},
-		{"ref version 0", `{"agent":{"type":"agent","id":"` + a.ID + `","version":0},"environment_id":"e"}`, 400, "agent.version"},
-		{"ref with overrides", `{"agent":{"type":"agent","id":"` + a.ID + `","system":"s"},"environment_id":"e"}`, 400, "agent_with_overrides"},
-		{"override unknown member", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","temperature":1},"environment_id":"e"}`, 400, "agent.temperature"},
-		{"override system 100000", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","system":"` + strings.Repeat("s", 100_000) + `"},"environment_id":"e"}`, 200, ""},
-		{"override system 100001", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","system":"` + strings.Repeat("s", 100_001) + `"},"environment_id":"e"}`, 400, "agent.system"},
-		{"override toolset without server", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","tools":[{"type":"mcp_toolset","mcp_server_name":"x"}]},"environment_id":"e"}`, 400, "mcp_server_name"},
+		{"unknown agent", `{"agent":"agent_x","environment_id":"` + testEnvID + `"}`, 404, "Agent not found"},
+		{"ref version 2", `{"agent":{"type":"agent","id":"` + a.ID + `","version":2},"environment_id":"` + testEnvID + `"}`, 404, "no version 2"},
+		{"ref version 0", `{"agent":{"type":"agent","id":"` + a.ID + `","version":0},"environment_id":"` + testEnvID + `"}`, 400, "agent.version"},
+		{"ref with overrides", `{"agent":{"type":"agent","id":"` + a.ID + `","system":"s"},"environment_id":"` + testEnvID + `"}`, 400, "agent_with_overrides"},
+		{"override unknown member", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","temperature":1},"environment_id":"` + testEnvID + `"}`, 400, "agent.temperature"},
+		{"override system 100000", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","system":"` + strings.Repeat("s", 100_000) + `"},"environment_id":"` + testEnvID + `"}`, 200, ""},
+		{"override system 100001", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","system":"` + strings.Repeat("s", 100_001) + `"},"environment_id":"` + testEnvID + `"}`, 400, "agent.system"},
+		{"override toolset without server", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","tools":[{"type":"mcp_toolset","mcp_server_name":"x"}]},"environment_id":"` + testEnvID + `"}`, 400, "mcp_server_name"},
 		{"17 metadata pairs", body(`,"metadata":{` + strings.TrimSuffix(strings.Repeat(`"k":"v",`, 1), ",") + `,"a1":"","a2":"","a3":"","a4":"","a5":"","a6":"","a7":"","a8":"","a9":"","b1":"","b2":"","b3":"","b4":"","b5":"","b6":"","b7":""}`), 400, "metadata"},
 		{"metadata value 513", body(`,"metadata":{"k":"` + strings.Repeat("v", 513) + `"}`), 400, "metadata.k"},
 		{"github", body(`,"resources":[{"type":"github_repository","url":"u","authorization_token":"t","checkout":{"type":"commit","sha":"s"}}]`), 200, ""},
@@ -109,7 +135,7 @@ func TestSessionCreateRules(t *testing.T) {
 func TestSessionSnapshotAndThreads(t *testing.T) {
 	s, a := sessionFixture(t)
 	coord := agentOK(t, s, "POST", "/v1/agents", `{"name":"lead","model":"m","multiagent":{"type":"coordinator","agents":["`+a.ID+`",{"type":"self"},{"type":"advisor","model":"adv"}]}}`)
-	resp, b := agentCall(t, s, "POST", "/v1/sessions", `{"agent":"`+coord.ID+`","environment_id":"env_1",`+
+	resp, b := agentCall(t, s, "POST", "/v1/sessions", `{"agent":"`+coord.ID+`","environment_id":"`+testEnvID+`",`+
 		`"resources":[{"type":"github_repository","url":"https://github.com/o/r","authorization_token":"ghp_secret"}]}`)
 	if resp.StatusCode != 200 || strings.Contains(string(b), "ghp_secret") {
 		t.Fatalf("%d %s", resp.StatusCode, b)
@@ -155,8 +181,8 @@ func TestSessionSnapshotAndThreads(t *testing.T) {
 // only replaced or removed, strictness.
 func TestSessionUpdateRules(t *testing.T) {
 	s, a := sessionFixture(t)
-	withBudget := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"e","title":"t","budget":{"type":"limit","max_list_cost":{"amount":"5","currency":"USD"}}}`)
-	plain := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"e"}`)
+	withBudget := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+testEnvID+`","title":"t","budget":{"type":"limit","max_list_cost":{"amount":"5","currency":"USD"}}}`)
+	plain := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+testEnvID+`"}`)
 	for _, tt := range []struct {
 		name, id, body string
 		status         int
@@ -188,7 +214,7 @@ func TestSessionUpdateRules(t *testing.T) {
 // never echoed, delete, and the list.
 func TestSessionResourcesRules(t *testing.T) {
 	s, a := sessionFixture(t)
-	sess := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"e",`+
+	sess := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+testEnvID+`",`+
 		`"resources":[{"type":"github_repository","url":"u","authorization_token":"old"},{"type":"memory_store","memory_store_id":"memstore_1"}]}`)
 	base := "/v1/sessions/" + sess.ID + "/resources"
 	var repo struct {
@@ -234,7 +260,7 @@ func TestSessionResourcesRules(t *testing.T) {
 func TestSessionListRules(t *testing.T) {
 	s, a := sessionFixture(t)
 	for range 3 {
-		sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"e"}`)
+		sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+testEnvID+`"}`)
 	}
 	resp, b := agentCall(t, s, "GET", "/v1/sessions?limit=2&order=asc", "")
 	var page bidiPage[sessionWire]
@@ -262,5 +288,30 @@ func TestSessionListRules(t *testing.T) {
 				t.Errorf("%d %s, want %d containing %q", resp.StatusCode, b, tt.status, tt.msg)
 			}
 		})
+	}
+}
+
+// TestSessionQueuedForSelfHostedWorkers: a session in a self-hosted
+// environment becomes a work item of its queue; one in a cloud
+// environment does not.
+func TestSessionQueuedForSelfHostedWorkers(t *testing.T) {
+	s, a := sessionFixture(t)
+	self := envOK(t, s, "POST", "/v1/environments", `{"name":"s","config":{"type":"self_hosted"}}`)
+	sess := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+self.ID+`"}`)
+	sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+testEnvID+`"}`)
+	resp, b := agentCall(t, s, "GET", "/v1/environments/"+self.ID+"/work", "")
+	var page struct {
+		Data []struct {
+			State string `json:"state"`
+			Data  struct {
+				Type, ID string
+			} `json:"data"`
+		} `json:"data"`
+	}
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(b, &page) != nil {
+		t.Fatalf("%d %s", resp.StatusCode, b)
+	}
+	if len(page.Data) != 1 || page.Data[0].Data.Type != "session" || page.Data[0].Data.ID != sess.ID || page.Data[0].State != "queued" {
+		t.Errorf("work queue %s, want one queued item for %s", b, sess.ID)
 	}
 }
