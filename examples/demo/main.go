@@ -51,6 +51,7 @@ func run(ctx context.Context, out io.Writer) error {
 		{"A reply, streamed as it is written", streaming},
 		{"Models, and a batch run to the end", modelsAndBatch},
 		{"A document: upload, ask with citations, download, delete", document},
+		{"Managed agents: an agent, a new version, a session, a worker's queue", managedAgents},
 	} {
 		fmt.Fprintf(out, "== %s\n", step.title)
 		if err := step.fn(ctx, out, client, srv); err != nil {
@@ -261,5 +262,51 @@ func document(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Se
 		return err
 	}
 	fmt.Fprintf(out, "deleted %s\n", f.ID)
+	return nil
+}
+
+// managedAgents creates an agent, updates it (version 2, guarded by the
+// version read: a stale one is refused), starts a session of it in a
+// self-hosted environment and polls that environment's work queue as a
+// worker would.
+func managedAgents(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
+	agent, err := c.Agents.Create(ctx, mms.AgentCreateParams{
+		Name: "helper", Model: mms.Model("mms-large-1"),
+		Tools: []mms.AgentTool{mms.AgentCustomTool{Name: "get_weather", Description: "The weather in a city.",
+			InputSchema: mms.InputSchema(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
+	})
+	if err != nil {
+		return err
+	}
+	v1 := agent.Version
+	agent, err = c.Agents.Update(ctx, agent.ID, mms.AgentUpdateParams{Version: v1, System: mms.Set("Be brief.")})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "agent %s: version %d -> %d\n", agent.ID, v1, agent.Version)
+	_, err = c.Agents.Update(ctx, agent.ID, mms.AgentUpdateParams{Version: v1, System: mms.Set("stale")}, option.WithMaxRetries(0))
+	var apiErr *mms.Error
+	if !errors.As(err, &apiErr) {
+		return fmt.Errorf("a stale version was accepted: %v", err)
+	}
+	fmt.Fprintf(out, "an update from version %d is refused: %d %s\n", v1, apiErr.StatusCode, apiErr.Type)
+
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "my-machines", Config: mms.SelfHostedEnvironmentConfig{}})
+	if err != nil {
+		return err
+	}
+	sess, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(agent.ID), EnvironmentID: env.ID,
+		InitialEvents: []mms.SessionEventParams{mms.UserMessageEvent("What is the weather in Paris?")}})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "session %s on agent version %d: %s\n", sess.ID, sess.Agent.Version, sess.Status)
+	work, err := c.Environments.Work.Poll(ctx, env.ID, mms.EnvironmentWorkPollParams{BlockMS: mms.Ptr(0), WorkerID: "worker-1"})
+	if err != nil {
+		return err
+	}
+	if d, ok := work.Data.(mms.WorkSession); ok {
+		fmt.Fprintf(out, "worker-1 polled %s: run session %s (%s; secret %v)\n", work.ID, d.ID, work.State, *work.Secret)
+	}
 	return nil
 }

@@ -1,0 +1,40 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun runs the example against mmstest, so it cannot rot.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), client, "mms-large-1", &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		"created agent agent_", "(version 1, 3 tools)",
+		`updated agent to version 2: "You triage support tickets. Be brief.", metadata map[owner:ops]`,
+		"  version 2, updated", "  version 1, updated",
+		"created environment env_", "(mms.CloudEnvironmentConfig)",
+		"(ticket 1) on agent version 2: idle",
+		`newest first: "ticket 3" "ticket 2" "ticket 1"`,
+		`back from the second page: "ticket 1" "ticket 3" "ticket 2"`,
+		"archived the environment and the agent",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
