@@ -2,23 +2,12 @@ package mms
 
 import (
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func readAgentGolden(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "agents", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // TestAgentGoldenRoundTrip decodes each golden agent record, checks which
 // union values fell back to Unknown, and re-encodes it losslessly.
@@ -38,7 +27,7 @@ func TestAgentGoldenRoundTrip(t *testing.T) {
 		}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
-			in := readAgentGolden(t, tt.file)
+			in := readGolden(t, "agents", tt.file)
 			var a Agent
 			if err := json.Unmarshal(in, &a); err != nil {
 				t.Fatal(err)
@@ -64,7 +53,7 @@ func TestAgentGoldenRoundTrip(t *testing.T) {
 // record: every tool, tool config, policy and roster variant.
 func TestAgentFullDecodesEveryVariant(t *testing.T) {
 	var a Agent
-	if err := json.Unmarshal(readAgentGolden(t, "agent_full.json"), &a); err != nil {
+	if err := json.Unmarshal(readGolden(t, "agents", "agent_full.json"), &a); err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
@@ -111,7 +100,7 @@ func TestAgentFullDecodesEveryVariant(t *testing.T) {
 // unknown member of a decoded record going back into an update.
 func TestAgentRequestForms(t *testing.T) {
 	var rec Agent
-	if err := json.Unmarshal(readAgentGolden(t, "agent_unknown.json"), &rec); err != nil {
+	if err := json.Unmarshal(readGolden(t, "agents", "agent_unknown.json"), &rec); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -185,7 +174,7 @@ func TestAgentParamsDecode(t *testing.T) {
 func FuzzAgent(f *testing.F) {
 	var seeds [][]byte
 	for _, name := range []string{"agent_full.json", "agent_minimal.json", "agent_unknown.json"} {
-		seeds = append(seeds, readAgentGolden(f, name))
+		seeds = append(seeds, readGolden(f, "agents", name))
 	}
 	fuzzRecord[Agent](f, seeds...)
 }

@@ -2,6 +2,8 @@ package mms
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -184,4 +186,38 @@ func requestExtraOf(s reflect.Value, extra map[string]json.RawMessage) map[strin
 		}
 	}
 	return out
+}
+
+// readGolden reads testdata/golden/<dir>/<name>.
+func readGolden(t testing.TB, dir, name string) []byte {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "golden", dir, name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// roundTrip decodes in into a new T, checks which union values fell back
+// to Unknown, re-encodes it losslessly, and checks the client's decoder
+// agrees.
+func roundTrip[T any](t *testing.T, in []byte, unknown []string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(in, &v); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(unknown, findUnknown("", reflect.ValueOf(v))); diff != "" {
+		t.Errorf("unknown variants (-want +got):\n%s", diff)
+	}
+	out, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireJSONEqual(t, in, out)
+	var w T
+	if err := decodeInto(in, &w); err != nil || !cmp.Equal(v, w) {
+		t.Errorf("decodeInto: %v, differs: %s", err, cmp.Diff(v, w))
+	}
+	return v
 }

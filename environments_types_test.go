@@ -4,49 +4,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func readEnvironmentGolden(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "environments", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// roundTripGolden decodes a golden file into a new T, checks which unions
-// fell back to Unknown, re-encodes it losslessly and checks the client's
-// decoder agrees.
-func roundTripGolden[T any](t *testing.T, file string, unknown []string) T {
-	t.Helper()
-	in := readEnvironmentGolden(t, file)
-	var v T
-	if err := json.Unmarshal(in, &v); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(unknown, findUnknown("", reflect.ValueOf(v))); diff != "" {
-		t.Errorf("unknown variants (-want +got):\n%s", diff)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireJSONEqual(t, in, out)
-	var w T
-	if err := decodeInto(in, &w); err != nil || !cmp.Equal(v, w) {
-		t.Errorf("decodeInto: %v, differs: %s", err, cmp.Diff(v, w))
-	}
-	return v
-}
 
 // TestEnvironmentGoldenRoundTrip: every config, networking and work data
 // variant, Unknown ones and unknown members, decoded and re-encoded
@@ -61,7 +24,7 @@ func TestEnvironmentGoldenRoundTrip(t *testing.T) {
 		{"environment_unknown.json", []string{".Config.Networking: UnknownEnvironmentNetworking"}},
 		{"environment_unknown_config.json", []string{".Config: UnknownEnvironmentConfig"}},
 	} {
-		t.Run(tt.file, func(t *testing.T) { roundTripGolden[Environment](t, tt.file, tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[Environment](t, readGolden(t, "environments", tt.file), tt.unknown) })
 	}
 	for _, tt := range []struct {
 		file    string
@@ -71,16 +34,20 @@ func TestEnvironmentGoldenRoundTrip(t *testing.T) {
 		{"work_healthcheck.json", nil},
 		{"work_unknown.json", []string{".Data: UnknownWorkData"}},
 	} {
-		t.Run(tt.file, func(t *testing.T) { roundTripGolden[Work](t, tt.file, tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[Work](t, readGolden(t, "environments", tt.file), tt.unknown) })
 	}
-	t.Run("work_heartbeat.json", func(t *testing.T) { roundTripGolden[WorkHeartbeat](t, "work_heartbeat.json", nil) })
-	t.Run("work_queue_stats.json", func(t *testing.T) { roundTripGolden[WorkQueueStats](t, "work_queue_stats.json", nil) })
+	t.Run("work_heartbeat.json", func(t *testing.T) {
+		roundTrip[WorkHeartbeat](t, readGolden(t, "environments", "work_heartbeat.json"), nil)
+	})
+	t.Run("work_queue_stats.json", func(t *testing.T) {
+		roundTrip[WorkQueueStats](t, readGolden(t, "environments", "work_queue_stats.json"), nil)
+	})
 }
 
 // TestEnvironmentGoldenValues pins the typed values of the goldens.
 func TestEnvironmentGoldenValues(t *testing.T) {
 	var cloud Environment
-	if err := json.Unmarshal(readEnvironmentGolden(t, "environment_cloud.json"), &cloud); err != nil {
+	if err := json.Unmarshal(readGolden(t, "environments", "environment_cloud.json"), &cloud); err != nil {
 		t.Fatal(err)
 	}
 	want := CloudEnvironmentConfig{
@@ -92,14 +59,14 @@ func TestEnvironmentGoldenValues(t *testing.T) {
 		t.Errorf("config (-want +got):\n%s", diff)
 	}
 	var sh Environment
-	if err := json.Unmarshal(readEnvironmentGolden(t, "environment_self_hosted.json"), &sh); err != nil {
+	if err := json.Unmarshal(readGolden(t, "environments", "environment_self_hosted.json"), &sh); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := sh.Config.(SelfHostedEnvironmentConfig); !ok || sh.Description != nil || sh.ArchivedAt == nil || sh.Scope != EnvironmentScopeAccount {
 		t.Errorf("self-hosted %+v", sh)
 	}
 	var w Work
-	if err := json.Unmarshal(readEnvironmentGolden(t, "work_session.json"), &w); err != nil {
+	if err := json.Unmarshal(readGolden(t, "environments", "work_session.json"), &w); err != nil {
 		t.Fatal(err)
 	}
 	if !cmp.Equal(w.Data, WorkData(WorkSession{ID: "sesn_011CZ"})) || w.State != WorkStateActive || w.StoppedAt != nil {
@@ -112,7 +79,7 @@ func TestEnvironmentGoldenValues(t *testing.T) {
 // it.
 func TestWorkSecretRedacted(t *testing.T) {
 	var w Work
-	if err := json.Unmarshal(readEnvironmentGolden(t, "work_session.json"), &w); err != nil {
+	if err := json.Unmarshal(readGolden(t, "environments", "work_session.json"), &w); err != nil {
 		t.Fatal(err)
 	}
 	raw := string(*w.Secret)
@@ -159,7 +126,7 @@ func TestWorkSecretRedacted(t *testing.T) {
 // and no unknown member of a decoded record going back.
 func TestEnvironmentRequestForms(t *testing.T) {
 	var rec Environment
-	if err := json.Unmarshal(readEnvironmentGolden(t, "environment_unknown.json"), &rec); err != nil {
+	if err := json.Unmarshal(readGolden(t, "environments", "environment_unknown.json"), &rec); err != nil {
 		t.Fatal(err)
 	}
 	for _, tt := range []struct {
@@ -223,7 +190,7 @@ func TestEnvironmentParamsDecode(t *testing.T) {
 func FuzzEnvironment(f *testing.F) {
 	var seeds [][]byte
 	for _, n := range []string{"environment_cloud.json", "environment_self_hosted.json", "environment_unknown.json", "environment_unknown_config.json"} {
-		seeds = append(seeds, readEnvironmentGolden(f, n))
+		seeds = append(seeds, readGolden(f, "environments", n))
 	}
 	fuzzRecord[Environment](f, seeds...)
 }
@@ -231,17 +198,17 @@ func FuzzEnvironment(f *testing.F) {
 func FuzzWork(f *testing.F) {
 	var seeds [][]byte
 	for _, n := range []string{"work_session.json", "work_healthcheck.json", "work_unknown.json"} {
-		seeds = append(seeds, readEnvironmentGolden(f, n))
+		seeds = append(seeds, readGolden(f, "environments", n))
 	}
 	fuzzRecord[Work](f, seeds...)
 }
 
 func FuzzWorkHeartbeat(f *testing.F) {
-	fuzzRecord[WorkHeartbeat](f, readEnvironmentGolden(f, "work_heartbeat.json"))
+	fuzzRecord[WorkHeartbeat](f, readGolden(f, "environments", "work_heartbeat.json"))
 }
 
 func FuzzWorkQueueStats(f *testing.F) {
-	fuzzRecord[WorkQueueStats](f, readEnvironmentGolden(f, "work_queue_stats.json"))
+	fuzzRecord[WorkQueueStats](f, readGolden(f, "environments", "work_queue_stats.json"))
 }
 
 func FuzzEnvironmentConfig(f *testing.F) {

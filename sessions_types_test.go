@@ -3,8 +3,6 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -12,39 +10,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func readSessionGolden(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "sessions", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// roundTrip decodes in into a new T, checks which union values fell back
-// to Unknown, re-encodes it losslessly, and checks the client's decoder
-// agrees.
-func roundTrip[T any](t *testing.T, in []byte, unknown []string) T {
-	t.Helper()
-	var v T
-	if err := json.Unmarshal(in, &v); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(unknown, findUnknown("", reflect.ValueOf(v))); diff != "" {
-		t.Errorf("unknown variants (-want +got):\n%s", diff)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireJSONEqual(t, in, out)
-	var w T
-	if err := decodeInto(in, &w); err != nil || !cmp.Equal(v, w) {
-		t.Errorf("decodeInto: %v, differs: %s", err, cmp.Diff(v, w))
-	}
-	return v
-}
 
 // TestSessionGoldenRoundTrip decodes each golden session and thread,
 // checks which unions fell back to Unknown, and re-encodes them
@@ -63,7 +28,7 @@ func TestSessionGoldenRoundTrip(t *testing.T) {
 			".Resources[1].Checkout: UnknownRepositoryCheckout",
 		}},
 	} {
-		t.Run(tt.file, func(t *testing.T) { roundTrip[Session](t, readSessionGolden(t, tt.file), tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[Session](t, readGolden(t, "sessions", tt.file), tt.unknown) })
 	}
 	for _, tt := range []struct {
 		file    string
@@ -73,7 +38,7 @@ func TestSessionGoldenRoundTrip(t *testing.T) {
 		{"thread_advisor.json", nil},
 		{"thread_unknown.json", []string{".Agent: UnknownThreadAgent"}},
 	} {
-		t.Run(tt.file, func(t *testing.T) { roundTrip[SessionThread](t, readSessionGolden(t, tt.file), tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[SessionThread](t, readGolden(t, "sessions", tt.file), tt.unknown) })
 	}
 }
 
@@ -81,7 +46,7 @@ func TestSessionGoldenRoundTrip(t *testing.T) {
 // record: every resource, checkout and roster variant, the nullable fields.
 func TestSessionFullDecodesEveryVariant(t *testing.T) {
 	var s Session
-	if err := json.Unmarshal(readSessionGolden(t, "session_full.json"), &s); err != nil {
+	if err := json.Unmarshal(readGolden(t, "sessions", "session_full.json"), &s); err != nil {
 		t.Fatal(err)
 	}
 	var seen []string
@@ -112,7 +77,7 @@ func TestSessionFullDecodesEveryVariant(t *testing.T) {
 		t.Errorf("memory store %+v", m)
 	}
 	var min Session
-	if err := json.Unmarshal(readSessionGolden(t, "session_minimal.json"), &min); err != nil {
+	if err := json.Unmarshal(readGolden(t, "sessions", "session_minimal.json"), &min); err != nil {
 		t.Fatal(err)
 	}
 	if min.Title != nil || min.Budget != nil || min.Agent.Multiagent != nil || min.DeploymentID != nil || min.ArchivedAt != nil {
@@ -248,14 +213,14 @@ func TestSessionSecretsNotPrinted(t *testing.T) {
 
 func FuzzSession(f *testing.F) {
 	for _, name := range []string{"session_full.json", "session_minimal.json", "session_unknown.json"} {
-		f.Add(readSessionGolden(f, name))
+		f.Add(readGolden(f, "sessions", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[Session](t, data) })
 }
 
 func FuzzSessionThread(f *testing.F) {
 	for _, name := range []string{"thread_agent.json", "thread_advisor.json", "thread_unknown.json"} {
-		f.Add(readSessionGolden(f, name))
+		f.Add(readGolden(f, "sessions", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[SessionThread](t, data) })
 }

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,40 +13,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func readVaultGolden(t testing.TB, name string) []byte {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "golden", "vaults", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
-// goldenRoundTrip decodes a golden file into a T, checks which union
-// values fell back to Unknown, and re-encodes it losslessly; the client's
-// decoder gives the same value.
-func goldenRoundTrip[T any](t *testing.T, file string, unknown []string) T {
-	t.Helper()
-	in := readVaultGolden(t, file)
-	var v T
-	if err := json.Unmarshal(in, &v); err != nil {
-		t.Fatal(err)
-	}
-	if diff := cmp.Diff(unknown, findUnknown("", reflect.ValueOf(v))); diff != "" {
-		t.Errorf("unknown variants (-want +got):\n%s", diff)
-	}
-	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	requireJSONEqual(t, in, out)
-	var w T
-	if err := decodeInto(in, &w); err != nil || !cmp.Equal(v, w) {
-		t.Errorf("decodeInto: %v, differs: %s", err, cmp.Diff(v, w))
-	}
-	return v
-}
 
 // TestVaultGoldenRoundTrip: every record of §1.2 and §1.5, every auth kind
 // and networking kind, Unknown kinds and unknown members, decode and
@@ -61,7 +25,7 @@ func TestVaultGoldenRoundTrip(t *testing.T) {
 		{"vault.json", nil},
 		{"vault_unknown.json", nil},
 	} {
-		t.Run(tt.file, func(t *testing.T) { goldenRoundTrip[Vault](t, tt.file, tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[Vault](t, readGolden(t, "vaults", tt.file), tt.unknown) })
 	}
 	for _, tt := range []struct {
 		file    string
@@ -76,14 +40,14 @@ func TestVaultGoldenRoundTrip(t *testing.T) {
 		{"credential_unknown_members.json", nil},
 		{"credential_unknown_networking.json", []string{".Auth.Networking: UnknownCredentialNetworking"}},
 	} {
-		t.Run(tt.file, func(t *testing.T) { goldenRoundTrip[VaultCredential](t, tt.file, tt.unknown) })
+		t.Run(tt.file, func(t *testing.T) { roundTrip[VaultCredential](t, readGolden(t, "vaults", tt.file), tt.unknown) })
 	}
 	for _, file := range []string{"validation_valid.json", "validation_invalid.json", "validation_unknown.json"} {
-		t.Run(file, func(t *testing.T) { goldenRoundTrip[VaultCredentialValidation](t, file, nil) })
+		t.Run(file, func(t *testing.T) { roundTrip[VaultCredentialValidation](t, readGolden(t, "vaults", file), nil) })
 	}
 	t.Run("deleted.json", func(t *testing.T) {
 		var pair [2]json.RawMessage
-		if err := json.Unmarshal(readVaultGolden(t, "deleted.json"), &pair); err != nil {
+		if err := json.Unmarshal(readGolden(t, "vaults", "deleted.json"), &pair); err != nil {
 			t.Fatal(err)
 		}
 		var v VaultDeleted
@@ -113,7 +77,7 @@ func TestVaultGoldenRoundTrip(t *testing.T) {
 func TestVaultCredentialGoldenValues(t *testing.T) {
 	decode := func(file string) VaultCredential {
 		var c VaultCredential
-		if err := json.Unmarshal(readVaultGolden(t, file), &c); err != nil {
+		if err := json.Unmarshal(readGolden(t, "vaults", file), &c); err != nil {
 			t.Fatal(err)
 		}
 		return c
@@ -145,7 +109,7 @@ func TestVaultCredentialGoldenValues(t *testing.T) {
 		t.Errorf("unknown members %+v", members)
 	}
 	var val VaultCredentialValidation
-	if err := json.Unmarshal(readVaultGolden(t, "validation_invalid.json"), &val); err != nil {
+	if err := json.Unmarshal(readGolden(t, "vaults", "validation_invalid.json"), &val); err != nil {
 		t.Fatal(err)
 	}
 	if val.Status != VaultCredentialInvalid || val.MCPProbe.Method != "initialize" || !val.MCPProbe.HTTPResponse.BodyTruncated ||
@@ -161,12 +125,12 @@ func TestVaultCredentialGoldenValues(t *testing.T) {
 func TestVaultRequestForms(t *testing.T) {
 	exp := time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 	var rec VaultCredential
-	if err := json.Unmarshal(readVaultGolden(t, "credential_unknown_networking.json"), &rec); err != nil {
+	if err := json.Unmarshal(readGolden(t, "vaults", "credential_unknown_networking.json"), &rec); err != nil {
 		t.Fatal(err)
 	}
 	recEnv := rec.Auth.(EnvironmentVariableAuth)
 	var lim VaultCredential
-	if err := json.Unmarshal(readVaultGolden(t, "credential_environment_variable.json"), &lim); err != nil {
+	if err := json.Unmarshal(readGolden(t, "vaults", "credential_environment_variable.json"), &lim); err != nil {
 		t.Fatal(err)
 	}
 	limited := lim.Auth.(EnvironmentVariableAuth).Networking.(CredentialNetworkingLimited)
@@ -330,20 +294,20 @@ func FuzzVaultCredential(f *testing.F) {
 	for _, name := range []string{"credential_mcp_oauth.json", "credential_mcp_oauth_minimal.json", "credential_static_bearer.json",
 		"credential_environment_variable.json", "credential_environment_variable_unrestricted.json", "credential_unknown.json",
 		"credential_unknown_members.json", "credential_unknown_networking.json"} {
-		f.Add(readVaultGolden(f, name))
+		f.Add(readGolden(f, "vaults", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[VaultCredential](t, data) })
 }
 
 func FuzzVault(f *testing.F) {
-	f.Add(readVaultGolden(f, "vault.json"))
-	f.Add(readVaultGolden(f, "vault_unknown.json"))
+	f.Add(readGolden(f, "vaults", "vault.json"))
+	f.Add(readGolden(f, "vaults", "vault_unknown.json"))
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[Vault](t, data) })
 }
 
 func FuzzVaultCredentialValidation(f *testing.F) {
 	for _, name := range []string{"validation_valid.json", "validation_invalid.json", "validation_unknown.json"} {
-		f.Add(readVaultGolden(f, name))
+		f.Add(readGolden(f, "vaults", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[VaultCredentialValidation](t, data) })
 }
