@@ -650,8 +650,8 @@ func TestFilesUploadExpiry(t *testing.T) {
 
 // TestFilesRecordedRoundTrip: the Files responses on file decode to what
 // they say and re-encode to the same JSON: the project's
-// (testdata/golden/files) and, when present, the recorded ones
-// (../shared/recorded/other, read in place).
+// (testdata/golden/files) always and, when the recorded traffic is
+// present, its other/ folder, read in place.
 func TestFilesRecordedRoundTrip(t *testing.T) {
 	type sample struct {
 		dir, upload, metadata, deleted   string
