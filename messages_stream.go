@@ -2,14 +2,12 @@ package mms
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"iter"
 	"net/http"
 	"sync/atomic"
 
-	"github.com/mms-sdk/mms-go/internal/sse"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -115,7 +113,7 @@ func (a *MessageAccumulator) Text(events iter.Seq2[MessageStreamEvent, error]) i
 
 // messageStream is one open message stream.
 type messageStream struct {
-	*eventConn
+	*eventReader[MessageStreamEvent]
 
 	// The call's charge on the client-side token limit, corrected from the
 	// usage the stream reports.
@@ -147,36 +145,21 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, err
 	}
-	return &messageStream{eventConn: conn, budget: cl.budget(r)}, nil
+	return &messageStream{eventReader: newEventReader(conn, decodeMessageStreamEvent), budget: cl.budget(r)}, nil
 }
 
 // run decodes the stream and yields its events up to message_stop, or its
 // error.
 func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent, error) bool) {
-	dec := sse.NewDecoder(st.body)
-	events := 0
 	for {
-		sev, err := dec.Next()
+		ev, err := st.next(ctx)
+		if err == io.EOF {
+			err = fmt.Errorf("%w: the stream ended after %d events without message_stop", ErrStreamTruncated, st.events)
+		}
 		if err != nil {
-			switch {
-			case err == io.EOF:
-				yield(nil, fmt.Errorf("%w: the stream ended after %d events without message_stop", ErrStreamTruncated, events))
-			default:
-				yield(nil, st.readError(ctx, events, err))
-			}
+			yield(nil, err)
 			return
 		}
-		ev, err := decodeMessageStreamEvent(sev.Type, sev.Data)
-		if err != nil {
-			var apiErr *Error
-			if errors.As(err, &apiErr) { // an "error" event
-				yield(nil, st.withResponse(apiErr))
-			} else {
-				yield(nil, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, events+1, st.resp.RequestID))
-			}
-			return
-		}
-		events++
 		switch e := ev.(type) {
 		case MessageStartEvent:
 			st.usage = e.Message.Usage

@@ -1,10 +1,11 @@
 package mms
 
 // The event-stream connection shared by every streaming endpoint (message
-// streams; session event streams reuse it): sending the request with the
+// streams and session event streams): sending the request with the
 // stream's header timeout, refusing a JSON answer where events were
-// expected, the idle timer, the read errors and the drain after a complete
-// stream. Each stream keeps its own decoding loop on top.
+// expected, the idle timer, the read errors, the drain after a complete
+// stream, and eventReader, which decodes the events into a stream's own
+// event type. Each stream keeps only what its events mean on top.
 
 import (
 	"context"
@@ -15,6 +16,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/mms-sdk/mms-go/internal/sse"
 	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
@@ -131,6 +133,45 @@ func (c *eventConn) withResponse(e *Error) *Error {
 		e.RequestID = c.resp.RequestID
 	}
 	return e
+}
+
+// eventReader decodes the events of one open connection into T with
+// decode, which turns an "error" event into an *Error.
+type eventReader[T any] struct {
+	*eventConn
+	dec    *sse.Decoder
+	decode func(name string, data []byte) (T, error)
+	events int // events decoded so far
+}
+
+func newEventReader[T any](c *eventConn, decode func(name string, data []byte) (T, error)) *eventReader[T] {
+	return &eventReader[T]{eventConn: c, dec: sse.NewDecoder(c.body), decode: decode}
+}
+
+// next returns the next event. The body's clean end between two events is
+// io.EOF, which each stream judges itself; every other failure comes
+// explained: a read error (idle, cancelled, truncated) by readError, an
+// "error" event as its *Error completed from the response, an undecodable
+// event with its position and the request-id.
+func (r *eventReader[T]) next(ctx context.Context) (T, error) {
+	var zero T
+	sev, err := r.dec.Next()
+	if err == io.EOF {
+		return zero, io.EOF
+	}
+	if err != nil {
+		return zero, r.readError(ctx, r.events, err)
+	}
+	ev, err := r.decode(sev.Type, sev.Data)
+	if err != nil {
+		var apiErr *Error
+		if errors.As(err, &apiErr) {
+			return zero, r.withResponse(apiErr)
+		}
+		return zero, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, r.events+1, r.resp.RequestID)
+	}
+	r.events++
+	return ev, nil
 }
 
 // idleReader closes the response body when a Read waits longer than timeout
