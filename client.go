@@ -120,7 +120,9 @@ func (c *Client) initServices() {
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
 	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
-	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c}, Threads: &SessionThreadsService{client: c}}
+	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c},
+		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
+		Events:  &SessionEventsService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

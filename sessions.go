@@ -38,6 +38,8 @@ type SessionsService struct {
 	Resources *SessionResourcesService
 	// Threads retrieves, lists and archives a session's threads.
 	Threads *SessionThreadsService
+	// Events sends, lists and streams a session's events.
+	Events *SessionEventsService
 }
 
 // SessionStatus is where a session is in its life. Unknown values pass

@@ -20,6 +20,8 @@ func init() {
 // client.Sessions.Threads.
 type SessionThreadsService struct {
 	client *Client
+	// Events lists and streams a thread's events.
+	Events *SessionThreadEventsService
 }
 
 // SessionThread is one agent's thread of a multi-agent session (the wire

@@ -46,6 +46,10 @@ func (e *StreamIdleError) Error() string {
 // Is lets callers match it with context.DeadlineExceeded.
 func (e *StreamIdleError) Is(target error) bool { return target == context.DeadlineExceeded }
 
+// errNotEventStream is wrapped into the error of a 2xx JSON answer where an
+// event stream was expected: a misrouted request, not a network failure.
+var errNotEventStream = errors.New("expected an event stream")
+
 // errStreamReused is yielded when a stream is ranged over a second time.
 var errStreamReused = errors.New("mms: a stream can be ranged over only once; call Stream again for a new request")
 
@@ -80,8 +84,8 @@ func (cl call) openEvents(ctx context.Context, r *request) (*eventConn, error) {
 		if mt, _, _ := mime.ParseMediaType(ct); mt == "application/json" {
 			data, _ := io.ReadAll(io.LimitReader(resp.Body, 200))
 			resp.Body.Close()
-			return nil, fmt.Errorf("mms: %s: expected an event stream, got %s: %s (request-id %s)",
-				c.what, ct, excerpt(data), resp.RequestID)
+			return nil, fmt.Errorf("mms: %s: %w, got %s: %s (request-id %s)",
+				c.what, errNotEventStream, ct, excerpt(data), resp.RequestID)
 		}
 	}
 	if cl.cfg.StreamIdle > 0 {
@@ -168,11 +172,18 @@ func (r *eventReader[T]) next(ctx context.Context) (T, error) {
 		if errors.As(err, &apiErr) {
 			return zero, r.withResponse(apiErr)
 		}
-		return zero, fmt.Errorf("%w (event %d of the stream, request-id %s)", err, r.events+1, r.resp.RequestID)
+		return zero, &eventDecodeError{fmt.Errorf("%w (event %d of the stream, request-id %s)", err, r.events+1, r.resp.RequestID)}
 	}
 	r.events++
 	return ev, nil
 }
+
+// eventDecodeError is the error of an event that does not decode: the
+// server and the SDK disagree, which no reconnect mends.
+type eventDecodeError struct{ err error }
+
+func (e *eventDecodeError) Error() string { return e.err.Error() }
+func (e *eventDecodeError) Unwrap() error { return e.err }
 
 // idleReader closes the response body when a Read waits longer than timeout
 // for bytes. The clock runs only while a Read is waiting, so a caller that
