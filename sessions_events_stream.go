@@ -169,9 +169,11 @@ func (st *sessionStream) run(ctx context.Context, yield func(SessionEvent, error
 	for {
 		var err error
 		if !skipped {
-			if err = st.skipPast(ctx); err == nil {
-				skipped = true
+			var over bool
+			if over, err = st.skipPast(ctx); over {
+				return // the session ended before the stream opened
 			}
+			skipped = err == nil
 		}
 		if skipped {
 			var done bool
@@ -179,6 +181,9 @@ func (st *sessionStream) run(ctx context.Context, yield func(SessionEvent, error
 			if done {
 				return
 			}
+		}
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			err = fmt.Errorf("mms: stream of GET %s: %w", st.path, ctx.Err())
 		}
 		if st.final(ctx, err) || (st.policy.MaxAttempts > 0 && failures >= st.policy.MaxAttempts) {
 			yield(nil, err)
@@ -264,15 +269,19 @@ func (st *sessionStream) open(ctx context.Context) (*eventReader[SessionEvent], 
 
 // skipPast marks the events stored before a live stream as seen: those at
 // the latest processed time (a gap is listed from that time on, inclusive)
-// and, for a thread, all of them.
-func (st *sessionStream) skipPast(ctx context.Context) error {
+// and, for a thread, all of them. over reports that the stream's last
+// event is among them: nothing more will come.
+func (st *sessionStream) skipPast(ctx context.Context) (over bool, err error) {
 	events := st.latest
 	if events == nil {
 		events = func(ctx context.Context) iter.Seq2[SessionEvent, error] { return st.list(ctx, time.Time{}) }
 	}
 	for ev, err := range events(ctx) {
 		if err != nil {
-			return err
+			return false, err
+		}
+		if st.ends(ev) {
+			return true, nil
 		}
 		if t := processedTime(ev); !t.IsZero() && st.latest != nil {
 			if st.mark.IsZero() {
@@ -285,7 +294,7 @@ func (st *sessionStream) skipPast(ctx context.Context) error {
 			st.seen[id] = struct{}{}
 		}
 	}
-	return nil
+	return false, nil
 }
 
 // admit reports whether ev is to be yielded, and records it: a stored
