@@ -365,7 +365,7 @@ type SessionCreateParams struct {
 	// only be given here: an update cannot change them.
 	VaultIDs []string `json:"vault_ids,omitzero"`
 	// InitialEvents are at most 50 user.message and user.define_outcome
-	// events, processed in order (e.g. mms.UserMessageEvent("hi")).
+	// events, processed in order (e.g. mms.NewUserMessageEvent("hi")).
 	InitialEvents []SessionEventParams `json:"initial_events,omitzero"`
 	// Budget caps the session's spending (mms.BudgetUSD("25")); nil sends
 	// none. A budget cannot be added later.

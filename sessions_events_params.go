@@ -9,12 +9,20 @@ import (
 
 // The events a client sends to a session (§4.2 of the managed-agents
 // reference). Sessions.Create takes user.message and user.define_outcome
-// as initial events; the other kinds belong to the events endpoint.
+// as initial events; every kind goes to the events endpoint in a
+// [SessionEventSendParams].
+
+func init() {
+	codec.Objects(SessionEventSendParams{})
+}
 
 // A SessionEventParams is one event a client sends to a session:
-// [UserMessageEventParams], [UserDefineOutcomeEventParams] or
-// [UnknownSessionEventParams] (a decoded kind this SDK version cannot
-// name; it is sent back as it came).
+// [UserMessageEventParams], [UserInterruptEventParams],
+// [UserToolConfirmationEventParams], [UserCustomToolResultEventParams],
+// [UserToolResultEventParams], [UserDefineOutcomeEventParams],
+// [SystemMessageEventParams] or [UnknownSessionEventParams] (a decoded
+// kind this SDK version cannot name; it is sent back as it came). The
+// New…Event constructors build the common ones.
 type SessionEventParams interface {
 	json.Marshaler
 	isSessionEventParams()
@@ -23,29 +31,36 @@ type SessionEventParams interface {
 
 var sessionEventParamsUnion = codec.NewUnion[SessionEventParams]("SessionEventParams", UnknownSessionEventParams{}).
 	Add("user.message", UserMessageEventParams{}).
-	Add("user.define_outcome", UserDefineOutcomeEventParams{})
+	Add("user.interrupt", UserInterruptEventParams{}).
+	Add("user.tool_confirmation", UserToolConfirmationEventParams{}).
+	Add("user.custom_tool_result", UserCustomToolResultEventParams{}).
+	Add("user.tool_result", UserToolResultEventParams{}).
+	Add("user.define_outcome", UserDefineOutcomeEventParams{}).
+	Add("system.message", SystemMessageEventParams{})
 
 // UserMessageEventParams is a user turn (the wire type "user.message").
-// [UserMessageEvent] builds the common text-only one.
+// [NewUserMessageEvent] builds the common text-only one.
 type UserMessageEventParams struct {
-	// Content is the message: at least one block.
+	// Content is the message: at least one text, image, document or
+	// redacted block.
 	Content []SessionContentBlock `json:"content"`
 }
 
-// UserMessageEvent returns a user.message holding text as its only block.
-func UserMessageEvent(text string) UserMessageEventParams {
+// NewUserMessageEvent returns a user.message holding text as its only
+// block.
+func NewUserMessageEvent(text string) UserMessageEventParams {
 	return UserMessageEventParams{Content: []SessionContentBlock{TextBlock{Text: text}}}
 }
 
-// UserMessageEventBlocks returns a user.message holding blocks (text,
+// NewUserMessageEventBlocks returns a user.message holding blocks (text,
 // images, documents).
-func UserMessageEventBlocks(blocks ...SessionContentBlock) UserMessageEventParams {
+func NewUserMessageEventBlocks(blocks ...SessionContentBlock) UserMessageEventParams {
 	return UserMessageEventParams{Content: blocks}
 }
 
 // UserDefineOutcomeEventParams sets the agent working towards an outcome
 // that a rubric grades (the wire type "user.define_outcome").
-// [DefineOutcomeEvent] builds one.
+// [NewDefineOutcomeEvent] builds one.
 type UserDefineOutcomeEventParams struct {
 	// Description says what the outcome is. Required.
 	Description string `json:"description"`
@@ -56,10 +71,170 @@ type UserDefineOutcomeEventParams struct {
 	MaxIterations int `json:"max_iterations,omitzero"`
 }
 
-// DefineOutcomeEvent returns a user.define_outcome for description graded
-// by rubric.
-func DefineOutcomeEvent(description string, rubric OutcomeRubric) UserDefineOutcomeEventParams {
+// NewDefineOutcomeEvent returns a user.define_outcome for description
+// graded by rubric.
+func NewDefineOutcomeEvent(description string, rubric OutcomeRubric) UserDefineOutcomeEventParams {
 	return UserDefineOutcomeEventParams{Description: description, Rubric: rubric}
+}
+
+// UserInterruptEventParams stops the agent (the wire type
+// "user.interrupt"): every thread, or only SessionThreadID's.
+// [NewInterruptEvent] and [NewThreadInterruptEvent] build them.
+type UserInterruptEventParams struct {
+	// SessionThreadID limits the interrupt to one thread; "" interrupts
+	// every thread that is not archived.
+	SessionThreadID string `json:"session_thread_id,omitzero"`
+}
+
+// NewInterruptEvent returns a user.interrupt for every thread.
+func NewInterruptEvent() UserInterruptEventParams { return UserInterruptEventParams{} }
+
+// NewThreadInterruptEvent returns a user.interrupt for one thread.
+func NewThreadInterruptEvent(threadID string) UserInterruptEventParams {
+	return UserInterruptEventParams{SessionThreadID: threadID}
+}
+
+// ToolConfirmationResult answers a permission request. Unknown values
+// pass through.
+type ToolConfirmationResult string
+
+// The answers to a permission request.
+const (
+	ToolConfirmationAllow ToolConfirmationResult = "allow"
+	ToolConfirmationDeny  ToolConfirmationResult = "deny"
+)
+
+// UserToolConfirmationEventParams answers a permission request of an
+// agent.tool_use or agent.mcp_tool_use whose permission is "ask" (the
+// wire type "user.tool_confirmation"). [NewAllowToolEvent] and
+// [NewDenyToolEvent] build them.
+type UserToolConfirmationEventParams struct {
+	// ToolUseID is the id of the tool call answered. Required.
+	ToolUseID string `json:"tool_use_id"`
+	// Result is ToolConfirmationAllow or ToolConfirmationDeny. Required.
+	Result ToolConfirmationResult `json:"result"`
+	// DenyMessage tells the agent why; only with ToolConfirmationDeny.
+	DenyMessage string `json:"deny_message,omitzero"`
+}
+
+// NewAllowToolEvent returns a user.tool_confirmation allowing the call
+// toolUseID.
+func NewAllowToolEvent(toolUseID string) UserToolConfirmationEventParams {
+	return UserToolConfirmationEventParams{ToolUseID: toolUseID, Result: ToolConfirmationAllow}
+}
+
+// NewDenyToolEvent returns a user.tool_confirmation denying the call
+// toolUseID, telling the agent message ("" sends none).
+func NewDenyToolEvent(toolUseID, message string) UserToolConfirmationEventParams {
+	return UserToolConfirmationEventParams{ToolUseID: toolUseID, Result: ToolConfirmationDeny, DenyMessage: message}
+}
+
+// UserCustomToolResultEventParams is the result of an
+// agent.custom_tool_use (the wire type "user.custom_tool_result").
+// [NewCustomToolResultEvent] and [NewCustomToolErrorEvent] build them.
+type UserCustomToolResultEventParams struct {
+	// CustomToolUseID is the id of the agent.custom_tool_use answered.
+	// Required.
+	CustomToolUseID string `json:"custom_tool_use_id"`
+	// Content is the result: at least one block that is not empty text
+	// (the service refuses an empty result; send a placeholder such as
+	// "(no output)").
+	Content []SessionContentBlock `json:"content,omitzero"`
+	// IsError reports that the tool failed.
+	IsError bool `json:"is_error,omitzero"`
+}
+
+// NewCustomToolResultEvent returns the result text of the custom tool
+// call customToolUseID.
+func NewCustomToolResultEvent(customToolUseID, text string) UserCustomToolResultEventParams {
+	return UserCustomToolResultEventParams{CustomToolUseID: customToolUseID, Content: textContent(text)}
+}
+
+// NewCustomToolErrorEvent returns a failed result of the custom tool call
+// customToolUseID, message saying why.
+func NewCustomToolErrorEvent(customToolUseID, message string) UserCustomToolResultEventParams {
+	return UserCustomToolResultEventParams{CustomToolUseID: customToolUseID, Content: textContent(message), IsError: true}
+}
+
+// UserToolResultEventParams is the result of a sandbox tool the client
+// ran for a self-hosted environment (the wire type "user.tool_result").
+// [NewToolResultEvent] builds one.
+type UserToolResultEventParams struct {
+	// ToolUseID is the id of the agent.tool_use answered. Required.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result: at least one block that is not empty text,
+	// as for [UserCustomToolResultEventParams].
+	Content []SessionContentBlock `json:"content,omitzero"`
+	// IsError reports that the tool failed.
+	IsError bool `json:"is_error,omitzero"`
+}
+
+// NewToolResultEvent returns the result text of the tool call toolUseID,
+// failed when isError.
+func NewToolResultEvent(toolUseID, text string, isError bool) UserToolResultEventParams {
+	return UserToolResultEventParams{ToolUseID: toolUseID, Content: textContent(text), IsError: isError}
+}
+
+// SystemMessageEventParams is a system-role turn (the wire type
+// "system.message"). It must be the last event of a send and follow a
+// user message or tool result; some models refuse it.
+// [NewSystemMessageEvent] builds one.
+type SystemMessageEventParams struct {
+	// Content is the message: at least one text block, and only text.
+	Content []SessionContentBlock `json:"content"`
+}
+
+// NewSystemMessageEvent returns a system.message holding text.
+func NewSystemMessageEvent(text string) SystemMessageEventParams {
+	return SystemMessageEventParams{Content: textContent(text)}
+}
+
+// textContent is content of one text block.
+func textContent(text string) []SessionContentBlock {
+	return []SessionContentBlock{TextBlock{Text: text}}
+}
+
+// SessionEventSendParams are the parameters of a send to a session's
+// events: the events, processed in order.
+type SessionEventSendParams struct {
+	// Events are the events to send: at least one; at most one
+	// system.message, and it comes last.
+	Events []SessionEventParams `json:"events"`
+}
+
+// MarshalJSON writes the request form.
+func (p SessionEventSendParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes the params.
+func (p *SessionEventSendParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: no event, a nil
+// event, more than one system.message or one that is not last (§7 row 7),
+// or an event that breaks its own rules: a user.message without content,
+// with a search_result or a Messages-only member of a block; a
+// tool confirmation without tool_use_id, with a result other than allow
+// and deny, or a deny_message with allow; a custom tool or tool result
+// without its id or with empty content (no block, or only empty text: the
+// service refuses it, send a placeholder such as "(no output)"); a
+// system.message with no block or one that is not text; a define_outcome
+// as [SessionCreateParams.Validate] checks it.
+func (p SessionEventSendParams) Validate() error {
+	if len(p.Events) == 0 {
+		return invalid("events", "must hold at least one event")
+	}
+	for i, e := range p.Events {
+		path := fmt.Sprintf("events[%d]", i)
+		if e == nil {
+			return invalid(path, "must not be nil")
+		}
+		if _, ok := e.(SystemMessageEventParams); ok && i != len(p.Events)-1 {
+			return invalid(path, "a system.message must be the last event of a send (at most one per send)")
+		}
+		if err := e.validate(path); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // UnknownSessionEventParams keeps an event kind this SDK version cannot
@@ -69,9 +244,29 @@ type UnknownSessionEventParams struct {
 	Raw  json.RawMessage
 }
 
-func (UserMessageEventParams) isSessionEventParams()       {}
-func (UserDefineOutcomeEventParams) isSessionEventParams() {}
-func (UnknownSessionEventParams) isSessionEventParams()    {}
+func (UserMessageEventParams) isSessionEventParams()          {}
+func (UserInterruptEventParams) isSessionEventParams()        {}
+func (UserToolConfirmationEventParams) isSessionEventParams() {}
+func (UserCustomToolResultEventParams) isSessionEventParams() {}
+func (UserToolResultEventParams) isSessionEventParams()       {}
+func (UserDefineOutcomeEventParams) isSessionEventParams()    {}
+func (SystemMessageEventParams) isSessionEventParams()        {}
+func (UnknownSessionEventParams) isSessionEventParams()       {}
+
+func (e UserInterruptEventParams) MarshalJSON() ([]byte, error)        { return marshalRequest(e) }
+func (e *UserInterruptEventParams) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
+func (e UserToolConfirmationEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
+func (e *UserToolConfirmationEventParams) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, e)
+}
+func (e UserCustomToolResultEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
+func (e *UserCustomToolResultEventParams) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, e)
+}
+func (e UserToolResultEventParams) MarshalJSON() ([]byte, error)     { return marshalRequest(e) }
+func (e *UserToolResultEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (e SystemMessageEventParams) MarshalJSON() ([]byte, error)      { return marshalRequest(e) }
+func (e *SystemMessageEventParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, e) }
 
 func (e UserMessageEventParams) MarshalJSON() ([]byte, error)       { return marshalRequest(e) }
 func (e *UserMessageEventParams) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, e) }
@@ -88,6 +283,17 @@ func (e UserMessageEventParams) validate(path string) error {
 		return invalid(path+".content", "must hold at least one block")
 	}
 	for i, b := range e.Content {
+		if _, ok := b.(SearchResultBlock); ok {
+			return invalid(fmt.Sprintf("%s.content[%d]", path, i), "a search_result block is allowed only in a tool result, not in a user.message")
+		}
+	}
+	return validateSessionBlocks(path, e.Content)
+}
+
+// validateSessionBlocks checks each block of content: not nil, valid,
+// without Messages-only members.
+func validateSessionBlocks(path string, content []SessionContentBlock) error {
+	for i, b := range content {
 		p := fmt.Sprintf("%s.content[%d]", path, i)
 		if b == nil {
 			return invalid(p, "must not be nil")
@@ -100,6 +306,66 @@ func (e UserMessageEventParams) validate(path string) error {
 		}
 	}
 	return nil
+}
+
+func (UserInterruptEventParams) validate(string) error { return nil }
+
+func (e UserToolConfirmationEventParams) validate(path string) error {
+	if err := requiredID(path+".tool_use_id", e.ToolUseID); err != nil {
+		return err
+	}
+	switch e.Result {
+	case ToolConfirmationAllow:
+		if e.DenyMessage != "" {
+			return invalid(path+".deny_message", "is allowed only with result %q", ToolConfirmationDeny)
+		}
+	case ToolConfirmationDeny:
+	default:
+		return invalid(path+".result", "must be %q or %q, got %q", ToolConfirmationAllow, ToolConfirmationDeny, e.Result)
+	}
+	return nil
+}
+
+func (e UserCustomToolResultEventParams) validate(path string) error {
+	if err := requiredID(path+".custom_tool_use_id", e.CustomToolUseID); err != nil {
+		return err
+	}
+	return validateToolResultContent(path, e.Content)
+}
+
+func (e UserToolResultEventParams) validate(path string) error {
+	if err := requiredID(path+".tool_use_id", e.ToolUseID); err != nil {
+		return err
+	}
+	return validateToolResultContent(path, e.Content)
+}
+
+// validateToolResultContent refuses an empty tool result, as the service
+// does (§7 row 6): no block, or only empty text blocks.
+func validateToolResultContent(path string, content []SessionContentBlock) error {
+	empty := true
+	for _, b := range content {
+		if t, ok := b.(TextBlock); !ok || t.Text != "" {
+			empty = false
+			break
+		}
+	}
+	if empty {
+		return invalid(path+".content", `must hold a block that is not empty text: the service refuses an empty tool result (send a placeholder such as "(no output)")`)
+	}
+	return validateSessionBlocks(path, content)
+}
+
+func (e SystemMessageEventParams) validate(path string) error {
+	if len(e.Content) == 0 {
+		return invalid(path+".content", "must hold at least one text block")
+	}
+	for i, b := range e.Content {
+		if _, ok := b.(TextBlock); !ok && b != nil {
+			return invalid(fmt.Sprintf("%s.content[%d]", path, i), "must be a text block: a system.message holds only text")
+		}
+	}
+	return validateSessionBlocks(path, e.Content)
 }
 
 // sessionBlockFields refuses the Messages-only members of a reused block:
@@ -122,6 +388,8 @@ func sessionBlockFields(path string, b SessionContentBlock) error {
 		if b.Citations != nil {
 			return invalid(path+".citations", "is not allowed in a session event")
 		}
+		cacheControl = b.CacheControl != nil
+	case SearchResultBlock:
 		cacheControl = b.CacheControl != nil
 	}
 	if cacheControl {
@@ -199,8 +467,9 @@ func (r *FileRubric) UnmarshalJSON(data []byte) error       { return unmarshalJS
 func (u UnknownOutcomeRubric) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // A SessionContentBlock is one block of a session event's content: the
-// Messages [TextBlock], [ImageBlock] and [DocumentBlock], a
-// [RedactedBlock], or [UnknownSessionContentBlock].
+// Messages [TextBlock], [ImageBlock], [DocumentBlock] and (in tool results
+// only) [SearchResultBlock], a [RedactedBlock], or
+// [UnknownSessionContentBlock].
 type SessionContentBlock interface {
 	json.Marshaler
 	isSessionContentBlock()
@@ -211,6 +480,7 @@ var sessionContentBlockUnion = codec.NewUnion[SessionContentBlock]("SessionConte
 	Add("text", TextBlock{}).
 	Add("image", ImageBlock{}).
 	Add("document", DocumentBlock{}).
+	Add("search_result", SearchResultBlock{}).
 	Add("redacted", RedactedBlock{})
 
 // RedactedBlock stands for content the service withheld (the wire type
@@ -230,6 +500,7 @@ type UnknownSessionContentBlock struct {
 func (TextBlock) isSessionContentBlock()                  {}
 func (ImageBlock) isSessionContentBlock()                 {}
 func (DocumentBlock) isSessionContentBlock()              {}
+func (SearchResultBlock) isSessionContentBlock()          {}
 func (RedactedBlock) isSessionContentBlock()              {}
 func (UnknownSessionContentBlock) isSessionContentBlock() {}
 

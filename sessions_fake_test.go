@@ -75,7 +75,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadOnly},
 		},
 		VaultIDs:      []string{f.vault},
-		InitialEvents: []mms.SessionEventParams{mms.UserMessageEvent("hi"), mms.DefineOutcomeEvent("a report", mms.TextRubric{Content: "complete"})},
+		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi"), mms.NewDefineOutcomeEvent("a report", mms.TextRubric{Content: "complete"})},
 		Budget:        mms.Ptr(mms.BudgetUSD("10.00")),
 	})
 	if err != nil {
@@ -388,8 +388,8 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		},
 		VaultIDs: []string{f.vault},
 		InitialEvents: []mms.SessionEventParams{
-			mms.UserMessageEventBlocks(mms.TextBlock{Text: "hi"}, mms.ImageFromURL("https://x/i.png"), mms.DocumentFromFile(file.ID), mms.RedactedBlock{}),
-			mms.DefineOutcomeEvent("d", mms.TextRubric{Content: "c"}),
+			mms.NewUserMessageEventBlocks(mms.TextBlock{Text: "hi"}, mms.ImageFromURL("https://x/i.png"), mms.DocumentFromFile(file.ID), mms.RedactedBlock{}),
+			mms.NewDefineOutcomeEvent("d", mms.TextRubric{Content: "c"}),
 			mms.UserDefineOutcomeEventParams{Description: "d", Rubric: mms.FileRubric{FileID: file.ID}, MaxIterations: 20},
 		},
 		Budget: mms.Ptr(mms.BudgetUSD("12.50")),

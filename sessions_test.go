@@ -29,7 +29,7 @@ func TestSessionsWire(t *testing.T) {
 		{"create", reply{body: testSessionJSON}, func(ctx context.Context, c *mms.Client) error {
 			_, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentRef{ID: "agent_1", Version: mms.Ptr(1)},
 				EnvironmentID: "env_1", Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "tok"}},
-				InitialEvents: []mms.SessionEventParams{mms.UserMessageEvent("hi")}})
+				InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi")}})
 			return err
 		}, "POST", "/v1/sessions", "", `{"agent":{"type":"agent","id":"agent_1","version":1},"environment_id":"env_1",` +
 			`"resources":[{"type":"github_repository","url":"u","authorization_token":"tok"}],` +
@@ -168,7 +168,7 @@ func TestSessionCreateValidation(t *testing.T) {
 	events := func(n int) []mms.SessionEventParams {
 		es := make([]mms.SessionEventParams, n)
 		for i := range es {
-			es[i] = mms.UserMessageEvent("hi")
+			es[i] = mms.NewUserMessageEvent("hi")
 		}
 		return es
 	}
@@ -240,20 +240,20 @@ func TestSessionCreateValidation(t *testing.T) {
 		{"nil event", ev(nil), "initial_events[0]"},
 		{"other event kind", ev(mms.UnknownSessionEventParams{Type: "user.interrupt", Raw: []byte(`{"type":"user.interrupt"}`)}), "initial_events[0]"},
 		{"empty message", ev(mms.UserMessageEventParams{}), "initial_events[0].content"},
-		{"empty text block", ev(mms.UserMessageEvent("")), "initial_events[0].content[0].text"},
-		{"nil block", ev(mms.UserMessageEventBlocks(nil)), "initial_events[0].content[0]"},
-		{"image without source", ev(mms.UserMessageEventBlocks(mms.ImageBlock{})), "initial_events[0].content[0].source"},
-		{"text with cache_control", ev(mms.UserMessageEventBlocks(mms.TextBlock{Text: "a", CacheControl: &mms.CacheControl{}})), "initial_events[0].content[0].cache_control"},
-		{"image with transformations", ev(mms.UserMessageEventBlocks(mms.ImageBlock{Source: mms.URLImageSource{URL: "u"},
+		{"empty text block", ev(mms.NewUserMessageEvent("")), "initial_events[0].content[0].text"},
+		{"nil block", ev(mms.NewUserMessageEventBlocks(nil)), "initial_events[0].content[0]"},
+		{"image without source", ev(mms.NewUserMessageEventBlocks(mms.ImageBlock{})), "initial_events[0].content[0].source"},
+		{"text with cache_control", ev(mms.NewUserMessageEventBlocks(mms.TextBlock{Text: "a", CacheControl: &mms.CacheControl{}})), "initial_events[0].content[0].cache_control"},
+		{"image with transformations", ev(mms.NewUserMessageEventBlocks(mms.ImageBlock{Source: mms.URLImageSource{URL: "u"},
 			Transformations: &mms.ImageTransformations{}})), "initial_events[0].content[0].transformations"},
-		{"document with citations", ev(mms.UserMessageEventBlocks(mms.DocumentBlock{Source: mms.FileDocumentSource{FileID: "f"},
+		{"document with citations", ev(mms.NewUserMessageEventBlocks(mms.DocumentBlock{Source: mms.FileDocumentSource{FileID: "f"},
 			Citations: &mms.CitationsConfig{Enabled: mms.Ptr(true)}})), "initial_events[0].content[0].citations"},
-		{"document with title and context", ev(mms.UserMessageEventBlocks(mms.DocumentBlock{Source: mms.FileDocumentSource{FileID: "f"},
+		{"document with title and context", ev(mms.NewUserMessageEventBlocks(mms.DocumentBlock{Source: mms.FileDocumentSource{FileID: "f"},
 			Title: mms.Ptr("t"), Context: "c"})), ""},
 		{"outcome no description", ev(mms.UserDefineOutcomeEventParams{Rubric: mms.TextRubric{Content: "c"}}), "initial_events[0].description"},
 		{"outcome no rubric", ev(mms.UserDefineOutcomeEventParams{Description: "d"}), "initial_events[0].rubric"},
-		{"outcome empty text rubric", ev(mms.DefineOutcomeEvent("d", mms.TextRubric{})), "initial_events[0].rubric.content"},
-		{"outcome empty file rubric", ev(mms.DefineOutcomeEvent("d", mms.FileRubric{})), "initial_events[0].rubric.file_id"},
+		{"outcome empty text rubric", ev(mms.NewDefineOutcomeEvent("d", mms.TextRubric{})), "initial_events[0].rubric.content"},
+		{"outcome empty file rubric", ev(mms.NewDefineOutcomeEvent("d", mms.FileRubric{})), "initial_events[0].rubric.file_id"},
 		{"max_iterations default", outcome(0), ""},
 		{"max_iterations 1", outcome(1), ""},
 		{"max_iterations 20", outcome(20), ""},

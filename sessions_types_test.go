@@ -114,9 +114,9 @@ func TestSessionRequestForms(t *testing.T) {
 			},
 			VaultIDs: []string{"vlt_1"},
 			InitialEvents: []SessionEventParams{
-				UserMessageEvent("hi"),
-				UserMessageEventBlocks(ImageFromURL("https://x/i.png"), DocumentFromFile("file_2"), RedactedBlock{}),
-				DefineOutcomeEvent("a report", TextRubric{Content: "complete"}),
+				NewUserMessageEvent("hi"),
+				NewUserMessageEventBlocks(ImageFromURL("https://x/i.png"), DocumentFromFile("file_2"), RedactedBlock{}),
+				NewDefineOutcomeEvent("a report", TextRubric{Content: "complete"}),
 				UserDefineOutcomeEventParams{Description: "d", Rubric: FileRubric{FileID: "file_3"}, MaxIterations: 5},
 			},
 			Budget: Ptr(BudgetUSD("12.50"))}),
@@ -163,7 +163,7 @@ func TestSessionParamsDecode(t *testing.T) {
 	in := `{"agent":"agent_1","environment_id":"e","resources":[{"type":"github_repository","url":"u","authorization_token":"t","checkout":{"type":"commit","sha":"s"}},` +
 		`{"type":"memory_store","memory_store_id":"m"},{"type":"zip","x":1}],` +
 		`"initial_events":[{"type":"user.message","content":[{"type":"text","text":"hi"},{"type":"redacted"},{"type":"video"}]},` +
-		`{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"f"}},{"type":"user.interrupt"}]}`
+		`{"type":"user.define_outcome","description":"d","rubric":{"type":"file","file_id":"f"}},{"type":"user.pause"}]}`
 	var p SessionCreateParams
 	if err := json.Unmarshal([]byte(in), &p); err != nil {
 		t.Fatal(err)
@@ -178,7 +178,7 @@ func TestSessionParamsDecode(t *testing.T) {
 			UserMessageEventParams{Content: []SessionContentBlock{TextBlock{Text: "hi"}, RedactedBlock{},
 				UnknownSessionContentBlock{Type: "video", Raw: json.RawMessage(`{"type":"video"}`)}}},
 			UserDefineOutcomeEventParams{Description: "d", Rubric: FileRubric{FileID: "f"}},
-			UnknownSessionEventParams{Type: "user.interrupt", Raw: json.RawMessage(`{"type":"user.interrupt"}`)},
+			UnknownSessionEventParams{Type: "user.pause", Raw: json.RawMessage(`{"type":"user.pause"}`)},
 		}}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -296,7 +296,7 @@ func managedAgents(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest
 		return err
 	}
 	sess, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(agent.ID), EnvironmentID: env.ID,
-		InitialEvents: []mms.SessionEventParams{mms.UserMessageEvent("What is the weather in Paris?")}})
+		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("What is the weather in Paris?")}})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,371 @@
+package mms
+
+import (
+	"encoding/json"
+	"reflect"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+)
+
+// The agent.* events (§4.3): what the agent said, thought and called.
+
+func init() {
+	codec.Register(ToolPermission{}, toolPermissionSpec)
+}
+
+// AgentMessageEvent is a message of the agent (the wire type
+// "agent.message").
+type AgentMessageEvent struct {
+	// ID identifies the event ("sevt_…").
+	ID string `json:"id"`
+	// Content is the message's blocks: text and redacted.
+	Content []SessionContentBlock `json:"content"`
+	// ProcessedAt is when the service processed the event (RFC 3339).
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentThinkingEvent says the agent is thinking (the wire type
+// "agent.thinking"): a progress signal with no content.
+type AgentThinkingEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentToolUseEvent is a call of a built-in tool (the wire type
+// "agent.tool_use"). [AgentToolUseEvent.Permission] says whether it waits
+// for a user.tool_confirmation.
+type AgentToolUseEvent struct {
+	// ID identifies the event; a confirmation or a user.tool_result names
+	// it as its tool_use_id.
+	ID string `json:"id"`
+	// Name is the tool's name.
+	Name string `json:"name"`
+	// Input is the tool's input, a JSON object.
+	Input json.RawMessage `json:"input"`
+	// EvaluatedPermission is the permission policy's verdict; nil when
+	// absent or null.
+	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
+	// Evaluation is the verdict under its newer name (§7 row 1); nil when
+	// absent or null.
+	Evaluation *ToolPermission `json:"evaluation,omitzero"`
+	// SessionThreadID is the sub-agent thread the call was cross-posted
+	// from; nil when null or absent.
+	SessionThreadID *string `json:"session_thread_id,omitzero"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentToolResultEvent is the result of a built-in tool (the wire type
+// "agent.tool_result").
+type AgentToolResultEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// ToolUseID is the agent.tool_use answered.
+	ToolUseID string `json:"tool_use_id"`
+	// Content is the result's blocks; nil when absent.
+	Content []SessionContentBlock `json:"content,omitzero"`
+	// IsError reports a failed call.
+	IsError bool `json:"is_error,omitzero"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentMCPToolUseEvent is a call of an MCP server's tool (the wire type
+// "agent.mcp_tool_use"). [AgentMCPToolUseEvent.Permission] says whether it
+// waits for a user.tool_confirmation.
+type AgentMCPToolUseEvent struct {
+	// ID identifies the event; a confirmation names it as its
+	// tool_use_id.
+	ID string `json:"id"`
+	// Name is the tool's name.
+	Name string `json:"name"`
+	// MCPServerName is the server's name.
+	MCPServerName string `json:"mcp_server_name"`
+	// Input is the tool's input, a JSON object.
+	Input json.RawMessage `json:"input"`
+	// EvaluatedPermission is the permission policy's verdict; nil when
+	// absent or null.
+	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
+	// Evaluation is the verdict under its newer name (§7 row 1); nil when
+	// absent or null.
+	Evaluation *ToolPermission `json:"evaluation,omitzero"`
+	// SessionThreadID is the sub-agent thread the call was cross-posted
+	// from; nil when null or absent.
+	SessionThreadID *string `json:"session_thread_id,omitzero"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentMCPToolResultEvent is the result of an MCP tool (the wire type
+// "agent.mcp_tool_result").
+type AgentMCPToolResultEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// MCPToolUseID is the agent.mcp_tool_use answered.
+	MCPToolUseID string `json:"mcp_tool_use_id"`
+	// Content is the result's blocks; nil when absent.
+	Content []SessionContentBlock `json:"content,omitzero"`
+	// IsError reports a failed call.
+	IsError bool `json:"is_error,omitzero"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentCustomToolUseEvent is a call of one of the agent's custom tools
+// (the wire type "agent.custom_tool_use"): the client runs it and answers
+// with a user.custom_tool_result; the session is idle until then.
+type AgentCustomToolUseEvent struct {
+	// ID identifies the event; the result names it as its
+	// custom_tool_use_id.
+	ID string `json:"id"`
+	// Name is the tool's name.
+	Name string `json:"name"`
+	// Input is the tool's input, a JSON object.
+	Input json.RawMessage `json:"input"`
+	// SessionThreadID is the sub-agent thread the call was cross-posted
+	// from; nil when null or absent.
+	SessionThreadID *string `json:"session_thread_id,omitzero"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentThreadContextCompactedEvent says a thread's context was compacted
+// (the wire type "agent.thread_context_compacted").
+type AgentThreadContextCompactedEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentThreadMessageSentEvent is a message an agent sent to another
+// thread (the wire type "agent.thread_message_sent").
+type AgentThreadMessageSentEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// ToSessionThreadID is the receiving thread.
+	ToSessionThreadID string `json:"to_session_thread_id"`
+	// ToAgentName is the receiving agent's name; "" when absent.
+	ToAgentName string `json:"to_agent_name,omitzero"`
+	// Content is the message's blocks.
+	Content []SessionContentBlock `json:"content"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// AgentThreadMessageReceivedEvent is a message an agent received from
+// another thread (the wire type "agent.thread_message_received").
+type AgentThreadMessageReceivedEvent struct {
+	// ID identifies the event.
+	ID string `json:"id"`
+	// FromSessionThreadID is the sending thread.
+	FromSessionThreadID string `json:"from_session_thread_id"`
+	// FromAgentName is the sending agent's name; "" when absent.
+	FromAgentName string `json:"from_agent_name,omitzero"`
+	// Content is the message's blocks.
+	Content []SessionContentBlock `json:"content"`
+	// ProcessedAt is when the service processed the event.
+	ProcessedAt string `json:"processed_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// The verdicts of a permission policy on a tool call (see
+// [AgentToolUseEvent.Permission]).
+const (
+	// PermissionAllow: the call runs without asking.
+	PermissionAllow = "allow"
+	// PermissionAsk: the call waits for a user.tool_confirmation.
+	PermissionAsk = "ask"
+	// PermissionDeny: the call is refused.
+	PermissionDeny = "deny"
+)
+
+// ToolPermission is a permission policy's verdict on a tool call: the
+// evaluated_permission or evaluation member of [AgentToolUseEvent] and
+// [AgentMCPToolUseEvent]. The service has sent it both as a bare string
+// ("ask", §4.3) and as an object ({"type":"deny","reason_code":"high_risk"},
+// §7 row 1); both decode here, and each encodes back in the form it came
+// in.
+type ToolPermission struct {
+	// Type is the verdict: [PermissionAllow], [PermissionAsk],
+	// [PermissionDeny]; other values pass through.
+	Type string `json:"type"`
+	// ReasonCode says why, e.g. "indeterminate" or "high_risk"; "" when
+	// absent.
+	ReasonCode string `json:"reason_code,omitzero"`
+	// Bare records that the verdict came as a bare JSON string: it is
+	// written back as one while ReasonCode and Extra are empty.
+	Bare bool `json:"-"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// toolPermissionSpec reads a verdict given as a bare string or as an
+// object and writes it back in the same form.
+var toolPermissionSpec = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		if p := v.Interface().(ToolPermission); p.Bare && p.ReasonCode == "" && len(p.Extra) == 0 {
+			e.String(p.Type)
+			return nil
+		}
+		return e.Struct(v)
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		p := v.Addr().Interface().(*ToolPermission)
+		*p = ToolPermission{}
+		if len(data) > 0 && data[0] == '"' {
+			s, err := codec.Unquote(data)
+			p.Type, p.Bare = s, true
+			return err
+		}
+		return codec.DecodeStruct(data, v)
+	},
+}
+
+// UnmarshalJSON decodes a verdict given as a bare string or as an object.
+func (p *ToolPermission) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// MarshalJSON writes the verdict in the form it came in.
+func (p ToolPermission) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+// Permission is the verdict on the call: [PermissionAllow] when the event
+// carries none, [PermissionAsk] for a verdict this SDK version does not
+// know (§7 row 1), and the stricter one when evaluated_permission and
+// evaluation disagree.
+func (e AgentToolUseEvent) Permission() string {
+	return permissionOf(e.EvaluatedPermission, e.Evaluation)
+}
+
+// Permission is the verdict on the call, as [AgentToolUseEvent.Permission].
+func (e AgentMCPToolUseEvent) Permission() string {
+	return permissionOf(e.EvaluatedPermission, e.Evaluation)
+}
+
+// permissionOf is the strictest of the verdicts given, unknown ones read
+// as "ask"; "allow" when there is none.
+func permissionOf(verdicts ...*ToolPermission) string {
+	out := PermissionAllow
+	for _, p := range verdicts {
+		if p == nil {
+			continue
+		}
+		v := p.Type
+		if permissionRank(v) < 0 {
+			v = PermissionAsk
+		}
+		if permissionRank(v) > permissionRank(out) {
+			out = v
+		}
+	}
+	return out
+}
+
+// permissionRank orders the known verdicts by strictness; -1 for others.
+func permissionRank(v string) int {
+	switch v {
+	case PermissionAllow:
+		return 0
+	case PermissionAsk:
+		return 1
+	case PermissionDeny:
+		return 2
+	}
+	return -1
+}
+
+func (AgentMessageEvent) isSessionEvent()                               {}
+func (e AgentMessageEvent) EventID() string                             { return e.ID }
+func (AgentMessageEvent) EventType() string                             { return "agent.message" }
+func (e AgentMessageEvent) processedAt() string                         { return e.ProcessedAt }
+func (e AgentMessageEvent) MarshalJSON() ([]byte, error)                { return marshalJSON(e) }
+func (e *AgentMessageEvent) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, e) }
+func (AgentThinkingEvent) isSessionEvent()                              {}
+func (e AgentThinkingEvent) EventID() string                            { return e.ID }
+func (AgentThinkingEvent) EventType() string                            { return "agent.thinking" }
+func (e AgentThinkingEvent) processedAt() string                        { return e.ProcessedAt }
+func (e AgentThinkingEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
+func (e *AgentThinkingEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
+func (AgentToolUseEvent) isSessionEvent()                               {}
+func (e AgentToolUseEvent) EventID() string                             { return e.ID }
+func (AgentToolUseEvent) EventType() string                             { return "agent.tool_use" }
+func (e AgentToolUseEvent) processedAt() string                         { return e.ProcessedAt }
+func (e AgentToolUseEvent) MarshalJSON() ([]byte, error)                { return marshalJSON(e) }
+func (e *AgentToolUseEvent) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, e) }
+func (AgentToolResultEvent) isSessionEvent()                            {}
+func (e AgentToolResultEvent) EventID() string                          { return e.ID }
+func (AgentToolResultEvent) EventType() string                          { return "agent.tool_result" }
+func (e AgentToolResultEvent) processedAt() string                      { return e.ProcessedAt }
+func (e AgentToolResultEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
+func (e *AgentToolResultEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
+func (AgentMCPToolUseEvent) isSessionEvent()                            {}
+func (e AgentMCPToolUseEvent) EventID() string                          { return e.ID }
+func (AgentMCPToolUseEvent) EventType() string                          { return "agent.mcp_tool_use" }
+func (e AgentMCPToolUseEvent) processedAt() string                      { return e.ProcessedAt }
+func (e AgentMCPToolUseEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
+func (e *AgentMCPToolUseEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
+func (AgentMCPToolResultEvent) isSessionEvent()                         {}
+func (e AgentMCPToolResultEvent) EventID() string                       { return e.ID }
+func (AgentMCPToolResultEvent) EventType() string                       { return "agent.mcp_tool_result" }
+func (e AgentMCPToolResultEvent) processedAt() string                   { return e.ProcessedAt }
+func (e AgentMCPToolResultEvent) MarshalJSON() ([]byte, error)          { return marshalJSON(e) }
+func (e *AgentMCPToolResultEvent) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, e) }
+func (AgentCustomToolUseEvent) isSessionEvent()                         {}
+func (e AgentCustomToolUseEvent) EventID() string                       { return e.ID }
+func (AgentCustomToolUseEvent) EventType() string                       { return "agent.custom_tool_use" }
+func (e AgentCustomToolUseEvent) processedAt() string                   { return e.ProcessedAt }
+func (e AgentCustomToolUseEvent) MarshalJSON() ([]byte, error)          { return marshalJSON(e) }
+func (e *AgentCustomToolUseEvent) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, e) }
+func (AgentThreadContextCompactedEvent) isSessionEvent()                {}
+func (e AgentThreadContextCompactedEvent) EventID() string              { return e.ID }
+func (AgentThreadContextCompactedEvent) EventType() string              { return "agent.thread_context_compacted" }
+func (e AgentThreadContextCompactedEvent) processedAt() string          { return e.ProcessedAt }
+func (e AgentThreadContextCompactedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+func (e *AgentThreadContextCompactedEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, e)
+}
+func (AgentThreadMessageSentEvent) isSessionEvent()                    {}
+func (e AgentThreadMessageSentEvent) EventID() string                  { return e.ID }
+func (AgentThreadMessageSentEvent) EventType() string                  { return "agent.thread_message_sent" }
+func (e AgentThreadMessageSentEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentThreadMessageSentEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentThreadMessageSentEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentThreadMessageReceivedEvent) isSessionEvent()                {}
+func (e AgentThreadMessageReceivedEvent) EventID() string              { return e.ID }
+func (AgentThreadMessageReceivedEvent) EventType() string              { return "agent.thread_message_received" }
+func (e AgentThreadMessageReceivedEvent) processedAt() string          { return e.ProcessedAt }
+func (e AgentThreadMessageReceivedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+func (e *AgentThreadMessageReceivedEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, e)
+}
