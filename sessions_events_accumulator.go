@@ -64,7 +64,7 @@ func (a *SessionEventAccumulator) Add(ev SessionEvent) SessionEvent {
 		a.pending = append(a.pending, p)
 		return p.event()
 	case SessionEventDelta:
-		i := a.find(ev.EventID_)
+		i := a.find(ev.PendingEventID)
 		if i < 0 {
 			return nil
 		}
