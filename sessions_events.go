@@ -159,6 +159,11 @@ func (s *SessionEventsService) ListPage(ctx context.Context, sessionID string, p
 //		}
 //	}
 func (s *SessionEventsService) Stream(ctx context.Context, sessionID string, p SessionEventStreamParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
+	return s.stream(ctx, sessionID, p, opts, nil)
+}
+
+// stream is Stream with a phase hook (see sessionStream.phase).
+func (s *SessionEventsService) stream(ctx context.Context, sessionID string, p SessionEventStreamParams, opts []option.RequestOption, phase func(live bool)) iter.Seq2[SessionEvent, error] {
 	path, err := sessionEventsPath(sessionID)
 	if err == nil {
 		err = p.validate()
@@ -172,7 +177,7 @@ func (s *SessionEventsService) Stream(ctx context.Context, sessionID string, p S
 	latest := func(ctx context.Context) iter.Seq2[SessionEvent, error] {
 		return s.List(ctx, sessionID, SessionEventListParams{Limit: 100, Order: ListOrderDesc}, opts...)
 	}
-	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, latest, "")
+	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, latest, "", phase)
 }
 
 // sessionEventsPath is /v1/sessions/{session_id}/events.
@@ -248,5 +253,5 @@ func (s *SessionThreadEventsService) Stream(ctx context.Context, sessionID, thre
 	list := func(ctx context.Context, _ time.Time) iter.Seq2[SessionEvent, error] {
 		return s.List(ctx, sessionID, threadID, SessionThreadEventListParams{Limit: 100}, opts...)
 	}
-	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, nil, threadID)
+	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, nil, threadID, nil)
 }

@@ -143,10 +143,16 @@ type sessionStream struct {
 
 	seen map[string]struct{} // ids yielded (or stored before a live stream)
 	mark time.Time           // the latest processed time seen
+
+	// phase, when set, is told when a gap fill starts (false) and when
+	// the stream is live again (true): the session runner acts on calls
+	// only once it has seen the whole gap, which may hold their answers.
+	phase func(live bool)
 }
 
 func newSessionStream(ctx context.Context, c *Client, path string, p SessionEventStreamParams, opts []option.RequestOption,
-	list func(context.Context, time.Time) iter.Seq2[SessionEvent, error], latest func(context.Context) iter.Seq2[SessionEvent, error], threadID string) iter.Seq2[SessionEvent, error] {
+	list func(context.Context, time.Time) iter.Seq2[SessionEvent, error], latest func(context.Context) iter.Seq2[SessionEvent, error],
+	threadID string, phase func(live bool)) iter.Seq2[SessionEvent, error] {
 	var used atomic.Bool
 	return func(yield func(SessionEvent, error) bool) {
 		if used.Swap(true) {
@@ -156,7 +162,7 @@ func newSessionStream(ctx context.Context, c *Client, path string, p SessionEven
 		q := url.Values{}
 		addQueryArray(q, "event_deltas", p.EventDeltas)
 		st := &sessionStream{client: c, path: path, query: q, opts: opts, policy: p.Reconnect.withDefaults(),
-			history: p.IncludeHistory, threadID: threadID, list: list, latest: latest, seen: map[string]struct{}{}}
+			history: p.IncludeHistory, threadID: threadID, list: list, latest: latest, seen: map[string]struct{}{}, phase: phase}
 		st.run(ctx, yield)
 	}
 }
@@ -216,6 +222,9 @@ func (st *sessionStream) connect(ctx context.Context, yield func(SessionEvent, e
 			*failures = 0
 		}
 	}()
+	if st.phase != nil {
+		st.phase(false)
+	}
 	for ev, err := range st.list(ctx, st.mark) {
 		if err != nil {
 			return false, err
@@ -226,6 +235,9 @@ func (st *sessionStream) connect(ctx context.Context, yield func(SessionEvent, e
 		if !yield(ev, nil) || st.ends(ev) {
 			return true, nil
 		}
+	}
+	if st.phase != nil {
+		st.phase(true)
 	}
 	for {
 		ev, err := conn.next(ctx)
@@ -330,8 +342,7 @@ func (st *sessionStream) final(ctx context.Context, err error) bool {
 	}
 	var apiErr *Error
 	if errors.As(err, &apiErr) {
-		s := apiErr.StatusCode
-		return s < 500 && s != http.StatusRequestTimeout && s != http.StatusConflict && s != http.StatusTooManyRequests
+		return isFinalStatus(apiErr.StatusCode)
 	}
 	var verr *ValidationError
 	var tooLarge *ResponseTooLargeError

@@ -34,14 +34,14 @@ type streamConn struct {
 
 // sessionScript is a scripted session: its event log and its connections.
 type sessionScript struct {
-	t     *testing.T
-	log   []string // stored events, JSON, in processed order
-	mu    sync.Mutex
-	conns []streamConn
-	opens int // stream requests so far
-	lists []string
+	t      *testing.T
+	log    []string // stored events, JSON, in processed order
+	mu     sync.Mutex
+	conns  []streamConn
+	opens  int // stream requests so far
+	lists  []string
 	stored int
-	ts    *httptest.Server
+	ts     *httptest.Server
 }
 
 // fakeEvent is a stored event of the scripted log: ids evt_<i>, processed
