@@ -157,11 +157,13 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// Close stops the server. Requests waiting on an injected Latency are aborted
-// first so that Close never waits for them. Close may be called more than once.
+// Close stops the server. Requests waiting on an injected Latency, open
+// session event streams and the session turn engines are stopped first so
+// that Close never waits for them. Close may be called more than once.
 func (s *Server) Close() {
 	s.closing.Do(func() {
 		close(s.done)
+		s.sessions.shutdown() // the session engines; open streams end on done
 		s.ts.Close()
 	})
 }
