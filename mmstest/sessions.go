@@ -32,8 +32,9 @@ import (
 //     user.message or user.define_outcome (max_iterations 1–20), each
 //     outcome listed in outcome_evaluations as "pending"; a budget
 //     {type:"limit", max_list_cost:{amount: decimal string, currency:"USD"}}.
-//     A session starts "idle": the fake runs no agent turns, so initial
-//     events are checked and recorded but not acted on. A session whose
+//     A session starts "idle"; its initial events are stored as if sent to
+//     its events endpoint (sessions_events.go) and its turn engine
+//     (sessions_sim.go) takes them after the answer. A session whose
 //     agent has a roster gets one thread per roster member at creation
 //     (threads are created by the service's coordinator as it works; the
 //     fake makes them up front).
@@ -42,7 +43,9 @@ import (
 //     replaced whole; the session must be idle) and budget (replace, or
 //     null removes it; a session created without one cannot get one).
 //     vault_ids is rejected.
-//   - GET, DELETE /v1/sessions/{session_id}, POST …/archive.
+//     A change emits session.updated carrying the changed members only.
+//   - GET, DELETE /v1/sessions/{session_id} (emits session.deleted, ending
+//     the open streams, and stops the turn engine), POST …/archive.
 //   - GET /v1/sessions: newest first by default (order asc|desc), filters
 //     agent_id, agent_version (only with agent_id), deployment_id,
 //     memory_store_id, include_archived, statuses[],
