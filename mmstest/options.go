@@ -41,7 +41,9 @@ func WithAPIKeys(keys ...string) Option {
 }
 
 // WithAuthTokens replaces the tokens accepted as "Authorization: Bearer <token>".
-// With no tokens, every request authenticated by a bearer token is refused.
+// With no tokens, every request authenticated by a bearer token is refused,
+// except a self-hosted work item's sessions_token on its own session's
+// endpoints.
 func WithAuthTokens(tokens ...string) Option {
 	return func(c *config) { c.authTokens = append([]string(nil), tokens...) }
 }

@@ -69,7 +69,7 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.deleteCredential)
 	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive", vaults.archiveCredential)
 	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate", vaults.validateCredential)
-	sessions := s.sessions // sessions.go, sessions_resources.go, sessions_threads.go
+	sessions := s.sessions // sessions*.go
 	s.mux.HandleFunc("POST /v1/sessions", sessions.create)
 	s.mux.HandleFunc("GET /v1/sessions", sessions.list)
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}", sessions.get)

@@ -268,6 +268,9 @@ func TestSessionMultiAgent(t *testing.T) {
 	if got := thread(t, s, sess.ID, tid); got.Status != "idle" || !strings.Contains(string(got.Usage), "output_tokens") {
 		t.Errorf("thread after the turn %+v", got)
 	}
+	if got := sendOK(t, s, sess.ID, `[{"type":"user.interrupt","session_thread_id":"`+tid+`"}]`); !strings.Contains(string(got[0].Raw), `"session_thread_id":"`+tid+`"`) {
+		t.Errorf("thread interrupt %s", got[0].Raw)
+	}
 	if s.ThreadEventLog(sess.ID, "sthr_nope") != nil || s.SessionEventLog("sesn_nope") != nil {
 		t.Error("logs of unknown sessions or threads")
 	}
