@@ -21,7 +21,7 @@ import (
 type sessionFake struct {
 	srv   *mmstest.Server
 	c     *mms.Client
-	now   *time.Time
+	clock *mmstest.ManualClock
 	agent *mms.Agent
 	env   string // a cloud environment's id
 	vault string // a vault's id
@@ -29,8 +29,9 @@ type sessionFake struct {
 
 func newSessionFake(t *testing.T) sessionFake {
 	t.Helper()
-	now := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
-	srv := mmstest.NewServer(mmstest.WithClock(func() time.Time { return now }))
+	// A ManualClock: the session engines read the clock concurrently.
+	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
+	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	a, err := c.Agents.Create(context.Background(), mms.AgentCreateParams{Name: "worker", Model: mms.Model("m"), System: "be brief",
@@ -46,7 +47,7 @@ func newSessionFake(t *testing.T) sessionFake {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sessionFake{srv: srv, c: c, now: &now, agent: a, env: env.ID, vault: vault.ID}
+	return sessionFake{srv: srv, c: c, clock: clock, agent: a, env: env.ID, vault: vault.ID}
 }
 
 func apiStatus(err error) int {
@@ -113,7 +114,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 	}
 
 	// Updates: title, metadata, agent tools, budget; the refusals.
-	*f.now = f.now.Add(time.Minute)
+	f.clock.Advance(time.Minute)
 	u, err := c.Sessions.Update(ctx, s.ID, mms.SessionUpdateParams{Title: mms.Clear[string](), Metadata: mms.MetadataPatch{}.Delete("k").Set("n", "1"),
 		Agent:  &mms.SessionAgentUpdate{Tools: []mms.AgentTool{customTool("clock", "the time")}},
 		Budget: mms.Set(mms.BudgetUSD("20"))})
@@ -182,7 +183,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 			t.Fatal(err)
 		}
 		ids = append(ids, s.ID)
-		*f.now = f.now.Add(time.Hour)
+		f.clock.Advance(time.Hour)
 	}
 	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{Name: "worker2"}); err != nil {
 		t.Fatal(err)

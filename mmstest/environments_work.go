@@ -134,7 +134,7 @@ func (st *environmentStore) enqueue(e *storedEnv, data workData) string {
 	rec := workWire{ID: st.srv.newID("work_"), Type: "work", EnvironmentID: e.rec.ID, State: "queued", Data: data,
 		Metadata: map[string]string{}, CreatedAt: ts}
 	if data.Type == "session" {
-		secret, _ := json.Marshal(map[string]string{"sessions_token": "sk-session-" + data.ID, "api_base_url": st.srv.URL})
+		secret, _ := json.Marshal(map[string]string{"sessions_token": sessionsTokenPrefix + data.ID, "api_base_url": st.srv.URL})
 		s := base64.RawURLEncoding.EncodeToString(secret)
 		rec.Secret = &s
 	}
@@ -153,6 +153,21 @@ func (st *environmentStore) enqueueSession(envID, sessionID string) {
 	if e := st.find(envID); e != nil && e.rec.Config.Type == "self_hosted" {
 		st.enqueue(e, workData{Type: "session", ID: sessionID})
 	}
+}
+
+// hasSessionWork reports whether a work item of some self-hosted
+// environment runs sessionID, so that its sessions_token is valid.
+func (st *environmentStore) hasSessionWork(sessionID string) bool {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	for _, e := range st.envs {
+		for _, it := range e.work {
+			if it.rec.Data.Type == "session" && it.rec.Data.ID == sessionID {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // EnqueueHealthcheck queues a {type: "healthcheck"} work item on the

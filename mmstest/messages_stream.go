@@ -14,8 +14,9 @@ import (
 // Streaming Messages: the reply the non-streaming path gives,
 // cut into server-sent events, each flushed as soon as it is written.
 
-// StreamFault breaks matching Messages streams after a number of events,
-// to exercise clients' handling of failures after the first byte. Every
+// StreamFault breaks matching Messages and session event streams after a
+// number of events, to exercise clients' handling of failures after the
+// first byte. Every
 // event counts, ping included; the event sequence of a request is
 // deterministic, so a count names one exact point of the stream. A count of
 // 0 disables that behaviour. When several apply at the same count, the
@@ -38,6 +39,15 @@ type StreamFault struct {
 	// the server closes.
 	StallAfterEvents int
 	Stall            time.Duration
+
+	// DuplicateEvents writes each stored event of a session stream twice
+	// in a row (previews and pings once), as a service that repeats itself.
+	DuplicateEvents bool
+
+	// ReplayOnConnect makes a new session stream first re-send up to that
+	// many of the most recent stored events, newest first: events repeated,
+	// and out of order, across a reconnect.
+	ReplayOnConnect int
 
 	// Times limits the fault to that many streams; 0 means forever.
 	Times int

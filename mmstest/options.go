@@ -16,6 +16,9 @@ type config struct {
 	models            []Model
 	organizationID    string
 	batchProcessing   time.Duration
+	// The session simulator (sessions_sim.go, sessions_stream.go).
+	sessionEventDelay   time.Duration
+	sessionPingInterval time.Duration
 }
 
 func defaultConfig() config {
@@ -26,6 +29,8 @@ func defaultConfig() config {
 		models:          DefaultModels(),
 		organizationID:  DefaultOrganizationID,
 		batchProcessing: DefaultBatchProcessingTime,
+
+		sessionPingInterval: DefaultSessionPingInterval,
 	}
 }
 
@@ -36,7 +41,9 @@ func WithAPIKeys(keys ...string) Option {
 }
 
 // WithAuthTokens replaces the tokens accepted as "Authorization: Bearer <token>".
-// With no tokens, every request authenticated by a bearer token is refused.
+// With no tokens, every request authenticated by a bearer token is refused,
+// except a self-hosted work item's sessions_token on its own session's
+// endpoints.
 func WithAuthTokens(tokens ...string) Option {
 	return func(c *config) { c.authTokens = append([]string(nil), tokens...) }
 }
@@ -77,4 +84,27 @@ func WithOrganizationID(id string) Option {
 // afterwards.
 func WithBatchProcessingTime(d time.Duration) Option {
 	return func(c *config) { c.batchProcessing = max(d, 0) }
+}
+
+// DefaultSessionPingInterval is how often a session event stream sends a
+// ping unless WithSessionPingInterval changes it.
+const DefaultSessionPingInterval = 15 * time.Second
+
+// WithSessionEventDelay makes a session's turn engine wait d, in real
+// time, before each event (and preview) it emits, so that tests can watch
+// a turn unfold or break a stream in the middle of one. The default, 0,
+// emits them as fast as it can.
+func WithSessionEventDelay(d time.Duration) Option {
+	return func(c *config) { c.sessionEventDelay = max(d, 0) }
+}
+
+// WithSessionPingInterval sets how often, in real time, a session event
+// stream sends a ping event (default DefaultSessionPingInterval). A value
+// of 0 or less keeps the default.
+func WithSessionPingInterval(d time.Duration) Option {
+	return func(c *config) {
+		if d > 0 {
+			c.sessionPingInterval = d
+		}
+	}
 }

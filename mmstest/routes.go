@@ -69,7 +69,7 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.deleteCredential)
 	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive", vaults.archiveCredential)
 	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate", vaults.validateCredential)
-	sessions := s.sessions // sessions.go, sessions_resources.go, sessions_threads.go
+	sessions := s.sessions // sessions*.go
 	s.mux.HandleFunc("POST /v1/sessions", sessions.create)
 	s.mux.HandleFunc("GET /v1/sessions", sessions.list)
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}", sessions.get)
@@ -84,4 +84,10 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads", sessions.listThreads)
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}", sessions.getThread)
 	s.mux.HandleFunc("POST /v1/sessions/{session_id}/threads/{thread_id}/archive", sessions.archiveThread)
+	// Events (sessions_events.go), their streams (sessions_stream.go) and the turns they cause (sessions_sim.go).
+	s.mux.HandleFunc("GET /v1/sessions/{session_id}/events", sessions.listEvents)
+	s.mux.HandleFunc("POST /v1/sessions/{session_id}/events", sessions.sendEvents)
+	s.mux.HandleFunc("GET /v1/sessions/{session_id}/events/stream", sessions.streamEvents)
+	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/events", sessions.listThreadEvents)
+	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/stream", sessions.streamThread)
 }

@@ -50,7 +50,12 @@ func (s *Server) checkAuth(w http.ResponseWriter, r *http.Request) bool {
 	if keys, present := r.Header[wire.HeaderAPIKey]; present {
 		ok, msg = len(keys) == 1 && oneOf(keys[0], s.cfg.apiKeys), "invalid x-api-key"
 	} else if auth, present := r.Header[wire.HeaderAuthorization]; present {
-		ok, msg = len(auth) == 1 && oneOf(bearerToken(auth[0]), s.cfg.authTokens), "invalid bearer token"
+		token := ""
+		if len(auth) == 1 {
+			token = bearerToken(auth[0])
+		}
+		// A self-hosted work item's sessions_token reaches its own session only.
+		ok, msg = oneOf(token, s.cfg.authTokens) || s.sessionTokenAllows(token, r), "invalid bearer token"
 	} else {
 		msg = "missing credentials: send an x-api-key header or an Authorization: Bearer token"
 	}

@@ -65,6 +65,67 @@
 // comes as server-sent events, flushed one by one; InjectStreamFault breaks
 // streams mid-body.
 //
+// # Sessions
+//
+// Managed-agent sessions run: each session has a turn engine, a goroutine
+// that takes the events sent to the session (POST …/events, or the
+// initial_events of its creation) in order and emits what a real session
+// emits, stored in the session's log (SessionEventLog) and its threads'
+// logs (ThreadEventLog) and sent on the open streams
+// (GET …/events/stream, GET …/threads/{id}/stream), with event_start and
+// event_delta previews for streams that ask. The send answers at once;
+// the turn follows asynchronously (WithSessionEventDelay slows it down).
+// The same input gives the same events:
+//
+//   - user.message: session.status_running, span.model_request_start,
+//     agent.thinking when the text contains "think", agent.message "You
+//     said: <text>", span.model_request_end (model_usage counts 4 bytes a
+//     token), session.usage. A text containing "overloaded" first gets
+//     session.error {model_overloaded_error, retry_status retrying},
+//     session.status_rescheduled and session.status_running. Then a call
+//     of each of the agent's tools whose name occurs in the text, in tools
+//     order, its input built from the tool's input_schema as for Messages
+//     (the built-in tools' from their required inputs): a custom tool makes
+//     agent.custom_tool_use, which waits for user.custom_tool_result; an
+//     enabled built-in tool of the agent toolset makes agent.tool_use with
+//     evaluated_permission "allow" (policy always_allow, the default: the
+//     fake runs it and emits agent.tool_result with made-up output, or in a
+//     self-hosted environment waits for user.tool_result) or "ask" (any
+//     other policy: it waits for user.tool_confirmation; allowed it runs as
+//     above, denied it gets an is_error agent.tool_result carrying the deny
+//     message). While calls wait the session is idle with stop_reason
+//     requires_action naming them, re-emitted after each answer with the
+//     rest; then session.status_running. When a call waited or a tool ran,
+//     a second model request answers the results; the turn ends with
+//     session.status_idle {end_turn}.
+//   - Multi-agent: a roster member whose name occurs in the text gets
+//     agent.thread_message_sent and session.thread_status_running in the
+//     session's log; its thread's log gets agent.thread_message_received
+//     (from the session's id: the coordinator has no thread of its own in
+//     the fake), a model request and its own tool calls (those that wait
+//     are cross-posted to the session's log with session_thread_id); when
+//     it is done, session.thread_status_idle and
+//     agent.thread_message_received come back to the session's log.
+//   - user.interrupt abandons the waiting calls (answers to them are then
+//     refused) and ends the turn with session.status_idle {end_turn}; one
+//     naming a thread abandons only that thread's calls.
+//   - user.define_outcome: session.status_running,
+//     span.outcome_evaluation_start, _ongoing and _end {result satisfied},
+//     session.status_idle; the session's outcome_evaluations entry follows.
+//   - system.message joins the conversation without a turn of its own.
+//   - A session with a budget pays 10 millionths of a USD a token; a model
+//     request that reaches the budget ends the turn with
+//     session.status_idle {budget_reached}, and the session then refuses
+//     user.message and user.define_outcome.
+//
+// The session's record follows: status, usage (with list_cost) and stats;
+// a thread's status and usage too. TerminateSession ends a session.
+// Deleting a session emits session.deleted; updating one emits
+// session.updated with the changed fields. A self-hosted work item's
+// sessions_token ("sk-session-<session id>") is accepted as a bearer token
+// for that session's own endpoints only. Server.Close stops every engine
+// and stream.
+//
 // File map: server.go (Server, lifecycle, ids), options.go (Option values),
 // rules.go (the per-request rule chain, body reading), uploads.go (spooled
 // multipart uploads and stored contents), faults.go (InjectFault),
@@ -76,7 +137,12 @@
 // (request forms), messages_check.go (conversation rules),
 // messages_reply.go (the reply) and messages_stream.go (streaming and
 // StreamFault); batches.go (Message Batches and their lifecycle); files.go
-// (Files); skills.go (Skills and their versions).
+// (Files); skills.go (Skills and their versions); agents.go,
+// environments.go and environments_work.go (the work queue), vaults.go and
+// vaults_credentials.go; sessions.go, sessions_resources.go,
+// sessions_threads.go, sessions_events.go (list and send),
+// sessions_stream.go (event streams) and sessions_sim.go (the turn
+// engine).
 package mmstest
 
 import (
@@ -157,11 +223,13 @@ func NewServer(opts ...Option) *Server {
 	return s
 }
 
-// Close stops the server. Requests waiting on an injected Latency are aborted
-// first so that Close never waits for them. Close may be called more than once.
+// Close stops the server. Requests waiting on an injected Latency, open
+// session event streams and the session turn engines are stopped first so
+// that Close never waits for them. Close may be called more than once.
 func (s *Server) Close() {
 	s.closing.Do(func() {
 		close(s.done)
+		s.sessions.shutdown() // the session engines; open streams end on done
 		s.ts.Close()
 	})
 }

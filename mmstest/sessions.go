@@ -32,8 +32,9 @@ import (
 //     user.message or user.define_outcome (max_iterations 1–20), each
 //     outcome listed in outcome_evaluations as "pending"; a budget
 //     {type:"limit", max_list_cost:{amount: decimal string, currency:"USD"}}.
-//     A session starts "idle": the fake runs no agent turns, so initial
-//     events are checked and recorded but not acted on. A session whose
+//     A session starts "idle"; its initial events are stored as if sent to
+//     its events endpoint (sessions_events.go) and its turn engine
+//     (sessions_sim.go) takes them after the answer. A session whose
 //     agent has a roster gets one thread per roster member at creation
 //     (threads are created by the service's coordinator as it works; the
 //     fake makes them up front).
@@ -42,7 +43,9 @@ import (
 //     replaced whole; the session must be idle) and budget (replace, or
 //     null removes it; a session created without one cannot get one).
 //     vault_ids is rejected.
-//   - GET, DELETE /v1/sessions/{session_id}, POST …/archive.
+//     A change emits session.updated carrying the changed members only.
+//   - GET, DELETE /v1/sessions/{session_id} (emits session.deleted, ending
+//     the open streams, and stops the turn engine), POST …/archive.
 //   - GET /v1/sessions: newest first by default (order asc|desc), filters
 //     agent_id, agent_version (only with agent_id), deployment_id,
 //     memory_store_id, include_archived, statuses[],
@@ -58,6 +61,8 @@ type sessionStore struct {
 	srv      *Server
 	mu       sync.Mutex
 	sessions []*storedSession // in creation order
+	closed   bool             // Server.Close: no engine starts
+	wg       sync.WaitGroup   // the running engines
 }
 
 func newSessionStore(s *Server) *sessionStore { return &sessionStore{srv: s} }
@@ -69,6 +74,26 @@ type storedSession struct {
 	agentVersion int
 	resources    []*storedResource
 	threads      []*threadWire
+	selfHosted   bool
+
+	// The events (sessions_events.go) and the turn engine's state
+	// (sessions_sim.go).
+	log         eventLog
+	threadLogs  map[string]*eventLog // by thread id
+	seq         int                  // the last processed event's place
+	pending     []*input             // sent events the engine has not taken yet
+	awaiting    map[string]string    // waiting call id → what it waits for (awaitConfirm, …)
+	callThread  map[string]string    // call id → the thread that made it
+	engineOn    bool                 // the engine goroutine runs
+	stopped     bool                 // terminated or deleted: the engine stops
+	wake, stop  chan struct{}
+	inTokens    int
+	outTokens   int
+	costMicros  int64
+	threadUsage map[string][2]int
+	// The running time: since runningSince while running, plus active.
+	runningSince time.Time
+	active       time.Duration
 }
 
 // sessionWire is the session record; resources are rendered from the
@@ -519,28 +544,12 @@ func checkEventBlock(path string, raw json.RawMessage) error {
 	return nil
 }
 
-// outcomesOf lists a pending evaluation for each user.define_outcome.
-func (st *sessionStore) outcomesOf(events []json.RawMessage) []outcomeWire {
-	out := []outcomeWire{}
-	for _, raw := range events {
-		var ev struct {
-			Type        string `json:"type"`
-			Description string `json:"description"`
-		}
-		_ = json.Unmarshal(raw, &ev)
-		if ev.Type == "user.define_outcome" {
-			out = append(out, outcomeWire{Type: "outcome_evaluation", OutcomeID: st.srv.newID("outc_"),
-				Description: ev.Description, Result: "pending"})
-		}
-	}
-	return out
-}
-
 func (st *sessionStore) timestamp() string { return st.srv.now().UTC().Format(fileTimeLayout) }
 
 // render is the session's record with its resources.
 func (s *storedSession) render() sessionWire {
 	rec := s.rec
+	rec.OutcomeEvaluations = slices.Clone(rec.OutcomeEvaluations) // the engine updates them after st.mu is released
 	rec.Resources = []json.RawMessage{}
 	for _, res := range s.resources {
 		rec.Resources = append(rec.Resources, res.render())
@@ -567,7 +576,7 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	ts := st.timestamp()
 	rec := sessionWire{ID: st.srv.newID("sesn_"), Type: "session", Status: "idle", Agent: b.snapshot,
 		EnvironmentID: *b.EnvironmentID, Title: b.Title, Metadata: b.Metadata, VaultIDs: b.VaultIDs,
-		OutcomeEvaluations: st.outcomesOf(b.InitialEvents), Stats: json.RawMessage(`{}`), Usage: json.RawMessage(`{}`),
+		OutcomeEvaluations: []outcomeWire{}, Stats: json.RawMessage(`{}`), Usage: json.RawMessage(`{}`),
 		CreatedAt: ts, UpdatedAt: ts}
 	if rec.Title != nil && *rec.Title == "" {
 		rec.Title = nil
@@ -581,17 +590,32 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	if b.Budget != nil && !isNullJSON(b.Budget) {
 		rec.Budget, _ = parseBudget(b.Budget)
 	}
-	s := &storedSession{rec: rec, created: now, agentVersion: b.version}
+	s := &storedSession{rec: rec, created: now, agentVersion: b.version, selfHosted: b.selfHosted,
+		log: eventLog{subs: map[*subscriber]bool{}}, threadLogs: map[string]*eventLog{}, awaiting: map[string]string{},
+		callThread: map[string]string{}, threadUsage: map[string][2]int{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	for _, res := range b.resources {
 		st.assignResource(res, ts)
 		s.resources = append(s.resources, res)
 	}
 	for _, agent := range b.roster {
-		s.threads = append(s.threads, &threadWire{Type: "session_thread", ID: st.srv.newID("sthr_"), SessionID: rec.ID,
-			Agent: agent, Status: "idle", Stats: json.RawMessage("null"), Usage: json.RawMessage("null"), CreatedAt: ts, UpdatedAt: ts})
+		th := &threadWire{Type: "session_thread", ID: st.srv.newID("sthr_"), SessionID: rec.ID,
+			Agent: agent, Status: "idle", Stats: json.RawMessage("null"), Usage: json.RawMessage("null"), CreatedAt: ts, UpdatedAt: ts}
+		s.threads = append(s.threads, th)
+		s.threadLogs[th.ID] = &eventLog{subs: map[*subscriber]bool{}}
 	}
 	st.mu.Lock()
+	// The initial events are sent as through the events endpoint; the
+	// answer shows them before the engine takes them.
+	ins, awaiting, err := st.parseInputs("initial_events", s, b.InitialEvents)
+	if err != nil {
+		st.mu.Unlock()
+		writeErr(w, r, err)
+		return
+	}
 	st.sessions = append(st.sessions, s)
+	if len(ins) > 0 {
+		st.storeInputs(s, ins, awaiting)
+	}
 	out := s.render()
 	st.mu.Unlock()
 	if b.selfHosted {
@@ -725,7 +749,17 @@ func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 	}
 	if !bytes.Equal(encodeJSON(next), encodeJSON(s.rec)) {
 		next.UpdatedAt = st.timestamp()
+		changed := map[string]any{}
+		for name, v := range map[string][2]any{"title": {s.rec.Title, next.Title}, "metadata": {s.rec.Metadata, next.Metadata},
+			"agent": {s.rec.Agent, next.Agent}, "budget": {s.rec.Budget, next.Budget}} {
+			if !bytes.Equal(encodeJSON(v[0]), encodeJSON(v[1])) {
+				changed[name] = v[1]
+			}
+		}
 		s.rec = next
+		ev := st.newEvent("session.updated", "", changed) // only the changed fields (spec §3.4)
+		st.markProcessed(s, ev)
+		st.append(s, &s.log, ev)
 	}
 	writeJSON(w, http.StatusOK, s.render())
 }
@@ -751,6 +785,7 @@ func (st *sessionStore) delete(w http.ResponseWriter, r *http.Request) {
 	if s == nil {
 		return
 	}
+	st.finalEvent(s, "session.deleted", nil) // ends the open streams
 	st.sessions = slices.DeleteFunc(st.sessions, func(x *storedSession) bool { return x == s })
 	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]string{"id": s.rec.ID, "type": "session_deleted"})

@@ -10,8 +10,10 @@ import (
 
 // The session threads (/v1/sessions/{session_id}/threads): one per roster
 // member of the session's agent, made at creation ("sthr_…" ids, status
-// idle, no stats or usage yet). Get, list (cursor pages, creation order)
-// and archive.
+// idle, no stats or usage yet; the turn engine sets status and usage when
+// a thread works). Get, list (cursor pages, creation order) and archive;
+// a thread's events and stream are in sessions_events.go and
+// sessions_stream.go.
 
 // threadWire is the thread record.
 type threadWire struct {
