@@ -5,6 +5,17 @@ import (
 	"strings"
 )
 
+// Text returns the text of the message's text blocks, joined.
+func (e AgentMessageEvent) Text() string {
+	var b strings.Builder
+	for _, c := range e.Content {
+		if t, ok := c.(TextBlock); ok {
+			b.WriteString(t.Text)
+		}
+	}
+	return b.String()
+}
+
 // SessionEventAccumulator folds the previews of a session stream (asked for
 // with SessionEventStreamParams.EventDeltas) into the events they announce,
 // so that a program can show an agent's text as it is written. Previews

@@ -1,0 +1,333 @@
+package mms_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// The session event stream and the runner against mmstest's session
+// simulator.
+
+// loggedEvent is the id and type of an event of the fake's own log.
+type loggedEvent struct{ ID, Type string }
+
+func fakeLog(t *testing.T, srv *mmstest.Server, sessionID string) []loggedEvent {
+	t.Helper()
+	var out []loggedEvent
+	for _, raw := range srv.SessionEventLog(sessionID) {
+		var e loggedEvent
+		if err := json.Unmarshal(raw, &e); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// newSimSession starts a fake whose turns emit an event every millisecond,
+// and a session of an agent with tools.
+func newSimSession(t *testing.T, tools []mms.AgentTool, opts ...mmstest.Option) (*mmstest.Server, *mms.Client, string) {
+	t.Helper()
+	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
+	srv := mmstest.NewServer(append([]mmstest.Option{mmstest.WithManualClock(clock), mmstest.WithSessionEventDelay(time.Millisecond)}, opts...)...)
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "worker", Model: mms.Model("m"), Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "cloud"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, c, s.ID
+}
+
+func send(t *testing.T, c *mms.Client, sessionID string, events ...mms.SessionEventParams) {
+	t.Helper()
+	if _, err := c.Sessions.Events.Send(context.Background(), sessionID, mms.SessionEventSendParams{Events: events}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestSessionStreamSurvivesFaultsAgainstFake streams a session to its end
+// across three cut connections, a stalled one, and connections that
+// repeat and reorder events: every stored event arrives once, in the
+// order of the fake's own log.
+func TestSessionStreamSurvivesFaultsAgainstFake(t *testing.T) {
+	srv, c, id := newSimSession(t, nil)
+	srv.InjectStreamFault(mmstest.StreamFault{Path: "/v1/sessions/", CutAfterEvents: 4, Times: 3, ReplayOnConnect: 3})
+	srv.InjectStreamFault(mmstest.StreamFault{Path: "/v1/sessions/", StallAfterEvents: 2, Stall: time.Hour, Times: 1, DuplicateEvents: true})
+	// One message a turn, each sent when the session is idle, as a
+	// program does (a message sent while a turn runs waits in the queue
+	// and takes its place in the log when processed).
+	const turns = 6
+	send(t, c, id, mms.NewUserMessageEvent("message 0"))
+	var got []loggedEvent
+	idle := 0
+	stream := c.Sessions.Events.Stream(context.Background(), id, mms.SessionEventStreamParams{
+		IncludeHistory: true, EventDeltas: []string{"agent.message"},
+		Reconnect: mms.ReconnectPolicy{InitialDelay: time.Millisecond, MaxDelay: 5 * time.Millisecond},
+	}, option.WithStreamIdleTimeout(200*time.Millisecond))
+	for ev, err := range stream {
+		if err != nil {
+			t.Fatalf("after %d events: %v", len(got), err)
+		}
+		if ev.EventID() == "" {
+			continue // previews
+		}
+		got = append(got, loggedEvent{ev.EventID(), ev.EventType()})
+		if st, ok := ev.(mms.SessionStatusIdleEvent); ok {
+			if _, end := st.StopReason.(mms.SessionEndTurn); end {
+				if idle++; idle == turns {
+					if err := srv.TerminateSession(id); err != nil {
+						t.Fatal(err)
+					}
+				} else {
+					send(t, c, id, mms.NewUserMessageEvent(fmt.Sprintf("message %d", idle)))
+				}
+			}
+		}
+	}
+	want := fakeLog(t, srv, id)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Fatalf("streamed events differ from the fake's log (-log +streamed):\n%s", diff)
+	}
+	if want[len(want)-1].Type != "session.status_terminated" {
+		t.Errorf("the log ends with %s", want[len(want)-1].Type)
+	}
+	streams := 0
+	for _, r := range srv.Requests() {
+		if strings.HasSuffix(r.Path, "/events/stream") {
+			streams++
+		}
+	}
+	if streams < 5 {
+		t.Errorf("%d stream connections, want at least 5 (3 cut, 1 stalled, 1 to the end)", streams)
+	}
+}
+
+func TestSessionEventAccumulatorAgainstFake(t *testing.T) {
+	srv, c, id := newSimSession(t, nil)
+	send(t, c, id, mms.NewUserMessageEvent("a longer message, so that the reply comes in several fragments of text"))
+	var acc mms.SessionEventAccumulator
+	var previews []string
+	var final string
+	for ev, err := range c.Sessions.Events.Stream(context.Background(), id, mms.SessionEventStreamParams{
+		IncludeHistory: true, EventDeltas: []string{"agent.message"},
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		shown := acc.Add(ev)
+		switch ev.(type) {
+		case mms.SessionEventDelta:
+			previews = append(previews, shown.(mms.AgentMessageEvent).Text())
+		case mms.AgentMessageEvent:
+			final = shown.(mms.AgentMessageEvent).Text()
+			if len(acc.Pending()) != 0 {
+				t.Errorf("pending after the final event: %v", acc.Pending())
+			}
+		case mms.SessionStatusIdleEvent:
+			if err := srv.TerminateSession(id); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if len(previews) < 2 || previews[len(previews)-1] != final || !strings.HasPrefix(final, previews[0]) {
+		t.Errorf("previews %q, final %q", previews, final)
+	}
+}
+
+// askTools is an agent's tools: two custom ones and the built-in bash and
+// read, which ask for a confirmation.
+func askTools() []mms.AgentTool {
+	ask := mms.AlwaysAskPolicy{}
+	return []mms.AgentTool{
+		customTool("weather", "the weather"),
+		customTool("stocks", "stock prices"),
+		mms.AgentToolset20260401{Configs: []mms.AgentToolConfig{
+			mms.BashToolConfig{PermissionPolicy: ask}, mms.ReadToolConfig{PermissionPolicy: ask},
+		}},
+	}
+}
+
+// TestSessionRunnerAgainstFake completes a session with two custom tools
+// (one panics), a confirmation allowed and one denied, and result posts
+// that fail twice.
+func TestSessionRunnerAgainstFake(t *testing.T) {
+	srv, c, id := newSimSession(t, askTools())
+	send(t, c, id, mms.NewUserMessageEvent("check the weather and the stocks, then bash and read"))
+	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/sessions/" + id + "/events", Statuses: []int{500, 503}})
+	var weatherCalls atomic.Int32
+	steps := map[mms.SessionRunStepKind]int{}
+	var results []mms.SessionRunStep
+	for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{
+		Tools: map[string]mms.SessionToolFunc{
+			"weather": func(ctx context.Context, call mms.AgentCustomToolUseEvent) (string, error) {
+				weatherCalls.Add(1)
+				return "sunny", nil
+			},
+			"stocks": func(ctx context.Context, call mms.AgentCustomToolUseEvent) (string, error) {
+				panic("no market data")
+			},
+		},
+		Confirm: func(ctx context.Context, call mms.SessionEvent) (mms.ToolDecision, error) {
+			use := call.(mms.AgentToolUseEvent)
+			if use.Name == "read" {
+				return mms.ToolDecision{DenyMessage: "reading is not allowed"}, nil
+			}
+			return mms.ToolDecision{Allow: true}, nil
+		},
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		steps[step.Kind]++
+		if step.Kind == mms.StepToolResult || step.Kind == mms.StepConfirmation {
+			results = append(results, step)
+		}
+	}
+	if steps[mms.StepRetry] != 2 || steps[mms.StepToolResult] != 2 || steps[mms.StepConfirmation] != 2 {
+		t.Errorf("steps %v, want 2 retries, 2 tool results, 2 confirmations", steps)
+	}
+	if weatherCalls.Load() != 1 {
+		t.Errorf("weather ran %d times", weatherCalls.Load())
+	}
+	for _, s := range results {
+		if use, ok := s.Event.(mms.AgentCustomToolUseEvent); ok && use.Name == "stocks" {
+			var panicked *mms.ToolPanicError
+			if !s.IsError || !errors.As(s.Err, &panicked) || s.Output != "the tool panicked: no market data" {
+				t.Errorf("stocks step: %+v", s)
+			}
+		}
+	}
+	// The fake's log: each answer once, the denied call not run.
+	answers := map[string]int{}
+	var denied, ranBash bool
+	var useNames = map[string]string{}
+	for _, raw := range srv.SessionEventLog(id) {
+		ev, err := decodeSessionEvent(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		switch ev := ev.(type) {
+		case mms.AgentToolUseEvent:
+			useNames[ev.ID] = ev.Name
+		case mms.UserCustomToolResultEvent:
+			answers[ev.CustomToolUseID]++
+		case mms.UserToolConfirmationEvent:
+			answers[ev.ToolUseID]++
+			denied = denied || (ev.Result == mms.ToolConfirmationDeny && useNames[ev.ToolUseID] == "read")
+		case mms.AgentToolResultEvent:
+			ranBash = ranBash || (useNames[ev.ToolUseID] == "bash" && !ev.IsError)
+		}
+	}
+	if len(answers) != 4 {
+		t.Errorf("answers %v, want 4 calls answered", answers)
+	}
+	for call, n := range answers {
+		if n != 1 {
+			t.Errorf("call %s answered %d times", call, n)
+		}
+	}
+	if !denied || !ranBash {
+		t.Errorf("read denied %v, bash ran %v", denied, ranBash)
+	}
+}
+
+// TestSessionRunnerReconcilesPastCalls starts the runner after the call was
+// made: it is answered once; a second runner finds nothing to do.
+func TestSessionRunnerReconcilesPastCalls(t *testing.T) {
+	srv, c, id := newSimSession(t, askTools())
+	send(t, c, id, mms.NewUserMessageEvent("the weather please"))
+	waitForLog(t, srv, id, "agent.custom_tool_use")
+	var runs atomic.Int32
+	tools := map[string]mms.SessionToolFunc{"weather": func(context.Context, mms.AgentCustomToolUseEvent) (string, error) {
+		runs.Add(1)
+		return "", nil // an empty output is posted as "(no output)"
+	}}
+	for i := range 2 {
+		for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{Tools: tools}) {
+			if err != nil {
+				t.Fatalf("run %d: %v", i, err)
+			}
+			if step.Kind == mms.StepToolResult && step.Output != "(no output)" {
+				t.Errorf("output %q", step.Output)
+			}
+		}
+	}
+	if runs.Load() != 1 {
+		t.Errorf("the tool ran %d times", runs.Load())
+	}
+}
+
+func waitForLog(t *testing.T, srv *mmstest.Server, id, typ string) {
+	t.Helper()
+	for range 2000 {
+		for _, e := range fakeLog(t, srv, id) {
+			if e.Type == typ {
+				return
+			}
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatalf("no %s in the log", typ)
+}
+
+func TestSessionRunParamsValidation(t *testing.T) {
+	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL("http://127.0.0.1:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := func(context.Context, mms.AgentCustomToolUseEvent) (string, error) { return "", nil }
+	tests := []struct {
+		name  string
+		id    string
+		p     mms.SessionRunParams
+		field string
+	}{
+		{"no session", "", mms.SessionRunParams{}, "session_id"},
+		{"unnamed tool", "s", mms.SessionRunParams{Tools: map[string]mms.SessionToolFunc{"": ok}}, "Tools"},
+		{"nil tool", "s", mms.SessionRunParams{Tools: map[string]mms.SessionToolFunc{"x": nil}}, "Tools[x]"},
+		{"negative concurrency", "s", mms.SessionRunParams{MaxConcurrency: -1}, "MaxConcurrency"},
+		{"negative timeout", "s", mms.SessionRunParams{IdleTimeout: -1}, "ToolTimeout"},
+		{"stream params", "s", mms.SessionRunParams{Stream: mms.SessionEventStreamParams{EventDeltas: []string{""}}}, "event_deltas[0]"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, err := range c.Sessions.Run(context.Background(), tt.id, tt.p) {
+				var verr *mms.ValidationError
+				if !errors.As(err, &verr) || verr.Field != tt.field {
+					t.Fatalf("error %v, want a ValidationError for %s", err, tt.field)
+				}
+			}
+		})
+	}
+}
+
+// decodeSessionEvent decodes one stored event through the event union.
+func decodeSessionEvent(raw json.RawMessage) (mms.SessionEvent, error) {
+	var r mms.SessionEventSendResult
+	if err := json.Unmarshal([]byte(`{"data":[`+string(raw)+`]}`), &r); err != nil {
+		return nil, err
+	}
+	return r.Data[0], nil
+}
