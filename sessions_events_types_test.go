@@ -739,3 +739,31 @@ func TestSessionCreateRefusesSendOnlyEvents(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkDecodeSessionEvent measures the stream's per-event decoding of
+// the two commonest events, with the Messages stream's text delta as the
+// reference.
+func BenchmarkDecodeSessionEvent(b *testing.B) {
+	for _, bb := range []struct {
+		name, event, data string
+		decode            func(string, []byte) (any, error)
+	}{
+		{"agent.message", "agent.message", `{"type":"agent.message","id":"sevt_011CZkZ0011q4m7Lx2m8yR3v7a","content":[{"type":"text","text":"It is 18°C in Paris, with light rain expected through the afternoon."}],"processed_at":"2026-04-02T10:00:08.096Z"}`,
+			func(n string, d []byte) (any, error) { return decodeSessionEvent(n, d) }},
+		{"event_delta", "event_delta", `{"type":"event_delta","event_id":"sevt_011CZkZ0070q4m7Lx2m8yR3v7a","delta":{"type":"content_delta","index":0,"content":{"type":"text","text":"It is 18°C in"}}}`,
+			func(n string, d []byte) (any, error) { return decodeSessionEvent(n, d) }},
+		{"messages_content_block_delta", "content_block_delta", `{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"It is 18°C in"}}`,
+			func(n string, d []byte) (any, error) { return decodeMessageStreamEvent(n, d) }},
+	} {
+		b.Run(bb.name, func(b *testing.B) {
+			data := []byte(bb.data)
+			b.SetBytes(int64(len(data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if ev, err := bb.decode(bb.event, data); err != nil || ev == nil {
+					b.Fatal(ev, err)
+				}
+			}
+		})
+	}
+}
