@@ -559,3 +559,39 @@ func TestSessionCloseStopsEngines(t *testing.T) {
 		t.Error("the server still answers")
 	}
 }
+
+// TestSessionThreadInterrupt: an interrupt naming a thread abandons that
+// thread's calls only; the turn goes on with the session's own.
+func TestSessionThreadInterrupt(t *testing.T) {
+	s, _ := sessionFixture(t)
+	helper := agentOK(t, s, "POST", "/v1/agents", `{"name":"helper","model":"m","tools":[{"type":"custom","name":"lookup","description":"d","input_schema":{"type":"object"}}]}`)
+	lead := agentOK(t, s, "POST", "/v1/agents", `{"name":"lead","model":"m","tools":[{"type":"custom","name":"weather","description":"d","input_schema":{"type":"object"}}],`+
+		`"multiagent":{"type":"coordinator","agents":["`+helper.ID+`"]}}`)
+	sess := newSession(t, s, lead.ID, testEnvID)
+	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
+	sendOK(t, s, sess.ID, msg("helper: lookup the weather"))
+	evs := st.until(idleWith("requires_action"))
+	calls := map[string]simEvent{}
+	for _, ev := range evs {
+		if ev.Type == "agent.custom_tool_use" {
+			calls[ev.Name] = ev
+		}
+	}
+	var tid struct {
+		ID string `json:"session_thread_id"`
+	}
+	_ = json.Unmarshal(calls["lookup"].Raw, &tid)
+	sendOK(t, s, sess.ID, `[{"type":"user.interrupt","session_thread_id":"`+tid.ID+`"}]`)
+	after := st.until(func(ev simEvent) bool { return ev.Type == "session.status_idle" })
+	if got := string(after[len(after)-1].StopReason); got != `{"event_ids":["`+calls["weather"].ID+`"],"type":"requires_action"}` {
+		t.Errorf("after the thread interrupt: %s", got)
+	}
+	if resp, b := sendEvents(t, s, sess.ID, `[{"type":"user.custom_tool_result","custom_tool_use_id":"`+calls["lookup"].ID+`","content":[{"type":"text","text":"x"}]}]`); resp.StatusCode != 400 {
+		t.Errorf("answer to the abandoned call: %d %s", resp.StatusCode, b)
+	}
+	sendOK(t, s, sess.ID, `[{"type":"user.custom_tool_result","custom_tool_use_id":"`+calls["weather"].ID+`","content":[{"type":"text","text":"rain"}]}]`)
+	st.until(idleWith("end_turn"))
+	if got := thread(t, s, sess.ID, tid.ID); got.Status != "idle" {
+		t.Errorf("thread status %s", got.Status)
+	}
+}
