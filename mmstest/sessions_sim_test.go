@@ -101,9 +101,7 @@ func TestSessionCustomToolsAndConfirmations(t *testing.T) {
 	s, _ := sessionFixture(t)
 	a := toolsAgent(t, s, "tooled")
 	sess := newSession(t, s, a.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("weather, then read and write"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "weather, then read and write")
 	ids := map[string]string{}
 	var custom simEvent
 	for _, ev := range evs {
@@ -161,9 +159,7 @@ func TestSessionInterrupt(t *testing.T) {
 	s, _ := sessionFixture(t)
 	a := toolsAgent(t, s, "tooled")
 	sess := newSession(t, s, a.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("weather"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "weather")
 	callID := evs[len(evs)-2].ID
 	stored := sendOK(t, s, sess.ID, `[{"type":"user.interrupt"}]`)
 	if stored[0].ID != "" || stored[0].ProcessedAt != nil {
@@ -568,9 +564,7 @@ func TestSessionThreadInterrupt(t *testing.T) {
 	lead := agentOK(t, s, "POST", "/v1/agents", `{"name":"lead","model":"m","tools":[{"type":"custom","name":"weather","description":"d","input_schema":{"type":"object"}}],`+
 		`"multiagent":{"type":"coordinator","agents":["`+helper.ID+`"]}}`)
 	sess := newSession(t, s, lead.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("helper: lookup the weather"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "helper: lookup the weather")
 	calls := map[string]simEvent{}
 	for _, ev := range evs {
 		if ev.Type == "agent.custom_tool_use" {
