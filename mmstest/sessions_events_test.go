@@ -170,6 +170,15 @@ func sendOK(t *testing.T, s *Server, sessionID, events string) []simEvent {
 	return evs
 }
 
+// untilWaiting opens the session's stream, sends a user.message of text
+// and reads up to the idle that names the calls waiting.
+func untilWaiting(t *testing.T, s *Server, sessionID, text string) (*sseStream, []simEvent) {
+	t.Helper()
+	st := openStream(t, s, "/v1/sessions/"+sessionID+"/events/stream", "")
+	sendOK(t, s, sessionID, msg(text))
+	return st, st.until(idleWith("requires_action"))
+}
+
 const userMsg = `{"type":"user.message","content":[{"type":"text","text":%q}]}`
 
 func msg(text string) string { return fmt.Sprintf("["+userMsg+"]", text) }
@@ -217,9 +226,7 @@ func TestSessionEventsSendRules(t *testing.T) {
 		`{"type":"agent_toolset_20260401","configs":[{"name":"read","permission_policy":{"type":"always_ask"}}]}]`
 	a := agentOK(t, s, "POST", "/v1/agents", `{"name":"tooled","model":"m","tools":`+tools+`}`)
 	sess := newSession(t, s, a.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("weather twice, read and edit"))
-	evs := st.until(idleWith("requires_action"))
+	_, evs := untilWaiting(t, s, sess.ID, "weather twice, read and edit")
 	var customID, askID string
 	for _, ev := range evs {
 		switch {
@@ -289,9 +296,7 @@ func TestSessionEventsSelfHostedResults(t *testing.T) {
 	a := agentOK(t, s, "POST", "/v1/agents", `{"name":"sh","model":"m","tools":[{"type":"agent_toolset_20260401",`+
 		`"default_config":{"enabled":false},"configs":[{"name":"bash","enabled":true},{"name":"grep","enabled":true,"permission_policy":{"type":"always_ask"}}]}]}`)
 	sess := newSession(t, s, a.ID, self.ID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("bash then grep"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "bash then grep")
 	calls := map[string]string{}
 	for _, ev := range evs {
 		if ev.Type == "agent.tool_use" {
@@ -310,13 +315,14 @@ func TestSessionEventsSelfHostedResults(t *testing.T) {
 	if resp, b := sendEvents(t, s, sess.ID, toolResult(calls["grep"])); resp.StatusCode != 400 || !strings.Contains(string(b), calls["grep"]) {
 		t.Errorf("result before the confirmation: %d %s", resp.StatusCode, b)
 	}
-	sendOK(t, s, sess.ID, toolResult(calls["bash"]))
-	sendOK(t, s, sess.ID, `[{"type":"user.tool_confirmation","tool_use_id":"`+calls["grep"]+`","result":"allow"}]`)
-	sendOK(t, s, sess.ID, toolResult(calls["grep"]))
-	evs = st.until(idleWith("end_turn"))
+	// Each answer waits for the idle it causes: an answer arrives
+	// processed, so one sent earlier would come before that idle.
 	var types []string
-	for _, ev := range evs {
-		types = append(types, ev.Type)
+	for _, answer := range []string{toolResult(calls["bash"]), `[{"type":"user.tool_confirmation","tool_use_id":"` + calls["grep"] + `","result":"allow"}]`, toolResult(calls["grep"])} {
+		sendOK(t, s, sess.ID, answer)
+		for _, ev := range st.until(func(ev simEvent) bool { return ev.Type == "session.status_idle" }) {
+			types = append(types, ev.Type)
+		}
 	}
 	want := []string{"user.tool_result", "session.status_idle", "user.tool_confirmation", "session.status_idle", "user.tool_result",
 		"session.status_running", "span.model_request_start", "agent.message", "span.model_request_end", "session.usage", "session.status_idle"}

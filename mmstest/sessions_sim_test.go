@@ -101,9 +101,7 @@ func TestSessionCustomToolsAndConfirmations(t *testing.T) {
 	s, _ := sessionFixture(t)
 	a := toolsAgent(t, s, "tooled")
 	sess := newSession(t, s, a.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("weather, then read and write"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "weather, then read and write")
 	ids := map[string]string{}
 	var custom simEvent
 	for _, ev := range evs {
@@ -161,9 +159,7 @@ func TestSessionInterrupt(t *testing.T) {
 	s, _ := sessionFixture(t)
 	a := toolsAgent(t, s, "tooled")
 	sess := newSession(t, s, a.ID, testEnvID)
-	st := openStream(t, s, "/v1/sessions/"+sess.ID+"/events/stream", "")
-	sendOK(t, s, sess.ID, msg("weather"))
-	evs := st.until(idleWith("requires_action"))
+	st, evs := untilWaiting(t, s, sess.ID, "weather")
 	callID := evs[len(evs)-2].ID
 	stored := sendOK(t, s, sess.ID, `[{"type":"user.interrupt"}]`)
 	if stored[0].ID != "" || stored[0].ProcessedAt != nil {
@@ -557,5 +553,39 @@ func TestSessionCloseStopsEngines(t *testing.T) {
 	if resp, err := http.Get(s.URL); err == nil {
 		resp.Body.Close()
 		t.Error("the server still answers")
+	}
+}
+
+// TestSessionThreadInterrupt: an interrupt naming a thread abandons that
+// thread's calls only; the turn goes on with the session's own.
+func TestSessionThreadInterrupt(t *testing.T) {
+	s, _ := sessionFixture(t)
+	helper := agentOK(t, s, "POST", "/v1/agents", `{"name":"helper","model":"m","tools":[{"type":"custom","name":"lookup","description":"d","input_schema":{"type":"object"}}]}`)
+	lead := agentOK(t, s, "POST", "/v1/agents", `{"name":"lead","model":"m","tools":[{"type":"custom","name":"weather","description":"d","input_schema":{"type":"object"}}],`+
+		`"multiagent":{"type":"coordinator","agents":["`+helper.ID+`"]}}`)
+	sess := newSession(t, s, lead.ID, testEnvID)
+	st, evs := untilWaiting(t, s, sess.ID, "helper: lookup the weather")
+	calls := map[string]simEvent{}
+	for _, ev := range evs {
+		if ev.Type == "agent.custom_tool_use" {
+			calls[ev.Name] = ev
+		}
+	}
+	var tid struct {
+		ID string `json:"session_thread_id"`
+	}
+	_ = json.Unmarshal(calls["lookup"].Raw, &tid)
+	sendOK(t, s, sess.ID, `[{"type":"user.interrupt","session_thread_id":"`+tid.ID+`"}]`)
+	after := st.until(func(ev simEvent) bool { return ev.Type == "session.status_idle" })
+	if got := string(after[len(after)-1].StopReason); got != `{"event_ids":["`+calls["weather"].ID+`"],"type":"requires_action"}` {
+		t.Errorf("after the thread interrupt: %s", got)
+	}
+	if resp, b := sendEvents(t, s, sess.ID, `[{"type":"user.custom_tool_result","custom_tool_use_id":"`+calls["lookup"].ID+`","content":[{"type":"text","text":"x"}]}]`); resp.StatusCode != 400 {
+		t.Errorf("answer to the abandoned call: %d %s", resp.StatusCode, b)
+	}
+	sendOK(t, s, sess.ID, `[{"type":"user.custom_tool_result","custom_tool_use_id":"`+calls["weather"].ID+`","content":[{"type":"text","text":"rain"}]}]`)
+	st.until(idleWith("end_turn"))
+	if got := thread(t, s, sess.ID, tid.ID); got.Status != "idle" {
+		t.Errorf("thread status %s", got.Status)
 	}
 }
