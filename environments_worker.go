@@ -10,7 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"math/rand/v2"
+	mrand "math/rand/v2"
 	"os"
 	"sync"
 	"time"
@@ -133,7 +133,7 @@ func (w *worker) serve(ctx context.Context) error {
 			}
 			w.report(nil, err)
 			failures++
-			if !sleepCtx(ctx, backoffDelay(failures, time.Second, 30*time.Second)) {
+			if sleepCtx(ctx, backoffDelay(failures, time.Second, 30*time.Second)) != nil {
 				return nil
 			}
 			continue
@@ -184,7 +184,7 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 		// The item's own credential, for this session only. Its
 		// api_base_url is not followed: requests stay on the configured
 		// base URL, the only host credentials go to.
-		opts = append(append([]option.RequestOption(nil), w.opts...), option.WithAuthToken(creds.SessionsToken.Value()))
+		opts = append(append([]option.RequestOption(nil), w.opts...), option.WithAuthToken(string(creds.SessionsToken)))
 	}
 	p := w.p.Session
 	if p.ResultTimeout == 0 {
@@ -212,7 +212,7 @@ func (w *worker) heartbeat(ctx context.Context, stop context.CancelFunc, work *W
 		last = *work.LatestHeartbeatAt
 	}
 	for {
-		if !sleepCtx(ctx, ttl/leaseShare) {
+		if sleepCtx(ctx, ttl/leaseShare) != nil {
 			return
 		}
 		hb, err := w.svc.Heartbeat(ctx, w.env, work.ID, WorkHeartbeatParams{ExpectedLastHeartbeat: last}, w.opts...)
@@ -271,16 +271,4 @@ func backoffDelay(n int, lo, hi time.Duration) time.Duration {
 		return d
 	}
 	return d/2 + mrand.N(d/2)
-}
-
-// sleepCtx waits d; false when ctx ended first.
-func sleepCtx(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-ctx.Done():
-		return false
-	}
 }

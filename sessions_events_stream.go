@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"iter"
-	"math/rand/v2"
 	"net/http"
 	"net/url"
 	"sync/atomic"
@@ -114,14 +113,7 @@ func (r ReconnectPolicy) withDefaults() ReconnectPolicy {
 
 // delay is the wait before attempt n (1, 2, …) after a failure.
 func (r ReconnectPolicy) delay(n int) time.Duration {
-	d := r.MaxDelay
-	if n <= 30 && r.InitialDelay<<(n-1) < r.MaxDelay {
-		d = r.InitialDelay << (n - 1)
-	}
-	if d < 2 {
-		return d
-	}
-	return d/2 + rand.N(d/2)
+	return backoffDelay(n, r.InitialDelay, r.MaxDelay)
 }
 
 // sessionStream is one reconnecting stream of a session or a thread.
@@ -196,13 +188,9 @@ func (st *sessionStream) run(ctx context.Context, yield func(SessionEvent, error
 			return
 		}
 		failures++
-		t := time.NewTimer(st.policy.delay(failures))
-		select {
-		case <-ctx.Done():
-			t.Stop()
-			yield(nil, fmt.Errorf("mms: stream of GET %s: reconnecting: %w", st.path, ctx.Err()))
+		if err := sleepCtx(ctx, st.policy.delay(failures)); err != nil {
+			yield(nil, fmt.Errorf("mms: stream of GET %s: reconnecting: %w", st.path, err))
 			return
-		case <-t.C:
 		}
 	}
 }

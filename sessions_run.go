@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"iter"
-	"math/rand/v2"
 	"net/http"
 	"runtime/debug"
 	"sync"
@@ -581,13 +580,8 @@ func (r *sessionRun) post(ctx context.Context, call SessionEvent, ev SessionEven
 		case <-ctx.Done():
 			return ctx.Err()
 		}
-		d := min(resultRetryMin<<min(attempt-1, 10), resultRetryMax)
-		t := time.NewTimer(d/2 + rand.N(d/2))
-		select {
-		case <-t.C:
-		case <-ctx.Done():
-			t.Stop()
-			return ctx.Err()
+		if err := sleepCtx(ctx, backoffDelay(attempt, resultRetryMin, resultRetryMax)); err != nil {
+			return err
 		}
 	}
 }

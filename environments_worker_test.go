@@ -1,0 +1,152 @@
+package mms_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestWorkersShareEnvironmentAgainstFake runs two workers on one
+// self-hosted environment: ten sessions, each calling a custom tool and
+// the sandbox's bash, are all completed, each by one worker, each call
+// answered once.
+func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
+	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
+	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "w", Model: mms.Model("m"),
+		Tools: []mms.AgentTool{customTool("weather", "the weather"), mms.AgentToolset20260401{}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const sessions = 10
+	for i := range sessions {
+		if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID,
+			InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent(fmt.Sprintf("weather and bash, %d", i))}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	var mu sync.Mutex
+	ranBy := map[string]string{} // session → worker
+	calls := map[string]int{}    // call id → runs
+	sandbox := map[string]int{}  // call id → runs
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	for _, name := range []string{"worker-a", "worker-b"} {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := c.Environments.Work.Serve(wctx, env.ID, mms.WorkerParams{
+				WorkerID: name, MaxSessions: 2, PollWait: time.Second,
+				Session: mms.SessionRunParams{
+					Tools: map[string]mms.SessionToolFunc{"weather": func(ctx context.Context, call mms.AgentCustomToolUseEvent) (string, error) {
+						mu.Lock()
+						defer mu.Unlock()
+						calls[call.ID]++
+						return "sunny", nil
+					}},
+					Sandbox: func(ctx context.Context, call mms.AgentToolUseEvent) (string, error) {
+						mu.Lock()
+						defer mu.Unlock()
+						sandbox[call.ID]++
+						return "ok", nil
+					},
+				},
+				OnStep: func(w *mms.Work, step mms.SessionRunStep) {
+					sess := w.Data.(mms.WorkSession).ID
+					mu.Lock()
+					defer mu.Unlock()
+					if prev, ok := ranBy[sess]; ok && prev != name {
+						t.Errorf("session %s run by %s and %s", sess, prev, name)
+					}
+					ranBy[sess] = name
+				},
+				OnError: func(w *mms.Work, err error) { t.Errorf("worker %s: %v", name, err) },
+			})
+			if err != nil {
+				t.Errorf("Serve: %v", err)
+			}
+		}()
+	}
+	// Wait until every work item is stopped.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		stats, err := c.Environments.Work.Stats(ctx, env.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if stats.Depth == 0 && stats.Pending == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("work left: %+v", stats)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop()
+	wg.Wait()
+	mu.Lock()
+	defer mu.Unlock()
+	if len(ranBy) != sessions || len(calls) != sessions || len(sandbox) != sessions {
+		t.Fatalf("%d sessions run, %d custom calls, %d sandbox calls; want %d each", len(ranBy), len(calls), len(sandbox), sessions)
+	}
+	for id, n := range calls {
+		if n != 1 {
+			t.Errorf("call %s ran %d times", id, n)
+		}
+	}
+	for id, n := range sandbox {
+		if n != 1 {
+			t.Errorf("sandbox call %s ran %d times", id, n)
+		}
+	}
+	workers := map[string]bool{}
+	for _, w := range ranBy {
+		workers[w] = true
+	}
+	if len(workers) != 2 {
+		t.Logf("all sessions went to %v", workers)
+	}
+}
+
+func TestWorkerParamsValidation(t *testing.T) {
+	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL("http://127.0.0.1:1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, env, field string
+		p                WorkerParams
+	}{
+		{"no environment", "", "environment_id", WorkerParams{}},
+		{"negative sessions", "env_1", "MaxSessions", WorkerParams{MaxSessions: -1}},
+		{"negative poll wait", "env_1", "PollWait", WorkerParams{PollWait: -1}},
+		{"session params", "env_1", "MaxConcurrency", WorkerParams{Session: mms.SessionRunParams{MaxConcurrency: -1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := c.Environments.Work.Serve(context.Background(), tt.env, tt.p)
+			var verr *mms.ValidationError
+			if !errors.As(err, &verr) || verr.Field != tt.field {
+				t.Fatalf("error %v, want a ValidationError for %s", err, tt.field)
+			}
+		})
+	}
+}
+
+// WorkerParams is short for the table above.
+type WorkerParams = mms.WorkerParams
