@@ -30,6 +30,10 @@ type WorkerParams struct {
 	// PollWait is how long one poll waits for work on the service
 	// (block_ms; default 10 s).
 	PollWait time.Duration
+	// Lease is the lease each heartbeat asks for (desired_ttl_seconds,
+	// whole seconds); 0 keeps the service's (300 s). The worker beats
+	// at a third of it.
+	Lease time.Duration
 	// Session is how each session is run: its tools, its sandbox (the
 	// built-in tools this environment executes), its confirmations and
 	// timeouts. ResultTimeout defaults to as long as the worker holds the
@@ -61,6 +65,8 @@ func (p WorkerParams) Validate() error {
 		return invalid("MaxSessions", "must not be negative, got %d", p.MaxSessions)
 	case p.PollWait < 0:
 		return invalid("PollWait", "must not be negative, got %v", p.PollWait)
+	case p.Lease < 0 || (p.Lease > 0 && p.Lease < time.Second):
+		return invalid("Lease", "must be at least 1s (or 0 for the service's), got %v", p.Lease)
 	}
 	return p.Session.Validate()
 }
@@ -207,15 +213,22 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 // a lost lease or a requested stop cancels the run.
 func (w *worker) heartbeat(ctx context.Context, stop context.CancelFunc, work *Work) {
 	ttl := 300 * time.Second
+	var desired *int
+	if w.p.Lease > 0 {
+		ttl = w.p.Lease
+		desired = new(int)
+		*desired = int(w.p.Lease / time.Second)
+	}
 	last := ""
 	if work.LatestHeartbeatAt != nil {
 		last = *work.LatestHeartbeatAt
 	}
-	for {
-		if sleepCtx(ctx, ttl/leaseShare) != nil {
+	for first := desired != nil; ; first = false {
+		// With a lease of its own the first beat goes at once, to set it.
+		if !first && sleepCtx(ctx, ttl/leaseShare) != nil {
 			return
 		}
-		hb, err := w.svc.Heartbeat(ctx, w.env, work.ID, WorkHeartbeatParams{ExpectedLastHeartbeat: last}, w.opts...)
+		hb, err := w.svc.Heartbeat(ctx, w.env, work.ID, WorkHeartbeatParams{DesiredTTLSeconds: desired, ExpectedLastHeartbeat: last}, w.opts...)
 		if ctx.Err() != nil {
 			return
 		}

@@ -135,6 +135,7 @@ func TestWorkerParamsValidation(t *testing.T) {
 		{"no environment", "", "environment_id", WorkerParams{}},
 		{"negative sessions", "env_1", "MaxSessions", WorkerParams{MaxSessions: -1}},
 		{"negative poll wait", "env_1", "PollWait", WorkerParams{PollWait: -1}},
+		{"lease under a second", "env_1", "Lease", WorkerParams{Lease: 999 * time.Millisecond}},
 		{"session params", "env_1", "MaxConcurrency", WorkerParams{Session: mms.SessionRunParams{MaxConcurrency: -1}}},
 	}
 	for _, tt := range tests {
@@ -145,6 +146,68 @@ func TestWorkerParamsValidation(t *testing.T) {
 				t.Fatalf("error %v, want a ValidationError for %s", err, tt.field)
 			}
 		})
+	}
+}
+
+// TestWorkerStopsOnRequest: a stop requested through the service ends the
+// session's run (its tool's context ends) and the worker stops the item.
+func TestWorkerStopsOnRequest(t *testing.T) {
+	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
+	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "w", Model: mms.Model("m"), Tools: []mms.AgentTool{customTool("slow", "takes long")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID,
+		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("slow please")}}); err != nil {
+		t.Fatal(err)
+	}
+	running := make(chan *mms.Work, 1)
+	toolEnded := make(chan error, 1)
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	served := make(chan error, 1)
+	go func() {
+		served <- c.Environments.Work.Serve(wctx, env.ID, mms.WorkerParams{Lease: 3 * time.Second, PollWait: time.Second,
+			Session: mms.SessionRunParams{Tools: map[string]mms.SessionToolFunc{"slow": func(ctx context.Context, _ mms.AgentCustomToolUseEvent) (string, error) {
+				<-ctx.Done()
+				toolEnded <- ctx.Err()
+				return "", ctx.Err()
+			}}},
+			OnStep: func(w *mms.Work, step mms.SessionRunStep) {
+				if e, ok := step.Event.(mms.AgentCustomToolUseEvent); ok && step.Kind == mms.StepEvent && e.Name == "slow" {
+					running <- w
+				}
+			},
+		})
+	}()
+	w := <-running
+	if _, err := c.Environments.Work.Stop(ctx, env.ID, w.ID, mms.WorkStopParams{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-toolEnded; !errors.Is(err, context.Canceled) {
+		t.Errorf("the tool's context ended with %v", err)
+	}
+	for {
+		got, err := c.Environments.Work.Get(ctx, env.ID, w.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.State == mms.WorkStateStopped {
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	stop()
+	if err := <-served; err != nil {
+		t.Errorf("Serve: %v", err)
 	}
 }
 

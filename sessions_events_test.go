@@ -116,8 +116,12 @@ func TestSessionEventsValidation(t *testing.T) {
 			_, err := c.Sessions.Events.Send(ctx, "sesn_1", mms.SessionEventSendParams{})
 			return err
 		}, "events"},
-		{"limit 0 is the default, 101 too many", func() error { return drain(c.Sessions.Events.List(ctx, "sesn_1", mms.SessionEventListParams{Limit: 101})) }, "limit"},
-		{"order", func() error { return drain(c.Sessions.Events.List(ctx, "sesn_1", mms.SessionEventListParams{Order: "up"})) }, "order"},
+		{"limit 0 is the default, 101 too many", func() error {
+			return drain(c.Sessions.Events.List(ctx, "sesn_1", mms.SessionEventListParams{Limit: 101}))
+		}, "limit"},
+		{"order", func() error {
+			return drain(c.Sessions.Events.List(ctx, "sesn_1", mms.SessionEventListParams{Order: "up"}))
+		}, "order"},
 		{"empty type", func() error {
 			return drain(c.Sessions.Events.List(ctx, "sesn_1", mms.SessionEventListParams{Types: []string{"agent.message", ""}}))
 		}, "types[1]"},
