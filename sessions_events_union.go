@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -204,6 +205,11 @@ func decodeSessionEvent(name string, data []byte) (SessionEvent, error) {
 	if !json.Valid(data) {
 		return nil, fmt.Errorf("mms: session %s event: malformed JSON: %q", name, excerpt(data))
 	}
+	if name == "event_delta" { // the bulk of a stream with previews
+		if e, ok := decodeSessionDeltaFast(data); ok {
+			return e, nil
+		}
+	}
 	ev, err := sessionEventUnion.Decode(data)
 	if err != nil {
 		if _, perr := codec.PeekType(data); perr != nil {
@@ -217,4 +223,48 @@ func decodeSessionEvent(name string, data []byte) (SessionEvent, error) {
 		return u, nil
 	}
 	return ev, nil
+}
+
+// decodeSessionDeltaFast reads the plain event_delta (event_id, and a
+// content_delta of one text block with an index) without the union's
+// reflection, as decodeDeltaEventFast does for message streams; ok is false
+// for anything else (another member, another shape), which the union then
+// reads. The result is what the union would give.
+func decodeSessionDeltaFast(data []byte) (e SessionEventDelta, ok bool) {
+	var id, delta []byte
+	if !plainMembers(data, `"event_delta"`, "event_id", &id, "delta", &delta) || id == nil || delta == nil {
+		return e, false
+	}
+	var index, content []byte
+	if !plainMembers(delta, `"content_delta"`, "index", &index, "content", &content) || index == nil || content == nil {
+		return e, false
+	}
+	eventID, err := codec.Unquote(id)
+	n, nerr := strconv.Atoi(string(index))
+	text, tok := scanStringDelta(content, `"text"`, "text")
+	if err != nil || nerr != nil || !tok {
+		return e, false
+	}
+	return SessionEventDelta{PendingEventID: eventID, Delta: SessionContentDelta{Index: &n, Content: TextBlock{Text: text}}}, true
+}
+
+// plainMembers reports whether the object data has a "type" member whose
+// JSON is typ and otherwise only the members k1 and k2 (each at most
+// once), whose values it stores in v1 and v2.
+func plainMembers(data []byte, typ, k1 string, v1 *[]byte, k2 string, v2 *[]byte) bool {
+	plain := true
+	err := codec.EachMember(data, func(key string, value []byte) error {
+		switch {
+		case key == "type" && string(value) == typ:
+		case key == k1 && *v1 == nil:
+			*v1 = value
+		case key == k2 && *v2 == nil:
+			*v2 = value
+		default:
+			plain = false
+			return errStopScan
+		}
+		return nil
+	})
+	return err == nil && plain
 }
