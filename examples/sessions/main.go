@@ -171,11 +171,18 @@ func printStep(out io.Writer, step mms.SessionRunStep, names map[string]string) 
 		call := step.Event.(mms.AgentCustomToolUseEvent)
 		fmt.Fprintf(out, "  ran %s: %q (error: %v)\n", call.Name, step.Output, step.IsError)
 	case mms.StepConfirmation:
-		call := step.Event.(mms.AgentToolUseEvent)
+		// The call is a built-in tool's or an MCP server's.
+		name := ""
+		switch call := step.Event.(type) {
+		case mms.AgentToolUseEvent:
+			name = call.Name
+		case mms.AgentMCPToolUseEvent:
+			name = call.MCPServerName + "/" + call.Name
+		}
 		if step.Decision.Allow {
-			fmt.Fprintf(out, "  allowed %s\n", call.Name)
+			fmt.Fprintf(out, "  allowed %s\n", name)
 		} else {
-			fmt.Fprintf(out, "  denied %s: %s\n", call.Name, step.Decision.DenyMessage)
+			fmt.Fprintf(out, "  denied %s: %s\n", name, step.Decision.DenyMessage)
 		}
 	case mms.StepRetry:
 		fmt.Fprintf(out, "  posting the answer to %s failed (attempt %d), retrying: %v\n", step.Event.EventID(), step.Attempt, step.Err)
