@@ -61,14 +61,13 @@ func accumulateStream(r io.Reader) (*Message, int, error) {
 	return acc.Message(), n, nil
 }
 
-// reportPerEvent adds ns/event and allocs/event, from the heap's malloc
-// count over the timed loop.
-func reportPerEvent(b *testing.B, mallocs0 uint64) {
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	events := float64(b.N) * benchStreamEvents
-	b.ReportMetric(float64(ms.Mallocs-mallocs0)/events, "allocs/event")
+// reportPerEvent adds ns/event, events/s and allocs/event (from the heap's
+// malloc count over the timed loop) for perOp events an iteration.
+func reportPerEvent(b *testing.B, mallocs0 uint64, perOp int) {
+	events := float64(b.N) * float64(perOp)
+	b.ReportMetric(float64(mallocs()-mallocs0)/events, "allocs/event")
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/events, "ns/event")
+	b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
 }
 
 func mallocs() uint64 {
@@ -92,7 +91,7 @@ func BenchmarkStreamAccumulate(b *testing.B) {
 			b.Fatalf("%d events, %v", n, err)
 		}
 	}
-	reportPerEvent(b, m0)
+	reportPerEvent(b, m0, benchStreamEvents)
 }
 
 // BenchmarkStreamAccumulateFloor is the floor to compare with: read the
@@ -133,5 +132,5 @@ func BenchmarkStreamAccumulateFloor(b *testing.B) {
 			b.Fatalf("%d events", n)
 		}
 	}
-	reportPerEvent(b, m0)
+	reportPerEvent(b, m0, benchStreamEvents)
 }

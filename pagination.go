@@ -373,6 +373,19 @@ func validateLimit(limit, max int) error {
 	return nil
 }
 
+// validateLimitOrder reports a page size outside 1–max or an order other
+// than asc and desc; 0 and "" (the service's defaults) pass.
+func validateLimitOrder(limit, max int, order ListOrder) error {
+	if err := validateLimit(limit, max); err != nil {
+		return err
+	}
+	switch order {
+	case "", ListOrderAsc, ListOrderDesc:
+		return nil
+	}
+	return invalid("order", "must be %q or %q, got %q", ListOrderAsc, ListOrderDesc, order)
+}
+
 // validateIDParams reports the first rule the params of an id-scheme list
 // break: limit outside 1–1000 when set, or afterID and beforeID together.
 func validateIDParams(limit int, afterID, beforeID string) error {

@@ -742,13 +742,8 @@ type SessionListParams struct {
 // when set, an Order other than asc and desc, AgentVersion below 0 or set
 // without AgentID, or an empty status.
 func (p SessionListParams) Validate() error {
-	if err := validateLimit(p.Limit, 100); err != nil {
+	if err := validateLimitOrder(p.Limit, 100, p.Order); err != nil {
 		return err
-	}
-	switch p.Order {
-	case "", ListOrderAsc, ListOrderDesc:
-	default:
-		return invalid("order", "must be %q or %q, got %q", ListOrderAsc, ListOrderDesc, p.Order)
 	}
 	switch {
 	case p.AgentVersion < 0:

@@ -82,13 +82,8 @@ type SessionEventListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–100
 // when set, an Order other than asc and desc, or an empty type.
 func (p SessionEventListParams) Validate() error {
-	if err := validateLimit(p.Limit, 100); err != nil {
+	if err := validateLimitOrder(p.Limit, 100, p.Order); err != nil {
 		return err
-	}
-	switch p.Order {
-	case "", ListOrderAsc, ListOrderDesc:
-	default:
-		return invalid("order", "must be %q or %q, got %q", ListOrderAsc, ListOrderDesc, p.Order)
 	}
 	for i, t := range p.Types {
 		if t == "" {

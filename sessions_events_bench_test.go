@@ -69,7 +69,7 @@ func BenchmarkSessionStreamAccumulate(b *testing.B) {
 			b.Fatalf("%d events", n)
 		}
 	}
-	reportSessionPerEvent(b, m0)
+	reportPerEvent(b, m0, benchSessionEvents)
 }
 
 // BenchmarkSessionEventsStreamHTTP is the whole path a program takes:
@@ -108,12 +108,5 @@ func BenchmarkSessionEventsStreamHTTP(b *testing.B) {
 			b.Fatalf("%d events", n)
 		}
 	}
-	reportSessionPerEvent(b, m0)
-}
-
-func reportSessionPerEvent(b *testing.B, mallocs0 uint64) {
-	events := float64(b.N) * benchSessionEvents
-	b.ReportMetric(float64(mallocs()-mallocs0)/events, "allocs/event")
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/events, "ns/event")
-	b.ReportMetric(events/b.Elapsed().Seconds(), "events/s")
+	reportPerEvent(b, m0, benchSessionEvents)
 }

@@ -129,7 +129,11 @@ const (
 	StepRetry SessionRunStepKind = "retry"
 )
 
-// A SessionRunStep is one thing a session runner saw or did.
+// A SessionRunStep is one thing a session runner saw or did. Events come
+// in the session's order, but an action is reported when its post
+// returns, so the events it caused (the agent's reply to a result, even
+// the end_turn idle) may come first; Run itself returns only after every
+// action it started has been reported.
 type SessionRunStep struct {
 	Kind SessionRunStepKind
 	// Event is the event that arrived, or the call the step is about.
