@@ -331,3 +331,39 @@ func decodeSessionEvent(raw json.RawMessage) (mms.SessionEvent, error) {
 	}
 	return r.Data[0], nil
 }
+
+// TestSessionRunnerLeavesCallsItDoesNotOwn: a call of a tool the runner
+// was not given waits for its owner; with UntilTerminated the runner goes
+// on until the session ends.
+func TestSessionRunnerLeavesCallsItDoesNotOwn(t *testing.T) {
+	srv, c, id := newSimSession(t, askTools())
+	send(t, c, id, mms.NewUserMessageEvent("the weather please"))
+	var sawCall bool
+	for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{
+		Tools:           map[string]mms.SessionToolFunc{"stocks": func(context.Context, mms.AgentCustomToolUseEvent) (string, error) { return "up", nil }},
+		UntilTerminated: true,
+	}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if step.Kind != mms.StepEvent {
+			t.Errorf("the runner acted: %+v", step)
+		}
+		if st, ok := step.Event.(mms.SessionStatusIdleEvent); ok && !sawCall {
+			if _, waits := st.StopReason.(mms.SessionRequiresAction); waits {
+				sawCall = true
+				if err := srv.TerminateSession(id); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	for _, e := range fakeLog(t, srv, id) {
+		if e.Type == "user.custom_tool_result" {
+			t.Errorf("the weather call was answered")
+		}
+	}
+	if !sawCall {
+		t.Error("the session never waited for the call")
+	}
+}
