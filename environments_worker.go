@@ -51,6 +51,9 @@ type WorkerParams struct {
 
 // The worker's defaults.
 const (
+	// whileLeaseHeld is the result timeout of a worker's runs: no time
+	// limit of its own, as the run's context ends when the lease is lost.
+	whileLeaseHeld = 100 * 365 * 24 * time.Hour
 	defaultPollWait = 10 * time.Second
 	// leaseShare is the part of the lease between two heartbeats: three
 	// heartbeats a lease, so that one lost beat does not lose it.
@@ -194,7 +197,7 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 	}
 	p := w.p.Session
 	if p.ResultTimeout == 0 {
-		p.ResultTimeout = 100 * 365 * 24 * time.Hour // as long as the lease holds: rctx ends with it
+		p.ResultTimeout = whileLeaseHeld
 	}
 	for step, err := range w.svc.client.Sessions.Run(rctx, sessionID, p, opts...) {
 		if err != nil {

@@ -9,7 +9,6 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -18,26 +17,11 @@ import (
 // the sandbox's bash, are all completed, each by one worker, each call
 // answered once.
 func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
-	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
-	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
-	t.Cleanup(srv.Close)
-	c := filesClient(t, srv, option.WithMaxRetries(0))
-	ctx := context.Background()
-	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "w", Model: mms.Model("m"),
-		Tools: []mms.AgentTool{customTool("weather", "the weather"), mms.AgentToolset20260401{}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newAgentFake(t, []mms.AgentTool{customTool("weather", "the weather"), mms.AgentToolset20260401{}}, mms.SelfHostedEnvironmentConfig{})
+	c, env, ctx := f.c, f.env, context.Background()
 	const sessions = 10
 	for i := range sessions {
-		if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID,
-			InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent(fmt.Sprintf("weather and bash, %d", i))}}); err != nil {
-			t.Fatal(err)
-		}
+		f.session(t, mms.NewUserMessageEvent(fmt.Sprintf("weather and bash, %d", i)))
 	}
 
 	var mu sync.Mutex
@@ -50,7 +34,7 @@ func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := c.Environments.Work.Serve(wctx, env.ID, mms.WorkerParams{
+			err := c.Environments.Work.Serve(wctx, env, mms.WorkerParams{
 				WorkerID: name, MaxSessions: 2, PollWait: time.Second,
 				Session: mms.SessionRunParams{
 					Tools: map[string]mms.SessionToolFunc{"weather": func(ctx context.Context, call mms.AgentCustomToolUseEvent) (string, error) {
@@ -85,7 +69,7 @@ func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
 	// Wait until every work item is stopped.
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		stats, err := c.Environments.Work.Stats(ctx, env.ID)
+		stats, err := c.Environments.Work.Stats(ctx, env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,30 +136,16 @@ func TestWorkerParamsValidation(t *testing.T) {
 // TestWorkerStopsOnRequest: a stop requested through the service ends the
 // session's run (its tool's context ends) and the worker stops the item.
 func TestWorkerStopsOnRequest(t *testing.T) {
-	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
-	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
-	t.Cleanup(srv.Close)
-	c := filesClient(t, srv, option.WithMaxRetries(0))
-	ctx := context.Background()
-	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "w", Model: mms.Model("m"), Tools: []mms.AgentTool{customTool("slow", "takes long")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID,
-		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("slow please")}}); err != nil {
-		t.Fatal(err)
-	}
+	f := newAgentFake(t, []mms.AgentTool{customTool("slow", "takes long")}, mms.SelfHostedEnvironmentConfig{})
+	c, env, ctx := f.c, f.env, context.Background()
+	f.session(t, mms.NewUserMessageEvent("slow please"))
 	running := make(chan *mms.Work, 1)
 	toolEnded := make(chan error, 1)
 	wctx, stop := context.WithCancel(ctx)
 	defer stop()
 	served := make(chan error, 1)
 	go func() {
-		served <- c.Environments.Work.Serve(wctx, env.ID, mms.WorkerParams{Lease: 3 * time.Second, PollWait: time.Second,
+		served <- c.Environments.Work.Serve(wctx, env, mms.WorkerParams{Lease: 3 * time.Second, PollWait: time.Second,
 			Session: mms.SessionRunParams{Tools: map[string]mms.SessionToolFunc{"slow": func(ctx context.Context, _ mms.AgentCustomToolUseEvent) (string, error) {
 				<-ctx.Done()
 				toolEnded <- ctx.Err()
@@ -189,14 +159,14 @@ func TestWorkerStopsOnRequest(t *testing.T) {
 		})
 	}()
 	w := <-running
-	if _, err := c.Environments.Work.Stop(ctx, env.ID, w.ID, mms.WorkStopParams{}); err != nil {
+	if _, err := c.Environments.Work.Stop(ctx, env, w.ID, mms.WorkStopParams{}); err != nil {
 		t.Fatal(err)
 	}
 	if err := <-toolEnded; !errors.Is(err, context.Canceled) {
 		t.Errorf("the tool's context ended with %v", err)
 	}
 	for {
-		got, err := c.Environments.Work.Get(ctx, env.ID, w.ID)
+		got, err := c.Environments.Work.Get(ctx, env, w.ID)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -242,8 +242,17 @@ type runDone struct {
 type streamItem struct {
 	ev    SessionEvent
 	err   error
-	phase int // 0: an event; 1: a gap fill starts; 2: the stream is live
+	phase streamPhase
 }
+
+// streamPhase says what a streamItem is.
+type streamPhase uint8
+
+const (
+	phaseEvent streamPhase = iota // an event or the stream's error
+	phaseGap                      // a gap fill starts
+	phaseLive                     // the stream is live again
+)
 
 func (r *sessionRun) run(ctx context.Context, yield func(SessionRunStep, error) bool) {
 	ctx, cancel := context.WithCancel(ctx)
@@ -266,7 +275,11 @@ func (r *sessionRun) run(ctx context.Context, yield func(SessionRunStep, error) 
 			}
 		}
 		for ev, err := range r.events.stream(ctx, r.sessionID, r.p.Stream, r.opts, func(live bool) {
-			send(streamItem{phase: map[bool]int{false: 1, true: 2}[live]})
+			phase := phaseGap
+			if live {
+				phase = phaseLive
+			}
+			send(streamItem{phase: phase})
 		}) {
 			if !send(streamItem{ev: ev, err: err}) || err != nil {
 				return
@@ -291,10 +304,10 @@ func (r *sessionRun) run(ctx context.Context, yield func(SessionRunStep, error) 
 				return
 			}
 			switch it.phase {
-			case 1:
+			case phaseGap:
 				r.live = false
 				continue
-			case 2:
+			case phaseLive:
 				r.live = true
 			default:
 				if !yield(SessionRunStep{Kind: StepEvent, Event: it.ev}, nil) {

@@ -36,12 +36,20 @@ func fakeLog(t *testing.T, srv *mmstest.Server, sessionID string) []loggedEvent 
 	return out
 }
 
-// newSimSession starts a fake whose turns emit an event every millisecond,
-// and a session of an agent with tools.
-func newSimSession(t *testing.T, tools []mms.AgentTool, opts ...mmstest.Option) (*mmstest.Server, *mms.Client, string) {
+// agentFake is a fake (on a ManualClock, its session turns emitting an
+// event every millisecond), a client without retries, an agent with tools
+// and an environment with config (nil: cloud).
+type agentFake struct {
+	srv   *mmstest.Server
+	c     *mms.Client
+	agent string
+	env   string
+}
+
+func newAgentFake(t *testing.T, tools []mms.AgentTool, config mms.EnvironmentConfig) agentFake {
 	t.Helper()
 	clock := mmstest.NewManualClock(time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC))
-	srv := mmstest.NewServer(append([]mmstest.Option{mmstest.WithManualClock(clock), mmstest.WithSessionEventDelay(time.Millisecond)}, opts...)...)
+	srv := mmstest.NewServer(mmstest.WithManualClock(clock), mmstest.WithSessionEventDelay(time.Millisecond))
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	ctx := context.Background()
@@ -49,15 +57,30 @@ func newSimSession(t *testing.T, tools []mms.AgentTool, opts ...mmstest.Option) 
 	if err != nil {
 		t.Fatal(err)
 	}
-	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "cloud"})
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "env", Config: config})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID})
+	return agentFake{srv: srv, c: c, agent: a.ID, env: env.ID}
+}
+
+// session creates a session of the fake's agent in its environment.
+func (f agentFake) session(t *testing.T, initial ...mms.SessionEventParams) string {
+	t.Helper()
+	s, err := f.c.Sessions.Create(context.Background(), mms.SessionCreateParams{
+		Agent: mms.SessionAgentID(f.agent), EnvironmentID: f.env, InitialEvents: initial})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return srv, c, s.ID
+	return s.ID
+}
+
+// newSimSession is a fake with a cloud environment and one session of an
+// agent with tools.
+func newSimSession(t *testing.T, tools []mms.AgentTool) (*mmstest.Server, *mms.Client, string) {
+	t.Helper()
+	f := newAgentFake(t, tools, nil)
+	return f.srv, f.c, f.session(t)
 }
 
 func send(t *testing.T, c *mms.Client, sessionID string, events ...mms.SessionEventParams) {
