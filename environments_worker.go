@@ -53,7 +53,7 @@ type WorkerParams struct {
 const (
 	// whileLeaseHeld is the result timeout of a worker's runs: no time
 	// limit of its own, as the run's context ends when the lease is lost.
-	whileLeaseHeld = 100 * 365 * 24 * time.Hour
+	whileLeaseHeld  = 100 * 365 * 24 * time.Hour
 	defaultPollWait = 10 * time.Second
 	// leaseShare is the part of the lease between two heartbeats: three
 	// heartbeats a lease, so that one lost beat does not lose it.
