@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"net/url"
 	"slices"
 	"unicode/utf8"
 
@@ -31,8 +32,15 @@ var managedAgentsBetas = []string{wire.BetaManagedAgents}
 // sendManaged makes one managed-agents call (the beta added) that answers
 // a T.
 func sendManaged[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
+	return sendFamily[T](ctx, c, managedAgentsBetas, method, path, nil, body, opts)
+}
+
+// sendFamily makes one call of an endpoint family that needs betas (the
+// managed-agents, memory-store, tunnel and user-profile services) and
+// answers a T; query may be nil.
+func sendFamily[T any](ctx context.Context, c *Client, betas []string, method, path string, query url.Values, body any, opts []option.RequestOption) (*T, error) {
 	var out T
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
+	r := &request{method: method, path: path, query: query, body: body, betas: betas, out: &out}
 	if _, err := c.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
 	}
