@@ -55,6 +55,10 @@ type Client struct {
 	// sessions (/v1/sessions) and reaches their resources and threads,
 	// sending the managed-agents beta.
 	Sessions *SessionsService
+	// UserProfiles creates, retrieves, updates and lists user profiles and
+	// mints their enrollment links (/v1/user_profiles), sending the
+	// user-profiles beta.
+	UserProfiles *UserProfilesService
 
 	cfg *config.Config
 }
@@ -123,6 +127,7 @@ func (c *Client) initServices() {
 	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c},
 		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
 		Events:  &SessionEventsService{client: c}}
+	c.UserProfiles = &UserProfilesService{client: c}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -8,6 +8,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -125,7 +126,7 @@ func checkBetas(w http.ResponseWriter, r *http.Request) bool {
 		hasBeta(names, wire.BetaManagedAgents) && hasBeta(names, wire.BetaAgentMemory):
 		msg = fmt.Sprintf("vendor-beta: %s cannot be combined with %s; memory store endpoints take %s only",
 			wire.BetaManagedAgents, wire.BetaAgentMemory, wire.BetaAgentMemory)
-	case required != "" && !hasBeta(names, required):
+	case required != "" && !meetsBeta(names, required):
 		msg = fmt.Sprintf("vendor-beta: this endpoint requires the %s beta", required)
 	default:
 		return true
@@ -147,6 +148,18 @@ func betaNames(h http.Header) []string {
 		}
 	}
 	return names
+}
+
+// meetsBeta reports whether names satisfy an endpoint's required beta: the
+// user-profiles requirement is met by the seed value or any dated
+// user-profiles-* value (unknown dates were refused before).
+func meetsBeta(names []string, required string) bool {
+	if required == wire.BetaUserProfiles {
+		return slices.ContainsFunc(names, func(n string) bool {
+			return n == required || strings.HasPrefix(n, required+"-")
+		})
+	}
+	return hasBeta(names, required)
 }
 
 func hasBeta(names []string, beta string) bool {

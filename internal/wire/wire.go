@@ -62,7 +62,7 @@ var KnownBetas = []string{
 	"server-side-fallback-2026-07-01", "fallback-credit-2026-07-01",
 	"mid-conversation-tool-changes-2026-07-01", "mcp-tunnels-2026-06-22",
 	"oauth-2025-04-20", "oidc-federation-2026-04-01", "structured-outputs-2025-12-15",
-	"user-profiles",
+	"user-profiles", "user-profiles-2026-09-04",
 }
 
 // IsKnownBeta reports whether name is a documented beta name.
@@ -108,6 +108,8 @@ func RequiredBeta(path string) string {
 		return BetaManagedAgents
 	case strings.HasPrefix(path, "/v1/tunnels"):
 		return BetaMCPTunnels
+	case strings.HasPrefix(path, "/v1/user_profiles"):
+		return BetaUserProfiles // a dated user-profiles-* value stands for it
 	}
 	return ""
 }
