@@ -90,4 +90,10 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}/events/stream", sessions.streamEvents)
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/events", sessions.listThreadEvents)
 	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/stream", sessions.streamThread)
+	profiles := s.userProfiles // user_profiles.go
+	s.mux.HandleFunc("POST /v1/user_profiles", profiles.create)
+	s.mux.HandleFunc("GET /v1/user_profiles", profiles.list)
+	s.mux.HandleFunc("GET /v1/user_profiles/{user_profile_id}", profiles.get)
+	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}", profiles.update)
+	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}/enrollment_url", profiles.enrollmentURL)
 }

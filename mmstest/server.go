@@ -142,7 +142,8 @@
 // vaults_credentials.go; sessions.go, sessions_resources.go,
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
-// engine).
+// engine); user_profiles.go (User profiles, their beta-gated members and
+// enrollment URLs).
 package mmstest
 
 import (
@@ -185,6 +186,7 @@ type Server struct {
 	environments *environmentStore
 	vaults       *vaultStore
 	sessions     *sessionStore
+	userProfiles *userProfileStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -217,6 +219,7 @@ func NewServer(opts ...Option) *Server {
 	s.environments = newEnvironmentStore(s)
 	s.vaults = newVaultStore(s)
 	s.sessions = newSessionStore(s)
+	s.userProfiles = newUserProfileStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL
