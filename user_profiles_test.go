@@ -232,7 +232,10 @@ func TestUserProfileParamsValidate(t *testing.T) {
 		func() error { _, err := c.UserProfiles.Update(ctx, "", mms.UserProfileUpdateParams{}); return err }(),
 		func() error { _, err := c.UserProfiles.Get(ctx, ".."); return err }(),
 		func() error { _, err := c.UserProfiles.CreateEnrollmentURL(ctx, ""); return err }(),
-		func() error { _, err := c.UserProfiles.ListPage(ctx, mms.UserProfileListParams{Limit: 101}); return err }(),
+		func() error {
+			_, err := c.UserProfiles.ListPage(ctx, mms.UserProfileListParams{Limit: 101})
+			return err
+		}(),
 		drain(c.UserProfiles.List(ctx, mms.UserProfileListParams{OrderBy: "id"})),
 		// A cursor issued under the other order is refused before sending.
 		drain(c.UserProfiles.List(ctx, mms.UserProfileListParams{Page: mms.Cursor{Token: "t", Order: mms.ListOrderAsc}})),
