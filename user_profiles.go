@@ -158,6 +158,13 @@ type UserProfileTrustGrant struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
+// UnmarshalJSON decodes a grant, keeping unknown members in Extra. The
+// codec decodes map values through encoding/json, which calls this.
+func (g *UserProfileTrustGrant) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
+
+// MarshalJSON encodes a grant, Extra included.
+func (g UserProfileTrustGrant) MarshalJSON() ([]byte, error) { return marshalJSON(g) }
+
 // UserProfileExternalUserDetails describes the external user (beta
 // user-profiles-2026-09-04). Every member is always present and null
 // until set, hence the pointers.

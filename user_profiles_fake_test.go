@@ -105,7 +105,10 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 
 	for _, call := range []func() error{
 		func() error { _, err := c.UserProfiles.Get(ctx, "uprof_nope"); return err },
-		func() error { _, err := c.UserProfiles.Update(ctx, "uprof_nope", mms.UserProfileUpdateParams{}); return err },
+		func() error {
+			_, err := c.UserProfiles.Update(ctx, "uprof_nope", mms.UserProfileUpdateParams{})
+			return err
+		},
 		func() error { _, err := c.UserProfiles.CreateEnrollmentURL(ctx, "uprof_nope"); return err },
 	} {
 		if err := call(); !errors.Is(err, mms.ErrNotFound) {
