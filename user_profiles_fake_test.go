@@ -115,6 +115,11 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 			t.Errorf("unknown id: %v", err)
 		}
 	}
+	// client.Do adds the endpoint's beta too.
+	var raw map[string]any
+	if err := c.Do(ctx, "GET", "/v1/user_profiles/"+p.ID, nil, &raw); err != nil || raw["id"] != p.ID {
+		t.Errorf("Do: %v %v", raw, err)
+	}
 	var apiErr *mms.Error
 	if _, err := c.UserProfiles.Get(ctx, p.ID, option.WithoutEndpointBeta(mms.BetaUserProfiles)); !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 		t.Errorf("without the beta: %v", err)
