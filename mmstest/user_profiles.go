@@ -45,7 +45,8 @@ import (
 //   - GET /v1/user_profiles/{user_profile_id}; unknown ids are 404.
 //   - GET /v1/user_profiles: order asc | desc (default desc), order_by
 //     created_at (default) | name (profiles without a name come last in
-//     either order; ties by creation), cursor scheme, limit 1–100
+//     either order; equal names keep the creation order of the list's
+//     direction), cursor scheme, limit 1–100
 //     (default 20). Page tokens are offsets into the sorted list.
 //   - POST /v1/user_profiles/{user_profile_id}/enrollment_url (no body)
 //     answers {type: "enrollment_url", url, expires_at}: the url is on the
