@@ -46,8 +46,8 @@ import (
 //   - GET /v1/user_profiles: order asc | desc (default desc), order_by
 //     created_at (default) | name (profiles without a name come last in
 //     either order; equal names keep the creation order of the list's
-//     direction), cursor scheme, limit 1–100
-//     (default 20). Page tokens are offsets into the sorted list.
+//     direction), cursor scheme, limit 1–100 (default 20). Page tokens
+//     are offsets into the sorted list.
 //   - POST /v1/user_profiles/{user_profile_id}/enrollment_url (no body)
 //     answers {type: "enrollment_url", url, expires_at}: the url is on the
 //     host enroll.mmstest.invalid, never the fake's own address, and
