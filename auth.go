@@ -59,13 +59,14 @@ type credentialPlan struct {
 //  3. $VENDOR_AUTH_TOKEN;
 //  4. the profile $VENDOR_PROFILE names (an error if it cannot be loaded);
 //  5. federation from $VENDOR_FEDERATION_RULE_ID, $VENDOR_ORGANIZATION_ID
-//     and $VENDOR_IDENTITY_TOKEN_FILE or $VENDOR_IDENTITY_TOKEN (some but
-//     not all of them set is an error naming the missing ones);
+//     and $VENDOR_IDENTITY_TOKEN_FILE or $VENDOR_IDENTITY_TOKEN, all set;
 //  6. the active profile of the configuration directory (the name in its
 //     active_config file, else "default"), when its configuration exists.
 //
-// Blank variables count as unset. What the chosen source leaves open is
-// not skipped: a profile's missing values come from the environment.
+// Blank variables count as unset. The chain does not stop early: some but
+// not all federation variables set is an error (naming the missing ones)
+// only when no active profile follows, since a profile takes its missing
+// values from the same variables.
 func chooseCredential(cfg *config.Config) (credentialPlan, error) {
 	var plan credentialPlan
 	var err error
@@ -82,11 +83,14 @@ func chooseCredential(cfg *config.Config) (credentialPlan, error) {
 	case envValue(EnvProfile) != "":
 		plan.profile, err = loadProfile(cfg, envValue(EnvProfile), "$"+EnvProfile)
 	default:
-		plan.federation, err = envFederation()
-		if err == nil && plan.federation != nil {
+		// A partial federation set is reported only when no active profile
+		// follows: the profile may be what its variables were set for.
+		var partial error
+		plan.federation, partial = envFederation()
+		if plan.federation != nil {
 			plan.label = "federation ($" + EnvFederationRuleID + ")"
-		} else if err == nil {
-			plan.profile, err = activeProfile(cfg)
+		} else if plan.profile, err = activeProfile(cfg); err == nil && plan.profile == nil {
+			err = partial
 		}
 	}
 	cfg.Federation, cfg.Profile = nil, ""
