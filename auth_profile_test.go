@@ -2,9 +2,9 @@ package mms_test
 
 import (
 	"context"
-	"net/http"
 	"encoding/json"
 	"errors"
+	"net/http"
 	"os"
 	"path/filepath"
 	"runtime"

@@ -53,7 +53,9 @@ func TestNoCredentialSecretInErrorsOrLogs(t *testing.T) {
 	for _, src := range []option.TokenSourceFunc{
 		func(context.Context) (*option.Token, error) { panic(sourceSecret) },
 		func(context.Context) (*option.Token, error) { panic(fmt.Errorf("wrapped %s", sourceSecret)) },
-		func(context.Context) (*option.Token, error) { return &option.Token{AccessToken: sourceSecret + "\n"}, nil },
+		func(context.Context) (*option.Token, error) {
+			return &option.Token{AccessToken: sourceSecret + "\n"}, nil
+		},
 	} {
 		c, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithTokenSource(src), option.WithLogger(logger))
 		if err != nil {
