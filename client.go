@@ -64,11 +64,17 @@ type Client struct {
 }
 
 // NewClient builds a client from options, with defaults from the
-// environment ($VENDOR_API_KEY, $VENDOR_AUTH_TOKEN, $VENDOR_BASE_URL);
-// explicit options win over the environment. It fails, naming the problem,
-// when an option is invalid, when no credential or both kinds of credential
-// are given, or when no base URL is known: the service publishes no default
-// address.
+// environment; explicit options win over it. The credential is the first
+// of: an option (WithAPIKey, WithAuthToken, WithTokenSource, WithFederation,
+// WithProfile), $VENDOR_API_KEY, $VENDOR_AUTH_TOKEN, the profile
+// $VENDOR_PROFILE names, federation from $VENDOR_FEDERATION_RULE_ID,
+// $VENDOR_ORGANIZATION_ID and $VENDOR_IDENTITY_TOKEN_FILE (or
+// $VENDOR_IDENTITY_TOKEN), and the active profile of the configuration
+// directory. The base URL is option.WithBaseURL, else the profile's, else
+// $VENDOR_BASE_URL. NewClient fails, naming the problem, when an option is
+// invalid, when two credentials are given together, when no credential or
+// no base URL is found (the service publishes no default address), or when
+// a federation or profile cannot be used.
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
 	cfg.UserAgent = userAgent
@@ -80,36 +86,28 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		// of them would be a data race, so this option only works per call.
 		return nil, errors.New("mms: option.WithResponseMetadata is a per-call option: pass it to each call, with its own destination, not to NewClient")
 	}
-	if !cfg.CredentialGiven() {
-		key, token := os.Getenv(EnvAPIKey), os.Getenv(EnvAuthToken)
-		switch {
-		case key != "" && token != "":
-			return nil, fmt.Errorf("mms: both $%s and $%s are set; the service takes exactly one credential (unset one, or pass option.WithAPIKey or option.WithAuthToken)", EnvAPIKey, EnvAuthToken)
-		case key != "":
-			if err := transport.CheckHeaderValue(key); err != nil {
-				return nil, fmt.Errorf("mms: $%s %w", EnvAPIKey, err)
-			}
-			cfg.APIKey = key
-		case token != "":
-			if err := transport.CheckHeaderValue(token); err != nil {
-				return nil, fmt.Errorf("mms: $%s %w", EnvAuthToken, err)
-			}
-			cfg.AuthToken = token
-		default:
-			return nil, fmt.Errorf("mms: no credential: set $%s or $%s, or pass option.WithAPIKey or option.WithAuthToken", EnvAPIKey, EnvAuthToken)
-		}
+	plan, err := chooseCredential(cfg)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.BaseURL == nil {
-		env := os.Getenv(EnvBaseURL)
+		from, env := "$"+EnvBaseURL, os.Getenv(EnvBaseURL)
+		if plan.profile != nil && plan.profile.baseURL() != "" {
+			from, env = plan.profile.label+" base_url", plan.profile.baseURL()
+		}
 		if env == "" {
 			return nil, fmt.Errorf("mms: no base URL: the service publishes no default address; set $%s or pass option.WithBaseURL", EnvBaseURL)
 		}
 		u, err := transport.ParseBaseURL(env)
 		if err != nil {
-			return nil, fmt.Errorf("mms: $%s: %w", EnvBaseURL, err)
+			return nil, fmt.Errorf("mms: %s: %w", from, err)
 		}
 		cfg.BaseURL = u
 	}
+	if err := plan.apply(cfg); err != nil {
+		return nil, err
+	}
+	cfg.FinishBearer()
 	c := &Client{cfg: cfg}
 	c.initServices()
 	return c, nil
@@ -203,6 +201,9 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 	cfg := c.cfg.Clone()
 	if err := config.Apply(cfg, opts); err != nil {
 		return call{err: err}
+	}
+	if cfg.Federation != nil || cfg.Profile != "" {
+		return call{err: errors.New("mms: option.WithFederation and option.WithProfile are client options: the client's calls share the token they give; pass them to NewClient")}
 	}
 	return call{cfg: cfg}
 }

@@ -1,12 +1,30 @@
 package mms_test
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"go.uber.org/goleak"
 )
 
-// TestMain fails the package if any test leaves a goroutine behind.
+// TestMain isolates the tests from the machine's credentials (an empty
+// configuration directory, no federation or profile variables) and fails
+// the package if any test leaves a goroutine behind.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	dir, err := os.MkdirTemp("", "mms-config-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("VENDOR_CONFIG_DIR", dir)
+	for _, k := range []string{"VENDOR_PROFILE", "VENDOR_CREDENTIALS_PATH", "VENDOR_FEDERATION_RULE_ID",
+		"VENDOR_ORGANIZATION_ID", "VENDOR_IDENTITY_TOKEN_FILE", "VENDOR_IDENTITY_TOKEN",
+		"VENDOR_SERVICE_ACCOUNT_ID", "VENDOR_WORKSPACE_ID"} {
+		os.Unsetenv(k)
+	}
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		os.RemoveAll(dir)
+		os.Exit(code)
+	}))
 }

@@ -19,6 +19,9 @@ type config struct {
 	// The session simulator (sessions_sim.go, sessions_stream.go).
 	sessionEventDelay   time.Duration
 	sessionPingInterval time.Duration
+	// The token endpoint (oauth.go).
+	federationRules []FederationRule
+	tokenLifetime   time.Duration
 }
 
 func defaultConfig() config {
@@ -31,6 +34,7 @@ func defaultConfig() config {
 		batchProcessing: DefaultBatchProcessingTime,
 
 		sessionPingInterval: DefaultSessionPingInterval,
+		tokenLifetime:       DefaultTokenLifetime,
 	}
 }
 

@@ -21,6 +21,10 @@ import (
 // run, so endpoint handlers see only requests that passed them all.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	r, rec := s.begin(w, r)
+	if r.URL.Path == "/v1/oauth/token" { // takes no credential and no version (oauth.go)
+		s.serveToken(w, r, rec)
+		return
+	}
 	if !s.checkAuth(w, r) || !checkVersion(w, r) || !checkBetas(w, r) || !s.readBody(w, r, rec) {
 		return
 	}
@@ -57,6 +61,16 @@ func (s *Server) checkAuth(w http.ResponseWriter, r *http.Request) bool {
 		}
 		// A self-hosted work item's sessions_token reaches its own session only.
 		ok, msg = oneOf(token, s.cfg.authTokens) || s.sessionTokenAllows(token, r), "invalid bearer token"
+		if known, valid := s.mintedStatus(token); known && !ok {
+			switch {
+			case !valid:
+				msg = "the access token has expired or been revoked"
+			case !hasBeta(betaNames(r.Header), wire.BetaOAuth):
+				msg = "OAuth authentication is currently not supported."
+			default:
+				ok = true
+			}
+		}
 	} else {
 		msg = "missing credentials: send an x-api-key header or an Authorization: Bearer token"
 	}

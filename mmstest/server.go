@@ -187,6 +187,7 @@ type Server struct {
 	vaults       *vaultStore
 	sessions     *sessionStore
 	userProfiles *userProfileStore
+	oauth        oauthState
 	done         chan struct{}
 	closing      sync.Once
 
@@ -210,6 +211,7 @@ func NewServer(opts ...Option) *Server {
 		models:   sortModels(cfg.models),
 		done:     make(chan struct{}),
 		counters: map[string]uint64{},
+		oauth:    oauthState{minted: map[string]time.Time{}, refresh: map[string]string{}},
 	}
 	if cfg.requestsPerMinute > 0 {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)

@@ -52,7 +52,7 @@ func WithAPIKey(key string) RequestOption {
 		if err := transport.CheckHeaderValue(key); err != nil {
 			return fail("WithAPIKey: the key %w", err)
 		}
-		c.SetAPIKey(key)
+		c.SetCredential("WithAPIKey", func(c *config.Config) { c.APIKey = key })
 		return nil
 	}
 }
@@ -67,7 +67,7 @@ func WithAuthToken(token string) RequestOption {
 		if err := transport.CheckHeaderValue(token); err != nil {
 			return fail("WithAuthToken: the token %w", err)
 		}
-		c.SetAuthToken(token)
+		c.SetCredential("WithAuthToken", func(c *config.Config) { c.AuthToken = token })
 		return nil
 	}
 }

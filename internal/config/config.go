@@ -5,11 +5,12 @@ package config
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -36,10 +37,22 @@ type Limiter interface {
 type Config struct {
 	APIKey    string
 	AuthToken string
-	BaseURL   *url.URL
-	Version   string
-	Betas     []string
-	Header    http.Header // extra headers from WithHeader
+	// Bearer, when set, gives each attempt its bearer token (a token
+	// source; see bearer.go). At most one of APIKey, AuthToken and Bearer
+	// is set.
+	Bearer *Bearer
+	// Federation and Profile are credentials NewClient builds a Bearer
+	// from; they are client options only.
+	Federation *Federation
+	Profile    string
+	// ConfigDir overrides the directory profiles are read from.
+	ConfigDir string
+	// Now is the clock of token expiry; nil means time.Now. Tests set it.
+	Now     func() time.Time
+	BaseURL *url.URL
+	Version string
+	Betas   []string
+	Header  http.Header // extra headers from WithHeader
 	// UserAgent is set by mms.NewClient from mms.Version (internal packages
 	// cannot import the root, which owns the version).
 	UserAgent string
@@ -65,9 +78,9 @@ type Config struct {
 	// OmitBetas names endpoint betas the caller switched off (Files, Skills).
 	OmitBetas []string
 
-	// Set while applying one list of options, to refuse a key and a token
-	// given together.
-	keyGiven, tokenGiven bool
+	// Set while applying one list of options: which kinds of credential
+	// it gave, to refuse two given together.
+	given []string
 }
 
 // DefaultMaxResponseSize is the default cap of a non-streaming success
@@ -92,21 +105,24 @@ func (c *Config) Clone() *Config {
 	return &d
 }
 
-// SetAPIKey records an explicitly given API key.
-func (c *Config) SetAPIKey(k string) { c.APIKey, c.keyGiven = k, true }
-
-// SetAuthToken records an explicitly given bearer token.
-func (c *Config) SetAuthToken(t string) { c.AuthToken, c.tokenGiven = t, true }
-
-// ErrBothCredentials is returned when one option list carries a key and a token.
-var ErrBothCredentials = errors.New("option: both WithAPIKey and WithAuthToken were given; the service takes exactly one credential")
+// SetCredential records an explicitly given credential: option names the
+// option that gave it (for the error when two are given) and set writes it.
+// Every other credential is dropped, so that a call's credential replaces
+// the client's.
+func (c *Config) SetCredential(option string, set func(*Config)) {
+	if !slices.Contains(c.given, option) {
+		c.given = append(c.given, option)
+	}
+	c.APIKey, c.AuthToken, c.Bearer, c.Federation, c.Profile = "", "", nil, nil, ""
+	set(c)
+}
 
 // Apply applies opts (option.RequestOption values) to c in order. A
 // credential given in opts replaces the one inherited from the client (so a
-// call may switch from a key to a token), but a key and a token in the same
-// list is an error.
+// call may switch from a key to a token), but two kinds of credential in
+// the same list is an error.
 func Apply[O ~func(*Config) error](c *Config, opts []O) error {
-	c.keyGiven, c.tokenGiven = false, false
+	c.given = nil
 	for _, o := range opts {
 		if o == nil {
 			continue
@@ -115,16 +131,14 @@ func Apply[O ~func(*Config) error](c *Config, opts []O) error {
 			return err
 		}
 	}
-	switch {
-	case c.keyGiven && c.tokenGiven:
-		return ErrBothCredentials
-	case c.keyGiven:
-		c.AuthToken = ""
-	case c.tokenGiven:
-		c.APIKey = ""
+	if len(c.given) > 1 {
+		return fmt.Errorf("option: %s were given together; the service takes exactly one credential", strings.Join(c.given, " and "))
+	}
+	if c.Bearer != nil && c.Bearer.Token == nil && c.BaseURL != nil {
+		c.FinishBearer() // a call's own source; NewClient finishes the client's
 	}
 	return nil
 }
 
-// CredentialGiven reports whether the last Apply set a key or a token.
-func (c *Config) CredentialGiven() bool { return c.keyGiven || c.tokenGiven }
+// CredentialGiven reports whether the last Apply set a credential.
+func (c *Config) CredentialGiven() bool { return len(c.given) > 0 }

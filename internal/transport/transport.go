@@ -77,20 +77,29 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 	if err := checkSize(req, errs); err != nil {
 		return nil, err
 	}
+	betas, err := requestBetas(cfg, req)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkBearerOrigin(cfg, req); err != nil {
+		return nil, err
+	}
 	target := buildURL(cfg.BaseURL, req.Path, req.Query)
-	header := buildHeader(cfg, req)
+	header := buildHeader(cfg, req, betas)
 	client := cfg.HTTPClient
 	if client == nil {
 		client = http.DefaultClient
 	}
 	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req, errs).Do)
 	// Each attempt starts from the header built above. Only a middleware,
-	// or net/http adding a cookie jar's cookies, writes to a request's
-	// header; then each attempt gets a copy.
-	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil
+	// net/http adding a cookie jar's cookies, or a bearer token resolved
+	// per attempt writes to a request's header; then each attempt gets a
+	// copy.
+	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil || cfg.Bearer != nil
 
 	var lastErr error
 	var delay time.Duration
+	retries, renewed := 0, false
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
 			logRetry(cfg, req, attempt, delay, lastErr)
@@ -107,17 +116,83 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 		if copyHeader {
 			h = header.Clone()
 		}
+		token, err := bearerToken(ctx, cfg, req)
+		if err != nil {
+			return nil, joinLast(lastErr, err)
+		}
+		if token != "" {
+			h.Set(wire.HeaderAuthorization, "Bearer "+token)
+		}
 		resp, retry, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
 		if err == nil {
 			return resp, nil
 		}
 		err = redactErr(err) // before it is logged or returned
 		lastErr = err
-		if !retry || attempt > cfg.MaxRetries {
+		if renewable(cfg, resp, token, req) && !renewed {
+			// A 401 for a cached token: drop it (if no one has yet), get a
+			// new one and send once more, at once.
+			renewed, delay = true, 0
+			cfg.Bearer.Invalidate(token)
+			continue
+		}
+		if !retry || retries >= cfg.MaxRetries {
 			return nil, err
 		}
-		delay = retryDelay(resp, attempt-1)
+		retries++
+		delay = retryDelay(resp, retries-1)
 	}
+}
+
+// requestBetas merges the request's betas (adding the OAuth beta for a
+// token source's token) and refuses a memory-store request that would carry
+// the managed-agents beta: the service answers 400 to the pair.
+func requestBetas(cfg *config.Config, req *Request) ([]string, error) {
+	endpoint := req.Betas
+	if cfg.Bearer != nil && cfg.Bearer.Beta != "" {
+		endpoint = append(slices.Clip(endpoint), cfg.Bearer.Beta)
+	}
+	betas := MergeBetas(cfg, endpoint)
+	if strings.HasPrefix(req.Path, "/v1/memory_stores") && slices.Contains(betas, wire.BetaManagedAgents) {
+		return nil, fmt.Errorf("mms: %s %s: memory store endpoints take the %s beta instead of %s, and the service refuses the two together; remove %s from option.WithBeta (the managed-agents services add it themselves)",
+			req.Method, req.Path, wire.BetaAgentMemory, wire.BetaManagedAgents, wire.BetaManagedAgents)
+	}
+	return betas, nil
+}
+
+// checkBearerOrigin refuses to send a token source's token to an origin
+// other than the base URL it was configured with (a call's own base URL).
+func checkBearerOrigin(cfg *config.Config, req *Request) error {
+	b := cfg.Bearer
+	if b == nil || b.Origin == nil || sameOrigin(b.Origin, cfg.BaseURL) {
+		return nil
+	}
+	return fmt.Errorf("mms: %s %s: the bearer token from %s is only sent to %s, not to this call's base URL %s; give the call its own credential",
+		req.Method, req.Path, b.Source, originOf(b.Origin), originOf(cfg.BaseURL))
+}
+
+func originOf(u *url.URL) string { return u.Scheme + "://" + u.Host }
+
+// bearerToken resolves the token source's token for one attempt ("" when
+// the client uses a static credential).
+func bearerToken(ctx context.Context, cfg *config.Config, req *Request) (string, error) {
+	if cfg.Bearer == nil {
+		return "", nil
+	}
+	tok, err := cfg.Bearer.Token(ctx)
+	if err != nil {
+		return "", fmt.Errorf("mms: %s %s: no bearer token from %s: %w", req.Method, req.Path, cfg.Bearer.Source, err)
+	}
+	return tok, nil
+}
+
+// renewable reports whether a failed attempt was a 401 for a token the
+// source can renew, with a body that can be sent again.
+func renewable(cfg *config.Config, resp *Response, token string, req *Request) bool {
+	if token == "" || resp == nil || resp.StatusCode != http.StatusUnauthorized || cfg.Bearer.Invalidate == nil {
+		return false
+	}
+	return req.BodyStream == nil || req.GetBody != nil
 }
 
 // attempt1 makes one attempt. On failure it reports whether a retry may
@@ -247,7 +322,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	cancel(nil)
 	report(cfg, resp)
 	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt)
-	retry := shouldRetry(hresp)
+	retry := ShouldRetry(hresp) && !wire.FinalConflict(hresp.StatusCode, errBody)
 	return resp, retry && replayable, notReplayable(apiErr, retry, replayable, errs)
 }
 
@@ -358,7 +433,7 @@ func buildURL(base *url.URL, path string, q url.Values) string {
 // version, the merged betas, profile and workspace, content type, accept,
 // user agent, then the caller's extra headers. The values share one
 // backing array (each capped, so an append cannot reach its neighbour).
-func buildHeader(cfg *config.Config, req *Request) http.Header {
+func buildHeader(cfg *config.Config, req *Request, betas []string) http.Header {
 	h := make(http.Header, 8+len(cfg.Header))
 	vals := make([]string, 0, 8)
 	set := func(key, value string) { // key is canonical
@@ -395,7 +470,7 @@ func buildHeader(cfg *config.Config, req *Request) http.Header {
 	if cfg.WorkspaceID != "" {
 		set(wire.HeaderWorkspaceID, cfg.WorkspaceID)
 	}
-	if betas := MergeBetas(cfg, req.Betas); len(betas) > 0 {
+	if len(betas) > 0 {
 		set(wire.HeaderBeta, strings.Join(betas, ","))
 	}
 	return h
@@ -434,8 +509,9 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	return out
 }
 
-// shouldRetry applies x-should-retry, else the status rule: 408, 409, 429, 5xx.
-func shouldRetry(resp *http.Response) bool {
+// ShouldRetry applies x-should-retry, else the status rule: 408, 409, 429,
+// 5xx. The token exchange shares it.
+func ShouldRetry(resp *http.Response) bool {
 	switch strings.ToLower(strings.TrimSpace(resp.Header.Get(wire.HeaderShouldRetry))) {
 	case "true":
 		return true
@@ -449,8 +525,18 @@ func shouldRetry(resp *http.Response) bool {
 // retryDelay is the server's retry-after-ms / retry-after when 0 < d ≤ 60 s,
 // else 0.5 s·2ⁿ capped at 8 s minus up to 25 % jitter (n = retries done).
 func retryDelay(resp *Response, n int) time.Duration {
-	if resp != nil {
-		if d, ok := RetryAfter(resp.Header, time.Now()); ok && d > 0 && d <= time.Minute {
+	if resp == nil {
+		return RetryDelay(nil, n)
+	}
+	return RetryDelay(resp.Header, n)
+}
+
+// RetryDelay is the wait before a retry after an answer with header h (nil
+// for none) when n retries were done: the pipeline's rule, shared with the
+// token exchange.
+func RetryDelay(h http.Header, n int) time.Duration {
+	if h != nil {
+		if d, ok := RetryAfter(h, time.Now()); ok && d > 0 && d <= time.Minute {
 			return d
 		}
 	}

@@ -4,7 +4,10 @@
 // the fake can never drift from the SDK.
 package wire
 
-import "strings"
+import (
+	"encoding/json"
+	"strings"
+)
 
 // Header names. Go canonicalises header keys, so these are the lookup spellings.
 const (
@@ -45,6 +48,11 @@ const (
 	// BetaUserProfiles is the value the seed names; a dated value supplied by
 	// the caller replaces it (see README "Known disagreements").
 	BetaUserProfiles = "user-profiles"
+	// BetaOAuth goes with every request carrying an OAuth access token
+	// (minted by /v1/oauth/token or from a token source); the token
+	// exchange also sends BetaOIDCFederation for the jwt-bearer grant.
+	BetaOAuth          = "oauth-2025-04-20"
+	BetaOIDCFederation = "oidc-federation-2026-04-01"
 )
 
 // KnownBetas lists every beta name the service is documented to accept.
@@ -127,3 +135,28 @@ const (
 	ErrTimeout         = "timeout_error"
 	ErrOverloaded      = "overloaded_error"
 )
+
+// Error types of memory stores (409): a failed content_sha256 precondition
+// and a path already in use. Sending the same request again meets the same
+// state, so they are not retried although 409 otherwise is.
+const (
+	ErrMemoryPreconditionFailed = "memory_precondition_failed_error"
+	ErrMemoryPathConflict       = "memory_path_conflict_error"
+)
+
+// FinalConflict reports whether an error answer is a 409 that a retry
+// cannot fix (its body's error.type is one of the above).
+func FinalConflict(status int, body []byte) bool {
+	if status != 409 {
+		return false
+	}
+	var b struct {
+		Error struct {
+			Type string `json:"type"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(body, &b) != nil {
+		return false
+	}
+	return b.Error.Type == ErrMemoryPreconditionFailed || b.Error.Type == ErrMemoryPathConflict
+}
