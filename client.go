@@ -55,6 +55,10 @@ type Client struct {
 	// sessions (/v1/sessions) and reaches their resources and threads,
 	// sending the managed-agents beta.
 	Sessions *SessionsService
+	// Tunnels creates, retrieves, lists and archives MCP tunnels, reveals
+	// and rotates their tokens and manages their CA certificates
+	// (/v1/tunnels), sending the mcp-tunnels beta.
+	Tunnels *TunnelsService
 
 	cfg *config.Config
 }
@@ -123,6 +127,7 @@ func (c *Client) initServices() {
 	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c},
 		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
 		Events:  &SessionEventsService{client: c}}
+	c.Tunnels = &TunnelsService{client: c, Certificates: &TunnelCertificatesService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

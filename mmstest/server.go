@@ -142,7 +142,16 @@
 // vaults_credentials.go; sessions.go, sessions_resources.go,
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
-// engine).
+// engine); tunnels.go (tunnels, their tokens and CA certificates).
+//
+// # Tunnels
+//
+// Each tunnel gets a domain no other tunnel ever gets and a connector
+// token that reveal_token shows unchanged until rotate_token replaces it.
+// Archiving is irreversible: it archives the tunnel's certificates and
+// invalidates its token (reveal and rotate then answer 400). Certificates
+// are checked as the SDK checks them; fingerprint and expires_at come from
+// the certificate itself.
 package mmstest
 
 import (
@@ -185,6 +194,7 @@ type Server struct {
 	environments *environmentStore
 	vaults       *vaultStore
 	sessions     *sessionStore
+	tunnels      *tunnelStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -217,6 +227,7 @@ func NewServer(opts ...Option) *Server {
 	s.environments = newEnvironmentStore(s)
 	s.vaults = newVaultStore(s)
 	s.sessions = newSessionStore(s)
+	s.tunnels = newTunnelStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL
