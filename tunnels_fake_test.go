@@ -1,12 +1,14 @@
 package mms_test
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/hex"
 	"encoding/pem"
 	"errors"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -196,5 +198,58 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 	var apiErr *mms.Error
 	if _, err := tc.Create(ctx, tn.ID, mms.TunnelCertificateCreateParams{CACertificatePEM: pems.ca}); !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 		t.Errorf("certificate for an archived tunnel: %v", err)
+	}
+}
+
+// TestTunnelTokenNotLogged: with debug logging on, revealing, rotating and
+// failing to reveal a token put it in no log line and no error.
+func TestTunnelTokenNotLogged(t *testing.T) {
+	srv := mmstest.NewServer()
+	t.Cleanup(srv.Close)
+	var logs bytes.Buffer
+	logger := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	c := filesClient(t, srv, option.WithMaxRetries(0), option.WithLogger(logger))
+	ctx := context.Background()
+	tn, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tokens []string
+	for _, call := range []func() (*mms.TunnelToken, error){
+		func() (*mms.TunnelToken, error) { return c.Tunnels.RevealToken(ctx, tn.ID) },
+		func() (*mms.TunnelToken, error) {
+			return c.Tunnels.RotateToken(ctx, tn.ID, mms.TunnelRotateTokenParams{Reason: mms.Ptr("test")})
+		},
+	} {
+		tok, err := call()
+		if err != nil {
+			t.Fatal(err)
+		}
+		logger.Info("got a token", "token", tok)
+		tokens = append(tokens, string(tok.TunnelToken))
+	}
+	if _, err := c.Tunnels.Archive(ctx, tn.ID); err != nil {
+		t.Fatal(err)
+	}
+	_, err1 := c.Tunnels.RevealToken(ctx, tn.ID)
+	_, err2 := c.Tunnels.RotateToken(ctx, tn.ID, mms.TunnelRotateTokenParams{})
+	for _, err := range []error{err1, err2} {
+		var apiErr *mms.Error
+		if !errors.As(err, &apiErr) {
+			t.Fatalf("want an *mms.Error, got %v", err)
+		}
+		for _, tok := range tokens {
+			if strings.Contains(err.Error(), tok) || bytes.Contains(apiErr.Body, []byte(tok)) {
+				t.Errorf("error shows a token: %v", err)
+			}
+		}
+	}
+	if !strings.Contains(logs.String(), "reveal_token") {
+		t.Fatalf("requests were not logged: %s", logs.String())
+	}
+	for _, tok := range tokens {
+		if tok == "" || strings.Contains(logs.String(), tok) {
+			t.Errorf("a log line shows the token %q", tok)
+		}
 	}
 }
