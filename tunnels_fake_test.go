@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/pem"
 	"errors"
+	"fmt"
 	"log/slog"
 	"strings"
 	"testing"
@@ -251,5 +252,41 @@ func TestTunnelTokenNotLogged(t *testing.T) {
 		if tok == "" || strings.Contains(logs.String(), tok) {
 			t.Errorf("a log line shows the token %q", tok)
 		}
+	}
+}
+
+// TestTunnelFakeAgreesWithValidation sends each certificate case and each
+// display name limit past the SDK's checks (with Client.Do): mmstest
+// refuses with a 400 exactly what the SDK refuses before sending.
+func TestTunnelFakeAgreesWithValidation(t *testing.T) {
+	srv := mmstest.NewServer()
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	tn, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	send := func(path string, body any) error {
+		return c.Do(ctx, "POST", path, body, nil, option.WithBeta(mms.BetaMCPTunnels))
+	}
+	check := func(name string, sdkErr, fakeErr error) {
+		t.Helper()
+		var apiErr *mms.Error
+		switch {
+		case sdkErr == nil && fakeErr != nil:
+			t.Errorf("%s: the SDK accepts it, the fake refuses: %v", name, fakeErr)
+		case sdkErr != nil && (!errors.As(fakeErr, &apiErr) || apiErr.StatusCode != 400):
+			t.Errorf("%s: the SDK refuses it (%v), the fake answers %v", name, sdkErr, fakeErr)
+		}
+	}
+	for _, tt := range pemCases(makeTestPEMs(t)) {
+		p := mms.TunnelCertificateCreateParams{CACertificatePEM: tt.pem}
+		check(tt.name, p.Validate(), send("/v1/tunnels/"+tn.ID+"/certificates", map[string]string{"ca_certificate_pem": tt.pem}))
+	}
+	for _, n := range []int{0, 1, 255, 256} {
+		name := strings.Repeat("é", n)
+		p := mms.TunnelCreateParams{DisplayName: &name}
+		check(fmt.Sprintf("display name of %d", n), p.Validate(), send("/v1/tunnels", map[string]string{"display_name": name}))
 	}
 }

@@ -59,6 +59,30 @@ func makeTestPEMs(t *testing.T) testPEMs {
 	return testPEMs{ca: ca, ca2: ca2, leaf: leaf, key: key}
 }
 
+// pemCase is a ca_certificate_pem and the field a *ValidationError
+// names for it ("" when valid).
+type pemCase struct{ name, pem, field string }
+
+// pemCases are the certificate rules on both sides.
+func pemCases(pems testPEMs) []pemCase {
+	const field = "ca_certificate_pem"
+	return []pemCase{
+		{"CA", pems.ca, ""},
+		{"8192 bytes", padPEM(pems.ca, 8192), ""},
+		{"8193 bytes", padPEM(pems.ca, 8193), field},
+		{"empty", "", field},
+		{"leaf", pems.leaf, field},
+		{"two certs", pems.ca + pems.ca2, field},
+		{"cert and key", pems.ca + pems.key, field},
+		{"key alone", pems.key, field},
+		{"damaged key block", pems.ca + "-----BEGIN PRIVATE KEY-----\n!!\n", field},
+		{"garbage", "garbage", field},
+		{"not DER", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte("junk")})), field},
+		{"other block", pems.ca + string(pem.EncodeToMemory(&pem.Block{Type: "X509 CRL", Bytes: []byte("x")})), field},
+		{"text around the block", "subject=CN = test\n" + pems.ca + "\n", ""},
+	}
+}
+
 // padPEM pads p with newlines (text outside the block) to n bytes.
 func padPEM(p string, n int) string { return p + strings.Repeat("\n", n-len(p)) }
 
@@ -183,24 +207,7 @@ func TestTunnelValidation(t *testing.T) {
 			checkAgentValidation(t, err, tt.field, len(srv.requests()))
 		})
 	}
-	const field = "ca_certificate_pem"
-	for _, tt := range []struct {
-		name, pem, field string
-	}{
-		{"CA", pems.ca, ""},
-		{"8192 bytes", padPEM(pems.ca, 8192), ""},
-		{"8193 bytes", padPEM(pems.ca, 8193), field},
-		{"empty", "", field},
-		{"leaf", pems.leaf, field},
-		{"two certs", pems.ca + pems.ca2, field},
-		{"cert and key", pems.ca + pems.key, field},
-		{"key alone", pems.key, field},
-		{"damaged key block", pems.ca + "-----BEGIN PRIVATE KEY-----\n!!\n", field},
-		{"garbage", "garbage", field},
-		{"not DER", string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte("junk")})), field},
-		{"other block", pems.ca + string(pem.EncodeToMemory(&pem.Block{Type: "X509 CRL", Bytes: []byte("x")})), field},
-		{"text around the block", "subject=CN = test\n" + pems.ca + "\n", ""},
-	} {
+	for _, tt := range pemCases(pems) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newScriptServer(t, reply{body: testTunnelCertJSON})
 			c := newTestClient(t, srv)
