@@ -59,6 +59,10 @@ type Client struct {
 	// mints their enrollment links (/v1/user_profiles), sending the
 	// user-profiles beta.
 	UserProfiles *UserProfilesService
+	// Tunnels creates, retrieves, lists and archives MCP tunnels, reveals
+	// and rotates their tokens and manages their CA certificates
+	// (/v1/tunnels), sending the mcp-tunnels beta.
+	Tunnels *TunnelsService
 
 	cfg *config.Config
 }
@@ -126,6 +130,7 @@ func (c *Client) initServices() {
 		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
 		Events:  &SessionEventsService{client: c}}
 	c.UserProfiles = &UserProfilesService{client: c}
+	c.Tunnels = &TunnelsService{client: c, Certificates: &TunnelCertificatesService{client: c}}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -96,4 +96,15 @@ func (s *Server) registerRoutes() {
 	s.mux.HandleFunc("GET /v1/user_profiles/{user_profile_id}", profiles.get)
 	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}", profiles.update)
 	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}/enrollment_url", profiles.enrollmentURL)
+	tunnels := s.tunnels // tunnels.go
+	s.mux.HandleFunc("POST /v1/tunnels", tunnels.createTunnel)
+	s.mux.HandleFunc("GET /v1/tunnels", tunnels.listTunnels)
+	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}", tunnels.getTunnel)
+	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/archive", tunnels.archiveTunnel)
+	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/reveal_token", tunnels.revealToken)
+	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/rotate_token", tunnels.rotateToken)
+	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/certificates", tunnels.createCertificate)
+	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}/certificates", tunnels.listCertificates)
+	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}/certificates/{certificate_id}", tunnels.getCertificate)
+	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/certificates/{certificate_id}/archive", tunnels.archiveCertificate)
 }

@@ -143,7 +143,16 @@
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine); user_profiles.go (User profiles, their beta-gated members and
-// enrollment URLs).
+// enrollment URLs); tunnels.go (tunnels, their tokens and CA certificates).
+//
+// # Tunnels
+//
+// Each tunnel gets a domain no other tunnel ever gets and a connector
+// token that reveal_token shows unchanged until rotate_token replaces it.
+// Archiving is irreversible: it archives the tunnel's certificates and
+// invalidates its token (reveal and rotate then answer 400). Certificates
+// are checked as the SDK checks them; fingerprint and expires_at come from
+// the certificate itself.
 package mmstest
 
 import (
@@ -188,6 +197,7 @@ type Server struct {
 	sessions     *sessionStore
 	userProfiles *userProfileStore
 	oauth        oauthState
+	tunnels      *tunnelStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -222,6 +232,7 @@ func NewServer(opts ...Option) *Server {
 	s.vaults = newVaultStore(s)
 	s.sessions = newSessionStore(s)
 	s.userProfiles = newUserProfileStore(s)
+	s.tunnels = newTunnelStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
 	s.URL = s.ts.URL

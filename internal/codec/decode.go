@@ -413,9 +413,11 @@ func decodeSlice(data []byte, v reflect.Value) error {
 
 // unquote decodes a JSON string. Strings without escapes that are valid
 // UTF-8 without control characters (nearly all) are converted directly.
+// A value that is not a string is named by its kind, never quoted: the
+// field may be a secret sent in the wrong shape.
 func unquote(data []byte) (string, error) {
 	if len(data) < 2 || data[0] != '"' || data[len(data)-1] != '"' {
-		return "", fmt.Errorf("codec: %.20q is not a string", data)
+		return "", fmt.Errorf("codec: %s is not a string", jsonKind(data))
 	}
 	body := data[1 : len(data)-1]
 	if plainPrefix(body) == len(body) {
@@ -433,4 +435,25 @@ func isNumber(b []byte) bool {
 		}
 	}
 	return len(b) > 0 && b[0] != '+'
+}
+
+// jsonKind names the kind of a JSON value by its first byte, for errors
+// that must not quote the value.
+func jsonKind(data []byte) string {
+	if len(data) == 0 {
+		return "an empty value"
+	}
+	switch c := data[0]; {
+	case c == '[':
+		return "an array"
+	case c == '{':
+		return "an object"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	case c == '-' || c >= '0' && c <= '9':
+		return "a number"
+	}
+	return "a malformed value"
 }

@@ -1,0 +1,248 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(Tunnel{}, codec.Spec{Type: "tunnel"})
+	codec.Register(TunnelToken{}, codec.Spec{Type: "tunnel_token"})
+	codec.Objects(TunnelCreateParams{}, TunnelRotateTokenParams{})
+}
+
+// BetaMCPTunnels is the beta every tunnels request carries (/v1/tunnels).
+// The services add it themselves, merged as a set with the client's and
+// the call's betas; they never add [BetaManagedAgents].
+const BetaMCPTunnels = "mcp-tunnels-2026-06-22"
+
+// tunnelBetas is the endpoint beta list of every tunnels request.
+var tunnelBetas = []string{wire.BetaMCPTunnels}
+
+// sendTunnel makes one tunnels call (the beta added) that answers a T.
+func sendTunnel[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
+	return sendFamily[T](ctx, c, tunnelBetas, method, path, nil, body, opts)
+}
+
+// TunnelsService creates, retrieves, lists and archives MCP tunnels
+// (/v1/tunnels), and reveals and rotates their connector tokens;
+// Certificates manages a tunnel's CA certificates. Reach it as
+// client.Tunnels. Every call sends the mcp-tunnels-2026-06-22 beta
+// ([BetaMCPTunnels]), merged with the caller's betas;
+// option.WithWorkspaceID picks the workspace per call.
+type TunnelsService struct {
+	client *Client
+	// Certificates manages the CA certificates of a tunnel.
+	Certificates *TunnelCertificatesService
+}
+
+// Tunnel is a tunnel's record (the wire type "tunnel"). Members this SDK
+// version does not model are kept in Extra, so json.Marshal writes a reply
+// back without loss.
+type Tunnel struct {
+	// ID identifies the tunnel ("tnl_…").
+	ID string `json:"id"`
+	// DisplayName is the tunnel's name; nil when it has none.
+	DisplayName *string `json:"display_name"`
+	// Domain is the hostname the service assigned: MCP server URLs on its
+	// subdomains are routed through the tunnel. It is never reused.
+	Domain string `json:"domain"`
+	// CreatedAt is an RFC 3339 string as the service sent it (see
+	// [Tunnel.Created]).
+	CreatedAt string `json:"created_at"`
+	// ArchivedAt is when the tunnel was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at"`
+	// Extra holds members this SDK version does not model (see the package
+	// documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (t Tunnel) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, t.CreatedAt) }
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (t *Tunnel) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (t Tunnel) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
+
+// TunnelToken is a tunnel's connector credential (the wire type
+// "tunnel_token"), the answer to [TunnelsService.RevealToken] and
+// [TunnelsService.RotateToken]. TunnelToken holds the secret as a
+// [Secret]: fmt and slog print it redacted, json.Marshal writes its value
+// and string(tok.TunnelToken) reads it.
+type TunnelToken struct {
+	// ID identifies the token; it changes on rotation.
+	ID string `json:"id"`
+	// TunnelToken is the secret the tunnel's connector authenticates with.
+	TunnelToken Secret `json:"tunnel_token"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (t *TunnelToken) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// MarshalJSON encodes the record as the service sends it, the secret
+// included.
+func (t TunnelToken) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
+
+// LogValue prints the record for slog with the secret redacted: slog's
+// JSON handler would otherwise marshal it, secret and all.
+func (t TunnelToken) LogValue() slog.Value { return logRedacted(t) }
+
+// TunnelCreateParams are the parameters of [TunnelsService.Create].
+type TunnelCreateParams struct {
+	// DisplayName names the tunnel, 1 to 255 characters; nil leaves it
+	// unnamed.
+	DisplayName *string `json:"display_name,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p TunnelCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *TunnelCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a display name given
+// but empty or longer than 255 characters.
+func (p TunnelCreateParams) Validate() error {
+	if p.DisplayName != nil {
+		return validateLength("display_name", *p.DisplayName, 1, maxDisplayNameLen)
+	}
+	return nil
+}
+
+// TunnelRotateTokenParams are the parameters of
+// [TunnelsService.RotateToken].
+type TunnelRotateTokenParams struct {
+	// Reason is an audit note kept with the rotation; nil sends none. The
+	// service sets no length limit, so the SDK checks none.
+	Reason *string `json:"reason,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p TunnelRotateTokenParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *TunnelRotateTokenParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Create creates a tunnel (POST /v1/tunnels); the service assigns its
+// domain. The params are checked first (see [TunnelCreateParams.Validate]);
+// a *ValidationError means nothing was sent.
+func (s *TunnelsService) Create(ctx context.Context, p TunnelCreateParams, opts ...option.RequestOption) (*Tunnel, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendTunnel[Tunnel](ctx, s.client, http.MethodPost, "/v1/tunnels", p, opts)
+}
+
+// Get retrieves a tunnel (GET /v1/tunnels/{tunnel_id}).
+func (s *TunnelsService) Get(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*Tunnel, error) {
+	path, err := tunnelPath(tunnelID)
+	if err != nil {
+		return nil, err
+	}
+	return sendTunnel[Tunnel](ctx, s.client, http.MethodGet, path, nil, opts)
+}
+
+// Archive archives a tunnel (POST /v1/tunnels/{tunnel_id}/archive). It
+// cannot be undone: the service archives the tunnel's certificates,
+// retires its hostname and invalidates its token. Archiving an archived
+// tunnel returns its record.
+func (s *TunnelsService) Archive(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*Tunnel, error) {
+	path, err := tunnelPath(tunnelID)
+	if err != nil {
+		return nil, err
+	}
+	return sendTunnel[Tunnel](ctx, s.client, http.MethodPost, path+"/archive", nil, opts)
+}
+
+// RevealToken returns the tunnel's connector token (POST
+// /v1/tunnels/{tunnel_id}/reveal_token; a POST keeps it out of access
+// logs). It is the same token until [TunnelsService.RotateToken].
+func (s *TunnelsService) RevealToken(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*TunnelToken, error) {
+	path, err := tunnelPath(tunnelID)
+	if err != nil {
+		return nil, err
+	}
+	return sendTunnel[TunnelToken](ctx, s.client, http.MethodPost, path+"/reveal_token", nil, opts)
+}
+
+// RotateToken replaces the tunnel's connector token and returns the new
+// one (POST /v1/tunnels/{tunnel_id}/rotate_token); the service keeps
+// existing connections up.
+func (s *TunnelsService) RotateToken(ctx context.Context, tunnelID string, p TunnelRotateTokenParams, opts ...option.RequestOption) (*TunnelToken, error) {
+	path, err := tunnelPath(tunnelID)
+	if err != nil {
+		return nil, err
+	}
+	return sendTunnel[TunnelToken](ctx, s.client, http.MethodPost, path+"/rotate_token", p, opts)
+}
+
+// TunnelListParams are the parameters of [TunnelsService.List],
+// [TunnelsService.ListPage] and the certificates' lists.
+type TunnelListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived records too.
+	IncludeArchived bool
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p TunnelListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p TunnelListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
+	l := newListCall(c, path, p.Limit, opts, tunnelBetas...)
+	if p.IncludeArchived {
+		l.query.Set("include_archived", "true")
+	}
+	return l
+}
+
+// listTunnelItems and pageTunnelItems are List and ListPage of a tunnels
+// list at path (its segments already checked).
+func listTunnelItems[T any](ctx context.Context, c *Client, path string, p TunnelListParams, opts []option.RequestOption) iter.Seq2[T, error] {
+	if err := p.Validate(); err != nil {
+		return listError[T](err)
+	}
+	return listByCursor[T](ctx, p.call(c, path, opts), p.Page, false)
+}
+
+func pageTunnelItems[T any](ctx context.Context, c *Client, path string, p TunnelListParams, opts []option.RequestOption) (*Page[T], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[T](ctx, p.call(c, path, opts), p.Page)
+}
+
+// List iterates over the tunnels, newest first, fetching pages as it goes
+// (GET /v1/tunnels, cursor scheme). Nothing is sent before the loop
+// starts; ranging again lists again from p.Page; an error is yielded once,
+// last.
+func (s *TunnelsService) List(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) iter.Seq2[Tunnel, error] {
+	return listTunnelItems[Tunnel](ctx, s.client, "/v1/tunnels", p, opts)
+}
+
+// ListPage fetches one page of tunnels (GET /v1/tunnels). Continue with
+// Page set to the page's *NextPage while it is not nil.
+func (s *TunnelsService) ListPage(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) (*Page[Tunnel], error) {
+	return pageTunnelItems[Tunnel](ctx, s.client, "/v1/tunnels", p, opts)
+}
+
+// tunnelPath checks a tunnel id and returns the tunnel's path.
+func tunnelPath(tunnelID string) (string, error) {
+	seg, err := pathID("tunnel_id", tunnelID)
+	return "/v1/tunnels/" + seg, err
+}
