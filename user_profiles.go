@@ -158,8 +158,7 @@ type UserProfileTrustGrant struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a grant, keeping unknown members in Extra. The
-// codec decodes map values through encoding/json, which calls this.
+// UnmarshalJSON decodes a grant, keeping unknown members in Extra.
 func (g *UserProfileTrustGrant) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
 
 // MarshalJSON encodes a grant, Extra included.

@@ -3,6 +3,7 @@ package codec
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -260,5 +261,43 @@ func TestConstMembers(t *testing.T) {
 	}
 	if _, err := Decode[fixedName]([]byte(`{"type":"tool","kind":1}`)); !errors.Is(err, ErrOtherType) {
 		t.Errorf("a number where a constant belongs: %v", err)
+	}
+}
+
+// plainRecord is registered but has no json methods, so only the codec
+// keeps its Extra.
+type plainRecord struct {
+	Status string                     `json:"status"`
+	Extra  map[string]json.RawMessage `json:"-"`
+}
+
+type withMap struct {
+	Grants map[string]plainRecord  `json:"grants"`
+	Ptrs   map[string]*plainRecord `json:"ptrs,omitzero"`
+}
+
+func init() { Objects(plainRecord{}, withMap{}) }
+
+func TestMapValuesKeepUnknownMembers(t *testing.T) {
+	in := `{"grants":{"a":{"status":"active","since":"2026"},"b":{"status":"pending"}},"ptrs":{"c":{"status":"x","n":1},"d":null}}`
+	v, err := Decode[withMap]([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(v.Grants["a"].Extra["since"]) != `"2026"` || string(v.Ptrs["c"].Extra["n"]) != "1" || v.Ptrs["d"] != nil {
+		t.Fatalf("decoded %+v", v)
+	}
+	out, err := Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a, b any
+	json.Unmarshal([]byte(in), &a)
+	json.Unmarshal(out, &b)
+	if d := cmp.Diff(a, b); d != "" {
+		t.Errorf("round trip (-in +out):\n%s", d)
+	}
+	if _, err := Decode[withMap]([]byte(`{"grants":{"a":{"status":3}}}`)); err == nil || !strings.Contains(err.Error(), `"a"`) {
+		t.Errorf("a bad value: err = %v", err)
 	}
 }

@@ -372,6 +372,19 @@ func newDecoder(t reflect.Type) decFunc {
 			}
 			return decodeStruct(data, v, nil)
 		}
+	case reflect.Map:
+		// A map of the codec's own types (records with Extra, unions) must
+		// decode its values here: encoding/json would drop their Extra.
+		if t.Key().Kind() != reflect.String || !needsCodec(t.Elem()) {
+			break
+		}
+		return func(data []byte, v reflect.Value) error {
+			if isNullLiteral(data) {
+				v.SetZero()
+				return nil
+			}
+			return decodeMap(data, v)
+		}
 	case reflect.Slice:
 		if t.Elem().Kind() == reflect.Uint8 { // []byte: base64, as encoding/json
 			break
@@ -390,6 +403,36 @@ func newDecoder(t reflect.Type) decFunc {
 }
 
 func isNullLiteral(data []byte) bool { return len(data) == 4 && string(data) == "null" }
+
+// needsCodec reports whether values of t (through pointers) are the
+// codec's own: registered records or unions.
+func needsCodec(t reflect.Type) bool {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return owned(t) || t.Kind() == reflect.Interface && unionOf(t) != nil
+}
+
+// decodeMap decodes an object into a map with string keys, each value with
+// the codec.
+func decodeMap(data []byte, v reflect.Value) error {
+	t := v.Type()
+	out := reflect.MakeMap(t)
+	dec := decoderFor(t.Elem())
+	err := EachMember(data, func(key string, value []byte) error {
+		elem := reflect.New(t.Elem()).Elem()
+		if err := dec(value, elem); err != nil {
+			return fmt.Errorf("%q: %w", key, err)
+		}
+		out.SetMapIndex(reflect.ValueOf(key).Convert(t.Key()), elem)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	v.Set(out)
+	return nil
+}
 
 func decodeSlice(data []byte, v reflect.Value) error {
 	n := 0
