@@ -117,7 +117,7 @@ func (plan credentialPlan) apply(cfg *config.Config) error {
 
 // useStatic takes a static credential from the variable name.
 func useStatic(dst *string, name string) error {
-	v := envValue(name)
+	v := os.Getenv(name) // not trimmed: a stray line break is refused, not hidden
 	if err := transport.CheckHeaderValue(v); err != nil {
 		return fmt.Errorf("mms: $%s %w", name, err)
 	}
