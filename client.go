@@ -55,6 +55,11 @@ type Client struct {
 	// sessions (/v1/sessions) and reaches their resources and threads,
 	// sending the managed-agents beta.
 	Sessions *SessionsService
+	// MemoryStores creates, retrieves, updates, lists, archives and
+	// deletes memory stores (/v1/memory_stores), their memories
+	// (MemoryStores.Memories) and versions (MemoryStores.Versions),
+	// sending the agent-memory beta instead of the managed-agents one.
+	MemoryStores *MemoryStoresService
 
 	cfg *config.Config
 }
@@ -120,6 +125,7 @@ func (c *Client) initServices() {
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
 	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
+	c.MemoryStores = newMemoryStoresService(c)
 	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c},
 		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
 		Events:  &SessionEventsService{client: c}}

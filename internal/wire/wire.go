@@ -124,4 +124,9 @@ const (
 	ErrAPI             = "api_error"
 	ErrTimeout         = "timeout_error"
 	ErrOverloaded      = "overloaded_error"
+
+	// The memory stores' own error types (HTTP 409).
+	ErrMemoryPreconditionFailed = "memory_precondition_failed_error"
+	ErrMemoryPathConflict       = "memory_path_conflict_error"
+	ErrConflict                 = "conflict_error"
 )
