@@ -139,7 +139,8 @@
 // StreamFault); batches.go (Message Batches and their lifecycle); files.go
 // (Files); skills.go (Skills and their versions); agents.go,
 // environments.go and environments_work.go (the work queue), vaults.go and
-// vaults_credentials.go; sessions.go, sessions_resources.go,
+// vaults_credentials.go; memory_stores.go and memory_stores_memories.go
+// (memories and their versions); sessions.go, sessions_resources.go,
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine).
@@ -184,6 +185,7 @@ type Server struct {
 	agents       *agentStore
 	environments *environmentStore
 	vaults       *vaultStore
+	memoryStores *memoryStoreStore
 	sessions     *sessionStore
 	done         chan struct{}
 	closing      sync.Once
@@ -216,6 +218,7 @@ func NewServer(opts ...Option) *Server {
 	s.agents = newAgentStore(s)
 	s.environments = newEnvironmentStore(s)
 	s.vaults = newVaultStore(s)
+	s.memoryStores = newMemoryStoreStore(s)
 	s.sessions = newSessionStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
