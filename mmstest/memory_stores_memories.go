@@ -180,11 +180,11 @@ func (st *memoryStoreStore) memoryAt(storeID, path string) *storedMemory {
 
 // writePathConflict answers the 409 of a taken path.
 func writePathConflict(w http.ResponseWriter, r *http.Request, taken *storedMemory) {
-	writeJSON(w, http.StatusConflict, map[string]any{
-		"type": "error",
-		"error": map[string]string{"type": wire.ErrMemoryPathConflict, "message": "A memory already exists at " + taken.path,
-			"conflicting_memory_id": taken.id, "conflicting_path": taken.path},
-		"request_id": requestID(r),
+	writeJSON(w, http.StatusConflict, errorBody{
+		Type: "error",
+		Error: errorDetail{Type: wire.ErrMemoryPathConflict, Message: "A memory already exists at " + taken.path,
+			ConflictingMemoryID: taken.id, ConflictingPath: taken.path},
+		RequestID: requestID(r),
 	})
 }
 
