@@ -28,6 +28,13 @@ type wireCase struct {
 // and the body.
 func runWireCases(t *testing.T, cases []wireCase) {
 	t.Helper()
+	runBetaWireCases(t, mms.BetaManagedAgents, cases)
+}
+
+// runBetaWireCases is runWireCases for a family whose endpoint beta is
+// beta (alone: no other family's beta may be sent).
+func runBetaWireCases(t *testing.T, beta string, cases []wireCase) {
+	t.Helper()
 	for _, tt := range cases {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newScriptServer(t, tt.reply)
@@ -43,7 +50,7 @@ func runWireCases(t *testing.T, cases []wireCase) {
 			if r.method != tt.method || r.path != tt.path || r.query != tt.query {
 				t.Errorf("sent %s %s ? %s, want %s %s ? %s", r.method, r.path, r.query, tt.method, tt.path, tt.query)
 			}
-			if b := r.header.Values("Vendor-Beta"); !cmp.Equal(b, []string{"context-1m-2025-08-07," + mms.BetaManagedAgents}) {
+			if b := r.header.Values("Vendor-Beta"); !cmp.Equal(b, []string{"context-1m-2025-08-07," + beta}) {
 				t.Errorf("vendor-beta %q", b)
 			}
 			for k, v := range tt.header {
