@@ -39,6 +39,9 @@ func TestMemoryStoresAgainstFake(t *testing.T) {
 	if err != nil || u.Name != "n2" || u.Description != "" || !cmp.Equal(u.Metadata, map[string]string{"team": "b"}) {
 		t.Fatalf("updated %+v %v", u, err)
 	}
+	if k, err := c.MemoryStores.Update(ctx, a.ID, mms.MemoryStoreUpdateParams{Name: mms.Clear[string]()}); err != nil || k.Name != "n2" {
+		t.Errorf("cleared name: %+v %v", k, err)
+	}
 	if g, err := c.MemoryStores.Get(ctx, a.ID); err != nil || g.Name != "n2" {
 		t.Errorf("Get: %+v %v", g, err)
 	}
@@ -213,10 +216,10 @@ func TestMemoriesAgainstFake(t *testing.T) {
 	if err != nil || r.Content != nil || r.ContentSHA256 != nil || r.ContentSizeBytes != nil || r.Path != nil || r.RedactedAt == nil || r.RedactedBy == nil {
 		t.Fatalf("redacted %+v %v", r, err)
 	}
-	if g, err := vers.Get(ctx, store.ID, created.ID, mms.MemoryGetParams{View: mms.MemoryViewFull}); err != nil || g.Content != nil || g.RedactedAt == nil {
+	if g, err := vers.Get(ctx, store.ID, created.ID, mms.MemoryVersionGetParams{View: mms.MemoryViewFull}); err != nil || g.Content != nil || g.RedactedAt == nil {
 		t.Errorf("Get redacted: %+v %v", g, err)
 	}
-	if _, err := vers.Get(ctx, store.ID, "memver_nope", mms.MemoryGetParams{}); !errors.Is(err, mms.ErrNotFound) {
+	if _, err := vers.Get(ctx, store.ID, "memver_nope", mms.MemoryVersionGetParams{}); !errors.Is(err, mms.ErrNotFound) {
 		t.Errorf("unknown version: %v", err)
 	}
 }

@@ -286,8 +286,7 @@ func (p MemoryUpdateParams) Validate() error {
 	return p.View.validate()
 }
 
-// MemoryGetParams are the parameters of [MemoriesService.Get] and
-// [MemoryVersionsService.Get].
+// MemoryGetParams are the parameters of [MemoriesService.Get].
 type MemoryGetParams struct {
 	// View is sent as the view query parameter.
 	View MemoryView

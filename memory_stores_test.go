@@ -115,7 +115,7 @@ func TestMemoryStoresWire(t *testing.T) {
 			return err
 		}, "GET", "/v1/memory_stores/memstore_1/memories", "", "", nil},
 		{"get version", reply{body: testMemoryVersionJSON}, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.MemoryStores.Versions.Get(ctx, "memstore_1", "memver_1", mms.MemoryGetParams{View: mms.MemoryViewFull})
+			_, err := c.MemoryStores.Versions.Get(ctx, "memstore_1", "memver_1", mms.MemoryVersionGetParams{View: mms.MemoryViewFull})
 			return err
 		}, "GET", "/v1/memory_stores/memstore_1/memory_versions/memver_1", "view=full", "", nil},
 		{"redact version", reply{body: testMemoryVersionJSON}, func(ctx context.Context, c *mms.Client) error {
@@ -303,7 +303,7 @@ func TestMemoryStoreValidation(t *testing.T) {
 			return err
 		}, "memory_version_id"},
 		{"version get view", testMemoryVersionJSON, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.MemoryStores.Versions.Get(ctx, "memstore_1", "memver_1", mms.MemoryGetParams{View: "x"})
+			_, err := c.MemoryStores.Versions.Get(ctx, "memstore_1", "memver_1", mms.MemoryVersionGetParams{View: "x"})
 			return err
 		}, "view"},
 	} {

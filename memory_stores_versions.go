@@ -189,10 +189,16 @@ func (p MemoryVersionListParams) call(c *Client, path string, opts []option.Requ
 	return l
 }
 
+// MemoryVersionGetParams are the parameters of [MemoryVersionsService.Get].
+type MemoryVersionGetParams struct {
+	// View is sent as the view query parameter.
+	View MemoryView
+}
+
 // Get retrieves a version (GET …/memory_versions/{memory_version_id}); its
 // Content is set only with p.View [MemoryViewFull] and while the version
 // has content.
-func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID string, p MemoryGetParams, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
+func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID string, p MemoryVersionGetParams, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
 	path, err := memoryVersionPath(storeID, versionID)
 	if err != nil {
 		return nil, err
