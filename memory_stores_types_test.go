@@ -207,3 +207,13 @@ func FuzzActor(f *testing.F) {
 	fuzzDecoder(f, actorUnion.Decode, `{"type":"session_actor","session_id":"s"}`, `{"type":"api_actor","api_key_id":"k"}`,
 		`{"type":"user_actor","user_id":"u"}`, `{"type":"service_account_actor","service_account_id":"a"}`)
 }
+
+// TestMemoryPathConflictFixture reads the conflict's members from the
+// project's error fixture.
+func TestMemoryPathConflictFixture(t *testing.T) {
+	e := newAPIError(409, nil, readGolden(t, "errors", "409__memory_path_conflict_error.json"), 1)
+	got, ok := MemoryPathConflictOf(e)
+	if want := (MemoryPathConflict{MemoryID: "mem_011CW9mem0000000000000001", Path: "/notes/a.md"}); !ok || got != want {
+		t.Errorf("MemoryPathConflictOf = %+v, %v; want %+v", got, ok, want)
+	}
+}
