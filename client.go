@@ -63,6 +63,11 @@ type Client struct {
 	// and rotates their tokens and manages their CA certificates
 	// (/v1/tunnels), sending the mcp-tunnels beta.
 	Tunnels *TunnelsService
+	// MemoryStores creates, retrieves, updates, lists, archives and
+	// deletes memory stores (/v1/memory_stores), their memories
+	// (MemoryStores.Memories) and versions (MemoryStores.Versions),
+	// sending the agent-memory beta instead of the managed-agents one.
+	MemoryStores *MemoryStoresService
 
 	cfg *config.Config
 }
@@ -126,6 +131,7 @@ func (c *Client) initServices() {
 	c.Agents = &AgentsService{client: c, Versions: &AgentVersionsService{client: c}}
 	c.Environments = &EnvironmentsService{client: c, Work: &EnvironmentWorkService{client: c}}
 	c.Vaults = &VaultsService{client: c, Credentials: &VaultCredentialsService{client: c}}
+	c.MemoryStores = newMemoryStoresService(c)
 	c.Sessions = &SessionsService{client: c, Resources: &SessionResourcesService{client: c},
 		Threads: &SessionThreadsService{client: c, Events: &SessionThreadEventsService{client: c}},
 		Events:  &SessionEventsService{client: c}}

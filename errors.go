@@ -77,6 +77,17 @@ var (
 	ErrTimeout         = errors.New("mms: service timeout")
 	ErrOverloaded      = errors.New("mms: overloaded")
 
+	// ErrMemoryPreconditionFailed matches a 409 memory_precondition_failed_error:
+	// a memory update's content_sha256 precondition or a delete's
+	// expected_content_sha256 no longer matches.
+	ErrMemoryPreconditionFailed = errors.New("mms: memory precondition failed")
+	// ErrMemoryPathConflict matches a memory_path_conflict_error: the path
+	// is taken in the store (see MemoryPathConflictOf).
+	ErrMemoryPathConflict = errors.New("mms: memory path conflict")
+	// ErrConflict matches a conflict_error: another concurrent
+	// modification conflicted.
+	ErrConflict = errors.New("mms: conflict")
+
 	// ErrInvalidParams matches every *ValidationError: a request the SDK
 	// refused before sending.
 	ErrInvalidParams = errors.New("mms: invalid parameters")
@@ -93,6 +104,10 @@ var sentinelByType = map[string]error{
 	wire.ErrAPI:             ErrAPI,
 	wire.ErrTimeout:         ErrTimeout,
 	wire.ErrOverloaded:      ErrOverloaded,
+
+	wire.ErrMemoryPreconditionFailed: ErrMemoryPreconditionFailed,
+	wire.ErrMemoryPathConflict:       ErrMemoryPathConflict,
+	wire.ErrConflict:                 ErrConflict,
 }
 
 var sentinelByStatus = map[int]error{

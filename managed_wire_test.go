@@ -31,8 +31,8 @@ func runWireCases(t *testing.T, cases []wireCase) {
 	runBetaWireCases(t, mms.BetaManagedAgents, cases)
 }
 
-// runBetaWireCases is runWireCases for an endpoint family whose beta is
-// beta.
+// runBetaWireCases is runWireCases for a family whose endpoint beta is
+// beta (alone: no other family's beta may be sent).
 func runBetaWireCases(t *testing.T, beta string, cases []wireCase) {
 	t.Helper()
 	for _, tt := range cases {

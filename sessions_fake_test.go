@@ -25,6 +25,9 @@ type sessionFake struct {
 	agent *mms.Agent
 	env   string // a cloud environment's id
 	vault string // a vault's id
+	// memoryStore is a memory store's id: a session's memory_store
+	// resource must name one that exists.
+	memoryStore string
 }
 
 func newSessionFake(t *testing.T) sessionFake {
@@ -47,7 +50,11 @@ func newSessionFake(t *testing.T) sessionFake {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return sessionFake{srv: srv, c: c, clock: clock, agent: a, env: env.ID, vault: vault.ID}
+	store, err := c.MemoryStores.Create(context.Background(), mms.MemoryStoreCreateParams{Name: "notes"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sessionFake{srv: srv, c: c, clock: clock, agent: a, env: env.ID, vault: vault.ID, memoryStore: store.ID}
 }
 
 func apiStatus(err error) int {
@@ -73,7 +80,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 		Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env, Title: "first", Metadata: map[string]string{"k": "v"},
 		Resources: []mms.SessionResourceParams{
 			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/repo.git", AuthorizationToken: "ghp_secret", Checkout: mms.BranchCheckout{Name: "main"}},
-			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadOnly},
+			mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore, Access: mms.MemoryStoreAccessReadOnly},
 		},
 		VaultIDs:      []string{f.vault},
 		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi"), mms.NewDefineOutcomeEvent("a report", mms.TextRubric{Content: "complete"})},
@@ -176,7 +183,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 		p := mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env}
 		if i == 3 {
 			p.Agent = mms.SessionAgentID(other.ID)
-			p.Resources = []mms.SessionResourceParams{mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_7"}}
+			p.Resources = []mms.SessionResourceParams{mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore}}
 		}
 		s, err := c.Sessions.Create(ctx, p)
 		if err != nil {
@@ -217,7 +224,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 		"archived":        {mms.SessionListParams{Order: mms.ListOrderAsc, IncludeArchived: true, CreatedLT: t0.Add(5 * time.Hour)}, ids},
 		"agent":           {mms.SessionListParams{AgentID: other.ID}, ids[3:4]},
 		"agent version 1": {mms.SessionListParams{Order: mms.ListOrderAsc, AgentID: f.agent.ID, AgentVersion: 1}, []string{ids[1], ids[2], ids[4]}},
-		"memory store":    {mms.SessionListParams{MemoryStoreID: "memstore_7"}, ids[3:4]},
+		"memory store":    {mms.SessionListParams{MemoryStoreID: f.memoryStore}, ids[3:4]},
 		"deployment":      {mms.SessionListParams{DeploymentID: "dep_1"}, nil},
 		"statuses":        {mms.SessionListParams{Statuses: []mms.SessionStatus{mms.SessionStatusRunning, mms.SessionStatusTerminated}}, nil},
 		"idle in window": {mms.SessionListParams{Order: mms.ListOrderAsc, Statuses: []mms.SessionStatus{mms.SessionStatusIdle},
@@ -385,7 +392,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t", MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc"}},
 			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/s", AuthorizationToken: "t", Checkout: mms.BranchCheckout{Name: "dev"}},
 			mms.FileResourceParams{FileID: file.ID, MountPath: "/m"},
-			mms.MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},
+			mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore, Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},
 		},
 		VaultIDs: []string{f.vault},
 		InitialEvents: []mms.SessionEventParams{

@@ -21,6 +21,9 @@ type errorBody struct {
 type errorDetail struct {
 	Type    string `json:"type"`
 	Message string `json:"message"`
+	// The members of a memory_path_conflict_error (memory_stores_memories.go).
+	ConflictingMemoryID string `json:"conflicting_memory_id,omitempty"`
+	ConflictingPath     string `json:"conflicting_path,omitempty"`
 }
 
 // writeError answers r with status and the error body for errType and

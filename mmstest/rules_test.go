@@ -87,7 +87,7 @@ func TestVersionAndBetas(t *testing.T) {
 		{name: "memory stores reject managed agents", path: "/v1/memory_stores", betas: []string{wire.BetaManagedAgents, wire.BetaAgentMemory}, status: 400, msg: "cannot be combined"},
 		{name: "memory stores reject managed agents in one line", path: "/v1/memory_stores/x", betas: []string{wire.BetaAgentMemory + "," + wire.BetaManagedAgents}, status: 400, msg: "cannot be combined"},
 		{name: "memory stores require agent memory", path: "/v1/memory_stores", betas: []string{wire.BetaManagedAgents}, status: 400, msg: wire.BetaAgentMemory},
-		{name: "memory stores with agent memory pass the rules", path: "/v1/memory_stores", betas: []string{wire.BetaAgentMemory}, status: 404},
+		{name: "memory stores with agent memory pass the rules", path: "/v1/memory_stores", betas: []string{wire.BetaAgentMemory}, status: 200},
 		{name: "agents require managed agents", path: "/v1/agents", status: 400, msg: wire.BetaManagedAgents},
 		{name: "agents with managed agents pass the rules", path: "/v1/agents", betas: []string{wire.BetaManagedAgents}, status: 200},
 		{name: "tunnels require mcp tunnels", path: "/v1/tunnels", betas: []string{wire.BetaFiles}, status: 400, msg: wire.BetaMCPTunnels},

@@ -126,6 +126,22 @@
 // for that session's own endpoints only. Server.Close stops every engine
 // and stream.
 //
+// Memory stores (/v1/memory_stores, the agent-memory beta and never the
+// managed-agents one) hold memories: text files at unique, case-sensitive
+// paths, with content_sha256 and content_size_bytes computed. Every
+// create, change and delete of a memory records a version whose
+// created_by is an api_actor for x-api-key requests (api_key_id
+// "apikey_NN", the key's position among the accepted keys, never the key),
+// a session_actor for a sessions_token, and a user_actor ("user_NN")
+// for other bearer tokens. A taken path is a 409
+// memory_path_conflict_error naming conflicting_memory_id and
+// conflicting_path; a stale content_sha256 precondition or
+// expected_content_sha256 is a 409 memory_precondition_failed_error.
+// Lists roll directories deeper than depth up into memory_prefix items;
+// redaction nulls a version's content, hash, size and path. A session's
+// memory_store resource must name a store that exists and is not
+// archived (404 otherwise, as for vaults).
+//
 // File map: server.go (Server, lifecycle, ids), options.go (Option values),
 // rules.go (the per-request rule chain, body reading), uploads.go (spooled
 // multipart uploads and stored contents), faults.go (InjectFault),
@@ -139,7 +155,8 @@
 // StreamFault); batches.go (Message Batches and their lifecycle); files.go
 // (Files); skills.go (Skills and their versions); agents.go,
 // environments.go and environments_work.go (the work queue), vaults.go and
-// vaults_credentials.go; sessions.go, sessions_resources.go,
+// vaults_credentials.go; memory_stores.go and memory_stores_memories.go
+// (memories and their versions); sessions.go, sessions_resources.go,
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine); user_profiles.go (User profiles, their beta-gated members and
@@ -194,6 +211,7 @@ type Server struct {
 	agents       *agentStore
 	environments *environmentStore
 	vaults       *vaultStore
+	memoryStores *memoryStoreStore
 	sessions     *sessionStore
 	userProfiles *userProfileStore
 	oauth        oauthState
@@ -230,6 +248,7 @@ func NewServer(opts ...Option) *Server {
 	s.agents = newAgentStore(s)
 	s.environments = newEnvironmentStore(s)
 	s.vaults = newVaultStore(s)
+	s.memoryStores = newMemoryStoreStore(s)
 	s.sessions = newSessionStore(s)
 	s.userProfiles = newUserProfileStore(s)
 	s.tunnels = newTunnelStore(s)

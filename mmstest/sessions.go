@@ -217,8 +217,9 @@ func writeErr(w http.ResponseWriter, r *http.Request, err error) {
 // checkLinks checks what a create body names in other stores and fills
 // the body's agent snapshot and resources: the agent (and its version and
 // roster) in the agent store, the environment (missing or archived: 404;
-// a self-hosted one takes only memory_store resources), each vault (missing
-// or archived: 404) and each file resource in the file store (404).
+// a self-hosted one takes only memory_store resources), each vault and
+// each memory store (missing or archived: 404) and each file resource in
+// the file store (404).
 func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
 	if err := st.resolveAgent(b); err != nil {
 		return err
@@ -231,6 +232,11 @@ func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
 	for _, id := range b.VaultIDs {
 		if !st.srv.vaults.usable(id) {
 			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Vault not found: " + id}
+		}
+	}
+	for _, res := range b.resources {
+		if res.kind == "memory_store" && !st.srv.memoryStores.usable(res.memoryStoreID) {
+			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Memory store not found: " + res.memoryStoreID}
 		}
 	}
 	for i, res := range b.resources {

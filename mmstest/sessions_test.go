@@ -24,6 +24,7 @@ func sessionFixture(t *testing.T) (*Server, agentWire) {
 	if e := envOK(t, s, "POST", "/v1/environments", `{"name":"cloud"}`); e.ID != testEnvID {
 		t.Fatalf("environment id %s, want %s", e.ID, testEnvID)
 	}
+	seedMemoryStore(s, "memstore_1") // the store the resources below name
 	return s, a
 }
 

@@ -134,18 +134,17 @@ const (
 	ErrAPI             = "api_error"
 	ErrTimeout         = "timeout_error"
 	ErrOverloaded      = "overloaded_error"
-)
 
-// Error types of memory stores (409): a failed content_sha256 precondition
-// and a path already in use. Sending the same request again meets the same
-// state, so they are not retried although 409 otherwise is.
-const (
+	// The memory stores' own error types (HTTP 409).
 	ErrMemoryPreconditionFailed = "memory_precondition_failed_error"
 	ErrMemoryPathConflict       = "memory_path_conflict_error"
+	ErrConflict                 = "conflict_error"
 )
 
 // FinalConflict reports whether an error answer is a 409 that a retry
-// cannot fix (its body's error.type is one of the above).
+// cannot fix: a failed content_sha256 precondition or a path already in
+// use meets the same state when sent again, so these are not retried
+// although 409 otherwise is.
 func FinalConflict(status int, body []byte) bool {
 	if status != 409 {
 		return false

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun runs the example against mmstest, so it cannot rot.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), client, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	for _, want := range []string{
+		`created store memstore_`, `"Support playbook"`,
+		"wrote /customers/acme.md (19 bytes)", "wrote /style.md (9 bytes)",
+		"under /customers/, depth 1:\n  memory /customers/acme.md\n  directory /customers/emea/\n",
+		"updated /customers/acme.md to 44 bytes",
+		"stale update refused: the memory changed since it was read",
+		": modified, 44 bytes\n", ": created, 19 bytes\n",
+		"path erased true, redacted at ",
+		"deleted the store",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+}
+
+// TestMainWithoutCredentials: with no credentials or address in the
+// environment, main runs the tour against mmstest.
+func TestMainWithoutCredentials(t *testing.T) {
+	for _, k := range []string{mms.EnvAPIKey, mms.EnvAuthToken, mms.EnvBaseURL} {
+		t.Setenv(k, "")
+	}
+	main() // log.Fatal would end the test binary
+}

@@ -1,0 +1,342 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"net/url"
+	"time"
+	"unicode"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(MemoryStore{}, codec.Spec{Type: "memory_store"})
+	codec.Register(MemoryStoreDeleted{}, codec.Spec{Type: "memory_store_deleted"})
+	codec.Objects(MemoryStoreCreateParams{}, MemoryStoreUpdateParams{})
+}
+
+// BetaAgentMemory is the beta every memory-store request carries
+// (/v1/memory_stores). It replaces [BetaManagedAgents] on these endpoints:
+// the service refuses a request carrying both.
+const BetaAgentMemory = "agent-memory-2026-07-22"
+
+// memoryBetas is the endpoint beta list of every memory-store request.
+var memoryBetas = []string{wire.BetaAgentMemory}
+
+// sendMemory makes one memory-store call (the beta added) that answers a
+// T; query may be nil.
+func sendMemory[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, opts []option.RequestOption) (*T, error) {
+	return sendFamily[T](ctx, c, memoryBetas, method, path, query, body, opts)
+}
+
+// MemoryStoresService creates, retrieves, updates, lists, archives and
+// deletes memory stores (/v1/memory_stores): per-workspace trees of text
+// files that sessions mount and agents read and write. Memories manages a
+// store's files, Versions their history. Reach it as client.MemoryStores.
+// Every call sends the agent-memory-2026-07-22 beta ([BetaAgentMemory]),
+// merged with the caller's betas, and not the managed-agents beta;
+// option.WithWorkspaceID picks the workspace per call.
+type MemoryStoresService struct {
+	client *Client
+	// Memories creates, retrieves, updates, lists and deletes memories.
+	Memories *MemoriesService
+	// Versions retrieves, lists and redacts memory versions.
+	Versions *MemoryVersionsService
+}
+
+// newMemoryStoresService builds the service and its sub-services.
+func newMemoryStoresService(c *Client) *MemoryStoresService {
+	return &MemoryStoresService{client: c, Memories: &MemoriesService{client: c}, Versions: &MemoryVersionsService{client: c}}
+}
+
+// MemoryStore is a memory store's record (the wire type "memory_store").
+// Members this SDK version does not model are kept in Extra.
+type MemoryStore struct {
+	// ID identifies the store ("memstore_…").
+	ID string `json:"id"`
+	// Name is the store's name; sessions mount it under
+	// /mnt/memory/<slug of the name>.
+	Name string `json:"name"`
+	// Description is shown to the agent; "" when unset or absent.
+	Description string `json:"description,omitzero"`
+	// Metadata is the caller's key-value pairs, not shown to the agent;
+	// nil when absent.
+	Metadata map[string]string `json:"metadata,omitzero"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them (see [MemoryStore.Created]).
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// ArchivedAt is when the store was archived; nil while it is not.
+	ArchivedAt *string `json:"archived_at,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// zeros of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// Created parses CreatedAt.
+func (m MemoryStore) Created() (time.Time, error) {
+	return time.Parse(time.RFC3339Nano, m.CreatedAt)
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (m *MemoryStore) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (m MemoryStore) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// MemoryStoreDeleted is the answer to [MemoryStoresService.Delete] (the
+// wire type "memory_store_deleted").
+type MemoryStoreDeleted struct {
+	// ID is the deleted store's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (d *MemoryStoreDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON encodes the record, Extra included.
+func (d MemoryStoreDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Limits of a memory store's members.
+const (
+	maxMemoryStoreNameLen        = 255
+	maxMemoryStoreDescriptionLen = 1024
+)
+
+// MemoryStoreCreateParams are the parameters of [MemoryStoresService.Create].
+type MemoryStoreCreateParams struct {
+	// Name names the store, 1 to 255 characters, no control characters.
+	// Required.
+	Name string `json:"name"`
+	// Description is shown to the agent, at most 1024 characters.
+	Description string `json:"description,omitzero"`
+	// Metadata is at most 16 pairs, keys of at most 64 characters, values
+	// of at most 512.
+	Metadata map[string]string `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p MemoryStoreCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *MemoryStoreCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a name empty, longer
+// than 255 characters or holding a control character, a description
+// longer than 1024 characters, or bad metadata.
+func (p MemoryStoreCreateParams) Validate() error {
+	if err := validateMemoryStoreName(p.Name); err != nil {
+		return err
+	}
+	if err := validateLength("description", p.Description, 0, maxMemoryStoreDescriptionLen); err != nil {
+		return err
+	}
+	return validateMetadata("metadata", p.Metadata)
+}
+
+// MemoryStoreUpdateParams are the parameters of [MemoryStoresService.Update].
+// A zero field keeps the store's value.
+type MemoryStoreUpdateParams struct {
+	// Name sets the name (1 to 255 characters, no control characters).
+	// [Clear] sends null, which the schema allows; the spec does not say
+	// what it does to a name the record always has (mmstest keeps it).
+	Name Update[string] `json:"name,omitzero"`
+	// Description sets (at most 1024 characters) or clears (null, the
+	// record then shows "") the description.
+	Description Update[string] `json:"description,omitzero"`
+	// Metadata upserts and deletes keys; others are kept.
+	Metadata MetadataPatch `json:"metadata,omitzero"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p MemoryStoreUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *MemoryStoreUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a name set but empty,
+// too long or holding a control character, a description set longer than
+// 1024 characters, or a bad metadata patch.
+func (p MemoryStoreUpdateParams) Validate() error {
+	if v, ok := p.Name.Value(); ok {
+		if err := validateMemoryStoreName(v); err != nil {
+			return err
+		}
+	}
+	if v, ok := p.Description.Value(); ok {
+		if err := validateLength("description", v, 0, maxMemoryStoreDescriptionLen); err != nil {
+			return err
+		}
+	}
+	return p.Metadata.validate("metadata")
+}
+
+// validateMemoryStoreName checks a store name: 1–255 characters, none a
+// control character.
+func validateMemoryStoreName(name string) error {
+	if err := validateLength("name", name, 1, maxMemoryStoreNameLen); err != nil {
+		return err
+	}
+	return noControlChars("name", name)
+}
+
+// noControlChars reports the first control character of s by its byte
+// offset.
+func noControlChars(path, s string) error {
+	for i, r := range s {
+		if unicode.IsControl(r) {
+			return invalid(path, "must not contain control characters, got %U at byte %d", r, i)
+		}
+	}
+	return nil
+}
+
+// Create creates a memory store (POST /v1/memory_stores). The params are
+// checked first (see [MemoryStoreCreateParams.Validate]); a
+// *ValidationError means nothing was sent.
+func (s *MemoryStoresService) Create(ctx context.Context, p MemoryStoreCreateParams, opts ...option.RequestOption) (*MemoryStore, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryStore](ctx, s.client, http.MethodPost, "/v1/memory_stores", nil, p, opts)
+}
+
+// Get retrieves a memory store (GET /v1/memory_stores/{memory_store_id}).
+func (s *MemoryStoresService) Get(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
+	return s.at(ctx, http.MethodGet, storeID, "", opts)
+}
+
+// Update changes a store's name, description or metadata (POST
+// /v1/memory_stores/{memory_store_id}).
+func (s *MemoryStoresService) Update(ctx context.Context, storeID string, p MemoryStoreUpdateParams, opts ...option.RequestOption) (*MemoryStore, error) {
+	path, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryStore](ctx, s.client, http.MethodPost, path, nil, p, opts)
+}
+
+// Archive archives a store (POST /v1/memory_stores/{memory_store_id}/archive):
+// the record is kept with ArchivedAt set; new sessions naming it fail.
+func (s *MemoryStoresService) Archive(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
+	return s.at(ctx, http.MethodPost, storeID, "/archive", opts)
+}
+
+// Delete deletes a store and its memories for good (DELETE
+// /v1/memory_stores/{memory_store_id}).
+func (s *MemoryStoresService) Delete(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStoreDeleted, error) {
+	path, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryStoreDeleted](ctx, s.client, http.MethodDelete, path, nil, nil, opts)
+}
+
+// at makes a body-less call on a store that answers its record.
+func (s *MemoryStoresService) at(ctx context.Context, method, storeID, suffix string, opts []option.RequestOption) (*MemoryStore, error) {
+	path, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryStore](ctx, s.client, method, path+suffix, nil, nil, opts)
+}
+
+// MemoryStoreListParams are the parameters of [MemoryStoresService.List]
+// and [MemoryStoresService.ListPage].
+type MemoryStoreListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived stores too.
+	IncludeArchived bool
+	// CreatedAfter and CreatedBefore, when not zero, keep stores created
+	// at or after, and at or before, these times (created_at[gte] and
+	// created_at[lte]).
+	CreatedAfter, CreatedBefore time.Time
+}
+
+// Validate reports the first rule the params break: CreatedAfter later
+// than CreatedBefore, or Limit outside 1–100 when set.
+func (p MemoryStoreListParams) Validate() error {
+	if err := validateCreatedRange(p.CreatedAfter, p.CreatedBefore); err != nil {
+		return err
+	}
+	return validateLimit(p.Limit, 100)
+}
+
+func (p MemoryStoreListParams) call(c *Client, opts []option.RequestOption) listCall {
+	l := newListCall(c, "/v1/memory_stores", p.Limit, opts, memoryBetas...)
+	if p.IncludeArchived {
+		l.query.Set("include_archived", "true")
+	}
+	setCreatedRange(l.query, p.CreatedAfter, p.CreatedBefore)
+	return l
+}
+
+// validateCreatedRange reports a lower creation bound later than the
+// upper one (either zero: unbounded).
+func validateCreatedRange(after, before time.Time) error {
+	if !after.IsZero() && !before.IsZero() && after.After(before) {
+		return invalid("created_at[gte]", "must not be later than created_at[lte]")
+	}
+	return nil
+}
+
+// setCreatedRange adds created_at[gte] and created_at[lte] for the bounds
+// that are not zero.
+func setCreatedRange(q url.Values, after, before time.Time) {
+	if !after.IsZero() {
+		q.Set("created_at[gte]", after.UTC().Format(time.RFC3339Nano))
+	}
+	if !before.IsZero() {
+		q.Set("created_at[lte]", before.UTC().Format(time.RFC3339Nano))
+	}
+}
+
+// List iterates over the memory stores, newest first, fetching pages as it
+// goes (GET /v1/memory_stores, cursor scheme). Nothing is sent before the
+// loop starts; ranging again lists again from p.Page; an error is yielded
+// once, last.
+func (s *MemoryStoresService) List(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) iter.Seq2[MemoryStore, error] {
+	if err := p.Validate(); err != nil {
+		return listError[MemoryStore](err)
+	}
+	return listByCursor[MemoryStore](ctx, p.call(s.client, opts), p.Page, false)
+}
+
+// ListPage fetches one page of memory stores (GET /v1/memory_stores).
+// Continue with Page set to the page's *NextPage while it is not nil.
+func (s *MemoryStoresService) ListPage(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) (*Page[MemoryStore], error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[MemoryStore](ctx, p.call(s.client, opts), p.Page)
+}
+
+// memoryStorePath checks a store id and returns the store's path.
+func memoryStorePath(storeID string) (string, error) {
+	seg, err := pathID("memory_store_id", storeID)
+	return "/v1/memory_stores/" + seg, err
+}
+
+// memoryStoreChildPath checks both ids and returns the path of a store's
+// child (kind "memories" or "memory_versions") named by field.
+func memoryStoreChildPath(storeID, kind, field, id string) (string, error) {
+	sp, err := memoryStorePath(storeID)
+	if err != nil {
+		return "", err
+	}
+	seg, err := pathID(field, id)
+	return sp + "/" + kind + "/" + seg, err
+}

@@ -1,0 +1,447 @@
+package mms
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(MemoryDeleted{}, codec.Spec{Type: "memory_deleted"})
+	codec.Register(MemoryPrecondition{}, codec.Spec{Type: "content_sha256"})
+	codec.Objects(MemoryCreateParams{}, MemoryUpdateParams{})
+}
+
+// MemoriesService creates, retrieves, updates, lists and deletes the
+// memories of a store (/v1/memory_stores/{memory_store_id}/memories).
+// Reach it as client.MemoryStores.Memories. Every call sends the
+// agent-memory beta, merged with the caller's.
+type MemoriesService struct {
+	client *Client
+}
+
+// MemoryView says how much of a memory an answer shows: [MemoryViewBasic]
+// (the service's default) leaves content null, [MemoryViewFull] includes
+// it.
+type MemoryView string
+
+// The views.
+const (
+	MemoryViewBasic MemoryView = "basic"
+	MemoryViewFull  MemoryView = "full"
+)
+
+// validate reports a view other than basic, full and "" (the default).
+func (v MemoryView) validate() error {
+	switch v {
+	case "", MemoryViewBasic, MemoryViewFull:
+		return nil
+	}
+	return invalid("view", "must be %q or %q, got %q", MemoryViewBasic, MemoryViewFull, v)
+}
+
+// query returns the view as the query of a call; nil for the default.
+func (v MemoryView) query() url.Values {
+	if v == "" {
+		return nil
+	}
+	return url.Values{"view": {string(v)}}
+}
+
+// A MemoryListItem is an entry of a memories list: a [Memory], a
+// [MemoryPrefix] (a directory rolled up by the list's depth) or an
+// [UnknownMemoryListItem].
+type MemoryListItem interface {
+	json.Marshaler
+	isMemoryListItem()
+}
+
+var memoryListItemUnion = codec.NewUnion[MemoryListItem]("MemoryListItem", UnknownMemoryListItem{}).
+	Add("memory", Memory{}).
+	Add("memory_prefix", MemoryPrefix{})
+
+// Memory is a memory's record (the wire type "memory"): one text file of
+// a store. Members this SDK version does not model are kept in Extra.
+type Memory struct {
+	// ID identifies the memory ("mem_…"); it stays the same across
+	// renames.
+	ID string `json:"id"`
+	// MemoryStoreID is the store holding it.
+	MemoryStoreID string `json:"memory_store_id"`
+	// Path is the memory's path in the store ("/notes/a.md").
+	Path string `json:"path"`
+	// Content is the text; nil unless the call asked for [MemoryViewFull].
+	Content *string `json:"content,omitzero"`
+	// ContentSHA256 is the lowercase hex SHA-256 of the content's UTF-8
+	// bytes, usable as an update's or a delete's precondition.
+	ContentSHA256 string `json:"content_sha256"`
+	// ContentSizeBytes is the content's size in bytes.
+	ContentSizeBytes int64 `json:"content_size_bytes"`
+	// MemoryVersionID is the memory's current version ("memver_…").
+	MemoryVersionID string `json:"memory_version_id"`
+	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
+	// them.
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	// Extra holds members this SDK version does not model and explicit
+	// nulls of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// MemoryPrefix is a directory a memories list rolled up (the wire type
+// "memory_prefix"): pass its Path as PathPrefix to list what it holds.
+type MemoryPrefix struct {
+	// Path is the directory, with a trailing "/".
+	Path string `json:"path"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownMemoryListItem keeps a list entry this SDK version cannot name;
+// it is sent back as it came.
+type UnknownMemoryListItem struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (Memory) isMemoryListItem()                {}
+func (MemoryPrefix) isMemoryListItem()          {}
+func (UnknownMemoryListItem) isMemoryListItem() {}
+
+func (m Memory) MarshalJSON() ([]byte, error)                { return marshalJSON(m) }
+func (m *Memory) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, m) }
+func (m MemoryPrefix) MarshalJSON() ([]byte, error)          { return marshalJSON(m) }
+func (m *MemoryPrefix) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, m) }
+func (u UnknownMemoryListItem) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// MemoryDeleted is the answer to [MemoriesService.Delete] (the wire type
+// "memory_deleted").
+type MemoryDeleted struct {
+	// ID is the deleted memory's id.
+	ID string `json:"id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (d *MemoryDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON encodes the record, Extra included.
+func (d MemoryDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Limits of a memory.
+const (
+	maxMemoryPathBytes    = 1024
+	maxMemoryContentBytes = 102400
+	// maxFullViewLimit is the page size limit of a memories list with
+	// view=full.
+	maxFullViewLimit = 20
+)
+
+// ContentSHA256 returns the lowercase hex SHA-256 of content's bytes: what
+// the service records as a memory's content_sha256, and what a
+// [MemoryPrecondition] or a delete's ExpectedContentSHA256 compares with.
+func ContentSHA256(content string) string {
+	sum := sha256.Sum256([]byte(content))
+	return hex.EncodeToString(sum[:])
+}
+
+// validateMemoryPath checks a memory path: it starts with "/", has at least
+// one segment, is at most 1,024 bytes, and has no empty, "." or ".."
+// segment and no control character.
+func validateMemoryPath(field, p string) error {
+	if len(p) > maxMemoryPathBytes {
+		return invalid(field, "must be at most %d bytes, got %d", maxMemoryPathBytes, len(p))
+	}
+	rest, ok := strings.CutPrefix(p, "/")
+	if !ok {
+		return invalid(field, "must start with \"/\", got %q", p)
+	}
+	if err := noControlChars(field, p); err != nil {
+		return err
+	}
+	for seg := range strings.SplitSeq(rest, "/") {
+		switch seg {
+		case "":
+			return invalid(field, "must not have empty segments, got %q", p)
+		case ".", "..":
+			return invalid(field, "must not have %q segments, got %q", seg, p)
+		}
+	}
+	return nil
+}
+
+// validateMemoryContent checks a memory's content: at most 102,400 bytes.
+func validateMemoryContent(field, content string) error {
+	if len(content) > maxMemoryContentBytes {
+		return invalid(field, "must be at most %d bytes, got %d", maxMemoryContentBytes, len(content))
+	}
+	return nil
+}
+
+// validateSHA256 checks a content hash: 64 lowercase hex digits.
+func validateSHA256(field, sum string) error {
+	ok := len(sum) == 64
+	for i := 0; ok && i < len(sum); i++ {
+		c := sum[i]
+		ok = c >= '0' && c <= '9' || c >= 'a' && c <= 'f'
+	}
+	if !ok {
+		return invalid(field, "must be 64 lowercase hex digits, got %q", sum)
+	}
+	return nil
+}
+
+// MemoryCreateParams are the parameters of [MemoriesService.Create].
+type MemoryCreateParams struct {
+	// Path is where the memory goes: it starts with "/", has at least one
+	// segment, none empty, "." or "..", no control character, and is at
+	// most 1,024 bytes. Unique per store (case-sensitive). Required.
+	Path string `json:"path"`
+	// Content is the text, at most 102,400 bytes; "" is a valid, empty
+	// memory (always sent).
+	Content string `json:"content"`
+	// View is sent as the view query parameter: whether the answer
+	// includes the content.
+	View MemoryView `json:"-"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p MemoryCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *MemoryCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: a bad path, content
+// over 102,400 bytes, or a view other than basic and full.
+func (p MemoryCreateParams) Validate() error {
+	if err := validateMemoryPath("path", p.Path); err != nil {
+		return err
+	}
+	if err := validateMemoryContent("content", p.Content); err != nil {
+		return err
+	}
+	return p.View.validate()
+}
+
+// MemoryPrecondition makes an update apply only while the memory's
+// content still has the hash given (the wire type "content_sha256");
+// otherwise the service answers 409 memory_precondition_failed_error
+// ([ErrMemoryPreconditionFailed]).
+type MemoryPrecondition struct {
+	// ContentSHA256 is the expected hash, 64 lowercase hex digits (see
+	// [ContentSHA256] and [Memory.ContentSHA256]).
+	ContentSHA256 string `json:"content_sha256"`
+}
+
+// MemoryUpdateParams are the parameters of [MemoriesService.Update]. A
+// zero field keeps the memory's value.
+type MemoryUpdateParams struct {
+	// Content replaces the text (at most 102,400 bytes; a pointer to ""
+	// empties it); nil keeps it.
+	Content *string `json:"content,omitzero"`
+	// Path moves the memory (rules as on create); "" keeps it.
+	Path string `json:"path,omitzero"`
+	// Precondition, when set, makes the update conditional on the current
+	// content's hash.
+	Precondition *MemoryPrecondition `json:"precondition,omitzero"`
+	// View is sent as the view query parameter.
+	View MemoryView `json:"-"`
+}
+
+// MarshalJSON writes the request body in request form.
+func (p MemoryUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
+
+// UnmarshalJSON decodes a request body.
+func (p *MemoryUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// Validate reports the first rule the params break: content over 102,400
+// bytes, a bad path, a precondition hash that is not 64 lowercase hex
+// digits, or a bad view.
+func (p MemoryUpdateParams) Validate() error {
+	if p.Content != nil {
+		if err := validateMemoryContent("content", *p.Content); err != nil {
+			return err
+		}
+	}
+	if p.Path != "" {
+		if err := validateMemoryPath("path", p.Path); err != nil {
+			return err
+		}
+	}
+	if p.Precondition != nil {
+		if err := validateSHA256("precondition.content_sha256", p.Precondition.ContentSHA256); err != nil {
+			return err
+		}
+	}
+	return p.View.validate()
+}
+
+// MemoryGetParams are the parameters of [MemoriesService.Get].
+type MemoryGetParams struct {
+	// View is sent as the view query parameter.
+	View MemoryView
+}
+
+// MemoryDeleteParams are the parameters of [MemoriesService.Delete].
+type MemoryDeleteParams struct {
+	// ExpectedContentSHA256, when set (64 lowercase hex digits), makes the
+	// delete conditional on the memory's current content hash.
+	ExpectedContentSHA256 string
+}
+
+// MemoryListParams are the parameters of [MemoriesService.List] and
+// [MemoriesService.ListPage].
+type MemoryListParams struct {
+	// Limit is the page size, 1–100 (1–20 with [MemoryViewFull]); 0 leaves
+	// it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// PathPrefix, when set, keeps the memories under it; it must end with
+	// "/".
+	PathPrefix string
+	// Depth, when above 0, lists that many levels below PathPrefix and
+	// rolls deeper entries up into [MemoryPrefix] items; 0 lists
+	// recursively.
+	Depth int
+	// View is sent as the view query parameter.
+	View MemoryView
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// (1–20 with view full), a path prefix not ending with "/", a negative
+// depth, or a bad view.
+func (p MemoryListParams) Validate() error {
+	if err := p.View.validate(); err != nil {
+		return err
+	}
+	max := 100
+	if p.View == MemoryViewFull {
+		max = maxFullViewLimit
+	}
+	if err := validateLimit(p.Limit, max); err != nil {
+		return err
+	}
+	if p.PathPrefix != "" && !strings.HasSuffix(p.PathPrefix, "/") {
+		return invalid("path_prefix", "must end with \"/\", got %q", p.PathPrefix)
+	}
+	if p.Depth < 0 {
+		return invalid("depth", "must be at least 0, got %d", p.Depth)
+	}
+	return nil
+}
+
+func (p MemoryListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
+	l := newListCall(c, path, p.Limit, opts, memoryBetas...)
+	if p.PathPrefix != "" {
+		l.query.Set("path_prefix", p.PathPrefix)
+	}
+	if p.Depth > 0 {
+		l.query.Set("depth", strconv.Itoa(p.Depth))
+	}
+	if p.View != "" {
+		l.query.Set("view", string(p.View))
+	}
+	return l
+}
+
+// Create writes a new memory (POST
+// /v1/memory_stores/{memory_store_id}/memories). A path already used in
+// the store is a 409 [ErrMemoryPathConflict] (see [MemoryPathConflictOf]).
+func (s *MemoriesService) Create(ctx context.Context, storeID string, p MemoryCreateParams, opts ...option.RequestOption) (*Memory, error) {
+	sp, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[Memory](ctx, s.client, http.MethodPost, sp+"/memories", p.View.query(), p, opts)
+}
+
+// Get retrieves a memory (GET …/memories/{memory_id}); its Content is set
+// only with p.View [MemoryViewFull].
+func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, p MemoryGetParams, opts ...option.RequestOption) (*Memory, error) {
+	path, err := memoryPath(storeID, memoryID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.View.validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[Memory](ctx, s.client, http.MethodGet, path, p.View.query(), nil, opts)
+}
+
+// Update changes a memory's content or path (POST …/memories/{memory_id}).
+// With a Precondition whose hash no longer matches, the service answers
+// 409 [ErrMemoryPreconditionFailed] and changes nothing.
+func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, p MemoryUpdateParams, opts ...option.RequestOption) (*Memory, error) {
+	path, err := memoryPath(storeID, memoryID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[Memory](ctx, s.client, http.MethodPost, path, p.View.query(), p, opts)
+}
+
+// Delete deletes a memory (DELETE …/memories/{memory_id}); its versions
+// remain. With ExpectedContentSHA256 set and no longer matching, the
+// service answers 409 [ErrMemoryPreconditionFailed].
+func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, p MemoryDeleteParams, opts ...option.RequestOption) (*MemoryDeleted, error) {
+	path, err := memoryPath(storeID, memoryID)
+	if err != nil {
+		return nil, err
+	}
+	var q url.Values
+	if p.ExpectedContentSHA256 != "" {
+		if err := validateSHA256("expected_content_sha256", p.ExpectedContentSHA256); err != nil {
+			return nil, err
+		}
+		q = url.Values{"expected_content_sha256": {p.ExpectedContentSHA256}}
+	}
+	return sendMemory[MemoryDeleted](ctx, s.client, http.MethodDelete, path, q, nil, opts)
+}
+
+// List iterates over a store's memories and rolled-up prefixes, fetching
+// pages as it goes (GET …/memories, cursor scheme). Each item is a
+// [Memory], a [MemoryPrefix] or an [UnknownMemoryListItem]. Nothing is
+// sent before the loop starts; an error is yielded once, last.
+func (s *MemoriesService) List(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) iter.Seq2[MemoryListItem, error] {
+	sp, err := memoryStorePath(storeID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return listError[MemoryListItem](err)
+	}
+	return listByCursor[MemoryListItem](ctx, p.call(s.client, sp+"/memories", opts), p.Page, false)
+}
+
+// ListPage fetches one page of a store's memories (GET …/memories).
+func (s *MemoriesService) ListPage(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) (*Page[MemoryListItem], error) {
+	sp, err := memoryStorePath(storeID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[MemoryListItem](ctx, p.call(s.client, sp+"/memories", opts), p.Page)
+}
+
+// memoryPath checks both ids and returns the memory's path.
+func memoryPath(storeID, memoryID string) (string, error) {
+	return memoryStoreChildPath(storeID, "memories", "memory_id", memoryID)
+}

@@ -1,0 +1,252 @@
+package mms
+
+import (
+	"context"
+	"encoding/json"
+	"iter"
+	"net/http"
+	"time"
+
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+func init() {
+	codec.Register(MemoryVersionRecord{}, codec.Spec{Type: "memory_version"})
+}
+
+// MemoryVersionsService retrieves, lists and redacts the versions of a
+// store's memories (/v1/memory_stores/{memory_store_id}/memory_versions):
+// one per create, modify and delete. Reach it as
+// client.MemoryStores.Versions. Every call sends the agent-memory beta,
+// merged with the caller's.
+type MemoryVersionsService struct {
+	client *Client
+}
+
+// MemoryVersionOperation is what a version recorded. Unknown values pass
+// through.
+type MemoryVersionOperation string
+
+// The operations.
+const (
+	MemoryVersionCreated  MemoryVersionOperation = "created"
+	MemoryVersionModified MemoryVersionOperation = "modified"
+	MemoryVersionDeleted  MemoryVersionOperation = "deleted"
+)
+
+// MemoryVersionRecord is a memory version's record (the wire type
+// "memory_version"); the name MemoryVersion is the memory tool's version.
+// Members this SDK version does not model are kept in Extra.
+type MemoryVersionRecord struct {
+	// ID identifies the version ("memver_…").
+	ID string `json:"id"`
+	// MemoryID and MemoryStoreID name the memory and its store; they stay
+	// valid after the memory is deleted.
+	MemoryID      string `json:"memory_id"`
+	MemoryStoreID string `json:"memory_store_id"`
+	// Operation is what the version recorded.
+	Operation MemoryVersionOperation `json:"operation"`
+	// CreatedAt is an RFC 3339 string as the service sent it.
+	CreatedAt string `json:"created_at"`
+	// Content is the text; nil with the basic view, for a deletion and
+	// once redacted.
+	Content *string `json:"content,omitzero"`
+	// ContentSHA256 and ContentSizeBytes describe the content; nil for a
+	// deletion and once redacted.
+	ContentSHA256    *string `json:"content_sha256,omitzero"`
+	ContentSizeBytes *int64  `json:"content_size_bytes,omitzero"`
+	// Path is the memory's path at this version; nil exactly when
+	// redacted.
+	Path *string `json:"path,omitzero"`
+	// CreatedBy is who made the change; nil when absent.
+	CreatedBy Actor `json:"created_by,omitzero"`
+	// RedactedAt and RedactedBy say when and by whom the version was
+	// redacted; nil while it is not.
+	RedactedAt *string `json:"redacted_at,omitzero"`
+	RedactedBy Actor   `json:"redacted_by,omitzero"`
+	// Extra holds members this SDK version does not model and explicit
+	// nulls of optional fields (see the package documentation, "Extra").
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnmarshalJSON decodes the record, keeping unknown members in Extra.
+func (v *MemoryVersionRecord) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
+
+// MarshalJSON encodes the record as the service sends it, Extra included.
+func (v MemoryVersionRecord) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
+
+// An Actor is who made or redacted a memory version: a [SessionActor],
+// [APIActor], [UserActor], [ServiceAccountActor] or [UnknownActor].
+type Actor interface {
+	json.Marshaler
+	isActor()
+}
+
+var actorUnion = codec.NewUnion[Actor]("Actor", UnknownActor{}).
+	Add("session_actor", SessionActor{}).
+	Add("api_actor", APIActor{}).
+	Add("user_actor", UserActor{}).
+	Add("service_account_actor", ServiceAccountActor{})
+
+// SessionActor is an agent's session (the wire type "session_actor").
+type SessionActor struct {
+	SessionID string `json:"session_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// APIActor is a request made with an API key (the wire type "api_actor").
+type APIActor struct {
+	APIKeyID string `json:"api_key_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UserActor is a user (the wire type "user_actor").
+type UserActor struct {
+	UserID string `json:"user_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ServiceAccountActor is a service account (the wire type
+// "service_account_actor").
+type ServiceAccountActor struct {
+	ServiceAccountID string `json:"service_account_id"`
+	// Extra holds members this SDK version does not model.
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// UnknownActor keeps an actor kind this SDK version cannot name; it is
+// sent back as it came.
+type UnknownActor struct {
+	Type string
+	Raw  json.RawMessage
+}
+
+func (SessionActor) isActor()        {}
+func (APIActor) isActor()            {}
+func (UserActor) isActor()           {}
+func (ServiceAccountActor) isActor() {}
+func (UnknownActor) isActor()        {}
+
+func (a SessionActor) MarshalJSON() ([]byte, error)            { return marshalJSON(a) }
+func (a *SessionActor) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, a) }
+func (a APIActor) MarshalJSON() ([]byte, error)                { return marshalJSON(a) }
+func (a *APIActor) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, a) }
+func (a UserActor) MarshalJSON() ([]byte, error)               { return marshalJSON(a) }
+func (a *UserActor) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, a) }
+func (a ServiceAccountActor) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
+func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+func (u UnknownActor) MarshalJSON() ([]byte, error)            { return marshalJSON(u) }
+
+// MemoryVersionListParams are the parameters of
+// [MemoryVersionsService.List] and [MemoryVersionsService.ListPage]. Each
+// filter left zero is not sent.
+type MemoryVersionListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// MemoryID keeps the versions of one memory.
+	MemoryID string
+	// Operation keeps the versions of one operation.
+	Operation MemoryVersionOperation
+	// SessionID, APIKeyID and ServiceAccountID keep the versions made by
+	// that actor.
+	SessionID, APIKeyID, ServiceAccountID string
+	// CreatedAfter and CreatedBefore keep versions created at or after,
+	// and at or before, these times (created_at[gte] and created_at[lte]).
+	CreatedAfter, CreatedBefore time.Time
+	// View is sent as the view query parameter.
+	View MemoryView
+}
+
+// Validate reports the first rule the params break: CreatedAfter later
+// than CreatedBefore, Limit outside 1–100 when set, or a bad view.
+func (p MemoryVersionListParams) Validate() error {
+	if err := validateCreatedRange(p.CreatedAfter, p.CreatedBefore); err != nil {
+		return err
+	}
+	if err := validateLimit(p.Limit, 100); err != nil {
+		return err
+	}
+	return p.View.validate()
+}
+
+func (p MemoryVersionListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
+	l := newListCall(c, path, p.Limit, opts, memoryBetas...)
+	for k, v := range map[string]string{
+		"memory_id": p.MemoryID, "operation": string(p.Operation), "session_id": p.SessionID,
+		"api_key_id": p.APIKeyID, "service_account_id": p.ServiceAccountID, "view": string(p.View),
+	} {
+		if v != "" {
+			l.query.Set(k, v)
+		}
+	}
+	setCreatedRange(l.query, p.CreatedAfter, p.CreatedBefore)
+	return l
+}
+
+// MemoryVersionGetParams are the parameters of [MemoryVersionsService.Get].
+type MemoryVersionGetParams struct {
+	// View is sent as the view query parameter.
+	View MemoryView
+}
+
+// Get retrieves a version (GET …/memory_versions/{memory_version_id}); its
+// Content is set only with p.View [MemoryViewFull] and while the version
+// has content.
+func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID string, p MemoryVersionGetParams, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
+	path, err := memoryVersionPath(storeID, versionID)
+	if err != nil {
+		return nil, err
+	}
+	if err := p.View.validate(); err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryVersionRecord](ctx, s.client, http.MethodGet, path, p.View.query(), nil, opts)
+}
+
+// Redact erases a version's content, hash, size and path for good (POST
+// …/memory_versions/{memory_version_id}/redact); the record stays, with
+// RedactedAt and RedactedBy set.
+func (s *MemoryVersionsService) Redact(ctx context.Context, storeID, versionID string, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
+	path, err := memoryVersionPath(storeID, versionID)
+	if err != nil {
+		return nil, err
+	}
+	return sendMemory[MemoryVersionRecord](ctx, s.client, http.MethodPost, path+"/redact", nil, nil, opts)
+}
+
+// List iterates over a store's versions, newest first, fetching pages as
+// it goes (GET …/memory_versions, cursor scheme). Nothing is sent before
+// the loop starts; an error is yielded once, last.
+func (s *MemoryVersionsService) List(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) iter.Seq2[MemoryVersionRecord, error] {
+	sp, err := memoryStorePath(storeID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return listError[MemoryVersionRecord](err)
+	}
+	return listByCursor[MemoryVersionRecord](ctx, p.call(s.client, sp+"/memory_versions", opts), p.Page, false)
+}
+
+// ListPage fetches one page of a store's versions (GET …/memory_versions).
+func (s *MemoryVersionsService) ListPage(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) (*Page[MemoryVersionRecord], error) {
+	sp, err := memoryStorePath(storeID)
+	if err == nil {
+		err = p.Validate()
+	}
+	if err != nil {
+		return nil, err
+	}
+	return fetchCursorPage[MemoryVersionRecord](ctx, p.call(s.client, sp+"/memory_versions", opts), p.Page)
+}
+
+// memoryVersionPath checks both ids and returns the version's path.
+func memoryVersionPath(storeID, versionID string) (string, error) {
+	return memoryStoreChildPath(storeID, "memory_versions", "memory_version_id", versionID)
+}
