@@ -160,7 +160,18 @@
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine); user_profiles.go (User profiles, their beta-gated members and
-// enrollment URLs); tunnels.go (tunnels, their tokens and CA certificates).
+// enrollment URLs); tunnels.go (tunnels, their tokens and CA
+// certificates); oauth.go (the token endpoint and minted tokens).
+//
+// # Tokens
+//
+// POST /v1/oauth/token mints short-lived access tokens, on the server's
+// clock, for the jwt-bearer grant of a WithFederationRule rule and for the
+// refresh grant of IssueRefreshToken tokens (rotated on use). A minted
+// token authenticates API requests that carry the oauth-2025-04-20 beta
+// until it expires (WithTokenLifetime) or RevokeTokens; then it is a 401.
+// FailTokenExchanges fails exchanges on demand and TokenExchanges counts
+// them. The endpoint's rules are in oauth.go.
 //
 // # Tunnels
 //
