@@ -236,3 +236,22 @@ func TestFederationSecond401IsReturned(t *testing.T) {
 		t.Errorf("%d attempts answered 401, want 2 (one resend)", n)
 	}
 }
+
+// TestFederationTokenStaysAtItsOrigin: a call with another base URL is
+// refused before sending, so the minted token never reaches it.
+func TestFederationTokenStaysAtItsOrigin(t *testing.T) {
+	e := newFedEnv(t)
+	other := mmstest.NewServer()
+	defer other.Close()
+	c := e.client(t)
+	if err := get(c); err != nil {
+		t.Fatal(err)
+	}
+	err := get(c, option.WithBaseURL(other.URL))
+	if err == nil || !strings.Contains(err.Error(), "is only sent to "+e.srv.URL) {
+		t.Errorf("err = %v", err)
+	}
+	if n := len(other.Requests()); n != 0 {
+		t.Errorf("the other origin got %d requests", n)
+	}
+}

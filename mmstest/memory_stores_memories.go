@@ -271,12 +271,8 @@ func (st *memoryStoreStore) lookupMemory(w http.ResponseWriter, r *http.Request)
 
 // getMemory serves GET …/memories/{memory_id}.
 func (st *memoryStoreStore) getMemory(w http.ResponseWriter, r *http.Request) {
-	full, err := queryView(r.URL.Query())
-	if err == nil {
-		err = checkQueryKeys(r.URL.Query(), "view")
-	}
-	if err != nil {
-		badRequest(w, r, err)
+	full, ok := viewOnlyQuery(w, r)
+	if !ok {
 		return
 	}
 	m := st.lookupMemory(w, r)
@@ -488,12 +484,8 @@ func (st *memoryStoreStore) lookupVersion(w http.ResponseWriter, r *http.Request
 
 // getVersion serves GET …/memory_versions/{memory_version_id}.
 func (st *memoryStoreStore) getVersion(w http.ResponseWriter, r *http.Request) {
-	full, err := queryView(r.URL.Query())
-	if err == nil {
-		err = checkQueryKeys(r.URL.Query(), "view")
-	}
-	if err != nil {
-		badRequest(w, r, err)
+	full, ok := viewOnlyQuery(w, r)
+	if !ok {
 		return
 	}
 	v := st.lookupVersion(w, r)
@@ -580,4 +572,18 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 	st.mu.Unlock()
 	page, err := pageByCursor(recs, q, 100)
 	writePage(w, r, page, err)
+}
+
+// viewOnlyQuery reads a query that may hold view and nothing else,
+// answering 400 otherwise.
+func viewOnlyQuery(w http.ResponseWriter, r *http.Request) (full, ok bool) {
+	full, err := queryView(r.URL.Query())
+	if err == nil {
+		err = checkQueryKeys(r.URL.Query(), "view")
+	}
+	if err != nil {
+		badRequest(w, r, err)
+		return false, false
+	}
+	return full, true
 }

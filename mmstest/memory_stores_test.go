@@ -397,11 +397,7 @@ func TestMemoryListDepth(t *testing.T) {
 	}
 	list := func(query string) []string {
 		t.Helper()
-		var p cursorPage[struct {
-			Type, Path string
-			Content    *string
-		}]
-		p = memOK[cursorPage[struct {
+		p := memOK[cursorPage[struct {
 			Type, Path string
 			Content    *string
 		}]](t, s, "GET", base+query, "")
