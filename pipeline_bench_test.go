@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
@@ -61,25 +62,39 @@ func benchModelPages() [][]byte {
 	return pages
 }
 
-func benchClient(b *testing.B, h http.HandlerFunc) *mms.Client {
+func benchClient(b *testing.B, h http.HandlerFunc, cred ...option.RequestOption) *mms.Client {
 	srv := httptest.NewServer(h)
 	b.Cleanup(srv.Close)
-	c, err := mms.NewClient(option.WithAPIKey("sk-bench"), option.WithBaseURL(srv.URL), option.WithHTTPClient(srv.Client()))
+	if len(cred) == 0 {
+		cred = []option.RequestOption{option.WithAPIKey("sk-bench")}
+	}
+	c, err := mms.NewClient(append(cred, option.WithBaseURL(srv.URL), option.WithHTTPClient(srv.Client()))...)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return c
 }
 
-// BenchmarkPipelineCreate is W4: one Messages.Create per op.
+// BenchmarkPipelineCreate is W4: one Messages.Create per op, with an API
+// key and with a cached token source (the bearer resolved per attempt).
 func BenchmarkPipelineCreate(b *testing.B) {
+	b.Run("key", func(b *testing.B) { benchCreate(b) })
+	b.Run("token-source", func(b *testing.B) {
+		src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
+			return &option.Token{AccessToken: "tok-bench", Expiry: time.Now().Add(time.Hour)}, nil
+		})
+		benchCreate(b, option.WithTokenSource(src))
+	})
+}
+
+func benchCreate(b *testing.B, cred ...option.RequestOption) {
 	msg := benchMessage(b)
 	clen := strconv.Itoa(len(msg))
 	c := benchClient(b, func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Content-Length", clen)
 		w.Write(msg)
-	})
+	}, cred...)
 	p := mms.MessageCreateParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
 		Messages: []mms.MessageParam{mms.UserText("What is the weather in San Francisco?")}}
 	ctx := context.Background()
