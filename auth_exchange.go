@@ -24,6 +24,9 @@ import (
 // longer one is refused before the exchange, as the service's SDKs do.
 const MaxIdentityTokenSize = 16384
 
+// maxIdentityFile bounds what is read of an identity token file.
+const maxIdentityFile = 1 << 20
+
 // The grant types of the exchange.
 const (
 	grantJWTBearer = "urn:ietf:params:oauth:grant-type:jwt-bearer"
@@ -256,7 +259,9 @@ func readIdentityToken(ctx context.Context, f config.Federation) (string, error)
 		if err != nil {
 			return "", fmt.Errorf("mms: reading %s: %w", from, err)
 		}
-		b, err := io.ReadAll(io.LimitReader(file, MaxIdentityTokenSize+64))
+		// Read well past the limit, so that whitespace around the token
+		// cannot hide a truncation; what is longer is refused below.
+		b, err := io.ReadAll(io.LimitReader(file, maxIdentityFile))
 		file.Close()
 		if err != nil {
 			return "", fmt.Errorf("mms: reading %s: %w", from, err)

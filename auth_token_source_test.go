@@ -221,7 +221,8 @@ func TestFederationIdentityToken(t *testing.T) {
 
 	for _, size := range []int{mms.MaxIdentityTokenSize, mms.MaxIdentityTokenSize + 1} {
 		e := newFedEnv(t)
-		if err := os.WriteFile(e.file, []byte("eyJ"+strings.Repeat("a", size-3)+"\n"), 0o600); err != nil {
+		// Leading whitespace must not hide the token's length.
+		if err := os.WriteFile(e.file, []byte(strings.Repeat(" ", 200)+"eyJ"+strings.Repeat("a", size-3)+"\n"), 0o600); err != nil {
 			t.Fatal(err)
 		}
 		err := get(e.client(t))
