@@ -220,10 +220,7 @@ func (e *TokenExchangeError) Is(target error) bool {
 	if e.Code == "invalid_grant" && target == ErrAuthentication {
 		return true
 	}
-	if s, ok := sentinelByStatus[e.StatusCode]; ok {
-		return s == target
-	}
-	return e.StatusCode >= 500 && target == ErrAPI
+	return statusIs(e.StatusCode, target)
 }
 
 // errNoToken is the cause of a profile whose token expired with no way to

@@ -122,10 +122,15 @@ func (e *Error) Is(target error) bool {
 	if s, ok := sentinelByType[e.Type]; ok {
 		return s == target
 	}
-	if s, ok := sentinelByStatus[e.StatusCode]; ok {
+	return statusIs(e.StatusCode, target)
+}
+
+// statusIs maps an HTTP status onto its sentinel (any 5xx is ErrAPI).
+func statusIs(status int, target error) bool {
+	if s, ok := sentinelByStatus[status]; ok {
 		return s == target
 	}
-	return e.StatusCode >= 500 && target == ErrAPI
+	return status >= 500 && target == ErrAPI
 }
 
 // newAPIError builds the *Error for a response. Bodies that are not the

@@ -255,18 +255,28 @@ func (st *memoryStoreStore) createMemory(w http.ResponseWriter, r *http.Request)
 // lookupMemory returns the memory named by the path with st.mu held, or
 // answers 404 and returns nil with st.mu released.
 func (st *memoryStoreStore) lookupMemory(w http.ResponseWriter, r *http.Request) *storedMemory {
+	return lookupInStore(st, w, r, func() []*storedMemory { return st.memories }, "memory_id", "Memory",
+		func(m *storedMemory, storeID, id string) bool { return m.id == id && m.storeID == storeID })
+}
+
+// lookupInStore finds the item of items() (read under st.mu) the path's
+// param names inside the path's store, with st.mu held, or answers 404
+// (naming what) and returns nil with st.mu released.
+func lookupInStore[T any](st *memoryStoreStore, w http.ResponseWriter, r *http.Request, items func() []*T,
+	param, what string, match func(item *T, storeID, id string) bool) *T {
 	store := st.lookupStore(w, r)
 	if store == nil {
 		return nil
 	}
-	id := r.PathValue("memory_id")
-	i := slices.IndexFunc(st.memories, func(m *storedMemory) bool { return m.id == id && m.storeID == store.ID })
+	id := r.PathValue(param)
+	list := items()
+	i := slices.IndexFunc(list, func(it *T) bool { return match(it, store.ID, id) })
 	if i < 0 {
 		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Memory not found: "+id)
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, what+" not found: "+id)
 		return nil
 	}
-	return st.memories[i]
+	return list[i]
 }
 
 // getMemory serves GET …/memories/{memory_id}.
@@ -468,18 +478,8 @@ func (st *memoryStoreStore) listMemories(w http.ResponseWriter, r *http.Request)
 // lookupVersion returns the version named by the path with st.mu held, or
 // answers 404 and returns nil with st.mu released.
 func (st *memoryStoreStore) lookupVersion(w http.ResponseWriter, r *http.Request) *memoryVersion {
-	store := st.lookupStore(w, r)
-	if store == nil {
-		return nil
-	}
-	id := r.PathValue("memory_version_id")
-	i := slices.IndexFunc(st.versions, func(v *memoryVersion) bool { return v.ID == id && v.MemoryStoreID == store.ID })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Memory version not found: "+id)
-		return nil
-	}
-	return st.versions[i]
+	return lookupInStore(st, w, r, func() []*memoryVersion { return st.versions }, "memory_version_id", "Memory version",
+		func(v *memoryVersion, storeID, id string) bool { return v.ID == id && v.MemoryStoreID == storeID })
 }
 
 // getVersion serves GET …/memory_versions/{memory_version_id}.
