@@ -130,6 +130,18 @@ func (m *Message) Text() string {
 	return sb.String()
 }
 
+// Thinking returns the text of the message's thinking blocks, concatenated
+// (redacted thinking has none).
+func (m *Message) Thinking() string {
+	var sb strings.Builder
+	for _, b := range m.Content {
+		if t, ok := b.(ThinkingBlock); ok {
+			sb.WriteString(t.Thinking)
+		}
+	}
+	return sb.String()
+}
+
 // ToolUses returns the message's tool_use blocks (the client tools to run),
 // in order.
 func (m *Message) ToolUses() []ToolUseBlock {

@@ -20,8 +20,64 @@ func init() {
 // [UnknownCitation].
 type Citation interface {
 	json.Marshaler
+	// Location returns the cited text and where it comes from, in one shape
+	// for every kind.
+	Location() CitationLocation
 	isCitation()
 	validate(path string) error
+}
+
+// CitationKind says what a [CitationLocation] points into.
+type CitationKind string
+
+// The kinds of citation location.
+const (
+	CitationKindChar            CitationKind = "char"              // characters of a plain-text document
+	CitationKindPage            CitationKind = "page"              // pages of a PDF
+	CitationKindContentBlock    CitationKind = "content_block"     // blocks of a custom-content document
+	CitationKindWebSearchResult CitationKind = "web_search_result" // a web search result
+	CitationKindSearchResult    CitationKind = "search_result"     // blocks of a search_result block
+	CitationKindUnknown         CitationKind = "unknown"           // a citation type this version cannot name
+)
+
+// CitationLocation is a citation's cited text and location, whatever its
+// kind. Which fields a kind fills:
+//
+//   - char, page, content_block: DocumentIndex, DocumentTitle (when the
+//     document has one), FileID (when the document came from the Files
+//     API), and Start and End: character indexes, 1-based page numbers or
+//     block indexes; End is exclusive.
+//   - web_search_result: URL and Title (when the page has one).
+//   - search_result: SearchResultIndex, Source, Title (when the result has
+//     one), and Start and End: block indexes, End exclusive.
+//   - unknown: CitedText only, read from the raw JSON when present.
+//
+// CitedText is filled for every kind; fields a kind does not fill are zero.
+type CitationLocation struct {
+	Kind              CitationKind
+	CitedText         string
+	DocumentIndex     int
+	DocumentTitle     string
+	FileID            string
+	URL               string
+	Title             string
+	Source            string
+	SearchResultIndex int
+	Start, End        int
+}
+
+// documentLocation is the location shared by the document citations.
+func documentLocation(kind CitationKind, text string, index int, title, fileID *string, start, end int) CitationLocation {
+	return CitationLocation{Kind: kind, CitedText: text, DocumentIndex: index, DocumentTitle: deref(title),
+		FileID: deref(fileID), Start: start, End: end}
+}
+
+// deref returns *s, or "" for nil.
+func deref(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
 }
 
 // Citations is a list of citations. It owns the union decoding.
@@ -85,6 +141,12 @@ type CharLocationCitation struct {
 
 func (CharLocationCitation) isCitation() {}
 
+// Location returns the cited text and its character range.
+func (c CharLocationCitation) Location() CitationLocation {
+	return documentLocation(CitationKindChar, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
+		c.StartCharIndex, c.EndCharIndex)
+}
+
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *CharLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
@@ -120,6 +182,12 @@ type PageLocationCitation struct {
 }
 
 func (PageLocationCitation) isCitation() {}
+
+// Location returns the cited text and its page range.
+func (c PageLocationCitation) Location() CitationLocation {
+	return documentLocation(CitationKindPage, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
+		c.StartPageNumber, c.EndPageNumber)
+}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *PageLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
@@ -157,6 +225,12 @@ type ContentBlockLocationCitation struct {
 
 func (ContentBlockLocationCitation) isCitation() {}
 
+// Location returns the cited text and its block range.
+func (c ContentBlockLocationCitation) Location() CitationLocation {
+	return documentLocation(CitationKindContentBlock, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
+		c.StartBlockIndex, c.EndBlockIndex)
+}
+
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *ContentBlockLocationCitation) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, c)
@@ -192,6 +266,11 @@ type WebSearchResultLocationCitation struct {
 }
 
 func (WebSearchResultLocationCitation) isCitation() {}
+
+// Location returns the cited text and the result's URL and title.
+func (c WebSearchResultLocationCitation) Location() CitationLocation {
+	return CitationLocation{Kind: CitationKindWebSearchResult, CitedText: c.CitedText, URL: c.URL, Title: deref(c.Title)}
+}
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *WebSearchResultLocationCitation) UnmarshalJSON(data []byte) error {
@@ -232,6 +311,12 @@ type SearchResultLocationCitation struct {
 
 func (SearchResultLocationCitation) isCitation() {}
 
+// Location returns the cited text, the result and its block range.
+func (c SearchResultLocationCitation) Location() CitationLocation {
+	return CitationLocation{Kind: CitationKindSearchResult, CitedText: c.CitedText, SearchResultIndex: c.SearchResultIndex,
+		Source: c.Source, Title: deref(c.Title), Start: c.StartBlockIndex, End: c.EndBlockIndex}
+}
+
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
 func (c *SearchResultLocationCitation) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, c)
@@ -259,6 +344,15 @@ type UnknownCitation struct {
 }
 
 func (UnknownCitation) isCitation() {}
+
+// Location returns the cited_text member of Raw, if it has a string one.
+func (c UnknownCitation) Location() CitationLocation {
+	var v struct {
+		CitedText string `json:"cited_text"`
+	}
+	_ = json.Unmarshal(c.Raw, &v) // a citation without it cites nothing known
+	return CitationLocation{Kind: CitationKindUnknown, CitedText: v.CitedText}
+}
 
 // MarshalJSON returns Raw unchanged.
 func (c UnknownCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
