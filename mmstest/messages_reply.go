@@ -88,6 +88,7 @@ type reply struct {
 	stopReason   string
 	stopSequence *string
 	inputTokens  int
+	cache        cacheUsage // messages_cache.go
 }
 
 func (r reply) outputTokens() (total, thinking int) {
@@ -123,6 +124,7 @@ func (s *Server) buildReply(p *msgParams) reply {
 	calls := p.toolCalls(strings.Join(prompt, "\n"))
 
 	rep := reply{id: s.newID("msg_"), inputTokens: inputTokens(p.members)}
+	rep.cache = s.cache.usage(p, s.now(), rep.inputTokens)
 	if p.thinkingOn() && !prefill {
 		thought := "The user said: " + clip(said, 200)
 		if p.Thinking.Display != nil && *p.Thinking.Display == "omitted" {
@@ -357,6 +359,7 @@ func (r reply) message(p *msgParams) messageWire {
 	}
 	total, thinking := r.outputTokens()
 	m.Usage = usageWire{InputTokens: r.inputTokens, OutputTokens: total, ServiceTier: "standard", InferenceGeo: "global"}
+	r.cache.apply(&m.Usage)
 	if p.InferenceGeo != nil {
 		m.Usage.InferenceGeo = *p.InferenceGeo
 	}

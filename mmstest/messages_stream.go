@@ -194,7 +194,7 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request, p *msgPar
 		Delta delta      `json:"delta"`
 		Usage deltaUsage `json:"usage"`
 	}{"message_delta", delta{StopReason: final.StopReason, StopSequence: final.StopSequence},
-		deltaUsage{u.InputTokens, 0, 0, u.OutputTokens, u.OutputTokensDetails}}) {
+		deltaUsage{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens, u.OutputTokensDetails}}) {
 		e.send("message_stop", typeOnly{"message_stop"})
 	}
 }

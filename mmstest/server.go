@@ -51,7 +51,11 @@
 //     "max_tokens"); max_tokens 0 gives no content. usage.input_tokens
 //     counts the compact JSON of system, messages, tools, tool_choice,
 //     thinking, output_config, output_format, mcp_servers and
-//     context_management, so it equals what count_tokens returns.
+//     context_management, so it equals what count_tokens returns, less
+//     the tokens of a cached prompt prefix: prompt caching is simulated
+//     (cache_control breakpoints of at least MinCacheableTokens, written
+//     and read on the server's clock; see messages_cache.go), reported in
+//     cache_creation_input_tokens and cache_read_input_tokens.
 //   - Otherwise stop_reason is "tool_use" when a tool is called, else
 //     "end_turn".
 //
@@ -227,6 +231,7 @@ type Server struct {
 	userProfiles *userProfileStore
 	oauth        oauthState
 	tunnels      *tunnelStore
+	cache        promptCache // messages_cache.go
 	done         chan struct{}
 	closing      sync.Once
 
