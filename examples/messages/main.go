@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"strings"
@@ -29,7 +30,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	msg, err := client.Messages.Create(context.Background(), mms.MessageCreateParams{
+	if err := run(context.Background(), client, model, prompt, os.Stdout, os.Stderr); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// run sends prompt and writes the reply's text to out, its usage to info.
+func run(ctx context.Context, client *mms.Client, model, prompt string, out, info io.Writer) error {
+	msg, err := client.Messages.Create(ctx, mms.MessageCreateParams{
 		Model:     model,
 		MaxTokens: 1024,
 		System:    mms.SystemText("Answer briefly."),
@@ -38,10 +46,11 @@ func main() {
 	var apiErr *mms.Error
 	switch {
 	case errors.As(err, &apiErr):
-		log.Fatalf("the service refused (%d %s, request %s): %s", apiErr.StatusCode, apiErr.Type, apiErr.RequestID, apiErr.Message)
+		return fmt.Errorf("the service refused (%d %s, request %s): %s", apiErr.StatusCode, apiErr.Type, apiErr.RequestID, apiErr.Message)
 	case err != nil:
-		log.Fatal(err)
+		return err
 	}
-	fmt.Println(msg.Text())
-	fmt.Fprintf(os.Stderr, "[%s, %d in / %d out tokens]\n", msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens)
+	fmt.Fprintln(out, msg.Text())
+	fmt.Fprintf(info, "[%s, %d in / %d out tokens]\n", msg.StopReason, msg.Usage.InputTokens, msg.Usage.OutputTokens)
+	return nil
 }

@@ -13,6 +13,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"os"
 	"text/tabwriter"
@@ -28,19 +29,22 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if id := flag.Arg(0); id != "" {
-		err = show(ctx, client, id)
-	} else {
-		err = list(ctx, client, *pageSize)
-	}
-	if err != nil {
+	if err := run(ctx, client, flag.Arg(0), *pageSize, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
+// run shows the model id, or lists every model when id is "".
+func run(ctx context.Context, client *mms.Client, id string, pageSize int, out io.Writer) error {
+	if id != "" {
+		return show(ctx, client, id, out)
+	}
+	return list(ctx, client, pageSize, out)
+}
+
 // list prints one line per model; the iterator fetches the pages.
-func list(ctx context.Context, client *mms.Client, pageSize int) error {
-	w := tabwriter.NewWriter(os.Stdout, 0, 4, 2, ' ', 0)
+func list(ctx context.Context, client *mms.Client, pageSize int, out io.Writer) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(w, "ID\tNAME\tRELEASED\tCONTEXT\tMAX OUTPUT")
 	n := 0
 	for m, err := range client.Models.List(ctx, mms.ModelListParams{Limit: pageSize}) {
@@ -54,21 +58,21 @@ func list(ctx context.Context, client *mms.Client, pageSize int) error {
 	if err := w.Flush(); err != nil {
 		return err
 	}
-	fmt.Printf("\n%d models\n", n)
+	fmt.Fprintf(out, "\n%d models\n", n)
 	return nil
 }
 
 // show prints one model and what it supports.
-func show(ctx context.Context, client *mms.Client, id string) error {
+func show(ctx context.Context, client *mms.Client, id string, out io.Writer) error {
 	m, err := client.Models.Get(ctx, id)
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s (%s), released %s\n", m.ID, m.DisplayName, m.CreatedAt.Format("2006-01-02"))
-	fmt.Printf("context window %s tokens, max output %s tokens\n", orUnknown(m.MaxInputTokens), orUnknown(m.MaxTokens))
+	fmt.Fprintf(out, "%s (%s), released %s\n", m.ID, m.DisplayName, m.CreatedAt.Format("2006-01-02"))
+	fmt.Fprintf(out, "context window %s tokens, max output %s tokens\n", orUnknown(m.MaxInputTokens), orUnknown(m.MaxTokens))
 	c := m.Capabilities
 	if c == nil {
-		fmt.Println("capabilities: not reported")
+		fmt.Fprintln(out, "capabilities: not reported")
 		return nil
 	}
 	for _, f := range []struct {
@@ -89,7 +93,7 @@ func show(ctx context.Context, client *mms.Client, id string) error {
 		if f.ok {
 			mark = "yes"
 		}
-		fmt.Printf("  %-20s %s\n", f.name, mark)
+		fmt.Fprintf(out, "  %-20s %s\n", f.name, mark)
 	}
 	return nil
 }

@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun lists the fake's models (two per page, so the iterator fetches
+// several pages) and shows one by alias, so the example cannot rot.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		id   string
+		want []string
+	}{
+		{"", []string{"ID", "mms-large-1", "mms-tiny-0", "\n4 models\n"}},
+		{"mms-large-latest", []string{"mms-large-1 (MMS Large 1)", "context window 1000000 tokens", "thinking"}},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		if err := run(context.Background(), client, tt.id, 2, &out); err != nil {
+			t.Fatalf("run(%q): %v", tt.id, err)
+		}
+		for _, w := range tt.want {
+			if !strings.Contains(out.String(), w) {
+				t.Errorf("run(%q) output lacks %q:\n%s", tt.id, w, out.String())
+			}
+		}
+	}
+	if err := run(context.Background(), client, "nope", 2, &bytes.Buffer{}); err == nil {
+		t.Error("an unknown model gave no error")
+	}
+}
