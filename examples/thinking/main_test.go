@@ -1,0 +1,38 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun runs the example against mmstest, which thinks "The user said:
+// <prompt>" and checks that the thinking comes back signed and unchanged.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), client, "mms-large-1", "Is 1001 prime?", &out); err != nil {
+		t.Fatal(err)
+	}
+	want := `thinking: The user said: Is 1001 prime?
+answer: You said: Is 1001 prime?
+(8 of 14 output tokens were thinking)
+thinking: The user said: Explain it to a child.
+answer: You said: Explain it to a child.
+(10 of 18 output tokens were thinking)
+`
+	if d := cmp.Diff(want, out.String()); d != "" {
+		t.Errorf("output (-want +got):\n%s", d)
+	}
+}
