@@ -1,0 +1,39 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun sends the generated PNG to mmstest, which checks that the data
+// decodes as the media type the SDK sniffed.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), client, "mms-large-1", samplePNG(), "What color?", &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "You said: What color?\n" {
+		t.Errorf("out = %q", out.String())
+	}
+	if got := srv.Requests(); len(got) != 1 || !bytes.Contains(got[0].Body, []byte(`"media_type":"image/png"`)) {
+		t.Errorf("request = %s", got[0].Body)
+	}
+
+	// Bytes that are no image are refused by the service.
+	err = run(context.Background(), client, "mms-large-1", []byte("not an image"), "What color?", &out)
+	if err == nil || !strings.Contains(err.Error(), "image") {
+		t.Errorf("err = %v", err)
+	}
+}
