@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// TestRun runs the example against mmstest, which simulates the cache: the
+// first request writes the reference, the second reads it. A reference
+// below the minimum is never cached.
+func TestRun(t *testing.T) {
+	srv := mmstest.NewServer()
+	defer srv.Close()
+	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, reference, want string
+	}{
+		{"cached", strings.Repeat("x", 8000), `You said: A?
+  input tokens: 2029 written to the cache, 0 read from it, 16 not cached
+You said: B?
+  input tokens: 0 written to the cache, 2029 read from it, 16 not cached
+`},
+		{"too short to cache", "short", `You said: A?
+  input tokens: 0 written to the cache, 0 read from it, 46 not cached
+You said: B?
+  input tokens: 0 written to the cache, 0 read from it, 46 not cached
+`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var out bytes.Buffer
+			if err := run(context.Background(), client, "mms-large-1", tt.reference, []string{"A?", "B?"}, &out); err != nil {
+				t.Fatal(err)
+			}
+			if d := cmp.Diff(tt.want, out.String()); d != "" {
+				t.Errorf("output (-want +got):\n%s", d)
+			}
+		})
+	}
+}
