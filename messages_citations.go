@@ -68,12 +68,12 @@ type CitationLocation struct {
 
 // documentLocation is the location shared by the document citations.
 func documentLocation(kind CitationKind, text string, index int, title, fileID *string, start, end int) CitationLocation {
-	return CitationLocation{Kind: kind, CitedText: text, DocumentIndex: index, DocumentTitle: deref(title),
-		FileID: deref(fileID), Start: start, End: end}
+	return CitationLocation{Kind: kind, CitedText: text, DocumentIndex: index, DocumentTitle: strOrEmpty(title),
+		FileID: strOrEmpty(fileID), Start: start, End: end}
 }
 
-// deref returns *s, or "" for nil.
-func deref(s *string) string {
+// strOrEmpty returns *s, or "" for nil.
+func strOrEmpty(s *string) string {
 	if s == nil {
 		return ""
 	}
@@ -269,7 +269,7 @@ func (WebSearchResultLocationCitation) isCitation() {}
 
 // Location returns the cited text and the result's URL and title.
 func (c WebSearchResultLocationCitation) Location() CitationLocation {
-	return CitationLocation{Kind: CitationKindWebSearchResult, CitedText: c.CitedText, URL: c.URL, Title: deref(c.Title)}
+	return CitationLocation{Kind: CitationKindWebSearchResult, CitedText: c.CitedText, URL: c.URL, Title: strOrEmpty(c.Title)}
 }
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
@@ -314,7 +314,7 @@ func (SearchResultLocationCitation) isCitation() {}
 // Location returns the cited text, the result and its block range.
 func (c SearchResultLocationCitation) Location() CitationLocation {
 	return CitationLocation{Kind: CitationKindSearchResult, CitedText: c.CitedText, SearchResultIndex: c.SearchResultIndex,
-		Source: c.Source, Title: deref(c.Title), Start: c.StartBlockIndex, End: c.EndBlockIndex}
+		Source: c.Source, Title: strOrEmpty(c.Title), Start: c.StartBlockIndex, End: c.EndBlockIndex}
 }
 
 // UnmarshalJSON decodes the citation, keeping unknown members in Extra.
