@@ -187,8 +187,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/mms-sdk/mms-go/option"
 )
 
 // DefaultAPIKey is the API key the server accepts in x-api-key unless
@@ -236,6 +239,11 @@ type Server struct {
 	faults   []*faultState
 	// streamFaults are the InjectStreamFault faults, in injection order.
 	streamFaults []*streamFaultState
+	// script is the queue of scripted turns; scriptTaken counts those taken.
+	script      []Turn
+	scriptTaken int
+	// containers are the code-execution containers issued (messages_container.go).
+	containers map[string]*containerWire
 }
 
 // NewServer starts a fake server configured by opts. Call Close when done.
@@ -245,12 +253,14 @@ func NewServer(opts ...Option) *Server {
 		opt(&cfg)
 	}
 	s := &Server{
-		cfg:      cfg,
-		mux:      http.NewServeMux(),
-		models:   sortModels(cfg.models),
-		done:     make(chan struct{}),
-		counters: map[string]uint64{},
-		oauth:    oauthState{minted: map[string]time.Time{}, refresh: map[string]string{}},
+		cfg:        cfg,
+		mux:        http.NewServeMux(),
+		models:     sortModels(cfg.models),
+		done:       make(chan struct{}),
+		counters:   map[string]uint64{},
+		script:     slices.Clone(cfg.script),
+		containers: map[string]*containerWire{},
+		oauth:      oauthState{minted: map[string]time.Time{}, refresh: map[string]string{}},
 	}
 	if cfg.requestsPerMinute > 0 {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)
@@ -284,6 +294,20 @@ func (s *Server) Close() {
 // connections are closed by Close.
 func (s *Server) Client() *http.Client {
 	return s.ts.Client()
+}
+
+// ClientOptions returns the options that point an mms client at the
+// server: its URL, its HTTP client, and the first accepted API key (or,
+// with none, the first accepted bearer token).
+func (s *Server) ClientOptions() []option.RequestOption {
+	opts := []option.RequestOption{option.WithBaseURL(s.URL), option.WithHTTPClient(s.Client())}
+	switch {
+	case len(s.cfg.apiKeys) > 0:
+		opts = append(opts, option.WithAPIKey(s.cfg.apiKeys[0]))
+	case len(s.cfg.authTokens) > 0:
+		opts = append(opts, option.WithAuthToken(s.cfg.authTokens[0]))
+	}
+	return opts
 }
 
 // now returns the current time of the configured clock. Endpoints must use it
