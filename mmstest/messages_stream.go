@@ -187,7 +187,7 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request, p *msgPar
 		StopReason   *string        `json:"stop_reason"`
 		StopSequence *string        `json:"stop_sequence"`
 		StopDetails  *struct{}      `json:"stop_details"`
-		Container    *containerWire `json:"container"`
+		Container    *containerWire `json:"container,omitempty"`
 	}
 	u := final.Usage
 	if e.send("message_delta", struct {
