@@ -96,7 +96,9 @@ func TestScriptParallelCalls(t *testing.T) {
 		t.Errorf("calls %v, %v", a, b)
 	}
 	content := mustJSON(t, msg["content"])
-	result := func(id any) string { return `{"type":"tool_result","tool_use_id":"` + id.(string) + `","content":"ok"}` }
+	result := func(id any) string {
+		return `{"type":"tool_result","tool_use_id":"` + id.(string) + `","content":"ok"}`
+	}
 	for _, tc := range []struct {
 		name    string
 		results string
@@ -280,7 +282,9 @@ func TestConversationMergedTurns(t *testing.T) {
 	tools := `"tools":[` + webSearch + `,{"name":"clock","input_schema":{"type":"object"}}],`
 	msgs := func(turns ...string) string { return `"messages":[` + strings.Join(turns, ",") + `]` }
 	user := func(c string) string { return `{"role":"user","content":` + c + `}` }
-	asst := func(blocks ...string) string { return `{"role":"assistant","content":[` + strings.Join(blocks, ",") + `]}` }
+	asst := func(blocks ...string) string {
+		return `{"role":"assistant","content":[` + strings.Join(blocks, ",") + `]}`
+	}
 	tests := []struct {
 		name, members string
 		status        int
