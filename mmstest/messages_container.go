@@ -64,7 +64,7 @@ func (s *Server) useContainer(p *msgParams) (*containerWire, *apiError) {
 		s.containers[c.ID] = c
 	}
 	if req.Skills != nil {
-		c.Skills = c.Skills[:0:0]
+		c.Skills = make([]json.RawMessage, 0, len(req.Skills))
 		for _, sk := range req.Skills {
 			if sk.Version == "" {
 				sk.Version = "latest"
