@@ -308,3 +308,20 @@ func TestConversationMergedTurns(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptNotTakenByBatches checks that batch items get the
+// deterministic reply and leave the script to create requests.
+func TestScriptNotTakenByBatches(t *testing.T) {
+	clock := newFakeClock()
+	s := newTestServer(t, WithClock(clock.Now), WithScript(Turn{Text: "scripted"}))
+	b := createBatch(t, s, batchBody("a", hiParams("one"), "b", hiParams("two")))
+	clock.Advance(DefaultBatchProcessingTime)
+	for _, line := range resultsOf(t, s, b.ID) {
+		if r := string(line["result"]); !strings.Contains(r, `"text":"You said: `) {
+			t.Errorf("batch result %s", r)
+		}
+	}
+	if m := postMessage(t, s, create(`"messages":`+hi)); block(m, 0)["text"] != "scripted" {
+		t.Errorf("create after the batch: %v", m["content"])
+	}
+}
