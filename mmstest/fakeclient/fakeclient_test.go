@@ -112,3 +112,49 @@ func TestScriptAndFailNext(t *testing.T) {
 		t.Fatalf("final: %v, %v", msg, err)
 	}
 }
+
+// TestPauseTurnThroughTheSDK pauses a turn and continues it, streaming and
+// not, with the SDK's own types: the accumulated paused message goes back
+// as it is, the continuation starts with the search result, and the whole
+// history (two consecutive assistant turns) is accepted on the next call.
+func TestPauseTurnThroughTheSDK(t *testing.T) {
+	for _, stream := range []bool{false, true} {
+		client, _ := fakeclient.New(t, mmstest.WithScript(mmstest.Turn{PauseTurn: true}, mmstest.Turn{Text: "Found."}))
+		ctx := context.Background()
+		send := func(p mms.MessageCreateParams) *mms.Message {
+			t.Helper()
+			if !stream {
+				msg, err := client.Messages.Create(ctx, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return msg
+			}
+			var acc mms.MessageAccumulator
+			for ev, err := range client.Messages.Stream(ctx, p) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := acc.Add(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return acc.Message()
+		}
+		p := hi()
+		p.Tools = mms.Tools{mms.WebSearchTool{Version: mms.WebSearch20250305}}
+		paused := send(p)
+		if paused.StopReason != mms.StopReasonPauseTurn {
+			t.Fatalf("stream %v: stop %s", stream, paused.StopReason)
+		}
+		p.Messages = append(p.Messages, paused.ToParam())
+		cont := send(p)
+		if _, ok := cont.Content[0].(mms.WebSearchToolResultBlock); !ok || cont.Text() != "Found." {
+			t.Fatalf("stream %v: continuation %#v", stream, cont.Content)
+		}
+		p.Messages = append(p.Messages, cont.ToParam(), mms.UserText("Thanks"))
+		if last := send(p); last.Text() != "You said: Thanks" {
+			t.Errorf("stream %v: after the continuation: %q", stream, last.Text())
+		}
+	}
+}
