@@ -16,8 +16,8 @@ import (
 // driving a tool loop meets the tool calls, pauses and final answers it must
 // handle, in the order the test chose.
 
-// Turn is one scripted reply of POST /v1/messages. The zero Turn is the
-// deterministic reply with its tool calls removed: a final answer.
+// Turn is one scripted reply of POST /v1/messages. The zero Turn is a
+// final answer with the default text.
 type Turn struct {
 	// ToolCalls are the client tool calls of the reply, in order; several
 	// are parallel calls. Each names a custom tool of the request.
