@@ -9,6 +9,11 @@
 // deterministic: the same sequence of requests produces the same bodies and
 // request ids, so tests can compare responses byte for byte.
 //
+// A test of code that uses the SDK gets a server and a client wired to it
+// (URL, key and HTTP client: ClientOptions) in one line with
+// mmstest/fakeclient.New(t); Script decides what the model does and
+// FailNext injects a failure.
+//
 // # Messages
 //
 // POST /v1/messages and POST /v1/messages/count_tokens check the request
