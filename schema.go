@@ -407,7 +407,6 @@ func enumValue(typ string, t reflect.Type, s string) (json.RawMessage, error) {
 		}
 		return codec.AppendQuoted(nil, s), nil
 	case "boolean":
-		_, err = strconv.ParseBool(s)
 		if s != "true" && s != "false" {
 			err = fmt.Errorf("not true or false")
 		}
@@ -464,9 +463,6 @@ func nullable(n *node) *node {
 
 // write appends n's JSON; g's $defs follow the root's members.
 func (n *node) write(b []byte, g *schemaGen) []byte {
-	if n.raw != nil && g == nil {
-		return append(b, n.raw...)
-	}
 	if n.raw != nil {
 		return append(b, n.raw...) // a JSONSchemaer root has no $defs
 	}
