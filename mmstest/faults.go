@@ -69,6 +69,17 @@ func (s *Server) InjectFault(f Fault) {
 	s.faults = append(s.faults, &faultState{Fault: f})
 }
 
+// FailNext answers the next requests whose path starts with path, one per
+// status, with that status and the service's error body: FailNext(p, 529,
+// 500) fails two. With no status it fails one request with 500. A status
+// outside 400-599 panics, as for InjectFault.
+func (s *Server) FailNext(path string, statuses ...int) {
+	if len(statuses) == 0 {
+		statuses = []int{http.StatusInternalServerError}
+	}
+	s.InjectFault(Fault{Path: path, Statuses: statuses})
+}
+
 // ClearFaults removes every injected fault, stream faults included.
 func (s *Server) ClearFaults() {
 	s.mu.Lock()

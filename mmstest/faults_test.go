@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -225,4 +226,26 @@ func TestFaultDropStatuses(t *testing.T) {
 	if resp, _ := get(t, s, "/v1/models"); resp.StatusCode != 200 {
 		t.Errorf("after the statuses: status %d", resp.StatusCode)
 	}
+}
+
+// TestFailNext checks the one-line fault: one failure per status on the
+// matching path only, then normal answers; no status means one 500.
+func TestFailNext(t *testing.T) {
+	s := newTestServer(t)
+	s.FailNext("/v1/models/", 529, 503)
+	s.FailNext("/v1/files")
+	var got []int
+	for _, path := range []string{"/v1/files", "/v1/models/mms-small-1", "/v1/models/mms-small-1", "/v1/files", "/v1/models/mms-small-1"} {
+		resp, _ := get(t, s, path)
+		got = append(got, resp.StatusCode)
+	}
+	if want := []int{500, 529, 503, 200, 200}; !slices.Equal(got, want) {
+		t.Errorf("statuses %v, want %v", got, want)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("FailNext(path, 200) did not panic")
+		}
+	}()
+	s.FailNext("/v1/models", 200)
 }

@@ -35,6 +35,7 @@ type msgParams struct {
 	ContextManagement   json.RawMessage    `json:"context_management"`
 	Fallbacks           json.RawMessage    `json:"fallbacks"`
 	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
+	Container           json.RawMessage    `json:"container"`
 
 	count   bool                       // a count_tokens request
 	members map[string]json.RawMessage // the top-level members, for the token estimate
@@ -53,6 +54,8 @@ type blockParam struct {
 	Thinking        string          `json:"thinking"`
 	Signature       string          `json:"signature"`
 	ID              string          `json:"id"`
+	Name            string          `json:"name"`  // tool_use, server_tool_use
+	Input           json.RawMessage `json:"input"` // tool_use, server_tool_use
 	ToolUseID       string          `json:"tool_use_id"`
 	Content         json.RawMessage `json:"content"`
 	Source          *sourceParam    `json:"source"`
@@ -125,17 +128,34 @@ func invalid(format string, args ...any) *apiError {
 
 // createMessage serves POST /v1/messages.
 func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
-	p, err := s.parseMessages(r, "create")
+	p, rep, err := s.answer(r)
 	if err != nil {
 		writeError(w, r, err.status, err.errType, err.msg)
 		return
 	}
-	rep := s.buildReply(p)
 	if p.Stream {
 		s.streamMessage(w, r, p, rep)
 		return
 	}
 	writeJSON(w, http.StatusOK, rep.message(p))
+}
+
+// answer applies the rules to a create request and builds its reply: the
+// next scripted turn (script.go) or the deterministic one, with its
+// container (messages_container.go).
+func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
+	p, err := s.parseMessages(r, "create")
+	if err != nil {
+		return nil, reply{}, err
+	}
+	cont, err := s.useContainer(p)
+	if err != nil {
+		return nil, reply{}, err
+	}
+	script, n := s.takeTurn(r)
+	rep, err := s.buildReply(p, script, n)
+	rep.container = cont
+	return p, rep, err
 }
 
 // countTokens serves POST /v1/messages/count_tokens.

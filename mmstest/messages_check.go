@@ -135,7 +135,7 @@ func (p *msgParams) checkParams() *apiError {
 	if present(p.Fallbacks) && present(p.FallbackCreditToken) {
 		return invalid("fallback_credit_token: cannot be combined with fallbacks")
 	}
-	return nil
+	return p.checkOutputFormat()
 }
 
 // checkToolResults requires every tool_result of a user turn to answer a

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -118,7 +119,7 @@ func TestRecordedRequestsAccepted(t *testing.T) {
 		if strings.Contains(filepath.Base(f), "count_tokens") {
 			path = countPath
 		}
-		body = withUploads(t, s, body)
+		body = withContainers(t, s, withUploads(t, s, body))
 		resp, got := post(t, s, path, string(body), betasFor(body)...)
 		if resp.StatusCode != 200 {
 			t.Errorf("%s: %d %s", fixtures.Name(f), resp.StatusCode, got)
@@ -162,6 +163,28 @@ func withUploads(t *testing.T, s *Server, body []byte) []byte {
 		}
 		f := uploadFile(t, s, name, contentType, content)
 		body = bytes.ReplaceAll(body, []byte(strconv.Quote(ref.id)), []byte(strconv.Quote(f.ID)))
+	}
+	return body
+}
+
+// containerRef matches a request's container id, in either form.
+var containerRef = regexp.MustCompile(`"container":\s*(?:\{\s*"id":\s*)?"([^"]+)"`)
+
+// withContainers replaces the container ids of a request body with ids the
+// server issued, as it refuses others.
+func withContainers(t *testing.T, s *Server, body []byte) []byte {
+	t.Helper()
+	for _, m := range containerRef.FindAllSubmatch(body, -1) {
+		_, got := post(t, s, messagesPath, create(`"tools":[{"type":"code_execution_20250825","name":"code_execution"}],"messages":`+hi))
+		var msg struct {
+			Container struct {
+				ID string `json:"id"`
+			} `json:"container"`
+		}
+		if err := json.Unmarshal(got, &msg); err != nil || msg.Container.ID == "" {
+			t.Fatalf("no container issued: %v %s", err, got)
+		}
+		body = bytes.ReplaceAll(body, []byte(strconv.Quote(string(m[1]))), []byte(strconv.Quote(msg.Container.ID)))
 	}
 	return body
 }

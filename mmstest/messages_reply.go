@@ -1,7 +1,6 @@
 package mmstest
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -12,17 +11,21 @@ import (
 
 // replyBlock is one content block of a reply.
 type replyBlock struct {
-	typ       string            // "text", "thinking" or "tool_use"
+	typ       string            // "text", "thinking", "tool_use", "server_tool_use" or a server tool result
 	text      string            // the text, or the thinking
 	signature string            // thinking
-	id, name  string            // tool_use
-	input     json.RawMessage   // tool_use: a compact JSON object
+	id, name  string            // tool_use, server_tool_use
+	input     json.RawMessage   // tool_use, server_tool_use: a compact JSON object
 	citations []json.RawMessage // text: citations (messages_cite.go)
+	raw       any               // a server tool result, complete from its start (script.go)
 }
 
 // tokens is the block's output token count.
 func (b replyBlock) tokens() int {
-	if b.typ == "tool_use" {
+	switch {
+	case b.raw != nil: // the server tool's output, not the model's
+		return 0
+	case b.input != nil:
 		return tokenCount(len(b.name) + len(b.input))
 	}
 	return tokenCount(len(b.text))
@@ -58,13 +61,16 @@ func (b replyBlock) wire(initial bool) any {
 			return thinkingWire{Type: b.typ}
 		}
 		return thinkingWire{b.typ, b.text, b.signature}
-	case "tool_use":
+	case "tool_use", "server_tool_use":
 		w := toolUseWire{Type: b.typ, ID: b.id, Name: b.name, Input: b.input}
 		if initial {
 			w.Input = json.RawMessage("{}")
 		}
 		w.Caller.Type = "direct"
 		return w
+	}
+	if b.raw != nil {
+		return b.raw
 	}
 	if initial {
 		return textWire{Type: b.typ} // citations arrive as citations_delta
@@ -88,6 +94,7 @@ type reply struct {
 	stopReason   string
 	stopSequence *string
 	inputTokens  int
+	container    *containerWire // messages_container.go
 }
 
 func (r reply) outputTokens() (total, thinking int) {
@@ -100,8 +107,10 @@ func (r reply) outputTokens() (total, thinking int) {
 	return total, thinking
 }
 
-// buildReply computes the reply to a request that passed every rule.
-func (s *Server) buildReply(p *msgParams) reply {
+// buildReply computes the reply to a request that passed every rule: the
+// scripted turn script (the n-th of the script) when it is not nil, else the
+// deterministic reply.
+func (s *Server) buildReply(p *msgParams, script *Turn, n int) (reply, *apiError) {
 	turns := p.turns()
 	prefill := turns[len(turns)-1].role == "assistant"
 	var prompt, echo []string
@@ -120,9 +129,10 @@ func (s *Server) buildReply(p *msgParams) reply {
 		break
 	}
 	said := strings.Join(append(prompt, echo...), "\n")
-	calls := p.toolCalls(strings.Join(prompt, "\n"))
+	asked := strings.Join(prompt, "\n")
 
 	rep := reply{id: s.newID("msg_"), inputTokens: inputTokens(p.members)}
+	rep.blocks = s.pauseResult(turns)
 	if p.thinkingOn() && !prefill {
 		thought := "The user said: " + clip(said, 200)
 		if p.Thinking.Display != nil && *p.Thinking.Display == "omitted" {
@@ -130,20 +140,34 @@ func (s *Server) buildReply(p *msgParams) reply {
 		}
 		rep.blocks = append(rep.blocks, replyBlock{typ: "thinking", text: thought, signature: signThinking(0, thought)})
 	}
-	rep.blocks = append(rep.blocks, replyBlock{typ: "text", text: "You said: " + said})
-	rep.blocks = append(rep.blocks, s.citedBlocks(turns)...)
-	for _, t := range calls {
-		var input bytes.Buffer
-		_ = json.Compact(&input, exampleValue(t.InputSchema, strings.Join(prompt, "\n"))) // valid JSON
-		rep.blocks = append(rep.blocks, replyBlock{typ: "tool_use", id: s.newID("toolu_"), name: t.Name, input: input.Bytes()})
+	text := "You said: " + said
+	if schema, _ := p.outputSchema(); schema != nil {
+		text = string(s.example(schema, asked))
 	}
-	rep.stopReason = "end_turn"
-	if len(calls) > 0 {
-		rep.stopReason = "tool_use"
+	if script != nil {
+		blocks, stop, err := s.scriptedBlocks(p, *script, n, text, asked)
+		if err != nil {
+			return reply{}, err
+		}
+		rep.blocks, rep.stopReason = append(rep.blocks, blocks...), stop
+	} else {
+		rep.blocks = append(rep.blocks, replyBlock{typ: "text", text: text})
+		rep.blocks = append(rep.blocks, s.citedBlocks(turns)...)
+		calls := p.toolCalls(asked)
+		for _, t := range calls {
+			rep.blocks = append(rep.blocks, replyBlock{typ: "tool_use", id: s.newID("toolu_"), name: t.Name, input: s.example(t.InputSchema, asked)})
+		}
+		rep.stopReason = "end_turn"
+		if len(calls) > 0 {
+			rep.stopReason = "tool_use"
+		}
 	}
 	rep.applyStopSequences(p.StopSequences)
 	rep.applyMaxTokens(p.MaxTokens)
-	return rep
+	if script != nil && script.StopReason != "" {
+		rep.stopReason = script.StopReason
+	}
+	return rep, nil
 }
 
 // resultText is the text of a tool_result's content.
@@ -200,63 +224,6 @@ func (p *msgParams) toolCalls(prompt string) []toolParam {
 	return named
 }
 
-// exampleValue builds a value for a JSON Schema by the rule in the package
-// documentation.
-// Object members follow the schema's required order.
-func exampleValue(schema json.RawMessage, prompt string) json.RawMessage {
-	var sc struct {
-		Type       json.RawMessage            `json:"type"`
-		Enum       []json.RawMessage          `json:"enum"`
-		Const      json.RawMessage            `json:"const"`
-		Properties map[string]json.RawMessage `json:"properties"`
-		Required   []string                   `json:"required"`
-	}
-	_ = json.Unmarshal(schema, &sc) // a non-object schema behaves as {}
-	var types []string
-	if json.Unmarshal(sc.Type, &types) != nil {
-		var one string
-		_ = json.Unmarshal(sc.Type, &one)
-		types = []string{one}
-	}
-	typ := ""
-	for _, t := range types {
-		if t != "null" {
-			typ = t
-			break
-		}
-	}
-	switch {
-	case len(sc.Enum) > 0:
-		return sc.Enum[0]
-	case sc.Const != nil:
-		return sc.Const
-	}
-	switch typ {
-	case "integer", "number":
-		return json.RawMessage("1")
-	case "boolean":
-		return json.RawMessage("true")
-	case "array":
-		return json.RawMessage("[]")
-	case "object":
-		var buf bytes.Buffer
-		buf.WriteByte('{')
-		for i, name := range sc.Required {
-			if i > 0 {
-				buf.WriteByte(',')
-			}
-			buf.Write(encodeJSON(name))
-			buf.WriteByte(':')
-			buf.Write(exampleValue(sc.Properties[name], prompt))
-		}
-		buf.WriteByte('}')
-		return buf.Bytes()
-	case "null":
-		return json.RawMessage("null")
-	}
-	return encodeJSON(prompt)
-}
-
 // applyStopSequences cuts the first text block at the earliest stop
 // sequence and drops the blocks after it.
 func (r *reply) applyStopSequences(seqs []string) {
@@ -293,7 +260,7 @@ func (r *reply) applyMaxTokens(maxTokens int) {
 			continue
 		}
 		r.blocks = r.blocks[:i]
-		if b.typ != "tool_use" && left > 0 {
+		if (b.typ == "text" || b.typ == "thinking") && left > 0 {
 			b.text = clip(b.text, left*bytesPerToken)
 			if b.typ == "thinking" {
 				b.signature = signThinking(i, b.text)
@@ -313,6 +280,7 @@ type messageWire struct {
 	Type              string            `json:"type"`
 	Role              string            `json:"role"`
 	Content           []any             `json:"content"`
+	Container         *containerWire    `json:"container,omitempty"`
 	StopReason        *string           `json:"stop_reason"`
 	StopSequence      *string           `json:"stop_sequence"`
 	StopDetails       *struct{}         `json:"stop_details"`
@@ -348,7 +316,7 @@ type outputDetailsWire struct {
 // message returns the complete Message object of the reply.
 func (r reply) message(p *msgParams) messageWire {
 	m := messageWire{Model: p.model.ID, ID: r.id, Type: "message", Role: "assistant", Content: []any{},
-		StopReason: &r.stopReason, StopSequence: r.stopSequence}
+		StopReason: &r.stopReason, StopSequence: r.stopSequence, Container: r.container}
 	for _, b := range r.blocks {
 		m.Content = append(m.Content, b.wire(false))
 	}

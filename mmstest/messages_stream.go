@@ -184,16 +184,17 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request, p *msgPar
 		OutputTokensDetails      *outputDetailsWire `json:"output_tokens_details,omitempty"`
 	}
 	type delta struct {
-		StopReason   *string   `json:"stop_reason"`
-		StopSequence *string   `json:"stop_sequence"`
-		StopDetails  *struct{} `json:"stop_details"`
+		StopReason   *string        `json:"stop_reason"`
+		StopSequence *string        `json:"stop_sequence"`
+		StopDetails  *struct{}      `json:"stop_details"`
+		Container    *containerWire `json:"container,omitempty"`
 	}
 	u := final.Usage
 	if e.send("message_delta", struct {
 		Type  string     `json:"type"`
 		Delta delta      `json:"delta"`
 		Usage deltaUsage `json:"usage"`
-	}{"message_delta", delta{StopReason: final.StopReason, StopSequence: final.StopSequence},
+	}{"message_delta", delta{StopReason: final.StopReason, StopSequence: final.StopSequence, Container: final.Container},
 		deltaUsage{u.InputTokens, 0, 0, u.OutputTokens, u.OutputTokensDetails}}) {
 		e.send("message_stop", typeOnly{"message_stop"})
 	}
@@ -255,7 +256,7 @@ func (b replyBlock) deltas() []any {
 			out = append(out, thinkingDelta{"thinking_delta", c})
 		}
 		out = append(out, signatureDelta{"signature_delta", b.signature})
-	case "tool_use":
+	case "tool_use", "server_tool_use":
 		out = append(out, inputDelta{"input_json_delta", ""}) // the service opens with an empty fragment
 		for _, c := range chunks(string(b.input)) {
 			out = append(out, inputDelta{"input_json_delta", c})

@@ -90,6 +90,9 @@ func accumulate(t *testing.T, events []sseEvent) map[string]any {
 			for _, k := range []string{"stop_reason", "stop_sequence", "stop_details"} {
 				msg[k] = delta[k]
 			}
+			if c, ok := delta["container"]; ok {
+				msg["container"] = c
+			}
 			usage := msg["usage"].(map[string]any)
 			for k, v := range ev.data["usage"].(map[string]any) {
 				if v != nil {

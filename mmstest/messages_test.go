@@ -115,7 +115,9 @@ func TestMessagesValidation(t *testing.T) {
 		{name: "stream not bool", body: create(`"stream":"yes","messages":` + hi), msg: "stream: Input should be a valid boolean"},
 		{name: "metadata extra", body: create(`"metadata":{"user_id":"u","email":"e"},"messages":` + hi),
 			msg: "metadata.email: Extra inputs are not permitted"},
-		{name: "container object", status: 200, body: create(`"container":{"id":"c","skills":[{"type":"vendor","skill_id":"pdf"}]},"messages":` + hi)},
+		{name: "container object", status: 200, body: create(`"container":{"skills":[{"type":"vendor","skill_id":"pdf"}]},"messages":` + hi)},
+		{name: "container not issued", status: 404, body: create(`"container":{"id":"c","skills":[{"type":"vendor","skill_id":"pdf"}]},"messages":` + hi),
+			msg: "container: c not found"},
 		{name: "system image block", body: create(`"system":[{"type":"image","source":{"type":"url","url":"u"}}],"messages":` + hi),
 			msg: "system.0: Input tag 'image' found using 'type' does not match any of the expected tags: 'text'"},
 

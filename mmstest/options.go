@@ -22,6 +22,8 @@ type config struct {
 	// The token endpoint (oauth.go).
 	federationRules []FederationRule
 	tokenLifetime   time.Duration
+	// The scripted Messages turns (script.go).
+	script []Turn
 }
 
 func defaultConfig() config {

@@ -20,7 +20,11 @@
 // assistant turn before it, and every tool_use is answered; consecutive
 // turns of one role merge; a trailing assistant turn is a prefill the reply
 // continues), then the model: one the server does not serve is a 404
-// "model: <id>".
+// "model: <id>". A structured-output format (output_config.format, or
+// the beta output_format) must keep to the service's limits: every object
+// of its schema has "additionalProperties": false, and every string format
+// is one of date-time, date, time, duration, email, hostname, uri, ipv4,
+// ipv6 and uuid (a 400 naming the schema path otherwise).
 //
 // The reply is a deterministic function of the request:
 //
@@ -30,7 +34,15 @@
 //   - With thinking enabled or adaptive, and no prefill, a thinking block
 //     "The user said: <echo, clipped to 200 bytes>" comes first ("" with
 //     display "omitted").
-//   - Then a text block "You said: <echo>".
+//   - When the conversation ends with an assistant turn whose last block
+//     is a server_tool_use without its result (a pause_turn sent back to
+//     continue), the reply starts with that tool's result: a
+//     web_search_tool_result with one result, a web_fetch_tool_result
+//     with a short text document, or a code_execution_tool_result whose
+//     stdout is the code.
+//   - Then a text block "You said: <echo>"; with a structured-output
+//     format, the text is instead JSON built from the format's schema as
+//     tool inputs are (below).
 //   - Then, for each document of the last user turn with citations enabled
 //     whose plain text the fake can read (a text source, or a stored
 //     text/plain file), a text block "The document says: <first sentence>"
@@ -41,9 +53,14 @@
 //     with tool_choice "tool", the first custom tool with "any" when none
 //     is named. Tool results alone never cause calls. The input holds the
 //     input_schema's required properties: an enum's or const's first value,
-//     integer and number -> 1, boolean -> true, array -> [], null -> null,
-//     object -> its own required properties, string or anything else -> the
-//     prompt.
+//     anyOf -> its first non-null branch, a type list -> its first non-null
+//     type, integer and number -> 1, boolean -> true, array -> minItems
+//     items (none without), null -> null, object -> its own required
+//     properties, a string with a supported format -> a value of that
+//     format (date-time, date and time from the server's clock), string or
+//     anything else -> the prompt. A $ref to "#", "#/$defs/…" or
+//     "#/definitions/…" is followed; past a few nested $refs an anyOf or a
+//     type list takes its null branch, so recursive schemas end.
 //   - stop_sequences cut the text at the earliest match, dropping what
 //     follows (stop_reason "stop_sequence").
 //   - A token is 4 bytes, rounded up: output beyond max_tokens is cut, a
@@ -54,6 +71,23 @@
 //     context_management, so it equals what count_tokens returns.
 //   - Otherwise stop_reason is "tool_use" when a tool is called, else
 //     "end_turn".
+//   - A request with a code_execution tool or a container member gets a
+//     container {id, expires_at (an hour after this request, on the
+//     server's clock), skills}: the one it names, which must be one the
+//     server issued (a 404 otherwise), else a new container_ id; skills
+//     given in the request replace the container's. Streams carry it in
+//     message_start and message_delta.
+//
+// A script replaces the deterministic reply, turn by turn (Script,
+// WithScript): each create request, streaming or not, takes the next Turn.
+// Its ToolCalls become tool_use blocks after the text (inputs as given,
+// or built from the tool's input_schema as above), stop_reason "tool_use";
+// its Text replaces the text; PauseTurn replies with a server_tool_use of
+// the request's first web_search, web_fetch or code_execution tool
+// (input {"query": <prompt>}, {"url": …} or {"code": …}) and stop_reason
+// "pause_turn". Thinking, stop sequences and max_tokens apply as to any
+// reply. A turn the request cannot support is a 500 api_error naming the
+// turn. count_tokens and batch items never take a turn.
 //
 // Ids (msg_, toolu_) come from per-server counters. Thinking signatures are
 // HMACs, under a fixed key, of the thinking text and the block's position:
@@ -142,16 +176,18 @@
 // memory_store resource must name a store that exists and is not
 // archived (404 otherwise, as for vaults).
 //
-// File map: server.go (Server, lifecycle, ids), options.go (Option values),
+// File map: server.go (Server, lifecycle, ids, ClientOptions), options.go (Option values),
 // rules.go (the per-request rule chain, body reading), uploads.go (spooled
-// multipart uploads and stored contents), faults.go (InjectFault),
-// ratelimit.go, requests.go (the request log), errors.go and json.go
+// multipart uploads and stored contents), faults.go (InjectFault,
+// FailNext), ratelimit.go, requests.go (the request log), errors.go and json.go
 // (response helpers), pagination.go (list paging in both schemes),
 // schema.go (the request-form validator), tokens.go (the token estimate),
 // routes.go (every endpoint registration) and one file per endpoint family:
 // models.go; messages.go (handlers, model rules), messages_schema.go
 // (request forms), messages_check.go (conversation rules),
-// messages_reply.go (the reply) and messages_stream.go (streaming and
+// messages_reply.go (the reply), script.go (scripted turns and pause_turn),
+// messages_output.go (values for schemas, structured-output limits),
+// messages_container.go (containers) and messages_stream.go (streaming and
 // StreamFault); batches.go (Message Batches and their lifecycle); files.go
 // (Files); skills.go (Skills and their versions); agents.go,
 // environments.go and environments_work.go (the work queue), vaults.go and
@@ -187,8 +223,11 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"sync"
 	"time"
+
+	"github.com/mms-sdk/mms-go/option"
 )
 
 // DefaultAPIKey is the API key the server accepts in x-api-key unless
@@ -236,6 +275,11 @@ type Server struct {
 	faults   []*faultState
 	// streamFaults are the InjectStreamFault faults, in injection order.
 	streamFaults []*streamFaultState
+	// script is the queue of scripted turns; scriptTaken counts those taken.
+	script      []Turn
+	scriptTaken int
+	// containers are the code-execution containers issued (messages_container.go).
+	containers map[string]*containerWire
 }
 
 // NewServer starts a fake server configured by opts. Call Close when done.
@@ -245,12 +289,14 @@ func NewServer(opts ...Option) *Server {
 		opt(&cfg)
 	}
 	s := &Server{
-		cfg:      cfg,
-		mux:      http.NewServeMux(),
-		models:   sortModels(cfg.models),
-		done:     make(chan struct{}),
-		counters: map[string]uint64{},
-		oauth:    oauthState{minted: map[string]time.Time{}, refresh: map[string]string{}},
+		cfg:        cfg,
+		mux:        http.NewServeMux(),
+		models:     sortModels(cfg.models),
+		done:       make(chan struct{}),
+		counters:   map[string]uint64{},
+		script:     slices.Clone(cfg.script),
+		containers: map[string]*containerWire{},
+		oauth:      oauthState{minted: map[string]time.Time{}, refresh: map[string]string{}},
 	}
 	if cfg.requestsPerMinute > 0 {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)
@@ -284,6 +330,20 @@ func (s *Server) Close() {
 // connections are closed by Close.
 func (s *Server) Client() *http.Client {
 	return s.ts.Client()
+}
+
+// ClientOptions returns the options that point an mms client at the
+// server: its URL, its HTTP client, and the first accepted API key (or,
+// with none, the first accepted bearer token).
+func (s *Server) ClientOptions() []option.RequestOption {
+	opts := []option.RequestOption{option.WithBaseURL(s.URL), option.WithHTTPClient(s.Client())}
+	switch {
+	case len(s.cfg.apiKeys) > 0:
+		opts = append(opts, option.WithAPIKey(s.cfg.apiKeys[0]))
+	case len(s.cfg.authTokens) > 0:
+		opts = append(opts, option.WithAuthToken(s.cfg.authTokens[0]))
+	}
+	return opts
 }
 
 // now returns the current time of the configured clock. Endpoints must use it
