@@ -12,7 +12,7 @@ import (
 )
 
 func TestToolContent(t *testing.T) {
-	img := mms.ImageFromBytes([]byte("\x89PNG\r\n\x1a\n"), "")
+	img := mms.ImageFromBytes("", []byte("\x89PNG\r\n\x1a\n"))
 	tests := []struct {
 		name string
 		out  any
@@ -26,7 +26,6 @@ func TestToolContent(t *testing.T) {
 		{"struct", weatherOut{City: "Paris", TempC: 18}, `[{"type":"text","text":"{\"city\":\"Paris\",\"temp_c\":18}"}]`},
 		{"number", 42, `[{"type":"text","text":"42"}]`},
 		{"nil pointer", (*weatherOut)(nil), `[{"type":"text","text":"null"}]`},
-		{"html stays", "<b>&</b>", `[{"type":"text","text":"<b>&</b>"}]`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,18 +38,13 @@ func TestToolContent(t *testing.T) {
 			}
 		})
 	}
+	// JSON results keep <, > and & as they are (no HTML escaping).
+	if got, err := mms.ToolContent(map[string]string{"html": "<b>&</b>"}); err != nil || got[0].(mms.TextBlock).Text != `{"html":"<b>&</b>"}` {
+		t.Errorf("ToolContent = %v, %v", got, err)
+	}
 	if _, err := mms.ToolContent(func() {}); err == nil {
 		t.Error("a func encoded")
 	}
-}
-
-func mustJSON(t *testing.T, v any) string {
-	t.Helper()
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestNewTool(t *testing.T) {

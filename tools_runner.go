@@ -85,7 +85,7 @@ type ToolCall struct {
 	// not have. Nil for a result that is not an error.
 	Err error
 	// Ran says whether the tool ran (false: denied, answered by
-	// BeforeTool, or no such tool).
+	// BeforeTool, no such tool, or input its schema refused).
 	Ran bool
 }
 

@@ -5,6 +5,7 @@ package mms
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 )
@@ -80,7 +81,8 @@ func (r *ToolRunner) runCalls(ctx context.Context, tools map[string]RunnableTool
 			content, err := runTool(tctx, func(ctx context.Context) (ContentBlocks, error) {
 				return tool.Run(ctx, c.Use.Input)
 			})
-			c.Ran, c.Err = true, err
+			var inputErr *ToolInputError
+			c.Ran, c.Err = !errors.As(err, &inputErr), err
 			if err != nil {
 				c.Result = ToolResult(c.Use.ID, err.Error(), true)
 				return
