@@ -521,9 +521,9 @@ func (r *sessionRun) decide(ctx context.Context, c *runCall) runDone {
 // runTool calls f in its own goroutine, turning a panic into a
 // *ToolPanicError, and returns when f does or ctx ends (a tool that
 // ignores its context is left to finish on its own).
-func runTool(ctx context.Context, f func(context.Context) (string, error)) (string, error) {
+func runTool[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
 	type result struct {
-		out string
+		out T
 		err error
 	}
 	ch := make(chan result, 1)
@@ -540,7 +540,8 @@ func runTool(ctx context.Context, f func(context.Context) (string, error)) (stri
 	case r := <-ch:
 		return r.out, r.err
 	case <-ctx.Done():
-		return "", fmt.Errorf("mms: the tool did not finish in time: %w", ctx.Err())
+		var zero T
+		return zero, fmt.Errorf("mms: the tool did not finish in time: %w", ctx.Err())
 	}
 }
 
