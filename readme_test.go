@@ -45,7 +45,8 @@ func readmeGoBlocks(t *testing.T, md []byte) []goBlock {
 }
 
 // TestReadmeGoBlocksBuild builds and vets every ```go block of README.md.
-// Each block is a complete program (package main): it is written into its
+// Each block is a complete program (package main), built and vetted, or a
+// test file (package x_test), also run: it is written into its
 // own package of a scratch module that replaces github.com/mms-sdk/mms-go
 // with this checkout and reuses its go.sum, so nothing is downloaded (the
 // dependencies are in the module cache once this package's tests build).
@@ -87,12 +88,18 @@ func TestReadmeGoBlocksBuild(t *testing.T) {
 	}
 	write("go.mod", []byte(goMod))
 	write("go.sum", sum)
+	var tests []string // the packages of test blocks
 	for i, b := range blocks {
-		if !strings.HasPrefix(b.code, "package main\n") {
-			t.Errorf("README.md:%d: a Go block must be a complete program starting with \"package main\"", b.line)
-			continue
+		code := []byte(fmt.Sprintf("//line README.md:%d\n%s", b.line, b.code))
+		switch pkg, _, _ := strings.Cut(b.code, "\n"); {
+		case pkg == "package main":
+			write(fmt.Sprintf("block%d/main.go", i+1), code)
+		case strings.HasPrefix(pkg, "package ") && strings.HasSuffix(pkg, "_test"):
+			write(fmt.Sprintf("block%d/readme_test.go", i+1), code)
+			tests = append(tests, fmt.Sprintf("./block%d", i+1))
+		default:
+			t.Errorf("README.md:%d: a Go block must be a program (package main) or a test file (package x_test)", b.line)
 		}
-		write(fmt.Sprintf("block%d/main.go", i+1), []byte(fmt.Sprintf("//line README.md:%d\n%s", b.line, b.code)))
 	}
 	if t.Failed() {
 		return
@@ -100,7 +107,11 @@ func TestReadmeGoBlocksBuild(t *testing.T) {
 
 	env := append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOSUMDB=off", "GOWORK=off", "GOTOOLCHAIN=local")
 	bin := filepath.Join(dir, "bin") + string(filepath.Separator) // -o to a directory: any number of mains
-	for _, args := range [][]string{{"build", "-o", bin, "./..."}, {"vet", "./..."}} {
+	steps := [][]string{{"build", "-o", bin, "./..."}, {"vet", "./..."}}
+	if len(tests) > 0 {
+		steps = append(steps, append([]string{"test", "-count=1"}, tests...))
+	}
+	for _, args := range steps {
 		cmd := exec.Command(goTool, args...)
 		cmd.Dir, cmd.Env = dir, env
 		if out, err := cmd.CombinedOutput(); err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -591,5 +592,41 @@ func TestToolRunnerAPIError(t *testing.T) {
 	var apiErr *mms.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// MaxConcurrency bounds the calls of one reply running at once.
+func TestToolRunnerMaxConcurrency(t *testing.T) {
+	for _, limit := range []int{1, 2} {
+		t.Run(fmt.Sprint(limit), func(t *testing.T) {
+			client, srv := fakeclient.New(t)
+			var calls []mmstest.ToolCall
+			for _, k := range []string{"a", "b", "c", "d"} {
+				calls = append(calls, mmstest.ToolCall{Name: "lookup", Input: `{"key":"` + k + `"}`})
+			}
+			srv.Script(mmstest.Turn{ToolCalls: calls}, mmstest.Turn{Text: "ok"})
+			var mu sync.Mutex
+			running, most := 0, 0
+			lookup := mms.NewTool("lookup", "", func(ctx context.Context, in lookupIn) (string, error) {
+				mu.Lock()
+				running++
+				most = max(most, running)
+				mu.Unlock()
+				for range 100 { // time for the other calls to start, if the bound let them
+					runtime.Gosched()
+				}
+				mu.Lock()
+				running--
+				mu.Unlock()
+				return in.Key, nil
+			})
+			runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{Params: runnerParams(), Tools: []mms.RunnableTool{lookup}, MaxConcurrency: limit})
+			if _, err := runner.Run(context.Background()); err != nil {
+				t.Fatal(err)
+			}
+			if most > limit || most == 0 {
+				t.Errorf("%d calls ran at once, limit %d", most, limit)
+			}
+		})
 	}
 }

@@ -8,19 +8,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun asks mmstest about two documents; it cites the first sentence of
 // each (char_location).
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	a, b := mms.TextDocument("Lighthouses guide ships. They are tall."), mms.TextDocument("Pharos was first. It fell.")
 	a.Title = mms.Ptr("Lighthouses")
 	var out bytes.Buffer

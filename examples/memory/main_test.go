@@ -7,18 +7,12 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the example against mmstest, so it cannot rot.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), client, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())

@@ -6,19 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the example against mmstest, so it cannot rot.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	var out, info bytes.Buffer
 	if err := run(context.Background(), client, "mms-large-1", "Hello", &out, &info); err != nil {
 		t.Fatal(err)
@@ -28,7 +21,7 @@ func TestRun(t *testing.T) {
 	}
 
 	// A model the service does not serve: the refusal names the status.
-	err = run(context.Background(), client, "no-such-model", "Hello", &out, &info)
+	err := run(context.Background(), client, "no-such-model", "Hello", &out, &info)
 	if err == nil || !strings.Contains(err.Error(), "the service refused (404 not_found_error") {
 		t.Errorf("err = %v", err)
 	}

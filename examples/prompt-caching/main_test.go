@@ -8,21 +8,14 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the example against mmstest, which simulates the cache: the
 // first request writes the reference, the second reads it. A reference
 // below the minimum is never cached.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	tests := []struct {
 		name, reference, want string
 	}{

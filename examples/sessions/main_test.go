@@ -5,9 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // writes records each Write separately, to see text printed as it grows.
@@ -21,12 +19,7 @@ func (w *writes) Write(p []byte) (int, error) {
 // TestRun runs the example against mmstest's session simulator, so it
 // cannot rot.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	var w writes
 	if err := run(context.Background(), client, "mms-large-1", &w); err != nil {
 		t.Fatalf("%v\n%s", err, strings.Join(w, ""))

@@ -7,19 +7,13 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun uploads the embedded skill to mmstest, uses it and checks that
 // it was deleted afterwards.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, srv := fakeclient.New(t)
 	files, err := mms.SkillFilesFromFS(sample, "haiku")
 	if err != nil {
 		t.Fatal(err)

@@ -6,19 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the example against mmstest, so it cannot rot.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, srv := fakeclient.New(t)
 	var out, info bytes.Buffer
 	if err := run(context.Background(), client, "mms-large-1", "Tell me a story", &out, &info); err != nil {
 		t.Fatal(err)
@@ -28,7 +22,7 @@ func TestRun(t *testing.T) {
 	}
 
 	srv.InjectStreamFault(mmstest.StreamFault{ErrorAfterEvents: 4})
-	err = run(context.Background(), client, "mms-large-1", "Tell me a story", &out, &info)
+	err := run(context.Background(), client, "mms-large-1", "Tell me a story", &out, &info)
 	if err == nil || !strings.Contains(err.Error(), "overloaded_error") {
 		t.Errorf("err = %v", err)
 	}

@@ -7,20 +7,13 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the example against mmstest, which thinks "The user said:
 // <prompt>" and checks that the thinking comes back signed and unchanged.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), client, "mms-large-1", "Is 1001 prime?", &out); err != nil {
 		t.Fatal(err)

@@ -9,19 +9,13 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun runs the loop against mmstest, which calls get_weather because the
 // prompt names it, then answers the tool result.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), client, "mms-large-1", "Oslo: use get_weather", &out); err != nil {
 		t.Fatal(err)

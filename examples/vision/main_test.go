@@ -6,20 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // TestRun sends the generated PNG to mmstest, which checks that the data
 // decodes as the media type the SDK sniffed.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, srv := fakeclient.New(t)
 	var out bytes.Buffer
 	if err := run(context.Background(), client, "mms-large-1", samplePNG(), "What color?", &out); err != nil {
 		t.Fatal(err)
@@ -32,7 +25,7 @@ func TestRun(t *testing.T) {
 	}
 
 	// Bytes that are no image are refused by the service.
-	err = run(context.Background(), client, "mms-large-1", []byte("not an image"), "What color?", &out)
+	err := run(context.Background(), client, "mms-large-1", []byte("not an image"), "What color?", &out)
 	if err == nil || !strings.Contains(err.Error(), "image") {
 		t.Errorf("err = %v", err)
 	}

@@ -9,8 +9,7 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
 // syncBuffer is a bytes.Buffer the test reads while the worker writes.
@@ -35,12 +34,7 @@ func (b *syncBuffer) String() string {
 // empty: each session gets its custom tool result and its sandbox result,
 // and ends its turn.
 func TestRun(t *testing.T) {
-	srv := mmstest.NewServer()
-	defer srv.Close()
-	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, _ := fakeclient.New(t)
 	ctx := context.Background()
 	var out syncBuffer
 	envID, err := createEnvironment(ctx, client, &out)
