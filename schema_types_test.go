@@ -35,11 +35,14 @@ type stQuoted struct {
 }
 
 type stHidden struct {
-	Shown  string `json:"shown"`
+	Shown string `json:"shown"`
+	//lint:ignore U1000 an unexported field: the schema must leave it out
 	hidden string
 	Skip   string `json:"-"`
-	Dash   string `json:"-,"`
-	Bad    string `json:"bad\\name"` // an invalid tag name: the Go name is used
+	//lint:ignore SA5008 encoding/json names this field "-"; the schema must too
+	Dash string `json:"-,"`
+	//lint:ignore SA5008 an invalid tag name: encoding/json uses the Go name, and so must the schema
+	Bad string `json:"bad\\name"`
 }
 
 type StInner struct {
