@@ -49,6 +49,7 @@ func run(ctx context.Context, out io.Writer) error {
 		{"A retry, visible in the response metadata", retry},
 		{"A conversation with thinking and a tool call", conversation},
 		{"A reply, streamed as it is written", streaming},
+		{"The tool runner, and a reply shaped as a Go type", toolRunner},
 		{"Models, and a batch run to the end", modelsAndBatch},
 		{"A document: upload, ask with citations, download, delete", document},
 		{"Managed agents: an agent, a new version, a session, a worker's queue", managedAgents},
@@ -151,6 +152,65 @@ func conversation(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.
 
 // streaming prints a reply as its text deltas arrive; the accumulator
 // builds the final Message from the same events.
+// toolRunner runs two typed tools in parallel (the fake is scripted to call
+// both, one for a city without data), then asks for a structured reply.
+func toolRunner(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Server) error {
+	type cityIn struct {
+		City string `json:"city" description:"City name"`
+	}
+	temps := map[string]int{"Paris": 18, "Oslo": 9}
+	weather := mms.NewTool("get_weather", "Temperature in °C", func(ctx context.Context, in cityIn) (int, error) {
+		t, ok := temps[in.City]
+		if !ok {
+			return 0, fmt.Errorf("no data for %s", in.City)
+		}
+		return t, nil
+	})
+	srv.Script(
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Paris"}`}, {Name: "get_weather", Input: `{"city":"Atlantis"}`}}},
+		mmstest.Turn{Text: "Paris: 18°C; no data for Atlantis."},
+	)
+	runner := c.Messages.NewToolRunner(mms.ToolRunnerParams{
+		Params: mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 512,
+			Messages: []mms.MessageParam{mms.UserText("Weather in Paris and Atlantis?")}},
+		Tools: []mms.RunnableTool{weather},
+	})
+	requests := 0
+	for turn, err := range runner.Turns(ctx) {
+		if err != nil {
+			return err
+		}
+		requests = turn.Iteration
+		for _, call := range turn.Calls {
+			fmt.Fprintf(out, "turn %d: %s%s -> %s (error: %v)\n", turn.Iteration, call.Use.Name, call.Use.Input,
+				call.Result.Content[0].(mms.TextBlock).Text, call.Err != nil)
+		}
+	}
+	fmt.Fprintf(out, "answer:  %q after %d requests\n", runner.Message().Text(), requests)
+
+	type forecast struct {
+		City string `json:"city"`
+		Sky  string `json:"sky" enum:"clear,cloudy,rain"`
+		High int    `json:"high_c"`
+	}
+	format, err := mms.OutputFormatFor[forecast]()
+	if err != nil {
+		return err
+	}
+	msg, err := c.Messages.Create(ctx, mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 512,
+		Messages:     []mms.MessageParam{mms.UserText("Tomorrow in Paris?")},
+		OutputConfig: &mms.OutputConfig{Format: format}})
+	if err != nil {
+		return err
+	}
+	f, err := mms.ParseOutput[forecast](msg)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "structured: %s -> %+v\n", msg.Text(), f)
+	return nil
+}
+
 func streaming(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
 	var acc mms.MessageAccumulator
 	stream := c.Messages.Stream(ctx, mms.MessageCreateParams{
