@@ -111,13 +111,14 @@ type ToolRunEvent struct {
 // ToolRunner runs a conversation with client tools: see
 // [MessagesService.NewToolRunner]. A runner is not safe for concurrent use.
 type ToolRunner struct {
-	s        *MessagesService
-	p        ToolRunnerParams
-	opts     []option.RequestOption
-	messages []MessageParam
-	last     *Message
-	sent     int  // requests sent
-	done     bool // the model stopped asking
+	s         *MessagesService
+	p         ToolRunnerParams
+	opts      []option.RequestOption
+	messages  []MessageParam
+	last      *Message
+	container string // the container the last reply named
+	sent      int    // requests sent
+	done      bool   // the model stopped asking
 }
 
 // NewToolRunner returns a runner for p. Nothing is sent until [ToolRunner.Run],
@@ -199,6 +200,9 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 			return
 		}
 		params.Messages = r.messages
+		if r.container != "" {
+			params.Container = withContainerID(r.p.Params.Container, r.container)
+		}
 		msg, ok, err := r.send(ctx, params, stream, yield)
 		if !ok {
 			return
@@ -211,7 +215,7 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		r.last = msg
 		r.messages = append(r.messages, msg.ToParam())
 		if msg.Container != nil && msg.Container.ID != "" {
-			params.Container = withContainerID(params.Container, msg.Container.ID)
+			r.container = msg.Container.ID
 		}
 		turn := &ToolTurn{Iteration: r.sent, Message: msg}
 		switch {
@@ -256,6 +260,7 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 		return MessageCreateParams{}, nil, invalid("ToolTimeout", "must not be negative")
 	}
 	params := p.Params
+	params.Messages = r.messages
 	params.Tools = slices.Clip(slices.Clone(params.Tools))
 	names := map[string]bool{}
 	for _, t := range params.Tools {

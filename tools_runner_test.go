@@ -431,44 +431,48 @@ func TestToolRunnerToolTimeout(t *testing.T) {
 	}
 }
 
-// The container a reply names is the container of the next request.
+// The container a reply names is the container of the next request, also
+// when the program broke out of the loop and resumed it.
 func TestToolRunnerCarriesContainer(t *testing.T) {
-	client, srv := fakeclient.New(t)
-	srv.Script(mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Paris"}`}}}, mmstest.Turn{Text: "ok"})
-	weather := mms.NewTool("get_weather", "", func(ctx context.Context, in weatherIn) (string, error) { return "sunny", nil })
-	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{
-		Params: runnerParams(mms.CodeExecutionTool{Version: mms.CodeExecution20250825}),
-		Tools:  []mms.RunnableTool{weather},
-	})
-	var ids []string
-	for turn, err := range runner.Turns(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
-		if turn.Message.Container == nil {
-			t.Fatal("reply without a container")
-		}
-		ids = append(ids, turn.Message.Container.ID)
-	}
-	reqs := messageRequests(srv)
-	if len(reqs) != 2 || len(ids) != 2 {
-		t.Fatalf("%d requests, %d turns", len(reqs), len(ids))
-	}
-	if _, ok := requestBody(t, reqs[0])["container"]; ok {
-		t.Error("the first request named a container")
-	}
-	var sent string
-	if err := json.Unmarshal(requestBody(t, reqs[1])["container"], &sent); err != nil {
-		var obj struct {
-			ID string `json:"id"`
-		}
-		if err := json.Unmarshal(requestBody(t, reqs[1])["container"], &obj); err != nil {
-			t.Fatal(err)
-		}
-		sent = obj.ID
-	}
-	if sent != ids[0] || ids[1] != ids[0] {
-		t.Errorf("second request's container %q, replies' %v", sent, ids)
+	for _, resume := range []bool{false, true} {
+		t.Run(fmt.Sprintf("resume=%v", resume), func(t *testing.T) {
+			client, srv := fakeclient.New(t)
+			srv.Script(mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Paris"}`}}}, mmstest.Turn{Text: "ok"})
+			weather := mms.NewTool("get_weather", "", func(ctx context.Context, in weatherIn) (string, error) { return "sunny", nil })
+			runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{
+				Params: runnerParams(mms.CodeExecutionTool{Version: mms.CodeExecution20250825}),
+				Tools:  []mms.RunnableTool{weather},
+			})
+			var ids []string
+			for range 2 {
+				for turn, err := range runner.Turns(context.Background()) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					if turn.Message.Container == nil {
+						t.Fatal("reply without a container")
+					}
+					ids = append(ids, turn.Message.Container.ID)
+					if resume {
+						break
+					}
+				}
+			}
+			reqs := messageRequests(srv)
+			if len(reqs) != 2 || len(ids) != 2 {
+				t.Fatalf("%d requests, %d turns", len(reqs), len(ids))
+			}
+			if _, ok := requestBody(t, reqs[0])["container"]; ok {
+				t.Error("the first request named a container")
+			}
+			var sent string // the id alone: the string form
+			if err := json.Unmarshal(requestBody(t, reqs[1])["container"], &sent); err != nil {
+				t.Fatal(err)
+			}
+			if sent != ids[0] || ids[1] != ids[0] {
+				t.Errorf("second request's container %q, replies' %v", sent, ids)
+			}
+		})
 	}
 }
 
