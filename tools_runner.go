@@ -26,8 +26,10 @@ type ToolRunnerParams struct {
 	// and its Tools (server tools such as web search, and client tools
 	// answered by BeforeTool) stay: the runner appends the definitions of
 	// Tools to them. Everything else (model, system, tool_choice, …)
-	// applies to every request; Container is replaced by the container a
-	// reply names, so code execution continues in it.
+	// applies to every request (a ToolChoice that forces a tool makes
+	// every reply call one, so such a run ends at MaxIterations);
+	// Container is replaced by the container a reply names, so code
+	// execution continues in it.
 	Params MessageCreateParams
 	// Tools are the client tools the runner runs, by name.
 	Tools []RunnableTool
