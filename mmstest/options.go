@@ -24,6 +24,8 @@ type config struct {
 	tokenLifetime   time.Duration
 	// The scripted Messages turns (script.go).
 	script []Turn
+	// platform fronts the fake with a partner platform's wire (platform.go).
+	platform PlatformFront
 }
 
 func defaultConfig() config {

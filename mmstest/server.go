@@ -320,7 +320,7 @@ func NewServer(opts ...Option) *Server {
 	s.userProfiles = newUserProfileStore(s)
 	s.tunnels = newTunnelStore(s)
 	s.registerRoutes()
-	s.ts = httptest.NewServer(http.HandlerFunc(s.serve))
+	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL
 	return s
 }

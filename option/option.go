@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/platform"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -335,6 +336,22 @@ func WithResponseMetadata(dst *ResponseMetadata) RequestOption {
 		c.MetadataInto = func(status int, h http.Header, attempts int) {
 			*dst = parseMetadata(status, h, attempts)
 		}
+		return nil
+	}
+}
+
+// WithPlatform makes the client talk to a partner or cloud platform through
+// adapter (see package platform). Programs get the option from the
+// platform's module (bedrock.WithConfig, vertex.WithProject, …) rather than
+// calling this. It is a client option; with it, the client sends none of
+// the service's own credentials (no $VENDOR_API_KEY, no profile): the
+// adapter authenticates.
+func WithPlatform(adapter platform.Adapter) RequestOption {
+	return func(c *config.Config) error {
+		if adapter == nil {
+			return errors.New("option: WithPlatform: adapter is nil")
+		}
+		c.Platform = adapter
 		return nil
 	}
 }

@@ -6,6 +6,7 @@ package config
 import (
 	"context"
 	"fmt"
+	"github.com/mms-sdk/mms-go/platform"
 	"log/slog"
 	"net/http"
 	"net/url"
@@ -74,6 +75,10 @@ type Config struct {
 	// MetadataInto receives the status, header and attempts of each call's
 	// final response; option.WithResponseMetadata parses them.
 	MetadataInto func(status int, h http.Header, attempts int)
+
+	// Platform, when set, maps every request onto a partner or cloud
+	// platform (option.WithPlatform; a client option).
+	Platform platform.Adapter
 
 	// OmitBetas names endpoint betas the caller switched off (Files, Skills).
 	OmitBetas []string
