@@ -1,0 +1,17 @@
+module github.com/mms-sdk/mms-go/bedrock
+
+go 1.24.0
+
+require (
+	github.com/aws/aws-sdk-go-v2 v1.48.0
+	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27
+)
+
+require golang.org/x/time v0.14.0 // indirect
+
+require (
+	github.com/aws/smithy-go v1.28.9 // indirect
+	github.com/mms-sdk/mms-go v0.0.0
+)
+
+replace github.com/mms-sdk/mms-go => ../
