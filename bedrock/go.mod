@@ -6,13 +6,12 @@ require (
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27
 	github.com/google/go-cmp v0.7.0
+	github.com/mms-sdk/mms-go v0.0.0
 )
-
-require golang.org/x/time v0.14.0 // indirect
 
 require (
 	github.com/aws/smithy-go v1.28.9 // indirect
-	github.com/mms-sdk/mms-go v0.0.0
+	golang.org/x/time v0.14.0 // indirect
 )
 
 replace github.com/mms-sdk/mms-go => ../
