@@ -95,9 +95,13 @@ func TestCreateAndStreamMatchTheDirectFake(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			client, front, _ := bedrockClient(t, tc.frontOpts, tc.opts...)
-			msg, err := client.Messages.Create(ctx, params("Hello there"))
+			var md option.ResponseMetadata
+			msg, err := client.Messages.Create(ctx, params("Hello there"), option.WithResponseMetadata(&md))
 			if err != nil {
 				t.Fatal(err)
+			}
+			if md.RequestID == "" || md.PlatformRequestID == "" || md.PlatformRequestID == md.RequestID {
+				t.Errorf("request ids: service %q, platform %q", md.RequestID, md.PlatformRequestID)
 			}
 			if diff := cmp.Diff(wantMsg, msg); diff != "" {
 				t.Errorf("Create (-direct +bedrock):\n%s", diff)
@@ -150,12 +154,13 @@ func TestErrorsAreTyped(t *testing.T) {
 	_, err := client.Messages.Create(context.Background(), params("Hi"), option.WithMaxRetries(0))
 	var apiErr *mms.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 || apiErr.Type != "rate_limit_error" ||
-		apiErr.Message != "Too many requests, please wait" || !errors.Is(err, mms.ErrRateLimited) {
+		apiErr.Message != "Too many requests, please wait" || !errors.Is(err, mms.ErrRateLimited) || apiErr.PlatformRequestID == "" {
 		t.Fatalf("err = %#v", err)
 	}
 	_, err = client.Messages.Create(context.Background(), mms.MessageCreateParams{Model: "no-such-model", MaxTokens: 8,
 		Messages: []mms.MessageParam{mms.UserText("Hi")}})
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Type != "not_found_error" || !errors.Is(err, mms.ErrNotFound) {
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 404 || apiErr.Type != "not_found_error" || !errors.Is(err, mms.ErrNotFound) ||
+		apiErr.RequestID == "" || apiErr.PlatformRequestID == "" || !strings.Contains(err.Error(), apiErr.PlatformRequestID) {
 		t.Fatalf("err = %#v", err)
 	}
 }
@@ -232,6 +237,10 @@ func TestRefusedBeforeSending(t *testing.T) {
 			err := tc.call(client)
 			if !errors.Is(err, tc.is) {
 				t.Fatalf("err = %v, want %v", err, tc.is)
+			}
+			var tooLarge *mms.RequestTooLargeError
+			if errors.Is(tc.is, mms.ErrRequestTooLarge) && !errors.As(err, &tooLarge) {
+				t.Errorf("err %T is not a *mms.RequestTooLargeError", err)
 			}
 			if n := len(front.Attempts()); n != 0 {
 				t.Errorf("the front saw %d requests", n)
