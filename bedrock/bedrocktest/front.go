@@ -313,8 +313,7 @@ func (s *Server) authenticate(r *http.Request, body []byte, svc string) (int, st
 		}
 	}
 	sum := sha256.Sum256(body)
-	creds := s.creds
-	if err := s.signer.SignHTTP(r.Context(), creds, re, hex.EncodeToString(sum[:]), svc, s.region, date); err != nil {
+	if err := s.signer.SignHTTP(r.Context(), s.creds, re, hex.EncodeToString(sum[:]), svc, s.region, date); err != nil {
 		return http.StatusForbidden, "InvalidSignatureException", "the signature could not be computed"
 	}
 	if re.Header.Get("Authorization") != auth {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -48,7 +49,7 @@ func (s *Server) serveInvoke(w http.ResponseWriter, r *http.Request, body []byte
 	req := r.Clone(r.Context())
 	req.URL.Path, req.URL.RawPath, req.URL.RawQuery = "/v1/messages", "", ""
 	req.RequestURI = ""
-	req.Body = readCloser{bytes.NewReader(newBody)}
+	req.Body = io.NopCloser(bytes.NewReader(newBody))
 	req.ContentLength = int64(len(newBody))
 	req.Header.Set("Content-Length", strconv.Itoa(len(newBody)))
 	for _, h := range []string{"Authorization", "X-Amz-Date", "X-Amz-Security-Token", "X-Amzn-Bedrock-Accept", "Accept"} {
@@ -109,16 +110,12 @@ func (s *Server) serveMantle(w http.ResponseWriter, r *http.Request, body []byte
 	req.URL.Path = strings.TrimPrefix(r.URL.Path, "/"+vendor)
 	req.URL.RawPath = ""
 	req.RequestURI = ""
-	req.Body = readCloser{bytes.NewReader(body)}
+	req.Body = io.NopCloser(bytes.NewReader(body))
 	for _, h := range []string{"Authorization", "X-Amz-Date", "X-Amz-Security-Token"} {
 		req.Header.Del(h)
 	}
 	service.ServeHTTP(w, req)
 }
-
-type readCloser struct{ *bytes.Reader }
-
-func (readCloser) Close() error { return nil }
 
 // translator turns the service's answer into InvokeModel's: a stream's
 // events into EventStream chunk frames as they come, an error body into
