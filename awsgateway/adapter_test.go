@@ -17,9 +17,10 @@ import (
 )
 
 // exchange does one call as the client's platform seam does it: Prepare,
-// build the attempt, tamper (a change after signing, or nil), Authenticate,
-// send, Response. It returns the status and the decoded body.
-func exchange(t *testing.T, a *adapter, srv *mmstest.Server, method, path string, body []byte, tamper func(*http.Request)) (int, map[string]any, http.Header) {
+// build the attempt, Authenticate, tamper (a change after signing, or
+// nil), send, Response. A streamed body is sent chunked and not shown to
+// Authenticate, as an upload. It returns the status and the decoded body.
+func exchange(t *testing.T, a *adapter, srv *mmstest.Server, method, path string, body []byte, streamed bool, tamper func(*http.Request)) (int, map[string]any, http.Header) {
 	t.Helper()
 	r := &platform.Request{Endpoint: platform.EndpointOf(method, path), Method: method, Path: path, Query: url.Values{},
 		Header: http.Header{"Vendor-Version": {"2023-06-01"}, "Content-Type": {"application/json"}}, HasJSONBody: body != nil}
@@ -31,7 +32,11 @@ func exchange(t *testing.T, a *adapter, srv *mmstest.Server, method, path string
 		t.Fatal(err)
 	}
 	req.Header = r.Header.Clone()
-	if err := a.Authenticate(context.Background(), req, body); err != nil {
+	shown := body
+	if streamed {
+		req.Body, req.ContentLength, shown = io.NopCloser(bytes.NewReader(body)), -1, nil
+	}
+	if err := a.Authenticate(context.Background(), req, shown); err != nil {
 		t.Fatal(err)
 	}
 	if tamper != nil {
@@ -76,21 +81,23 @@ func TestSigV4AgainstFront(t *testing.T) {
 		method     string
 		path       string
 		body       []byte
+		streamed   bool
 		tamper     func(*http.Request)
 		wantStatus int
 		wantError  map[string]any // the error member; nil for success
 	}{
-		{"no body", "GET", "/v1/models", nil, nil, 200, nil},
-		{"json body", "POST", "/v1/messages/count_tokens", count, nil, 200, nil},
-		{"body changed after signing", "POST", "/v1/messages/count_tokens", count, func(r *http.Request) {
+		{"no body", "GET", "/v1/models", nil, false, nil, 200, nil},
+		{"json body", "POST", "/v1/messages/count_tokens", count, false, nil, 200, nil},
+		{"streamed body, unsigned payload", "POST", "/v1/messages/count_tokens", count, true, nil, 200, nil},
+		{"body changed after signing", "POST", "/v1/messages/count_tokens", count, false, func(r *http.Request) {
 			r.Body = io.NopCloser(bytes.NewReader(append(bytes.Clone(count[:len(count)-1]), ` `+"}"...)))
 			r.ContentLength++
 		}, 403, map[string]any{"type": "permission_error", "message": "InvalidSignatureException: the request signature we calculated does not match the signature you provided"}},
-		{"signed header changed", "GET", "/v1/models", nil, func(r *http.Request) { r.Header.Set("Vendor-Workspace-Id", "wrkspc_2") }, 403,
+		{"signed header changed", "GET", "/v1/models", nil, false, func(r *http.Request) { r.Header.Set("Vendor-Workspace-Id", "wrkspc_2") }, 403,
 			map[string]any{"type": "permission_error", "message": "InvalidSignatureException: the request signature we calculated does not match the signature you provided"}},
-		{"signature removed", "GET", "/v1/models", nil, func(r *http.Request) { r.Header.Del("Authorization") }, 403,
+		{"signature removed", "GET", "/v1/models", nil, false, func(r *http.Request) { r.Header.Del("Authorization") }, 403,
 			map[string]any{"type": "permission_error", "message": "MissingAuthenticationTokenException: Missing Authentication Token"}},
-		{"workspace removed, key kept", "GET", "/v1/models", nil, func(r *http.Request) {
+		{"workspace removed, key kept", "GET", "/v1/models", nil, false, func(r *http.Request) {
 			r.Header.Del("Vendor-Workspace-Id")
 			r.Header.Del("Authorization")
 			r.Header.Set("X-Api-Key", "k")
@@ -98,7 +105,7 @@ func TestSigV4AgainstFront(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			status, body, h := exchange(t, a, srv, tt.method, tt.path, tt.body, tt.tamper)
+			status, body, h := exchange(t, a, srv, tt.method, tt.path, tt.body, tt.streamed, tt.tamper)
 			if status != tt.wantStatus {
 				t.Fatalf("status %d (%v), want %d", status, body, tt.wantStatus)
 			}

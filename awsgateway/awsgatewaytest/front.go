@@ -186,9 +186,12 @@ func (f *Front) verify(r *http.Request, authz string, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("malformed request target")
 	}
-	again.ContentLength = int64(len(body))
 	for _, name := range strings.Split(fields["SignedHeaders"], ";") {
-		if name != "host" && name != "content-length" {
+		switch name {
+		case "host":
+		case "content-length": // the signer signs it from ContentLength
+			again.ContentLength = int64(len(body))
+		default:
 			again.Header[http.CanonicalHeaderKey(name)] = r.Header.Values(name)
 		}
 	}
