@@ -150,3 +150,40 @@ func TestPrepareKeepsTheServiceShape(t *testing.T) {
 		}
 	}
 }
+
+// TestResponseErrorBodies: an error the AWS front end wrote becomes the
+// service's error body for its status; the service's own body, even with
+// an x-amzn-ErrorType, passes unchanged.
+func TestResponseErrorBodies(t *testing.T) {
+	tests := []struct {
+		name, errType, body string
+		status              int
+		want                string
+	}{
+		{"aws throttling", "ThrottlingException:http://internal", `{"message":"Rate exceeded"}`, 429,
+			`{"error":{"message":"ThrottlingException: Rate exceeded","type":"rate_limit_error"},"type":"error"}`},
+		{"aws capitalized message", "AccessDeniedException", `{"Message":"denied"}`, 403,
+			`{"error":{"message":"AccessDeniedException: denied","type":"permission_error"},"type":"error"}`},
+		{"aws body not json", "InternalFailure", `oops`, 500,
+			`{"error":{"message":"InternalFailure","type":"api_error"},"type":"error"}`},
+		{"service body", "Whatever", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, 529,
+			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
+		{"no aws error type", "", `{"message":"x"}`, 500, `{"message":"x"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			resp := &http.Response{StatusCode: tt.status, Header: http.Header{}, Body: io.NopCloser(bytes.NewReader([]byte(tt.body)))}
+			if tt.errType != "" {
+				resp.Header.Set("X-Amzn-ErrorType", tt.errType)
+			}
+			got, err := (&adapter{}).Response(resp, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			data, _ := io.ReadAll(got.Body)
+			if string(data) != tt.want {
+				t.Errorf("body %s, want %s", data, tt.want)
+			}
+		})
+	}
+}

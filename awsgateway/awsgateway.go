@@ -219,10 +219,15 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 		return nil, fmt.Errorf("awsgateway: reading an error answer: %w", err)
 	}
 	var aws struct {
+		Type     string `json:"type"`
 		Message  string `json:"message"`
 		MessageC string `json:"Message"`
 	}
 	_ = json.Unmarshal(data, &aws) // a body of another shape keeps only the error type
+	if aws.Type == "error" {       // the service's own error body
+		resp.Body = io.NopCloser(bytes.NewReader(data))
+		return resp, nil
+	}
 	awsType, _, _ = strings.Cut(awsType, ":")
 	msg := cmpOr(aws.Message, aws.MessageC)
 	if msg == "" {
