@@ -71,9 +71,7 @@ func Workspace(id string) Option { return func(a *adapter) { a.workspace = id } 
 // workspace id, region or credential makes mms.NewClient fail.
 func WithConfig(cfg aws.Config, opts ...Option) option.RequestOption {
 	a, err := newAdapter(cfg, opts)
-	if err != nil {
-		return failed[option.RequestOption](err)
-	}
+	a.err = err // mms.NewClient returns it, from BaseURL
 	return option.WithPlatform(a)
 }
 
@@ -87,12 +85,6 @@ func newAdapter(cfg aws.Config, opts []Option) (*adapter, error) {
 	return a, a.resolve()
 }
 
-// failed is an option that fails mms.NewClient with err. It is generic so
-// that this module need not name the root module's configuration type.
-func failed[F ~func(C) error, C any](err error) F {
-	return func(C) error { return err }
-}
-
 // adapter implements platform.Adapter for the AWS gateway.
 type adapter struct {
 	region    string
@@ -102,6 +94,7 @@ type adapter struct {
 	baseURL   string
 	signer    *v4.Signer
 	now       func() time.Time
+	err       error // the configuration's problem, if any
 }
 
 // resolve fills what the options left out from the environment and
@@ -146,6 +139,9 @@ func (a *adapter) Name() string { return Name }
 
 // BaseURL is $VENDOR_AWS_BASE_URL, else the gateway of the region.
 func (a *adapter) BaseURL() (string, error) {
+	if a.err != nil {
+		return "", a.err
+	}
 	if a.baseURL != "" {
 		return a.baseURL, nil
 	}

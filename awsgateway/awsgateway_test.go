@@ -108,7 +108,7 @@ func TestMessagesThroughGateway(t *testing.T) {
 		wantAuth string
 	}{
 		{"sigv4", sigV4Config(), []awsgateway.Option{awsgateway.Workspace(workspace)}, "AWS4-HMAC-SHA256 Credential=AKIDFIRST/"},
-		{"api key", aws.Config{}, []awsgateway.Option{awsgateway.Workspace(workspace), awsgateway.APIKey(gwKey)}, "x-api-key"},
+		{"api key", aws.Config{Region: region}, []awsgateway.Option{awsgateway.Workspace(workspace), awsgateway.APIKey(gwKey)}, "x-api-key"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -168,7 +168,7 @@ func TestGatewayErrors(t *testing.T) {
 		})}, []awsgateway.Option{awsgateway.Workspace(workspace)}, 0, 403, "permission_error", "does not match"},
 		{"signed for another region", aws.Config{Region: "eu-west-1", Credentials: &rotating{creds: testCreds()}},
 			[]awsgateway.Option{awsgateway.Workspace(workspace)}, 0, 403, "permission_error", "scoped to region"},
-		{"wrong api key", aws.Config{}, []awsgateway.Option{awsgateway.Workspace(workspace), awsgateway.APIKey("nope")}, 0, 403, "permission_error", "ForbiddenException: Invalid API key"},
+		{"wrong api key", aws.Config{Region: region}, []awsgateway.Option{awsgateway.Workspace(workspace), awsgateway.APIKey("nope")}, 0, 403, "permission_error", "ForbiddenException: Invalid API key"},
 		{"other workspace", sigV4Config(), []awsgateway.Option{awsgateway.Workspace("wrkspc_other")}, 0, 403, "permission_error", "workspace"},
 		{"gateway unavailable", sigV4Config(), []awsgateway.Option{awsgateway.Workspace(workspace)}, 503, 503, "api_error", "ServiceUnavailableException: Service Unavailable"},
 	}

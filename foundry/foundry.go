@@ -75,22 +75,15 @@ func BaseURL(u string) Option { return func(a *adapter) { a.baseURL = u } }
 // fail.
 func WithResource(resource string, opts ...Option) option.RequestOption {
 	a, err := newAdapter(resource, opts)
-	if err != nil {
-		return failed[option.RequestOption](err)
-	}
+	a.err = err // mms.NewClient returns it, from BaseURL
 	return option.WithPlatform(a)
-}
-
-// failed is an option that fails mms.NewClient with err. It is generic so
-// that this module need not name the root module's configuration type.
-func failed[F ~func(C) error, C any](err error) F {
-	return func(C) error { return err }
 }
 
 // adapter implements platform.Adapter for Foundry.
 type adapter struct {
 	resource, baseURL, apiKey string
 	token                     func(context.Context) (string, error)
+	err                       error // the configuration's problem, if any
 }
 
 func newAdapter(resource string, opts []Option) (*adapter, error) {
@@ -108,17 +101,17 @@ func newAdapter(resource string, opts []Option) (*adapter, error) {
 	}
 	switch {
 	case a.resource != "" && a.baseURL != "":
-		return nil, errors.New("foundry: both a resource and a base URL: give one")
+		return a, errors.New("foundry: both a resource and a base URL: give one")
 	case a.resource == "" && a.baseURL == "":
-		return nil, fmt.Errorf("foundry: no resource: pass one to WithResource, or set $%s or $%s", EnvResource, EnvBaseURL)
+		return a, fmt.Errorf("foundry: no resource: pass one to WithResource, or set $%s or $%s", EnvResource, EnvBaseURL)
 	case a.resource != "" && !isHostLabel(a.resource):
-		return nil, fmt.Errorf("foundry: resource %q is not a host name label", a.resource)
+		return a, fmt.Errorf("foundry: resource %q is not a host name label", a.resource)
 	case a.apiKey != "" && a.token != nil:
-		return nil, errors.New("foundry: both an API key and a token source: give one")
+		return a, errors.New("foundry: both an API key and a token source: give one")
 	case a.apiKey == "" && a.token == nil:
-		return nil, fmt.Errorf("foundry: no credential: pass foundry.APIKey or foundry.TokenSource, or set $%s", EnvAPIKey)
+		return a, fmt.Errorf("foundry: no credential: pass foundry.APIKey or foundry.TokenSource, or set $%s", EnvAPIKey)
 	case strings.ContainsAny(a.apiKey, "\r\n\x00"):
-		return nil, errors.New("foundry: the API key contains a control character")
+		return a, errors.New("foundry: the API key contains a control character")
 	}
 	return a, nil
 }
@@ -137,6 +130,9 @@ func (a *adapter) Name() string { return Name }
 
 // BaseURL is the resource's URL or the one given.
 func (a *adapter) BaseURL() (string, error) {
+	if a.err != nil {
+		return "", a.err
+	}
 	if a.baseURL != "" {
 		return a.baseURL, nil
 	}

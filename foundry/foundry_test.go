@@ -114,7 +114,7 @@ func TestFoundryErrors(t *testing.T) {
 		wantType   string
 		wantMsg    string
 	}{
-		{"wrong key", "wrong", 401, "authentication_error", "Access denied due to invalid subscription key"},
+		{"wrong key", "not-the-key-123", 401, "authentication_error", "Access denied due to invalid subscription key"},
 		{"right key", foundryKey, 0, "", ""},
 	}
 	for _, tt := range tests {

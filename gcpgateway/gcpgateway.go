@@ -76,16 +76,8 @@ func Credentials(creds *google.Credentials) Option { return func(a *adapter) { a
 // the first call.
 func WithProject(project, workspaceID string, opts ...Option) option.RequestOption {
 	a, err := newAdapter(project, workspaceID, opts)
-	if err != nil {
-		return failed[option.RequestOption](err)
-	}
+	a.err = err // mms.NewClient returns it, from BaseURL
 	return option.WithPlatform(a)
-}
-
-// failed is an option that fails mms.NewClient with err. It is generic so
-// that this module need not name the root module's configuration type.
-func failed[F ~func(C) error, C any](err error) F {
-	return func(C) error { return err }
 }
 
 // adapter implements platform.Adapter for the Google Cloud gateway.
@@ -93,6 +85,7 @@ type adapter struct {
 	project, workspace, location, baseURL string
 
 	creds *google.Credentials
+	err   error // the configuration's problem, if any
 
 	mu sync.Mutex
 	ts oauth2.TokenSource // nil until resolved
@@ -116,7 +109,7 @@ func newAdapter(project, workspace string, opts []Option) (*adapter, error) {
 		if a.creds == nil && a.ts == nil {
 			creds, err := google.FindDefaultCredentials(context.Background(), Scope)
 			if err != nil {
-				return nil, fmt.Errorf("gcpgateway: no project given and no Application Default Credentials to take one from: %w", err)
+				return a, fmt.Errorf("gcpgateway: no project given and no Application Default Credentials to take one from: %w", err)
 			}
 			a.creds, a.ts = creds, creds.TokenSource
 		}
@@ -124,11 +117,11 @@ func newAdapter(project, workspace string, opts []Option) (*adapter, error) {
 			a.project = a.creds.ProjectID
 		}
 		if a.project == "" {
-			return nil, fmt.Errorf("gcpgateway: no project: pass one to WithProject or set $%s", EnvProject)
+			return a, fmt.Errorf("gcpgateway: no project: pass one to WithProject or set $%s", EnvProject)
 		}
 	}
 	if strings.TrimSpace(a.workspace) == "" {
-		return nil, fmt.Errorf("gcpgateway: no workspace id: pass one to WithProject or set $%s", EnvWorkspaceID)
+		return a, fmt.Errorf("gcpgateway: no workspace id: pass one to WithProject or set $%s", EnvWorkspaceID)
 	}
 	return a, nil
 }
@@ -148,6 +141,9 @@ func (a *adapter) Name() string { return Name }
 // BaseURL is $VENDOR_GOOGLE_CLOUD_BASE_URL, else the workspace's invoke
 // URL.
 func (a *adapter) BaseURL() (string, error) {
+	if a.err != nil {
+		return "", a.err
+	}
 	if a.baseURL != "" {
 		return a.baseURL, nil
 	}
