@@ -12,6 +12,7 @@ package awsgateway
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -107,7 +108,7 @@ func (a *adapter) resolve() error {
 		a.workspace = os.Getenv(EnvWorkspaceID)
 	}
 	if a.region == "" {
-		a.region = cmpOr(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"))
+		a.region = cmp.Or(os.Getenv("AWS_REGION"), os.Getenv("AWS_DEFAULT_REGION"))
 	}
 	a.baseURL = os.Getenv(EnvBaseURL)
 	switch {
@@ -126,13 +127,6 @@ func (a *adapter) resolve() error {
 	}
 	a.signer = v4.NewSigner()
 	return nil
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 func (a *adapter) Name() string { return Name }
@@ -225,7 +219,7 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 		return resp, nil
 	}
 	awsType, _, _ = strings.Cut(awsType, ":")
-	msg := cmpOr(aws.Message, aws.MessageC)
+	msg := cmp.Or(aws.Message, aws.MessageC)
 	if msg == "" {
 		msg = awsType
 	} else {

@@ -13,6 +13,7 @@ package foundry
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -192,7 +193,7 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 	}
 	msg := ""
 	if json.Unmarshal(data, &azure) == nil && azure.Type != "error" {
-		msg = firstOf(azure.Error.Message, azure.Message)
+		msg = cmp.Or(azure.Error.Message, azure.Message)
 	}
 	if msg == "" { // the service's own body, or one with nothing to keep
 		resp.Body = io.NopCloser(bytes.NewReader(data))
@@ -206,15 +207,6 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 	resp.ContentLength = int64(len(body))
 	resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
 	return resp, nil
-}
-
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 // errorType is the service's error type for an HTTP status.

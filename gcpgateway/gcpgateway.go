@@ -12,6 +12,7 @@ package gcpgateway
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -98,9 +99,9 @@ func newAdapter(project, workspace string, opts []Option) (*adapter, error) {
 			o(a)
 		}
 	}
-	a.project = firstOf(a.project, os.Getenv(EnvProject), os.Getenv("GOOGLE_CLOUD_PROJECT"))
-	a.workspace = firstOf(a.workspace, os.Getenv(EnvWorkspaceID))
-	a.location = firstOf(a.location, os.Getenv(EnvLocation), DefaultLocation)
+	a.project = cmp.Or(a.project, os.Getenv(EnvProject), os.Getenv("GOOGLE_CLOUD_PROJECT"))
+	a.workspace = cmp.Or(a.workspace, os.Getenv(EnvWorkspaceID))
+	a.location = cmp.Or(a.location, os.Getenv(EnvLocation), DefaultLocation)
 	a.baseURL = os.Getenv(EnvBaseURL)
 	if a.ts == nil && a.creds != nil {
 		a.ts = a.creds.TokenSource
@@ -124,16 +125,6 @@ func newAdapter(project, workspace string, opts []Option) (*adapter, error) {
 		return a, fmt.Errorf("gcpgateway: no workspace id: pass one to WithProject or set $%s", EnvWorkspaceID)
 	}
 	return a, nil
-}
-
-// firstOf returns the first non-empty string.
-func firstOf(s ...string) string {
-	for _, v := range s {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }
 
 func (a *adapter) Name() string { return Name }
