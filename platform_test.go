@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -78,6 +79,7 @@ func (c *testCloud) Prepare(r *platform.Request) error {
 func (c *testCloud) Authenticate(ctx context.Context, req *http.Request, body []byte) error {
 	sum := sha256.Sum256(body)
 	req.Header.Set("X-Cloud-Signature", fmt.Sprintf("%s/%d", hex.EncodeToString(sum[:]), c.nonce.Add(1)))
+	req.Header.Set("X-Amz-Security-Token", "session-secret-123")
 	return nil
 }
 
@@ -425,6 +427,22 @@ func TestPlatformClientSetUp(t *testing.T) {
 	_, err = c.Models.Get(context.Background(), "m", option.WithAPIKey("k"))
 	if err == nil || !strings.Contains(err.Error(), "cannot add the service's own credential") {
 		t.Errorf("per-call key: %v", err)
+	}
+}
+
+// The debug log shows each attempt as the platform gets it, credentials
+// redacted.
+func TestPlatformLogged(t *testing.T) {
+	var buf bytes.Buffer
+	logger := slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	client, _ := cloudClient(t, &cloudFront{}, nil, option.WithLogger(logger))
+	if _, err := client.Messages.Create(context.Background(), cloudParams); err != nil {
+		t.Fatal(err)
+	}
+	log := buf.String()
+	if !strings.Contains(log, `msg="mms platform request" platform="Test Cloud" method=POST url=`) ||
+		!strings.Contains(log, "/model/mms-large-1/invoke") || strings.Contains(log, "session-secret-123") {
+		t.Errorf("log:\n%s", log)
 	}
 }
 

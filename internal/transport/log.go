@@ -13,6 +13,8 @@ import (
 var redacted = map[string]bool{
 	"X-Api-Key": true, "Authorization": true, "Cookie": true, "Set-Cookie": true,
 	"Proxy-Authorization": true,
+	// Partner platforms' credentials (an AWS session token; Foundry's key).
+	"X-Amz-Security-Token": true, "Api-Key": true,
 }
 
 // RedactHeader returns a copy of h with credentials and cookies replaced.
@@ -57,4 +59,15 @@ func logRetry(cfg *config.Config, req *Request, attempt int, delay time.Duration
 		slog.String("method", req.Method), slog.String("path", req.Path),
 		slog.String("attempt", FormatAttempts(attempt, cfg.MaxRetries)),
 		slog.Duration("delay", delay), slog.String("cause", cause.Error()))
+}
+
+// logPlatform logs an attempt as a platform adapter sends it (after
+// logAttempt logged it in the service's shape).
+func logPlatform(cfg *config.Config, r *http.Request, platform string) {
+	if cfg.Logger == nil || !cfg.Logger.Enabled(context.Background(), slog.LevelDebug) {
+		return
+	}
+	cfg.Logger.LogAttrs(r.Context(), slog.LevelDebug, "mms platform request",
+		slog.String("platform", platform), slog.String("method", r.Method),
+		slog.String("url", RedactURL(r.URL.String())), slog.Any("header", RedactHeader(r.Header)))
 }

@@ -144,7 +144,7 @@ func editMembers(obj []byte, edits []platform.Edit) ([]byte, error) {
 // link returns the last link of the middleware chain for the call: it puts
 // the platform's URL, headers and body on the attempt, authenticates it
 // and translates the answer.
-func (pc *platformCall) link(next config.MiddlewareNext) config.MiddlewareNext {
+func (pc *platformCall) link(cfg *config.Config, next config.MiddlewareNext) config.MiddlewareNext {
 	return func(req *http.Request) (*http.Response, error) {
 		out := req.Clone(req.Context())
 		u := *pc.target
@@ -162,6 +162,7 @@ func (pc *platformCall) link(next config.MiddlewareNext) config.MiddlewareNext {
 		if err := pc.adapter.Authenticate(out.Context(), out, body); err != nil {
 			return nil, &final{err: fmt.Errorf("mms: %s: authenticating: %w", pc.adapter.Name(), err)}
 		}
+		logPlatform(cfg, out, pc.adapter.Name())
 		resp, err := next(out)
 		if err != nil {
 			return nil, err

@@ -104,7 +104,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 		if err != nil {
 			return nil, err
 		}
-		last = pc.link(last)
+		last = pc.link(cfg, last)
 	}
 	send := chain(cfg.Middleware, last)
 	// Each attempt starts from the header built above. Only a middleware,
