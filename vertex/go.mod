@@ -2,7 +2,10 @@ module github.com/mms-sdk/mms-go/vertex
 
 go 1.24.0
 
-require github.com/mms-sdk/mms-go v0.0.0
+require (
+	github.com/google/go-cmp v0.7.0
+	github.com/mms-sdk/mms-go v0.0.0
+)
 
 require (
 	cloud.google.com/go/compute/metadata v0.3.0 // indirect
