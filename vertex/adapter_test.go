@@ -22,6 +22,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/platform"
 	"golang.org/x/oauth2"
+	"golang.org/x/oauth2/google"
 )
 
 // staticSource hands out tokens from a list, one per call, counting calls.
@@ -262,6 +263,17 @@ func TestAuthenticate(t *testing.T) {
 		err := a.Authenticate(context.Background(), httptest.NewRequest("POST", "https://x/", nil), nil)
 		if err == nil || !strings.Contains(err.Error(), "vertex: no access token: metadata server unreachable") {
 			t.Errorf("err = %v", err)
+		}
+	})
+	t.Run("the credentials' project is the default", func(t *testing.T) {
+		creds := &google.Credentials{ProjectID: "from-creds", TokenSource: &staticSource{tokens: []*oauth2.Token{hourToken("c")}}}
+		a := newTestAdapter(t, "global", "", WithCredentials(creds))
+		r := &platform.Request{Endpoint: platform.CountTokens, Query: url.Values{}}
+		if err := a.Prepare(r); err != nil || !strings.HasPrefix(r.Path, "/v1/projects/from-creds/") {
+			t.Errorf("path %q, err %v", r.Path, err)
+		}
+		if got := authorize(t, a); got != "Bearer c" {
+			t.Errorf("Authorization %q", got)
 		}
 	})
 	t.Run("nil options are configuration errors", func(t *testing.T) {

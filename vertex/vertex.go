@@ -85,8 +85,8 @@ func WithTokenSource(ts oauth2.TokenSource) Option {
 
 // WithProject makes the client talk to Vertex AI in region ("global",
 // "us", "eu", "us-east5", …) for Google Cloud project projectID. An empty
-// region is $CLOUD_ML_REGION, an empty projectID $VENDOR_VERTEX_PROJECT_ID;
-// both must end up set. The base URL is $VENDOR_VERTEX_BASE_URL if set, else
+// region is $CLOUD_ML_REGION; an empty projectID is $VENDOR_VERTEX_PROJECT_ID,
+// else the project of WithCredentials' credentials; both must end up set. The base URL is $VENDOR_VERTEX_BASE_URL if set, else
 // the region's (see BaseURL).
 //
 // Without WithCredentials or WithTokenSource, Application Default
@@ -146,6 +146,9 @@ func newAdapter(region, project string, opts []Option) *adapter {
 	}
 	if a.project == "" {
 		a.project = os.Getenv(EnvProjectID)
+	}
+	if a.project == "" && s.creds != nil {
+		a.project = s.creds.ProjectID
 	}
 	a.err = errors.Join(s.err, a.configure())
 	switch {
