@@ -95,6 +95,14 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		// of them would be a data race, so this option only works per call.
 		return nil, errors.New("mms: option.WithResponseMetadata is a per-call option: pass it to each call, with its own destination, not to NewClient")
 	}
+	if cfg.Platform != nil {
+		if err := setUpPlatform(cfg); err != nil {
+			return nil, err
+		}
+		c := &Client{cfg: cfg}
+		c.initServices()
+		return c, nil
+	}
 	plan, err := chooseCredential(cfg)
 	if err != nil {
 		return nil, err
@@ -191,6 +199,7 @@ type request struct {
 	emptyOK      bool // an answer without a body (a 204) leaves out as it is
 	streaming    bool // leave the response body open
 	timeout      time.Duration
+	model        string // a Messages call's model, for a platform adapter
 }
 
 // call is one call of a service method with its options applied. A method
@@ -210,11 +219,19 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 		return call{cfg: c.cfg}
 	}
 	cfg := c.cfg.Clone()
+	cfg.Platform = nil // to see whether a call option sets one
 	if err := config.Apply(cfg, opts); err != nil {
 		return call{err: err}
 	}
 	if cfg.Federation != nil || cfg.Profile != "" {
 		return call{err: errors.New("mms: option.WithFederation and option.WithProfile are client options: the client's calls share the token they give; pass them to NewClient")}
+	}
+	if cfg.Platform != nil {
+		return call{err: errors.New("mms: option.WithPlatform (and the platform modules' options) are client options: pass them to NewClient")}
+	}
+	cfg.Platform = c.cfg.Platform
+	if cfg.Platform != nil && (cfg.APIKey != "" || cfg.AuthToken != "" || cfg.Bearer != nil) {
+		return call{err: fmt.Errorf("mms: %s authenticates every request: a call cannot add the service's own credential", cfg.Platform.Name())}
 	}
 	return call{cfg: cfg}
 }
@@ -235,7 +252,7 @@ func (cl call) send(ctx context.Context, r *request) (*transport.Response, error
 		Method: r.method, Path: r.path, Query: r.query,
 		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
-		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate,
+		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate, Model: r.model,
 	}
 	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {
@@ -300,4 +317,35 @@ func decodeInto(data []byte, out any) error {
 		return o.UnmarshalJSON(bytes.TrimSpace(data))
 	}
 	return json.Unmarshal(data, out)
+}
+
+// setUpPlatform finishes a client configured for a partner platform: the
+// adapter authenticates, so the service's own credentials are refused, and
+// the base URL is the adapter's unless option.WithBaseURL set one.
+func setUpPlatform(cfg *config.Config) error {
+	name := cfg.Platform.Name()
+	for _, c := range []struct {
+		set    bool
+		option string
+	}{
+		{cfg.APIKey != "", "WithAPIKey"}, {cfg.AuthToken != "", "WithAuthToken"}, {cfg.Bearer != nil, "WithTokenSource"},
+		{cfg.Federation != nil, "WithFederation"}, {cfg.Profile != "", "WithProfile"},
+	} {
+		if c.set {
+			return fmt.Errorf("mms: option.%s cannot be used with %s: the platform's adapter authenticates every request", c.option, name)
+		}
+	}
+	base, err := cfg.Platform.BaseURL()
+	if err != nil {
+		return fmt.Errorf("mms: %s: %w", name, err)
+	}
+	if cfg.BaseURL != nil {
+		return nil
+	}
+	u, err := transport.ParseBaseURL(base)
+	if err != nil {
+		return fmt.Errorf("mms: %s: base URL: %w", name, err)
+	}
+	cfg.BaseURL = u
+	return nil
 }

@@ -23,11 +23,11 @@ type RateLimit = option.RateLimit
 // metadataFrom parses a response's metadata as option.WithResponseMetadata
 // captures it: the parser lives with the type, in package option, and this
 // is its one public entry.
-func metadataFrom(status int, h http.Header, attempts int) ResponseMetadata {
+func metadataFrom(status int, h http.Header, attempts int, platformRequestID string) ResponseMetadata {
 	var md ResponseMetadata
 	var cfg config.Config
 	if option.WithResponseMetadata(&md)(&cfg) == nil {
-		cfg.MetadataInto(status, h, attempts)
+		cfg.MetadataInto(status, h, attempts, platformRequestID)
 	}
 	return md
 }

@@ -32,6 +32,9 @@ type Error struct {
 	Message string
 	// RequestID comes from the request-id header, else the body's request_id.
 	RequestID string
+	// PlatformRequestID is a partner platform's own request id (Bedrock's
+	// x-amzn-RequestId, …), next to RequestID; "" without a platform.
+	PlatformRequestID string
 	// Header holds the response headers (nil for stream error events).
 	Header http.Header
 	// Body is the raw response body.
@@ -50,15 +53,20 @@ func (e *Error) Error() string {
 	if e.Message != "" {
 		b.WriteString(": " + e.Message)
 	}
-	if e.RequestID != "" {
+	switch {
+	case e.RequestID != "" && e.PlatformRequestID != "":
+		b.WriteString(" (request-id " + e.RequestID + ", platform request-id " + e.PlatformRequestID + ")")
+	case e.RequestID != "":
 		b.WriteString(" (request-id " + e.RequestID + ")")
+	case e.PlatformRequestID != "":
+		b.WriteString(" (platform request-id " + e.PlatformRequestID + ")")
 	}
 	return b.String()
 }
 
 // Metadata returns the response metadata carried by the error's headers.
 func (e *Error) Metadata() ResponseMetadata {
-	return metadataFrom(e.StatusCode, e.Header, e.Attempts)
+	return metadataFrom(e.StatusCode, e.Header, e.Attempts, e.PlatformRequestID)
 }
 
 // Sentinels for errors.Is. An *Error matches the sentinel of its type, or of

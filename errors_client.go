@@ -112,8 +112,10 @@ func (e *AttemptTimeoutError) Is(target error) bool { return target == context.D
 // pipelineErrors builds the transport's errors as this package's types.
 type pipelineErrors struct{}
 
-func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int) error {
-	return newAPIError(status, h, body, attempts)
+func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string) error {
+	e := newAPIError(status, h, body, attempts)
+	e.PlatformRequestID = platformID
+	return e
 }
 
 func (pipelineErrors) RequestTooLarge(method, path string, size, limit int64, sent bool) error {

@@ -350,7 +350,7 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 	}
 	d := &FileDownload{
 		Body: resp.Body, ContentType: resp.Header.Get(wire.HeaderContentType),
-		ContentLength: resp.ContentLength, Metadata: metadataFrom(resp.StatusCode, resp.Header, resp.Attempts),
+		ContentLength: resp.ContentLength, Metadata: metadataFrom(resp.StatusCode, resp.Header, resp.Attempts, resp.PlatformRequestID),
 	}
 	if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
 		d.Filename = params["filename"]

@@ -48,7 +48,7 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	var msg Message
 	_, err = cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
-		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens),
+		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens), model: p.Model,
 	})
 	if err != nil {
 		return nil, err
@@ -83,7 +83,7 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 	}
 	var out MessageTokensCount
 	_, err := s.client.newCall(opts).send(ctx, &request{
-		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out,
+		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out, model: p.Model,
 	})
 	if err != nil {
 		return nil, err

@@ -140,7 +140,7 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
-	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas()}
+	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(), model: p.Model}
 	conn, err := cl.openEvents(ctx, r)
 	if err != nil {
 		return nil, err

@@ -129,10 +129,10 @@ func (c *eventConn) readError(ctx context.Context, events int, err error) error 
 }
 
 // withResponse completes the *Error of an "error" event with what the
-// response says: the attempts, and its request-id when the payload has
-// none.
+// response says: the attempts, the platform's request id, and its
+// request-id when the payload has none.
 func (c *eventConn) withResponse(e *Error) *Error {
-	e.Attempts = c.resp.Attempts
+	e.Attempts, e.PlatformRequestID = c.resp.Attempts, c.resp.PlatformRequestID
 	if e.RequestID == "" {
 		e.RequestID = c.resp.RequestID
 	}

@@ -21,6 +21,9 @@ type ResponseMetadata struct {
 	StatusCode int
 	// RequestID is the request-id header (req_…).
 	RequestID string
+	// PlatformRequestID is a partner platform's own request id (Bedrock's
+	// x-amzn-RequestId, …); "" without a platform.
+	PlatformRequestID string
 	// OrganizationID is the vendor-organization-id header.
 	OrganizationID string
 	// WorkspaceID is the vendor-workspace-id header.

@@ -333,8 +333,9 @@ func WithResponseMetadata(dst *ResponseMetadata) RequestOption {
 		if dst == nil {
 			return errors.New("option: WithResponseMetadata: dst is nil")
 		}
-		c.MetadataInto = func(status int, h http.Header, attempts int) {
+		c.MetadataInto = func(status int, h http.Header, attempts int, platformRequestID string) {
 			*dst = parseMetadata(status, h, attempts)
+			dst.PlatformRequestID = platformRequestID
 		}
 		return nil
 	}

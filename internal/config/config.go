@@ -72,9 +72,10 @@ type Config struct {
 	Logger        *slog.Logger
 	Limiter       Limiter
 
-	// MetadataInto receives the status, header and attempts of each call's
-	// final response; option.WithResponseMetadata parses them.
-	MetadataInto func(status int, h http.Header, attempts int)
+	// MetadataInto receives the status, header, attempts and platform
+	// request id of each call's final response; option.WithResponseMetadata
+	// parses them.
+	MetadataInto func(status int, h http.Header, attempts int, platformRequestID string)
 
 	// Platform, when set, maps every request onto a partner or cloud
 	// platform (option.WithPlatform; a client option).

@@ -12,8 +12,9 @@ import (
 // what callers match, with no conversion step and no internal type in the
 // chain.
 type Errors interface {
-	// API is the error of a non-2xx answer.
-	API(status int, h http.Header, body []byte, attempts int) error
+	// API is the error of a non-2xx answer; platformID is the platform's
+	// own request id, if any.
+	API(status int, h http.Header, body []byte, attempts int, platformID string) error
 	// RequestTooLarge reports a body over its endpoint's limit; sent is true
 	// when the limit was crossed while streaming (size bytes had been read).
 	RequestTooLarge(method, path string, size, limit int64, sent bool) error

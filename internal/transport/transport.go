@@ -52,6 +52,9 @@ type Request struct {
 	DefaultTimeout time.Duration
 	// Tokens is the client-side rate limiter's estimate for this request.
 	Tokens int
+	// Model is the model of a Messages call (create, stream, count
+	// tokens), for a platform adapter's path; "" otherwise.
+	Model string
 }
 
 // Response is a successful (2xx) answer.
@@ -63,6 +66,9 @@ type Response struct {
 	RequestID string
 	// Attempts is how many attempts the call took.
 	Attempts int
+	// PlatformRequestID is the platform's own request id (see
+	// platform.Adapter.RequestIDHeader); "" without a platform.
+	PlatformRequestID string
 }
 
 // errAttemptTimeout is the cancel cause of an attempt that ran out of time.
@@ -74,8 +80,10 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 	if cfg.BaseURL == nil {
 		return nil, errors.New("mms: no base URL configured")
 	}
-	if err := checkSize(req, errs); err != nil {
-		return nil, err
+	if cfg.Platform == nil { // a platform checks its own limit (preparePlatform)
+		if err := checkSize(req, errs); err != nil {
+			return nil, err
+		}
 	}
 	betas, err := requestBetas(cfg, req)
 	if err != nil {
@@ -90,12 +98,20 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 	if client == nil {
 		client = http.DefaultClient
 	}
-	send := chain(cfg.Middleware, withRedirectPolicy(client, cfg.BaseURL, req, errs).Do)
+	last := withRedirectPolicy(client, cfg.BaseURL, req, errs).Do
+	if cfg.Platform != nil {
+		pc, err := preparePlatform(cfg, req, betas, header, errs)
+		if err != nil {
+			return nil, err
+		}
+		last = pc.link(last)
+	}
+	send := chain(cfg.Middleware, last)
 	// Each attempt starts from the header built above. Only a middleware,
 	// net/http adding a cookie jar's cookies, or a bearer token resolved
 	// per attempt writes to a request's header; then each attempt gets a
 	// copy.
-	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil || cfg.Bearer != nil
+	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil || cfg.Bearer != nil || cfg.Platform != nil
 
 	var lastErr error
 	var delay time.Duration
@@ -268,7 +284,8 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		cfg.Limiter.Observe(hresp.Header)
 	}
 	logResponse(cfg, req, hresp, attempt, time.Since(start))
-	resp := &Response{Response: hresp, RequestID: hresp.Header.Get(wire.HeaderRequestID), Attempts: attempt}
+	resp := &Response{Response: hresp, RequestID: hresp.Header.Get(wire.HeaderRequestID), Attempts: attempt,
+		PlatformRequestID: platformRequestID(cfg, hresp.Header)}
 	if err := unfollowedRedirect(req, cfg.BaseURL, hresp, errs); err != nil {
 		hresp.Body.Close()
 		stopTimer()
@@ -321,7 +338,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	stopTimer()
 	cancel(nil)
 	report(cfg, resp)
-	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt)
+	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt, resp.PlatformRequestID)
 	retry := ShouldRetry(hresp) && !wire.FinalConflict(hresp.StatusCode, errBody)
 	return resp, retry && replayable, notReplayable(apiErr, retry, replayable, errs)
 }
@@ -338,7 +355,7 @@ func notReplayable(err error, retry, replayable bool, errs Errors) error {
 // report hands the final response's metadata to option.WithResponseMetadata.
 func report(cfg *config.Config, r *Response) {
 	if cfg.MetadataInto != nil {
-		cfg.MetadataInto(r.StatusCode, r.Header, r.Attempts)
+		cfg.MetadataInto(r.StatusCode, r.Header, r.Attempts, r.PlatformRequestID)
 	}
 }
 

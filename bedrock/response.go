@@ -1,0 +1,140 @@
+package bedrock
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/mms-sdk/mms-go/platform"
+)
+
+// maxErrorBody bounds the error body read to translate it.
+const maxErrorBody = 1 << 20
+
+// eventStreamType is the media type of InvokeModelWithResponseStream.
+const eventStreamType = "application/vnd.amazon.eventstream"
+
+// Response translates InvokeModel's answers: an error body ({"message"} and
+// x-amzn-ErrorType) into the service's error body with the same status,
+// and an EventStream into server-sent events. Mantle answers in the
+// service's own shapes and passes through.
+func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Response, error) {
+	if a.mantle {
+		return resp, nil
+	}
+	if resp.StatusCode >= 400 {
+		return translateError(resp)
+	}
+	if mt, _, _ := mime.ParseMediaType(resp.Header.Get("Content-Type")); mt == eventStreamType {
+		resp.Body = newEventStreamReader(resp.Body)
+		resp.Header.Set("Content-Type", "text/event-stream")
+		resp.Header.Del("Content-Length")
+		resp.ContentLength = -1
+	}
+	return resp, nil
+}
+
+// translateError rewrites an AWS error body into the service's error body,
+// keeping the status and the message. A body already in the service's
+// shape is left as it is.
+func translateError(resp *http.Response) (*http.Response, error) {
+	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
+	resp.Body.Close()
+	if err != nil {
+		return nil, fmt.Errorf("bedrock: reading the %d error body: %w", resp.StatusCode, err)
+	}
+	var aws struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+		// Some AWS front ends spell it with a capital.
+		MessageCap string `json:"Message"`
+	}
+	_ = json.Unmarshal(raw, &aws) // a body that is no JSON keeps its text as the message
+	if aws.Type == "error" {
+		resp.Body = io.NopCloser(bytes.NewReader(raw))
+		return resp, nil
+	}
+	msg := aws.Message
+	if msg == "" {
+		msg = aws.MessageCap
+	}
+	if msg == "" {
+		msg = strings.TrimSpace(string(raw))
+	}
+	if msg == "" {
+		msg = http.StatusText(resp.StatusCode)
+	}
+	code, _, _ := strings.Cut(resp.Header.Get("X-Amzn-Errortype"), ":")
+	body := serviceError(errorType(code, resp.StatusCode), msg)
+	resp.Body = io.NopCloser(bytes.NewReader(body))
+	resp.ContentLength = int64(len(body))
+	resp.Header.Set("Content-Type", "application/json")
+	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	return resp, nil
+}
+
+// errorType maps an AWS exception name (as in x-amzn-ErrorType, or an
+// EventStream :exception-type, either capitalisation) to the service's
+// error type; an unknown one goes by the status (0 in a stream).
+func errorType(exception string, status int) string {
+	switch strings.ToLower(exception) {
+	case "throttlingexception", "modelnotreadyexception":
+		return wire.ErrRateLimit
+	case "serviceunavailableexception":
+		return wire.ErrOverloaded
+	case "modeltimeoutexception":
+		return wire.ErrTimeout
+	case "validationexception":
+		if status != http.StatusRequestEntityTooLarge {
+			return wire.ErrInvalidRequest
+		}
+	case "accessdeniedexception":
+		return wire.ErrPermission
+	case "resourcenotfoundexception":
+		return wire.ErrNotFound
+	case "unrecognizedclientexception", "invalidsignatureexception", "expiredtokenexception", "incompletesignatureexception":
+		return wire.ErrAuthentication
+	case "internalserverexception", "modelerrorexception", "modelstreamerrorexception":
+		return wire.ErrAPI
+	}
+	switch {
+	case status == 400:
+		return wire.ErrInvalidRequest
+	case status == 401:
+		return wire.ErrAuthentication
+	case status == 403:
+		return wire.ErrPermission
+	case status == 404:
+		return wire.ErrNotFound
+	case status == 408 || status == 504:
+		return wire.ErrTimeout
+	case status == 413:
+		return wire.ErrRequestTooLarge
+	case status == 429:
+		return wire.ErrRateLimit
+	case status == 503 || status == 529:
+		return wire.ErrOverloaded
+	case status >= 400 && status < 500:
+		return wire.ErrInvalidRequest
+	}
+	return wire.ErrAPI
+}
+
+// serviceError encodes the service's error body.
+func serviceError(typ, message string) []byte {
+	type detail struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	}
+	b, _ := json.Marshal(struct {
+		Type  string `json:"type"`
+		Error detail `json:"error"`
+	}{"error", detail{typ, message}}) // strings only: cannot fail
+	return b
+}
