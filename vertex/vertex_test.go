@@ -3,6 +3,7 @@ package vertex_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -220,7 +221,8 @@ func TestUnsupportedEndpoints(t *testing.T) {
 }
 
 // TestBodyLimit: a body over 30 MB is refused before sending; one under it
-// is sent.
+// is sent (the front then refuses it with an injected 400, sparing the fake
+// a 30 MB prompt).
 func TestBodyLimit(t *testing.T) {
 	tests := []struct {
 		name     string
@@ -233,6 +235,7 @@ func TestBodyLimit(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSetup(t, nil)
+			s.front.FailNext(http.StatusBadRequest)
 			p := params
 			p.Messages = []mms.MessageParam{mms.UserText(strings.Repeat("a", tt.text))}
 			_, err := s.client.Messages.Create(context.Background(), p)
@@ -241,9 +244,10 @@ func TestBodyLimit(t *testing.T) {
 				t.Fatalf("sent %v, err %v; want sent %v", sent, err, tt.wantSent)
 			}
 			var tooLarge *mms.RequestTooLargeError
+			var apiErr *mms.Error
 			if tt.wantSent {
-				if err != nil {
-					t.Fatal(err)
+				if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusBadRequest {
+					t.Fatalf("err = %v; want the front's injected 400", err)
 				}
 			} else if !errors.As(err, &tooLarge) || tooLarge.Limit != vertex.MaxBodySize || tooLarge.Sent {
 				t.Fatalf("err = %v; want a *mms.RequestTooLargeError at %d bytes, nothing sent", err, vertex.MaxBodySize)

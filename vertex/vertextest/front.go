@@ -116,6 +116,9 @@ func (f *Frontend) ServePlatform(w http.ResponseWriter, r *http.Request, service
 	token, hasBearer := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	at := f.record(Attempt{Path: r.URL.EscapedPath(), Token: token})
 	refuse := func(status int, message string) {
+		// Read what is left of the body first, so that the client sees the
+		// answer rather than a reset connection.
+		_, _ = io.Copy(io.Discard, io.LimitReader(r.Body, vertex.MaxBodySize+1))
 		f.mu.Lock()
 		f.attempts[at].Status = status
 		f.mu.Unlock()
