@@ -15,7 +15,10 @@ import (
 	"github.com/mms-sdk/mms-go/platform"
 	"github.com/mms-sdk/mms-go/vertex"
 	"github.com/mms-sdk/mms-go/vertex/vertextest"
+	"go.uber.org/goleak"
 )
+
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
 
 // setup is a client on Vertex AI's front before a fresh fake.
 type setup struct {
@@ -87,9 +90,14 @@ func TestSameResultsAsDirect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.client.Messages.Create(ctx, params)
+	var md option.ResponseMetadata
+	got, err := s.client.Messages.Create(ctx, params, option.WithResponseMetadata(&md))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The model's request-id comes through; Vertex has no id of its own.
+	if !strings.HasPrefix(md.RequestID, "req_") || md.PlatformRequestID != "" {
+		t.Errorf("request ids %q, %q", md.RequestID, md.PlatformRequestID)
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("create (-direct +vertex):\n%s", diff)
