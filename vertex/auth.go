@@ -29,8 +29,8 @@ func (a *adapter) Authenticate(_ context.Context, req *http.Request, _ []byte) e
 }
 
 // source returns the cached token source, looking up Application Default
-// Credentials the first time when no option supplied one. A failed lookup
-// is not remembered: the next call tries again.
+// Credentials the first time when no option supplied one (from BaseURL, so
+// in mms.NewClient). A failed lookup is not remembered.
 func (t *tokens) source() (oauth2.TokenSource, error) {
 	t.mu.Lock()
 	defer t.mu.Unlock()

@@ -90,10 +90,9 @@ func WithTokenSource(ts oauth2.TokenSource) Option {
 // the region's (see BaseURL).
 //
 // Without WithCredentials or WithTokenSource, Application Default
-// Credentials (scope cloud-platform) are looked up when mms.NewClient asks
-// for the base URL, so that missing credentials are NewClient's error; with
-// option.WithBaseURL they are looked up at the first call instead, and a
-// failed lookup is that call's error (the next call tries again).
+// Credentials (scope cloud-platform) are looked up once, when mms.NewClient
+// checks the configuration, so that missing credentials are NewClient's
+// error.
 func WithProject(region, projectID string, opts ...Option) option.RequestOption {
 	return option.WithPlatform(newAdapter(region, projectID, opts))
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -269,6 +270,7 @@ func TestNewClientErrors(t *testing.T) {
 	t.Setenv(vertex.EnvRegion, "")
 	t.Setenv(vertex.EnvProjectID, "")
 	t.Setenv(vertex.EnvBaseURL, "")
+	t.Setenv("GOOGLE_APPLICATION_CREDENTIALS", filepath.Join(t.TempDir(), "missing.json"))
 	ts := &vertextest.TokenSource{}
 	tests := []struct {
 		name    string
@@ -277,6 +279,8 @@ func TestNewClientErrors(t *testing.T) {
 	}{
 		{name: "no region", opts: []option.RequestOption{vertex.WithProject("", "p", vertex.WithTokenSource(ts))}, wantErr: "vertex: no region"},
 		{name: "bad region", opts: []option.RequestOption{vertex.WithProject("us east", "p", vertex.WithTokenSource(ts))}, wantErr: "not a Vertex AI region"},
+		{name: "no Application Default Credentials, even with a base URL", opts: []option.RequestOption{vertex.WithProject("global", "p"), option.WithBaseURL("https://proxy.example")},
+			wantErr: "vertex: no Google Application Default Credentials"},
 		{name: "with an API key", opts: []option.RequestOption{vertex.WithProject("global", "p", vertex.WithTokenSource(ts)), option.WithAPIKey("sk-secret-value")}},
 	}
 	for _, tt := range tests {
