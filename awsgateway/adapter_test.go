@@ -161,11 +161,11 @@ func TestResponseErrorBodies(t *testing.T) {
 		want                string
 	}{
 		{"aws throttling", "ThrottlingException:http://internal", `{"message":"Rate exceeded"}`, 429,
-			`{"error":{"message":"ThrottlingException: Rate exceeded","type":"rate_limit_error"},"type":"error"}`},
+			`{"type":"error","error":{"type":"rate_limit_error","message":"ThrottlingException: Rate exceeded"}}`},
 		{"aws capitalized message", "AccessDeniedException", `{"Message":"denied"}`, 403,
-			`{"error":{"message":"AccessDeniedException: denied","type":"permission_error"},"type":"error"}`},
+			`{"type":"error","error":{"type":"permission_error","message":"AccessDeniedException: denied"}}`},
 		{"aws body not json", "InternalFailure", `oops`, 500,
-			`{"error":{"message":"InternalFailure","type":"api_error"},"type":"error"}`},
+			`{"type":"error","error":{"type":"api_error","message":"InternalFailure"}}`},
 		{"service body", "Whatever", `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`, 529,
 			`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`},
 		{"no aws error type", "", `{"message":"x"}`, 500, `{"message":"x"}`},

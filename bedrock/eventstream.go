@@ -10,6 +10,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mms-sdk/mms-go/platform"
+
 	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
 
@@ -99,7 +101,7 @@ func (r *eventStreamReader) next() error {
 		if err := json.Unmarshal(msg.Payload, &body); err != nil || body.Message == "" {
 			body.Message = name // the exception's name says what happened
 		}
-		r.writeEvent(sseErrorEvent, serviceError(errorType(name, 0), body.Message))
+		r.writeEvent(sseErrorEvent, platform.ErrorBody(errorType(name, 0), body.Message))
 		return io.EOF
 	case messageError:
 		code := header(msg, headerErrCode)
@@ -107,7 +109,7 @@ func (r *eventStreamReader) next() error {
 		if text == "" {
 			text = code
 		}
-		r.writeEvent(sseErrorEvent, serviceError(errorType(code, 0), text))
+		r.writeEvent(sseErrorEvent, platform.ErrorBody(errorType(code, 0), text))
 		return io.EOF
 	default:
 		return fmt.Errorf("%s: a frame of unknown message type %q", damagedMessage, kind)

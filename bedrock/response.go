@@ -7,10 +7,8 @@ import (
 	"io"
 	"mime"
 	"net/http"
-	"strconv"
 	"strings"
 
-	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/platform"
 )
 
@@ -71,11 +69,7 @@ func translateError(resp *http.Response) (*http.Response, error) {
 		msg = http.StatusText(resp.StatusCode)
 	}
 	code, _, _ := strings.Cut(resp.Header.Get("X-Amzn-Errortype"), ":")
-	body := serviceError(errorType(code, resp.StatusCode), msg)
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Type", "application/json")
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
+	platform.SetBody(resp, platform.ErrorBody(errorType(code, resp.StatusCode), msg), "application/json")
 	return resp, nil
 }
 
@@ -85,56 +79,43 @@ func translateError(resp *http.Response) (*http.Response, error) {
 func errorType(exception string, status int) string {
 	switch strings.ToLower(exception) {
 	case "throttlingexception", "modelnotreadyexception":
-		return wire.ErrRateLimit
+		return platform.RateLimitError
 	case "serviceunavailableexception":
-		return wire.ErrOverloaded
+		return platform.OverloadedError
 	case "modeltimeoutexception":
-		return wire.ErrTimeout
+		return platform.TimeoutError
 	case "validationexception":
 		if status != http.StatusRequestEntityTooLarge {
-			return wire.ErrInvalidRequest
+			return platform.InvalidRequestError
 		}
 	case "accessdeniedexception":
-		return wire.ErrPermission
+		return platform.PermissionError
 	case "resourcenotfoundexception":
-		return wire.ErrNotFound
+		return platform.NotFoundError
 	case "unrecognizedclientexception", "invalidsignatureexception", "expiredtokenexception", "incompletesignatureexception":
-		return wire.ErrAuthentication
+		return platform.AuthenticationError
 	case "internalserverexception", "modelerrorexception", "modelstreamerrorexception":
-		return wire.ErrAPI
+		return platform.APIError
 	}
 	switch {
 	case status == 400:
-		return wire.ErrInvalidRequest
+		return platform.InvalidRequestError
 	case status == 401:
-		return wire.ErrAuthentication
+		return platform.AuthenticationError
 	case status == 403:
-		return wire.ErrPermission
+		return platform.PermissionError
 	case status == 404:
-		return wire.ErrNotFound
+		return platform.NotFoundError
 	case status == 408 || status == 504:
-		return wire.ErrTimeout
+		return platform.TimeoutError
 	case status == 413:
-		return wire.ErrRequestTooLarge
+		return platform.RequestTooLarge
 	case status == 429:
-		return wire.ErrRateLimit
+		return platform.RateLimitError
 	case status == 503 || status == 529:
-		return wire.ErrOverloaded
+		return platform.OverloadedError
 	case status >= 400 && status < 500:
-		return wire.ErrInvalidRequest
+		return platform.InvalidRequestError
 	}
-	return wire.ErrAPI
-}
-
-// serviceError encodes the service's error body.
-func serviceError(typ, message string) []byte {
-	type detail struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-	}
-	b, _ := json.Marshal(struct {
-		Type  string `json:"type"`
-		Error detail `json:"error"`
-	}{"error", detail{typ, message}}) // strings only: cannot fail
-	return b
+	return platform.APIError
 }

@@ -199,38 +199,8 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 		resp.Body = io.NopCloser(bytes.NewReader(data))
 		return resp, nil
 	}
-	body, _ := json.Marshal(map[string]any{
-		"type":  "error",
-		"error": map[string]string{"type": errorType(resp.StatusCode), "message": msg},
-	})
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
+	platform.SetBody(resp, platform.ErrorBody(platform.ErrorType(resp.StatusCode), msg), "application/json")
 	return resp, nil
-}
-
-// errorType is the service's error type for an HTTP status.
-func errorType(status int) string {
-	switch status {
-	case 401:
-		return "authentication_error"
-	case 403:
-		return "permission_error"
-	case 404:
-		return "not_found_error"
-	case 413:
-		return "request_too_large"
-	case 429:
-		return "rate_limit_error"
-	case 504:
-		return "timeout_error"
-	case 529:
-		return "overloaded_error"
-	}
-	if status >= 500 {
-		return "api_error"
-	}
-	return "invalid_request_error"
 }
 
 // Interface check.

@@ -37,30 +37,9 @@ func writeError(w http.ResponseWriter, r *http.Request, status int, errType, mes
 	})
 }
 
-// errorTypes are the statuses with an error type of their own.
-var errorTypes = map[int]string{
-	http.StatusUnauthorized:          wire.ErrAuthentication,
-	http.StatusPaymentRequired:       wire.ErrBilling,
-	http.StatusForbidden:             wire.ErrPermission,
-	http.StatusNotFound:              wire.ErrNotFound,
-	http.StatusRequestEntityTooLarge: wire.ErrRequestTooLarge,
-	http.StatusTooManyRequests:       wire.ErrRateLimit,
-	http.StatusGatewayTimeout:        wire.ErrTimeout,
-	statusOverloaded:                 wire.ErrOverloaded,
-}
-
-// errorTypeForStatus maps a status to its error type as in the spec's table:
-// other 4xx statuses use
-// invalid_request_error and other 5xx statuses api_error.
-func errorTypeForStatus(status int) string {
-	if t, ok := errorTypes[status]; ok {
-		return t
-	}
-	if status >= 500 {
-		return wire.ErrAPI
-	}
-	return wire.ErrInvalidRequest
-}
+// errorTypeForStatus maps a status to its error type as in the spec's table
+// (wire.ErrorTypeForStatus).
+func errorTypeForStatus(status int) string { return wire.ErrorTypeForStatus(status) }
 
 // statusMessage is the generic message for an injected error status.
 func statusMessage(status int) string {

@@ -24,6 +24,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/mms-sdk/mms-go/platform"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 )
@@ -234,7 +236,9 @@ func writeAWSError(w http.ResponseWriter, status int, errType, msg string) {
 
 // writeServiceError answers with the service's error body.
 func writeServiceError(w http.ResponseWriter, status int, errType, msg string) {
-	writeJSON(w, status, map[string]any{"type": "error", "error": map[string]string{"type": errType, "message": msg}})
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_, _ = w.Write(platform.ErrorBody(errType, msg))
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

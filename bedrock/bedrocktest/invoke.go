@@ -10,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
+	"github.com/mms-sdk/mms-go/platform"
 
-	"github.com/mms-sdk/mms-go/internal/wire"
+	"github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream"
 )
 
 // bodyVersion is the vendor_version InvokeModel accepts.
@@ -274,19 +274,19 @@ func (t *translator) finish() {
 // exception.
 func awsException(errType string, status int) (int, string) {
 	switch errType {
-	case wire.ErrInvalidRequest:
+	case platform.InvalidRequestError:
 		return http.StatusBadRequest, "ValidationException"
-	case wire.ErrPermission, wire.ErrAuthentication, wire.ErrBilling:
+	case platform.PermissionError, platform.AuthenticationError, platform.BillingError:
 		return http.StatusForbidden, "AccessDeniedException"
-	case wire.ErrNotFound:
+	case platform.NotFoundError:
 		return http.StatusNotFound, "ResourceNotFoundException"
-	case wire.ErrRequestTooLarge:
+	case platform.RequestTooLarge:
 		return http.StatusRequestEntityTooLarge, "ValidationException"
-	case wire.ErrRateLimit:
+	case platform.RateLimitError:
 		return http.StatusTooManyRequests, "ThrottlingException"
-	case wire.ErrOverloaded:
+	case platform.OverloadedError:
 		return http.StatusServiceUnavailable, "ServiceUnavailableException"
-	case wire.ErrTimeout:
+	case platform.TimeoutError:
 		return http.StatusRequestTimeout, "ModelTimeoutException"
 	}
 	if status < 500 {
@@ -299,23 +299,23 @@ func awsException(errType string, status int) (int, string) {
 func vendorErrorType(status int) string {
 	switch status {
 	case 400:
-		return wire.ErrInvalidRequest
+		return platform.InvalidRequestError
 	case 401:
-		return wire.ErrAuthentication
+		return platform.AuthenticationError
 	case 403:
-		return wire.ErrPermission
+		return platform.PermissionError
 	case 404:
-		return wire.ErrNotFound
+		return platform.NotFoundError
 	case 413:
-		return wire.ErrRequestTooLarge
+		return platform.RequestTooLarge
 	case 429:
-		return wire.ErrRateLimit
+		return platform.RateLimitError
 	case 503, 529:
-		return wire.ErrOverloaded
+		return platform.OverloadedError
 	case 504:
-		return wire.ErrTimeout
+		return platform.TimeoutError
 	}
-	return wire.ErrAPI
+	return platform.APIError
 }
 
 // writeAWSError writes Bedrock's error answer: {"message"} and
@@ -331,7 +331,7 @@ func writeAWSError(w http.ResponseWriter, status int, exception, message string)
 
 // writeServiceError writes the service's own error body (Mantle).
 func writeServiceError(w http.ResponseWriter, status int, errType, message string) {
-	body, _ := json.Marshal(map[string]any{"type": "error", "error": map[string]string{"type": errType, "message": message}})
+	body := platform.ErrorBody(errType, message)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_, _ = w.Write(body)

@@ -159,3 +159,28 @@ func FinalConflict(status int, body []byte) bool {
 	}
 	return b.Error.Type == ErrMemoryPreconditionFailed || b.Error.Type == ErrMemoryPathConflict
 }
+
+// errorTypes are the statuses with an error type of their own.
+var errorTypes = map[int]string{
+	401: ErrAuthentication,
+	402: ErrBilling,
+	403: ErrPermission,
+	404: ErrNotFound,
+	413: ErrRequestTooLarge,
+	429: ErrRateLimit,
+	504: ErrTimeout,
+	529: ErrOverloaded,
+}
+
+// ErrorTypeForStatus is the error type the service answers a status with
+// (the spec's table): another 4xx is invalid_request_error, another 5xx
+// api_error.
+func ErrorTypeForStatus(status int) string {
+	if t, ok := errorTypes[status]; ok {
+		return t
+	}
+	if status >= 500 {
+		return ErrAPI
+	}
+	return ErrInvalidRequest
+}
