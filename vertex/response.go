@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strconv"
 
 	"github.com/mms-sdk/mms-go/platform"
 )
@@ -35,15 +34,12 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 		return resp, nil
 	}
 	resp.Body.Close()
-	body, ok := serviceError(resp.StatusCode, head)
-	if !ok {
-		body = head
+	if body, ok := serviceError(resp.StatusCode, head); ok {
+		platform.SetBody(resp, body, "application/json")
 	} else {
-		resp.Header.Set("Content-Type", "application/json")
+		resp.Body = io.NopCloser(bytes.NewReader(head)) // as it came
+		resp.ContentLength = int64(len(head))
 	}
-	resp.Body = io.NopCloser(bytes.NewReader(body))
-	resp.ContentLength = int64(len(body))
-	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	return resp, nil
 }
 
@@ -85,38 +81,5 @@ func serviceError(status int, body []byte) ([]byte, bool) {
 	if g.Error.Status != "" {
 		msg = fmt.Sprintf("%s (Vertex AI %s)", msg, g.Error.Status)
 	}
-	out, err := json.Marshal(map[string]any{
-		"type":  "error",
-		"error": map[string]string{"type": errorType(status), "message": msg},
-	})
-	if err != nil {
-		return nil, false
-	}
-	return out, true
-}
-
-// errorType is the service's error type for an HTTP status.
-func errorType(status int) string {
-	switch status {
-	case http.StatusBadRequest:
-		return "invalid_request_error"
-	case http.StatusUnauthorized:
-		return "authentication_error"
-	case http.StatusForbidden:
-		return "permission_error"
-	case http.StatusNotFound:
-		return "not_found_error"
-	case http.StatusRequestEntityTooLarge:
-		return "request_too_large"
-	case http.StatusTooManyRequests:
-		return "rate_limit_error"
-	case http.StatusGatewayTimeout:
-		return "timeout_error"
-	case 529:
-		return "overloaded_error"
-	}
-	if status >= 500 {
-		return "api_error"
-	}
-	return "invalid_request_error"
+	return platform.ErrorBody(platform.ErrorType(status), msg), true
 }
