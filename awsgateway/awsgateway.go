@@ -11,7 +11,6 @@
 package awsgateway
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"crypto/sha256"
@@ -19,7 +18,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -183,9 +181,6 @@ func (a *adapter) Authenticate(ctx context.Context, req *http.Request, body []by
 // request-id header.
 var requestIDVariants = []string{"X-Amzn-Request-Id", "X-Amz-Request-Id"}
 
-// maxErrorBody bounds how much of an error body is read for translation.
-const maxErrorBody = 1 << 20
-
 // Response surfaces the AWS request id under one name and turns an error
 // the AWS front end wrote itself ({"message"} with x-amzn-ErrorType: a
 // refused signature, throttling) into the service's error body. The
@@ -199,40 +194,24 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 			}
 		}
 	}
-	awsType := resp.Header.Get("X-Amzn-Errortype")
-	if resp.StatusCode < 400 || awsType == "" {
+	awsType, _, _ := strings.Cut(resp.Header.Get("X-Amzn-Errortype"), ":")
+	if awsType == "" {
 		return resp, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	if err != nil {
-		return nil, fmt.Errorf("awsgateway: reading an error answer: %w", err)
-	}
-	var aws struct {
-		Type     string `json:"type"`
-		Message  string `json:"message"`
-		MessageC string `json:"Message"`
-	}
-	_ = json.Unmarshal(data, &aws) // a body of another shape keeps only the error type
-	if aws.Type == "error" {       // the service's own error body
-		resp.Body = io.NopCloser(bytes.NewReader(data))
-		return resp, nil
-	}
-	awsType, _, _ = strings.Cut(awsType, ":")
-	msg := cmp.Or(aws.Message, aws.MessageC)
-	if msg == "" {
-		msg = awsType
-	} else {
-		msg = awsType + ": " + msg
-	}
-	setServiceError(resp, msg)
-	return resp, nil
-}
-
-// setServiceError replaces resp's body with the service's error body for
-// its status and msg.
-func setServiceError(resp *http.Response, msg string) {
-	platform.SetBody(resp, platform.ErrorBody(platform.ErrorType(resp.StatusCode), msg), "application/json")
+	return platform.TranslateError(resp, func(body []byte) (string, string, bool) {
+		if platform.IsServiceError(body) {
+			return "", "", false
+		}
+		var aws struct {
+			Message  string `json:"message"`
+			MessageC string `json:"Message"`
+		}
+		_ = json.Unmarshal(body, &aws) // a body of another shape keeps only the error type
+		if msg := cmp.Or(aws.Message, aws.MessageC); msg != "" {
+			return "", awsType + ": " + msg, true
+		}
+		return "", awsType, true
+	})
 }
 
 // Interface check.

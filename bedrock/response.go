@@ -1,19 +1,14 @@
 package bedrock
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
-	"fmt"
-	"io"
 	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/mms-sdk/mms-go/platform"
 )
-
-// maxErrorBody bounds the error body read to translate it.
-const maxErrorBody = 1 << 20
 
 // eventStreamType is the media type of InvokeModelWithResponseStream.
 const eventStreamType = "application/vnd.amazon.eventstream"
@@ -42,35 +37,20 @@ func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Resp
 // keeping the status and the message. A body already in the service's
 // shape is left as it is.
 func translateError(resp *http.Response) (*http.Response, error) {
-	raw, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	if err != nil {
-		return nil, fmt.Errorf("bedrock: reading the %d error body: %w", resp.StatusCode, err)
-	}
-	var aws struct {
-		Type    string `json:"type"`
-		Message string `json:"message"`
-		// Some AWS front ends spell it with a capital.
-		MessageCap string `json:"Message"`
-	}
-	_ = json.Unmarshal(raw, &aws) // a body that is no JSON keeps its text as the message
-	if aws.Type == "error" {
-		resp.Body = io.NopCloser(bytes.NewReader(raw))
-		return resp, nil
-	}
-	msg := aws.Message
-	if msg == "" {
-		msg = aws.MessageCap
-	}
-	if msg == "" {
-		msg = strings.TrimSpace(string(raw))
-	}
-	if msg == "" {
-		msg = http.StatusText(resp.StatusCode)
-	}
 	code, _, _ := strings.Cut(resp.Header.Get("X-Amzn-Errortype"), ":")
-	platform.SetBody(resp, platform.ErrorBody(errorType(code, resp.StatusCode), msg), "application/json")
-	return resp, nil
+	return platform.TranslateError(resp, func(raw []byte) (string, string, bool) {
+		if platform.IsServiceError(raw) {
+			return "", "", false
+		}
+		var aws struct {
+			Message string `json:"message"`
+			// Some AWS front ends spell it with a capital.
+			MessageCap string `json:"Message"`
+		}
+		_ = json.Unmarshal(raw, &aws) // a body that is no JSON keeps its text as the message
+		msg := cmp.Or(aws.Message, aws.MessageCap, strings.TrimSpace(string(raw)), http.StatusText(resp.StatusCode))
+		return errorType(code, resp.StatusCode), msg, true
+	})
 }
 
 // errorType maps an AWS exception name (as in x-amzn-ErrorType, or an

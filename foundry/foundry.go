@@ -12,13 +12,11 @@
 package foundry
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"strings"
@@ -169,38 +167,26 @@ func (a *adapter) Authenticate(ctx context.Context, req *http.Request, _ []byte)
 	return nil
 }
 
-// maxErrorBody bounds how much of an error body is read for translation.
-const maxErrorBody = 1 << 20
-
 // Response turns an error Azure's front end wrote itself
 // ({"error":{"code","message"}} or {"statusCode","message"}) into the
 // service's error body; the service's own answers pass unchanged.
 func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Response, error) {
-	if resp.StatusCode < 400 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		return resp, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	if err != nil {
-		return nil, fmt.Errorf("foundry: reading an error answer: %w", err)
-	}
-	var azure struct {
-		Type  string `json:"type"`
-		Error struct {
+	return platform.TranslateError(resp, func(body []byte) (string, string, bool) {
+		var azure struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
 			Message string `json:"message"`
-		} `json:"error"`
-		Message string `json:"message"`
-	}
-	msg := ""
-	if json.Unmarshal(data, &azure) == nil && azure.Type != "error" {
-		msg = cmp.Or(azure.Error.Message, azure.Message)
-	}
-	if msg == "" { // the service's own body, or one with nothing to keep
-		resp.Body = io.NopCloser(bytes.NewReader(data))
-		return resp, nil
-	}
-	platform.SetBody(resp, platform.ErrorBody(platform.ErrorType(resp.StatusCode), msg), "application/json")
-	return resp, nil
+		}
+		if platform.IsServiceError(body) || json.Unmarshal(body, &azure) != nil {
+			return "", "", false
+		}
+		msg := cmp.Or(azure.Error.Message, azure.Message)
+		return "", msg, msg != ""
+	})
 }
 
 // Interface check.

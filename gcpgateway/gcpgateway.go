@@ -11,13 +11,11 @@
 package gcpgateway
 
 import (
-	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
 	"os"
@@ -201,39 +199,30 @@ func (a *adapter) tokenSource(ctx context.Context) (oauth2.TokenSource, error) {
 	return a.ts, nil
 }
 
-// maxErrorBody bounds how much of an error body is read for translation.
-const maxErrorBody = 1 << 20
-
 // Response turns an error Google's front end wrote itself (the Google
 // error envelope {"error":{"code","message","status"}}) into the service's
 // error body; the service's own answers pass unchanged.
 func (a *adapter) Response(resp *http.Response, _ *platform.Request) (*http.Response, error) {
-	if resp.StatusCode < 400 || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		return resp, nil
 	}
-	data, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody))
-	resp.Body.Close()
-	if err != nil {
-		return nil, fmt.Errorf("gcpgateway: reading an error answer: %w", err)
-	}
-	var google struct {
-		Type  string `json:"type"`
-		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
-			Status  string `json:"status"`
-		} `json:"error"`
-	}
-	if json.Unmarshal(data, &google) != nil || google.Type == "error" || google.Error.Code == 0 {
-		resp.Body = io.NopCloser(bytes.NewReader(data)) // the service's own body
-		return resp, nil
-	}
-	msg := google.Error.Message
-	if google.Error.Status != "" {
-		msg = google.Error.Status + ": " + msg
-	}
-	platform.SetBody(resp, platform.ErrorBody(platform.ErrorType(resp.StatusCode), msg), "application/json")
-	return resp, nil
+	return platform.TranslateError(resp, func(body []byte) (string, string, bool) {
+		var google struct {
+			Error struct {
+				Code    int    `json:"code"`
+				Message string `json:"message"`
+				Status  string `json:"status"`
+			} `json:"error"`
+		}
+		if platform.IsServiceError(body) || json.Unmarshal(body, &google) != nil || google.Error.Code == 0 {
+			return "", "", false
+		}
+		msg := google.Error.Message
+		if google.Error.Status != "" {
+			msg = google.Error.Status + ": " + msg
+		}
+		return "", msg, true
+	})
 }
 
 // Interface check.

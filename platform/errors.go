@@ -57,3 +57,52 @@ func SetBody(resp *http.Response, body []byte, contentType string) {
 	resp.Header.Set("Content-Length", strconv.Itoa(len(body)))
 	resp.Header.Del("Content-Encoding")
 }
+
+// maxErrorBody is how much of an error answer TranslateError looks at;
+// the client reads no more of one either.
+const maxErrorBody = 1 << 20
+
+// TranslateError is the error half of an adapter's Response. For an
+// answer with status 400 or more, it reads the body (a body over 1 MiB is
+// left as it is) and asks translate for the platform's error in it: the
+// service's error type ("" for ErrorType of the status) and the message,
+// or ok false for a body to leave as it came (the service's own error
+// body, or nothing to translate). A translated body becomes the service's
+// error body. Other answers are left alone.
+func TranslateError(resp *http.Response, translate func(body []byte) (typ, message string, ok bool)) (*http.Response, error) {
+	if resp.StatusCode < 400 || resp.Body == nil || resp.Body == http.NoBody {
+		return resp, nil
+	}
+	head, err := io.ReadAll(io.LimitReader(resp.Body, maxErrorBody+1))
+	if err != nil {
+		resp.Body.Close()
+		return nil, err
+	}
+	if len(head) > maxErrorBody {
+		resp.Body = struct {
+			io.Reader
+			io.Closer
+		}{io.MultiReader(bytes.NewReader(head), resp.Body), resp.Body}
+		return resp, nil
+	}
+	resp.Body.Close()
+	typ, msg, ok := translate(head)
+	if !ok {
+		resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(head)), int64(len(head))
+		return resp, nil
+	}
+	if typ == "" {
+		typ = ErrorType(resp.StatusCode)
+	}
+	SetBody(resp, ErrorBody(typ, msg), "application/json")
+	return resp, nil
+}
+
+// IsServiceError reports whether body is already the service's error body
+// ({"type":"error",…}), which adapters pass on as it is.
+func IsServiceError(body []byte) bool {
+	var b struct {
+		Type string `json:"type"`
+	}
+	return json.Unmarshal(body, &b) == nil && b.Type == "error"
+}

@@ -386,7 +386,7 @@ func TestResponse(t *testing.T) {
 	}
 	t.Run("an error body over the bound passes whole", func(t *testing.T) {
 		a := newTestAdapter(t, "global", "p")
-		big := `{"error":{"message":"` + strings.Repeat("x", maxErrorBody) + `"}}`
+		big := `{"error":{"message":"` + strings.Repeat("x", 1<<20) + `"}}`
 		resp := &http.Response{StatusCode: 500, Header: http.Header{}, Body: io.NopCloser(strings.NewReader(big))}
 		got, err := a.Response(resp, &platform.Request{})
 		if err != nil {
