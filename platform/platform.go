@@ -54,7 +54,8 @@ type Adapter interface {
 	Prepare(r *Request) error
 	// Authenticate adds the platform's credential to one attempt: the
 	// last change before it is sent, once per attempt. body is the exact
-	// body sent (nil for none, or for a streamed upload).
+	// body sent: empty for none, nil for a streamed upload (a file),
+	// whose bytes are not in memory.
 	Authenticate(ctx context.Context, req *http.Request, body []byte) error
 	// Response translates an answer (any status) into the service's
 	// shape. It may return resp as it is.

@@ -159,6 +159,9 @@ func (pc *platformCall) link(cfg *config.Config, next config.MiddlewareNext) con
 		if body != nil {
 			out.Body, out.ContentLength, out.GetBody = io.NopCloser(bytes.NewReader(body)), int64(len(body)), nil
 		}
+		if body == nil && (out.Body == nil || out.Body == http.NoBody) {
+			body = []byte{} // no body: empty, where nil means a streamed upload
+		}
 		if err := pc.adapter.Authenticate(out.Context(), out, body); err != nil {
 			return nil, &final{err: fmt.Errorf("mms: %s: authenticating: %w", pc.adapter.Name(), err)}
 		}
