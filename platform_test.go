@@ -38,6 +38,7 @@ type testCloud struct {
 	baseErr error
 	limit   int64
 	nonce   atomic.Int64
+	nilBody atomic.Int64 // Authenticate calls given a nil body
 }
 
 func (c *testCloud) Name() string             { return "Test Cloud" }
@@ -77,6 +78,9 @@ func (c *testCloud) Prepare(r *platform.Request) error {
 // Authenticate signs the body with a nonce, so each attempt's signature
 // differs.
 func (c *testCloud) Authenticate(ctx context.Context, req *http.Request, body []byte) error {
+	if body == nil {
+		c.nilBody.Add(1)
+	}
 	sum := sha256.Sum256(body)
 	req.Header.Set("X-Cloud-Signature", fmt.Sprintf("%s/%d", hex.EncodeToString(sum[:]), c.nonce.Add(1)))
 	req.Header.Set("X-Amz-Security-Token", "session-secret-123")
@@ -227,7 +231,10 @@ func cloudClient(t *testing.T, f *cloudFront, cloud *testCloud, opts ...option.R
 	srv := mmstest.NewServer(mmstest.WithPlatform(f))
 	t.Cleanup(srv.Close)
 	if cloud == nil {
-		cloud = &testCloud{base: srv.URL}
+		cloud = &testCloud{}
+	}
+	if cloud.base == "" {
+		cloud.base = srv.URL
 	}
 	client, err := mms.NewClient(append([]option.RequestOption{option.WithPlatform(cloud), option.WithHTTPClient(srv.Client())}, opts...)...)
 	if err != nil {
@@ -373,7 +380,8 @@ func TestPlatformMiddlewareSeesServiceShape(t *testing.T) {
 		return next(req)
 	})
 	f := &cloudFront{}
-	client, _ := cloudClient(t, f, nil, mw)
+	cloud := &testCloud{}
+	client, _ := cloudClient(t, f, cloud, mw)
 	if _, err := client.Messages.Create(context.Background(), cloudParams); err != nil {
 		t.Fatal(err)
 	}
@@ -385,6 +393,9 @@ func TestPlatformMiddlewareSeesServiceShape(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{`/v1/messages {"model":"mms-large-1"`, "/v1/models "}, seen); diff != "" {
 		t.Errorf("middleware saw (-want +got):\n%s", diff)
+	}
+	if n := cloud.nilBody.Load(); n != 0 {
+		t.Errorf("Authenticate got a nil body %d times; want an empty one for a GET", n)
 	}
 }
 
