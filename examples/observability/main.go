@@ -21,8 +21,8 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
-	mmsotel "github.com/mms-sdk/mms-go/otel"
 	"github.com/mms-sdk/mms-go/option"
+	mmsotel "github.com/mms-sdk/mms-go/otel"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
 	"go.opentelemetry.io/otel/exporters/stdout/stdouttrace"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
