@@ -137,7 +137,8 @@ func (o *observer) Start(ctx context.Context, op observe.Op) (context.Context, o
 		}
 	}
 	ctx, span := o.tracer.Start(ctx, spanName, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
-	return ctx, &operation{o: o, ctx: ctx, span: span, op: op, opName: opName, start: time.Now()}
+	return ctx, &operation{o: o, ctx: ctx, span: span, op: op, opName: opName, start: time.Now(),
+		late: make([]attribute.KeyValue, 0, 16)}
 }
 
 // spanShape gives the operation name, the span name and the span kind.
@@ -201,6 +202,9 @@ type operation struct {
 	port          int
 	responseModel string
 	events        int
+	// late are the span attributes learnt after its start, set at once at
+	// its end (one growth of the span's attributes, not one per call).
+	late []attribute.KeyValue
 }
 
 // Attempt records the HTTP attempt as a child client span, backdated to
@@ -211,7 +215,7 @@ func (p *operation) Attempt(a observe.Attempt) {
 	host, port := hostPort(a.URL)
 	if p.server == "" && host != "" {
 		p.server, p.port = host, port
-		p.span.SetAttributes(attribute.String(keyServerAddress, host), attribute.Int(keyServerPort, port))
+		p.late = append(p.late, attribute.String(keyServerAddress, host), attribute.Int(keyServerPort, port))
 	}
 	attrs := make([]attribute.KeyValue, 0, 10)
 	attrs = append(attrs,
@@ -253,9 +257,9 @@ func (p *operation) Event(name string) {
 	case p.events == 1 && p.op.Kind == observe.Chat:
 		ttfc := time.Since(p.start).Seconds()
 		if p.o.names.latest {
-			p.span.SetAttributes(attribute.Float64(keyTTFC, ttfc))
+			p.late = append(p.late, attribute.Float64(keyTTFC, ttfc))
 		}
-		p.o.ttfc.Record(p.ctx, ttfc, metric.WithAttributes(p.metricAttrs(nil)...))
+		p.o.ttfc.Record(p.ctx, ttfc, metric.WithAttributeSet(p.metricSet()))
 	}
 }
 
@@ -267,77 +271,77 @@ func (p *operation) Result(r observe.Result) {
 	u := r.Usage
 	// The conventions count cached input as input for this kind of provider.
 	input := u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
-	attrs := make([]attribute.KeyValue, 0, 12)
 	if r.ResponseID != "" {
-		attrs = append(attrs, attribute.String(keyResponseID, r.ResponseID))
+		p.late = append(p.late, attribute.String(keyResponseID, r.ResponseID))
 	}
 	if r.ResponseModel != "" {
-		attrs = append(attrs, attribute.String(keyResponseModel, r.ResponseModel))
+		p.late = append(p.late, attribute.String(keyResponseModel, r.ResponseModel))
 	}
 	if len(r.StopReasons) > 0 {
-		attrs = append(attrs, attribute.StringSlice(keyFinishReasons, r.StopReasons))
+		p.late = append(p.late, attribute.StringSlice(keyFinishReasons, r.StopReasons))
 	}
 	if p.op.Kind == observe.ExecuteTool {
 		if p.o.content {
 			if s, ok := contentString(r.Response); ok {
-				attrs = append(attrs, attribute.String(keyToolResult, s))
+				p.late = append(p.late, attribute.String(keyToolResult, s))
 			}
 		}
-		p.span.SetAttributes(attrs...)
 		return
 	}
-	attrs = append(attrs,
+	p.late = append(p.late,
 		attribute.Int(keyInputTokens, input),
 		attribute.Int(keyOutputTokens, u.OutputTokens),
 		n.cacheRead.Int(u.CacheReadInputTokens),
 		n.cacheCreation.Int(u.CacheCreationInputTokens))
 	if u.ThinkingTokens > 0 {
-		attrs = append(attrs, attribute.Int(keyThinkingTokens, u.ThinkingTokens))
+		p.late = append(p.late, attribute.Int(keyThinkingTokens, u.ThinkingTokens))
 	}
 	if r.ServiceTier != "" {
-		attrs = append(attrs, attribute.String(keyResponseServiceTier, r.ServiceTier))
+		p.late = append(p.late, attribute.String(keyResponseServiceTier, r.ServiceTier))
 	}
 	if r.InferenceGeo != "" {
-		attrs = append(attrs, attribute.String(keyInferenceGeo, r.InferenceGeo))
+		p.late = append(p.late, attribute.String(keyInferenceGeo, r.InferenceGeo))
 	}
 	if p.o.content {
-		attrs = appendOutputContent(attrs, r.Response)
+		p.late = appendOutputContent(p.late, r.Response)
 	}
-	p.span.SetAttributes(attrs...)
 	// The turn's chat child records the tokens: a turn does not count them twice.
 	if p.op.Kind == observe.Chat {
-		base := p.metricAttrs(nil)
-		p.o.tokens.Record(p.ctx, int64(input), metric.WithAttributes(append(base, attribute.String(keyTokenType, "input"))...))
-		p.o.tokens.Record(p.ctx, int64(u.OutputTokens), metric.WithAttributes(append(base, attribute.String(keyTokenType, "output"))...))
+		p.o.tokens.Record(p.ctx, int64(input), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "input"))))
+		p.o.tokens.Record(p.ctx, int64(u.OutputTokens), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "output"))))
 	}
 }
 
-// End sets the span's status and records the operation's duration.
+// End sets the span's late attributes and status, ends it and records the
+// operation's duration.
 func (p *operation) End(err error) {
-	var errType string
+	var errType attribute.KeyValue
 	if err != nil {
-		errType = errorType(err)
-		p.span.SetAttributes(attribute.String(keyErrorType, errType))
+		errType = attribute.String(keyErrorType, errorType(err))
+		p.late = append(p.late, errType)
 		p.span.SetStatus(codes.Error, err.Error())
 	}
 	if p.events > 0 {
-		p.span.SetAttributes(attribute.Int(keyEventCount, p.events))
+		p.late = append(p.late, attribute.Int(keyEventCount, p.events))
+	}
+	if len(p.late) > 0 {
+		p.span.SetAttributes(p.late...)
 	}
 	if p.op.Kind == observe.Chat || p.op.Kind == observe.CountTokens {
-		var extra []attribute.KeyValue
-		if errType != "" {
-			extra = []attribute.KeyValue{attribute.String(keyErrorType, errType)}
+		set := p.metricSet()
+		if err != nil {
+			set = p.metricSet(errType)
 		}
-		p.o.duration.Record(p.ctx, time.Since(p.start).Seconds(), metric.WithAttributes(p.metricAttrs(extra)...))
+		p.o.duration.Record(p.ctx, time.Since(p.start).Seconds(), metric.WithAttributeSet(set))
 	}
 	p.span.End()
 }
 
-// metricAttrs are the conventions' metric attributes known so far, then
-// extra.
-func (p *operation) metricAttrs(extra []attribute.KeyValue) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 8)
-	attrs = append(attrs, attribute.String(keyOperation, p.opName), p.o.names.provider.String(ProviderName))
+// metricSet is the conventions' metric attributes known so far, and extra
+// (at most one).
+func (p *operation) metricSet(extra ...attribute.KeyValue) attribute.Set {
+	var buf [8]attribute.KeyValue
+	attrs := append(buf[:0], attribute.String(keyOperation, p.opName), p.o.names.provider.String(ProviderName))
 	if p.op.Model != "" {
 		attrs = append(attrs, attribute.String(keyRequestModel, p.op.Model))
 	}
@@ -347,7 +351,7 @@ func (p *operation) metricAttrs(extra []attribute.KeyValue) []attribute.KeyValue
 	if p.server != "" {
 		attrs = append(attrs, attribute.String(keyServerAddress, p.server), attribute.Int(keyServerPort, p.port))
 	}
-	return append(attrs, extra...)
+	return attribute.NewSet(append(attrs, extra...)...)
 }
 
 // hostPort splits a URL's host, with the scheme's default port.
