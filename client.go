@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"net/url"
 	"os"
@@ -237,7 +238,7 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 }
 
 // send runs r through the pipeline and decodes the answer into r.out.
-func (cl call) send(ctx context.Context, r *request) (*transport.Response, error) {
+func (cl call) send(ctx context.Context, r *request) (_ *transport.Response, err error) {
 	if cl.err != nil {
 		return nil, cl.err
 	}
@@ -247,12 +248,20 @@ func (cl call) send(ctx context.Context, r *request) (*transport.Response, error
 			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
 		}
 	}
+	op := opFrom(ctx)
+	if op == nil && cl.cfg.Observer != nil { // a call no operation covers yet: observed on its own
+		var o observe.Operation
+		ctx, o = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.Other, Name: r.method + " " + r.path, Method: r.method, Path: r.path})
+		defer func() { o.End(err) }()
+		op = o
+	}
 	budget := cl.budget(r)
 	treq := &transport.Request{
 		Method: r.method, Path: r.path, Query: r.query,
 		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
 		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate, Model: r.model,
+		Operation: op,
 	}
 	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"iter"
 	"mime"
@@ -137,7 +138,18 @@ func (c *Client) sendForm(ctx context.Context, path string, form *multipart.Form
 	if form.Replayable() {
 		r.getBody = form.Open
 	}
-	_, err = c.newCall(opts).send(ctx, r)
+	cl := c.newCall(opts)
+	var op observe.Operation
+	if cl.err == nil {
+		ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.Upload, Name: "POST " + path, Method: http.MethodPost, Path: path})
+	}
+	_, err = cl.send(ctx, r)
+	if op != nil {
+		if err == nil {
+			op.Result(observe.Result{Response: out})
+		}
+		op.End(err)
+	}
 	return err
 }
 

@@ -3,6 +3,7 @@ package mms
 import (
 	"context"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"net/http"
 	"time"
 
@@ -45,13 +46,19 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
+	ctx, op := startOp(ctx, cl.cfg.Observer, chatOp(observe.Chat, "Messages.Create", &p, false))
 	var msg Message
 	_, err = cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
 		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens), model: p.Model,
 	})
 	if err != nil {
+		endOp(op, err)
 		return nil, err
+	}
+	if op != nil {
+		op.Result(messageResult(&msg))
+		op.End(nil)
 	}
 	return &msg, nil
 }
@@ -81,12 +88,23 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	cl := s.client.newCall(opts)
+	var op observe.Operation
+	if cl.err == nil {
+		ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.CountTokens, Name: "Messages.CountTokens",
+			Method: "POST", Path: "/v1/messages/count_tokens", Model: p.Model, Request: &p})
+	}
 	var out MessageTokensCount
-	_, err := s.client.newCall(opts).send(ctx, &request{
+	_, err := cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out, model: p.Model,
 	})
 	if err != nil {
+		endOp(op, err)
 		return nil, err
+	}
+	if op != nil {
+		op.Result(observe.Result{Usage: observe.Usage{InputTokens: out.InputTokens}, Response: &out})
+		op.End(nil)
 	}
 	return &out, nil
 }

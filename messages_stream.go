@@ -3,6 +3,7 @@ package mms
 import (
 	"context"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"iter"
 	"net/http"
@@ -68,7 +69,10 @@ func (s *MessagesService) Stream(ctx context.Context, p MessageCreateParams, opt
 			yield(nil, err)
 			return
 		}
-		defer st.close()
+		defer func() {
+			st.close()
+			st.end(st.err)
+		}()
 		st.run(ctx, yield)
 	}
 }
@@ -119,6 +123,10 @@ type messageStream struct {
 	// usage the stream reports.
 	budget tokenBudget
 	usage  Usage
+	// observed folds the events for the observer's result; nil when the
+	// stream is not observed.
+	observed *MessageAccumulator
+	err      error // the error the stream ended with
 }
 
 // openStream validates and encodes p, sends the request and returns the
@@ -141,11 +149,29 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
 	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(), model: p.Model}
+	ctx, op := startOp(ctx, cl.cfg.Observer, chatOp(observe.Chat, "Messages.Stream", p, true))
 	conn, err := cl.openEvents(ctx, r)
 	if err != nil {
+		endOp(op, err)
 		return nil, err
 	}
-	return &messageStream{eventReader: newEventReader(conn, decodeMessageStreamEvent), budget: cl.budget(r)}, nil
+	st := &messageStream{eventReader: newEventReader(ctx, conn, decodeMessageStreamEvent), budget: cl.budget(r)}
+	if op != nil {
+		st.observed = &MessageAccumulator{}
+	}
+	return st, nil
+}
+
+// end ends the stream's operation, if it is observed: with the message
+// when it completed, with err (nil when the program left early).
+func (st *messageStream) end(err error) {
+	if st.op == nil {
+		return
+	}
+	if err == nil && st.observed.Done() {
+		st.op.Result(messageResult(st.observed.Message()))
+	}
+	st.op.End(err)
 }
 
 // run decodes the stream and yields its events up to message_stop, or its
@@ -157,8 +183,12 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 			err = fmt.Errorf("%w: the stream ended after %d events without message_stop", ErrStreamTruncated, st.events)
 		}
 		if err != nil {
+			st.err = err
 			yield(nil, err)
 			return
+		}
+		if st.observed != nil {
+			_ = st.observed.Add(ev) // the stream's own order checks stay with the program's accumulator
 		}
 		switch e := ev.(type) {
 		case MessageStartEvent:

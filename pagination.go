@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"iter"
 	"net/http"
 	"net/url"
@@ -201,7 +202,7 @@ func fetchIDPage[T any](ctx context.Context, l listCall, afterID, beforeID strin
 // the list's order. It stops on an empty page or has_more = false, and
 // with an error when a page leads back to a position already read.
 func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
+	return observeList(ctx, l, func(ctx context.Context, yield func(T, error) bool) {
 		after, before := afterID, beforeID // per range: the sequence restarts
 		backward := before != ""
 		seen := positions{}
@@ -243,7 +244,7 @@ func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) 
 				after = *next
 			}
 		}
-	}
+	})
 }
 
 // positions records the paging positions (after_id, before_id or page
@@ -295,7 +296,7 @@ func fetchCursorPage[T any](ctx context.Context, l listCall, cursor Cursor) (*Pa
 // prev_page is null or empty or data is empty. A cursor already read in
 // this iteration ends it with an error.
 func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward bool) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
+	return observeList(ctx, l, func(ctx context.Context, yield func(T, error) bool) {
 		cur := start // per range: the sequence restarts
 		seen := positions{}
 		for {
@@ -324,7 +325,7 @@ func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward
 			}
 			cur = *next
 		}
-	}
+	})
 }
 
 // checkCursor refuses a cursor issued under another order than order. A
@@ -435,4 +436,25 @@ func fetchIDParamsPage[T any](ctx context.Context, c *Client, p idListParams, op
 	}
 	after, before := p.position()
 	return fetchIDPage[T](ctx, p.call(c, opts), after, before)
+}
+
+// observeList runs one iteration of a list as an observed operation (all
+// its pages) when the call has an observer; body is the iteration, run
+// under the operation's context.
+func observeList[T any](ctx context.Context, l listCall, body func(context.Context, func(T, error) bool)) iter.Seq2[T, error] {
+	return func(yield func(T, error) bool) {
+		if l.call.err != nil || l.call.cfg.Observer == nil {
+			body(ctx, yield)
+			return
+		}
+		ctx, op := startOp(ctx, l.call.cfg.Observer, observe.Op{Kind: observe.List, Name: "GET " + l.path, Method: http.MethodGet, Path: l.path})
+		var failed error
+		defer func() { op.End(failed) }()
+		body(ctx, func(v T, err error) bool {
+			if err != nil {
+				failed = err
+			}
+			return yield(v, err)
+		})
+	}
 }

@@ -48,7 +48,7 @@ func BenchmarkSessionStreamAccumulate(b *testing.B) {
 	m0 := mallocs()
 	for b.Loop() {
 		r.Reset(stream)
-		conn := newEventReader(&eventConn{body: io.NopCloser(r), resp: &transport.Response{}}, decodeSessionEvent)
+		conn := newEventReader(context.Background(), &eventConn{body: io.NopCloser(r), resp: &transport.Response{}}, decodeSessionEvent)
 		st := &sessionStream{seen: map[string]struct{}{}}
 		var acc SessionEventAccumulator
 		n := 0

@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"iter"
 	"net/http"
@@ -155,6 +156,21 @@ func newSessionStream(ctx context.Context, c *Client, path string, p SessionEven
 		addQueryArray(q, "event_deltas", p.EventDeltas)
 		st := &sessionStream{client: c, path: path, query: q, opts: opts, policy: p.Reconnect.withDefaults(),
 			history: p.IncludeHistory, threadID: threadID, list: list, latest: latest, seen: map[string]struct{}{}, phase: phase}
+		if cl := c.newCall(opts); cl.err == nil && cl.cfg.Observer != nil {
+			var op observe.Operation
+			ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.SessionStream, Name: "GET " + path, Method: http.MethodGet, Path: path})
+			var failed error
+			program := yield
+			yield = func(ev SessionEvent, err error) bool {
+				if err != nil {
+					failed = err
+				} else {
+					op.Event(ev.EventType()) // live or filled in from the list after a reconnect
+				}
+				return program(ev, err)
+			}
+			defer func() { op.End(failed) }()
+		}
 		st.run(ctx, yield)
 	}
 }
@@ -264,7 +280,9 @@ func (st *sessionStream) open(ctx context.Context) (*eventReader[SessionEvent], 
 	if err != nil {
 		return nil, err
 	}
-	return newEventReader(conn, decodeSessionEvent), nil
+	er := newEventReader(ctx, conn, decodeSessionEvent)
+	er.op = nil // the stream reports each event it yields, however it came
+	return er, nil
 }
 
 // skipPast marks the events stored before a live stream as seen: those at

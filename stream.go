@@ -11,6 +11,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"mime"
 	"sync/atomic"
@@ -145,11 +146,14 @@ type eventReader[T any] struct {
 	*eventConn
 	dec    *sse.Decoder
 	decode func(name string, data []byte) (T, error)
-	events int // events decoded so far
+	events int               // events decoded so far
+	op     observe.Operation // told of each event; nil when not observed
 }
 
-func newEventReader[T any](c *eventConn, decode func(name string, data []byte) (T, error)) *eventReader[T] {
-	return &eventReader[T]{eventConn: c, dec: sse.NewDecoder(c.body), decode: decode}
+// newEventReader reads c's events, telling the operation ctx runs under
+// (if any) of each.
+func newEventReader[T any](ctx context.Context, c *eventConn, decode func(name string, data []byte) (T, error)) *eventReader[T] {
+	return &eventReader[T]{eventConn: c, dec: sse.NewDecoder(c.body), decode: decode, op: opFrom(ctx)}
 }
 
 // next returns the next event. The body's clean end between two events is
@@ -175,6 +179,9 @@ func (r *eventReader[T]) next(ctx context.Context) (T, error) {
 		return zero, &eventDecodeError{fmt.Errorf("%w (event %d of the stream, request-id %s)", err, r.events+1, r.resp.RequestID)}
 	}
 	r.events++
+	if r.op != nil {
+		r.op.Event(sev.Type)
+	}
 	return ev, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"iter"
 	"slices"
 	"time"
@@ -118,9 +119,10 @@ type ToolRunner struct {
 	opts      []option.RequestOption
 	messages  []MessageParam
 	last      *Message
-	container string // the container the last reply named
-	sent      int    // requests sent
-	done      bool   // the model stopped asking
+	container string           // the container the last reply named
+	observer  observe.Observer // the calls' observer, if any
+	sent      int              // requests sent
+	done      bool             // the model stopped asking
 }
 
 // NewToolRunner returns a runner for p. Nothing is sent until [ToolRunner.Run],
@@ -205,11 +207,15 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		if r.container != "" {
 			params.Container = withContainerID(r.p.Params.Container, r.container)
 		}
-		msg, ok, err := r.send(ctx, params, stream, yield)
+		tctx, turnOp := startOp(ctx, r.observer, observe.Op{Kind: observe.AgentTurn, Name: "ToolRunner.Turn",
+			Model: params.Model, Iteration: r.sent + 1, Stream: stream, Request: &params})
+		msg, ok, err := r.send(tctx, params, stream, yield)
 		if !ok {
+			endOp(turnOp, nil)
 			return
 		}
 		if err != nil {
+			endOp(turnOp, err)
 			yield(ToolRunEvent{}, err)
 			return
 		}
@@ -222,8 +228,9 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		turn := &ToolTurn{Iteration: r.sent, Message: msg}
 		switch {
 		case msg.StopReason == StopReasonToolUse && len(msg.ToolUses()) > 0:
-			turn.Calls, err = r.answer(ctx, tools, msg.ToolUses())
+			turn.Calls, err = r.answer(tctx, tools, msg.ToolUses())
 			if err != nil {
+				endOp(turnOp, err)
 				yield(ToolRunEvent{}, err)
 				return
 			}
@@ -235,6 +242,10 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		case msg.StopReason == StopReasonPauseTurn:
 		default:
 			r.done = true
+		}
+		if turnOp != nil {
+			turnOp.Result(messageResult(msg))
+			turnOp.End(nil)
 		}
 		if !yield(ToolRunEvent{Turn: turn}, nil) || r.done {
 			return
@@ -289,6 +300,9 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 	}
 	if err := params.Validate(); err != nil {
 		return MessageCreateParams{}, nil, err
+	}
+	if cl := r.s.client.newCall(r.opts); cl.err == nil {
+		r.observer = cl.cfg.Observer
 	}
 	return params, byName, nil
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"sync"
 )
 
@@ -75,12 +76,20 @@ func (r *ToolRunner) runCalls(ctx context.Context, tools map[string]RunnableTool
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			tctx, cancel := context.WithTimeout(ctx, timeout)
+			octx, op := startOp(ctx, r.observer, observe.Op{Kind: observe.ExecuteTool, Name: c.Use.Name,
+				ToolName: c.Use.Name, ToolCallID: c.Use.ID, Request: c.Use.Input})
+			tctx, cancel := context.WithTimeout(octx, timeout)
 			defer cancel()
 			tool := tools[c.Use.Name]
 			content, err := runTool(tctx, func(ctx context.Context) (ContentBlocks, error) {
 				return tool.Run(ctx, c.Use.Input)
 			})
+			if op != nil {
+				if err == nil {
+					op.Result(observe.Result{Response: content})
+				}
+				op.End(err)
+			}
 			var inputErr *ToolInputError
 			c.Ran, c.Err = !errors.As(err, &inputErr), err
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"github.com/mms-sdk/mms-go/platform"
 	"log/slog"
 	"net/http"
@@ -353,6 +354,20 @@ func WithPlatform(adapter platform.Adapter) RequestOption {
 			return errors.New("option: WithPlatform: adapter is nil")
 		}
 		c.Platform = adapter
+		return nil
+	}
+}
+
+// WithObserver reports every operation of the client, or of the call, to
+// obs (see package observe): its parameters, HTTP attempts, outcome and
+// stream events. A call's observer replaces the client's. Without one the
+// client does no observing work.
+func WithObserver(obs observe.Observer) RequestOption {
+	return func(c *config.Config) error {
+		if obs == nil {
+			return errors.New("option: WithObserver: obs is nil")
+		}
+		c.Observer = obs
 		return nil
 	}
 }

@@ -6,6 +6,7 @@ package config
 import (
 	"context"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"github.com/mms-sdk/mms-go/platform"
 	"log/slog"
 	"net/http"
@@ -76,6 +77,9 @@ type Config struct {
 	// request id of each call's final response; option.WithResponseMetadata
 	// parses them.
 	MetadataInto func(status int, h http.Header, attempts int, platformRequestID string)
+
+	// Observer, when set, sees every operation (option.WithObserver).
+	Observer observe.Observer
 
 	// Platform, when set, maps every request onto a partner or cloud
 	// platform (option.WithPlatform; a client option).

@@ -10,6 +10,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -55,6 +56,8 @@ type Request struct {
 	// Model is the model of a Messages call (create, stream, count
 	// tokens), for a platform adapter's path; "" otherwise.
 	Model string
+	// Operation, when set, is told about each attempt (package observe).
+	Operation observe.Operation
 }
 
 // Response is a successful (2xx) answer.
@@ -139,8 +142,10 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 		if token != "" {
 			h.Set(wire.HeaderAuthorization, "Bearer "+token)
 		}
+		started := time.Now()
 		resp, retry, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
 		if err == nil {
+			observeAttempt(req, attempt, target, started, resp, nil, false)
 			return resp, nil
 		}
 		err = redactErr(err) // before it is logged or returned
@@ -148,13 +153,16 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 		if renewable(cfg, resp, token, req) && !renewed {
 			// A 401 for a cached token: drop it (if no one has yet), get a
 			// new one and send once more, at once.
+			observeAttempt(req, attempt, target, started, resp, err, true)
 			renewed, delay = true, 0
 			cfg.Bearer.Invalidate(token)
 			continue
 		}
 		if !retry || retries >= cfg.MaxRetries {
+			observeAttempt(req, attempt, target, started, resp, err, false)
 			return nil, err
 		}
+		observeAttempt(req, attempt, target, started, resp, err, true)
 		retries++
 		delay = retryDelay(resp, retries-1)
 	}
@@ -589,4 +597,18 @@ func joinLast(last, err error) error {
 // FormatAttempts is used in logs: "attempt 2/3".
 func FormatAttempts(attempt, maxRetries int) string {
 	return strconv.Itoa(attempt) + "/" + strconv.Itoa(maxRetries+1)
+}
+
+// observeAttempt reports one attempt to the request's operation, if it is
+// observed.
+func observeAttempt(req *Request, n int, target string, started time.Time, resp *Response, err error, retry bool) {
+	if req.Operation == nil {
+		return
+	}
+	a := observe.Attempt{Number: n, Method: req.Method, URL: RedactURL(target), Start: started,
+		Duration: time.Since(started), Err: err, Retry: retry}
+	if resp != nil && resp.Response != nil {
+		a.StatusCode, a.RequestID, a.PlatformRequestID = resp.StatusCode, resp.RequestID, resp.PlatformRequestID
+	}
+	req.Operation.Attempt(a)
 }
