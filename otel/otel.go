@@ -23,6 +23,7 @@ import (
 	"net"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
@@ -142,8 +143,9 @@ func (o *observer) Start(ctx context.Context, op observe.Op) (context.Context, o
 }
 
 // spanShape gives the operation name, the span name and the span kind.
-// Operations the conventions do not cover are client spans named after
-// the method ("Sessions.Events.Stream", "Models.List").
+// Operations the conventions do not cover are client spans named by the
+// HTTP conventions: the method and the path with its ids replaced
+// ("GET /v1/sessions/{id}/events/stream"), so span names stay few.
 func (o *observer) spanShape(op observe.Op) (opName, spanName string, kind trace.SpanKind) {
 	switch op.Kind {
 	case observe.Chat, observe.CountTokens:
@@ -158,7 +160,28 @@ func (o *observer) spanShape(op observe.Op) (opName, spanName string, kind trace
 	case observe.ExecuteTool:
 		return "execute_tool", "execute_tool " + op.ToolName, trace.SpanKindInternal
 	}
-	return string(op.Kind), op.Name, trace.SpanKindClient
+	if op.Path == "" {
+		return string(op.Kind), op.Name, trace.SpanKindClient
+	}
+	return string(op.Kind), op.Method + " " + route(op.Path), trace.SpanKindClient
+}
+
+// route replaces the path segments that hold a digit (ids, model names;
+// not the version) with {id}.
+func route(path string) string {
+	var sb strings.Builder
+	sb.Grow(len(path))
+	for i, seg := range strings.Split(path, "/") {
+		if i > 0 {
+			sb.WriteByte('/')
+		}
+		if i == 1 || !strings.ContainsAny(seg, "0123456789") {
+			sb.WriteString(seg) // i == 1 is the version: /v1/...
+		} else {
+			sb.WriteString("{id}")
+		}
+	}
+	return sb.String()
 }
 
 // appendRequest adds the request parameters the conventions name.
