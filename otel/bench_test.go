@@ -10,8 +10,10 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+	metricnoop "go.opentelemetry.io/otel/metric/noop"
 	sdkmetric "go.opentelemetry.io/otel/sdk/metric"
 	sdktrace "go.opentelemetry.io/otel/sdk/trace"
+	tracenoop "go.opentelemetry.io/otel/trace/noop"
 )
 
 // discard is a span exporter that drops every span: the cost measured is
@@ -24,9 +26,14 @@ func (discard) Shutdown(context.Context) error                             { ret
 // BenchmarkRoundTrip is the root module's W4 (one Messages.Create against
 // a local server answering testdata/bench/w4_message.json) without an
 // observer and with this one on the OpenTelemetry SDK, spans batched to
-// an exporter that drops them and metrics aggregated for a reader.
+// an exporter that drops them and metrics aggregated for a reader, and on
+// the API's no-op providers (what a program gets with no SDK set up).
 func BenchmarkRoundTrip(b *testing.B) {
 	b.Run("no-observer", func(b *testing.B) { benchRoundTrip(b) })
+	b.Run("otel-noop-providers", func(b *testing.B) {
+		benchRoundTrip(b, option.WithObserver(NewObserver(
+			WithTracerProvider(tracenoop.NewTracerProvider()), WithMeterProvider(metricnoop.NewMeterProvider()))))
+	})
 	b.Run("otel", func(b *testing.B) {
 		tp := sdktrace.NewTracerProvider(sdktrace.WithBatcher(discard{}))
 		mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(sdkmetric.NewManualReader()))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/observe"
 	"go.opentelemetry.io/otel/attribute"
 )
 
@@ -32,10 +33,18 @@ type part struct {
 	Response  string          `json:"response,omitempty"`
 }
 
-func appendInputContent(attrs []attribute.KeyValue, req any) []attribute.KeyValue {
+// appendInputContent adds what op sends: a chat's system instructions and
+// messages, a tool call's arguments.
+func appendInputContent(attrs []attribute.KeyValue, op observe.Op) []attribute.KeyValue {
+	if op.Kind == observe.ExecuteTool {
+		if s, ok := contentString(op.Request); ok {
+			attrs = append(attrs, attribute.String(keyToolArguments, s))
+		}
+		return attrs
+	}
 	var system mms.SystemPrompt
 	var msgs []mms.MessageParam
-	switch r := req.(type) {
+	switch r := op.Request.(type) {
 	case *mms.MessageCreateParams:
 		system, msgs = r.System, r.Messages
 	case *mms.MessageCountTokensParams:

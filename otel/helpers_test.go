@@ -30,8 +30,14 @@ type rig struct {
 
 func newRig(t *testing.T, opts []Option, srvOpts ...mmstest.Option) *rig {
 	t.Helper()
+	return newSampledRig(t, sdktrace.AlwaysSample(), opts, srvOpts...)
+}
+
+// newSampledRig is newRig whose tracer samples with sampler.
+func newSampledRig(t *testing.T, sampler sdktrace.Sampler, opts []Option, srvOpts ...mmstest.Option) *rig {
+	t.Helper()
 	r := &rig{spans: tracetest.NewInMemoryExporter(), reader: sdkmetric.NewManualReader()}
-	r.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(r.spans))
+	r.tp = sdktrace.NewTracerProvider(sdktrace.WithSyncer(r.spans), sdktrace.WithSampler(sampler))
 	mp := sdkmetric.NewMeterProvider(sdkmetric.WithReader(r.reader))
 	t.Cleanup(func() {
 		_ = r.tp.Shutdown(context.Background())

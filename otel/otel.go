@@ -115,9 +115,6 @@ func (o *observer) Start(ctx context.Context, op observe.Op) (context.Context, o
 	case observe.Chat, observe.CountTokens:
 		attrs = append(attrs, o.names.provider.String(ProviderName))
 		attrs = appendRequest(attrs, op)
-		if o.content {
-			attrs = appendInputContent(attrs, op.Request)
-		}
 	case observe.AgentTurn:
 		attrs = append(attrs, o.names.provider.String(ProviderName))
 		if op.Model != "" {
@@ -131,15 +128,18 @@ func (o *observer) Start(ctx context.Context, op observe.Op) (context.Context, o
 			attribute.String(keyToolName, op.ToolName),
 			attribute.String(keyToolCallID, op.ToolCallID),
 			attribute.String(keyToolType, "function"))
-		if o.content {
-			if s, ok := contentString(op.Request); ok {
-				attrs = append(attrs, attribute.String(keyToolArguments, s))
-			}
-		}
 	}
 	ctx, span := o.tracer.Start(ctx, spanName, trace.WithSpanKind(kind), trace.WithAttributes(attrs...))
-	return ctx, &operation{o: o, ctx: ctx, span: span, op: op, opName: opName, start: time.Now(),
-		late: make([]attribute.KeyValue, 0, 16)}
+	p := &operation{o: o, ctx: ctx, span: span, op: op, opName: opName, start: time.Now(), recording: span.IsRecording()}
+	if p.recording {
+		p.late = make([]attribute.KeyValue, 0, 16)
+		// Content is encoded only for a span that keeps it; a turn's is its
+		// chat's.
+		if o.content && op.Kind != observe.AgentTurn {
+			p.late = appendInputContent(p.late, op)
+		}
+	}
+	return ctx, p
 }
 
 // spanShape gives the operation name, the span name and the span kind.
@@ -225,6 +225,10 @@ type operation struct {
 	port          int
 	responseModel string
 	events        int
+	// recording is false for a span sampled out (or a no-op tracer): the
+	// operation then builds no span attributes and no attempt spans, and
+	// records only the metrics.
+	recording bool
 	// late are the span attributes learnt after its start, set at once at
 	// its end (one growth of the span's attributes, not one per call).
 	late []attribute.KeyValue
@@ -238,7 +242,12 @@ func (p *operation) Attempt(a observe.Attempt) {
 	host, port := hostPort(a.URL)
 	if p.server == "" && host != "" {
 		p.server, p.port = host, port
-		p.late = append(p.late, attribute.String(keyServerAddress, host), attribute.Int(keyServerPort, port))
+		if p.recording {
+			p.late = append(p.late, attribute.String(keyServerAddress, host), attribute.Int(keyServerPort, port))
+		}
+	}
+	if !p.recording {
+		return
 	}
 	attrs := make([]attribute.KeyValue, 0, 10)
 	attrs = append(attrs,
@@ -275,11 +284,11 @@ func (p *operation) Attempt(a observe.Attempt) {
 func (p *operation) Event(name string) {
 	p.events++
 	switch {
-	case p.op.Kind == observe.SessionStream:
+	case p.op.Kind == observe.SessionStream && p.recording:
 		p.span.AddEvent(name)
 	case p.events == 1 && p.op.Kind == observe.Chat:
 		ttfc := time.Since(p.start).Seconds()
-		if p.o.names.latest {
+		if p.o.names.latest && p.recording {
 			p.late = append(p.late, attribute.Float64(keyTTFC, ttfc))
 		}
 		p.o.ttfc.Record(p.ctx, ttfc, metric.WithAttributeSet(p.metricSet()))
@@ -290,10 +299,23 @@ func (p *operation) Event(name string) {
 // usage metric.
 func (p *operation) Result(r observe.Result) {
 	p.responseModel = r.ResponseModel
-	n := p.o.names
 	u := r.Usage
 	// The conventions count cached input as input for this kind of provider.
 	input := u.InputTokens + u.CacheReadInputTokens + u.CacheCreationInputTokens
+	if p.recording {
+		p.resultAttrs(r, input)
+	}
+	// The turn's chat child records the tokens: a turn does not count them twice.
+	if p.op.Kind == observe.Chat {
+		p.o.tokens.Record(p.ctx, int64(input), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "input"))))
+		p.o.tokens.Record(p.ctx, int64(u.OutputTokens), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "output"))))
+	}
+}
+
+// resultAttrs adds r's span attributes; input is the input tokens, cache
+// included.
+func (p *operation) resultAttrs(r observe.Result, input int) {
+	n, u := p.o.names, r.Usage
 	if r.ResponseID != "" {
 		p.late = append(p.late, attribute.String(keyResponseID, r.ResponseID))
 	}
@@ -325,13 +347,8 @@ func (p *operation) Result(r observe.Result) {
 	if r.InferenceGeo != "" {
 		p.late = append(p.late, attribute.String(keyInferenceGeo, r.InferenceGeo))
 	}
-	if p.o.content {
+	if p.o.content && p.op.Kind != observe.AgentTurn {
 		p.late = appendOutputContent(p.late, r.Response)
-	}
-	// The turn's chat child records the tokens: a turn does not count them twice.
-	if p.op.Kind == observe.Chat {
-		p.o.tokens.Record(p.ctx, int64(input), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "input"))))
-		p.o.tokens.Record(p.ctx, int64(u.OutputTokens), metric.WithAttributeSet(p.metricSet(attribute.String(keyTokenType, "output"))))
 	}
 }
 
@@ -341,14 +358,18 @@ func (p *operation) End(err error) {
 	var errType attribute.KeyValue
 	if err != nil {
 		errType = attribute.String(keyErrorType, errorType(err))
-		p.late = append(p.late, errType)
-		p.span.SetStatus(codes.Error, err.Error())
 	}
-	if p.events > 0 {
-		p.late = append(p.late, attribute.Int(keyEventCount, p.events))
-	}
-	if len(p.late) > 0 {
-		p.span.SetAttributes(p.late...)
+	if p.recording {
+		if err != nil {
+			p.late = append(p.late, errType)
+			p.span.SetStatus(codes.Error, err.Error())
+		}
+		if p.events > 0 {
+			p.late = append(p.late, attribute.Int(keyEventCount, p.events))
+		}
+		if len(p.late) > 0 {
+			p.span.SetAttributes(p.late...)
+		}
 	}
 	if p.op.Kind == observe.Chat || p.op.Kind == observe.CountTokens {
 		set := p.metricSet()

@@ -12,6 +12,7 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"go.opentelemetry.io/otel/codes"
+	sdktrace "go.opentelemetry.io/otel/sdk/trace"
 	"go.opentelemetry.io/otel/sdk/trace/tracetest"
 	"go.opentelemetry.io/otel/trace"
 )
@@ -665,4 +666,32 @@ func TestRoute(t *testing.T) {
 			t.Errorf("route(%q) = %q, want %q", tt.path, got, tt.want)
 		}
 	}
+}
+
+// TestSampledOut: when the sampler drops the span (the observer then
+// skips its attributes and attempt spans), the metrics are still recorded
+// in full, server and response model included.
+func TestSampledOut(t *testing.T) {
+	r := newSampledRig(t, sdktrace.NeverSample(), []Option{WithRecordContent(true)})
+	r.srv.FailNext("/v1/messages", 529)
+	msg, err := r.client.Messages.Create(context.Background(), createParams())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.spans.GetSpans(); len(got) != 0 {
+		t.Errorf("spans %v exported, want none", spanNames(got))
+	}
+	base := map[string]any{
+		"gen_ai.operation.name": "chat", "gen_ai.system": "vendor",
+		"gen_ai.request.model": model, "gen_ai.response.model": msg.Model,
+		"server.address": r.host, "server.port": int64(r.port),
+	}
+	d := r.histograms(t, "gen_ai.client.operation.duration")
+	if len(d) != 1 {
+		t.Fatalf("duration points %+v, want 1", d)
+	}
+	if diff := cmp.Diff(base, d[0].attrs); diff != "" {
+		t.Errorf("duration attributes (-want +got):\n%s", diff)
+	}
+	checkTokens(t, r, base, msg.Usage.InputTokens, msg.Usage.OutputTokens)
 }
