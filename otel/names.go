@@ -45,6 +45,7 @@ const (
 	keyResponseServiceTier = "mms.response.service_tier"
 	keyInferenceGeo        = "mms.response.inference_geo"
 	keyThinkingTokens      = "mms.usage.thinking_tokens"
+	keyCountedTokens       = "mms.count_tokens.input_tokens"
 	keyEventCount          = "mms.stream.events"
 	keyRequestID           = "mms.request_id"
 	keyPlatformRequestID   = "mms.platform_request_id"

@@ -325,6 +325,11 @@ func (p *operation) resultAttrs(r observe.Result, input int) {
 	if len(r.StopReasons) > 0 {
 		p.late = append(p.late, attribute.StringSlice(keyFinishReasons, r.StopReasons))
 	}
+	if p.op.Kind == observe.CountTokens {
+		// A count uses no tokens: the count is not gen_ai.usage.
+		p.late = append(p.late, attribute.Int(keyCountedTokens, u.InputTokens))
+		return
+	}
 	if p.op.Kind == observe.ExecuteTool {
 		if p.o.content {
 			if s, ok := contentString(r.Response); ok {

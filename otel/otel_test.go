@@ -695,3 +695,98 @@ func TestSampledOut(t *testing.T) {
 	}
 	checkTokens(t, r, base, msg.Usage.InputTokens, msg.Usage.OutputTokens)
 }
+
+// TestCountTokens: a count is a client span of its own operation whose
+// count is not token usage (no gen_ai.usage.*, no token metric).
+func TestCountTokens(t *testing.T) {
+	r := newRig(t, nil)
+	n, err := r.client.Messages.CountTokens(context.Background(), mms.MessageCountTokensParams{
+		Model: model, Messages: []mms.MessageParam{mms.UserText("Hello there")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	span := r.one(t, "count_tokens "+model)
+	checkAttrs(t, span, map[string]any{
+		"gen_ai.operation.name":         "count_tokens",
+		"mms.method":                    "Messages.CountTokens",
+		"gen_ai.system":                 "vendor",
+		"gen_ai.request.model":          model,
+		"server.address":                r.host,
+		"server.port":                   int64(r.port),
+		"mms.count_tokens.input_tokens": int64(n.InputTokens),
+	})
+	if got := r.histograms(t, "gen_ai.client.token.usage"); len(got) != 0 {
+		t.Errorf("a count recorded token usage: %+v", got)
+	}
+	if d := r.histograms(t, "gen_ai.client.operation.duration"); len(d) != 1 || d[0].attrs["gen_ai.operation.name"] != "count_tokens" {
+		t.Errorf("duration points %+v, want one count_tokens", d)
+	}
+}
+
+// TestList: a list iteration is one span named by its route, with an
+// attempt span per page.
+func TestList(t *testing.T) {
+	r := newRig(t, nil)
+	pages := 0
+	for _, err := range r.client.Models.List(context.Background(), mms.ModelListParams{Limit: 1}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages++
+	}
+	span := r.one(t, "GET /v1/models")
+	checkAttrs(t, span, map[string]any{
+		"mms.operation.kind": "list",
+		"mms.method":         "GET /v1/models",
+		"server.address":     r.host,
+		"server.port":        int64(r.port),
+	})
+	if pages < 2 || len(r.children(span)) != pages {
+		t.Errorf("%d attempt spans for %d one-model pages, want one per page (and at least two)", len(r.children(span)), pages)
+	}
+}
+
+// TestToolFailure: a tool that fails ends its execute_tool span in error.
+func TestToolFailure(t *testing.T) {
+	r := newRig(t, nil)
+	r.srv.Script(
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Atlantis"}`}}},
+		mmstest.Turn{Text: "No idea."},
+	)
+	runner := r.client.Messages.NewToolRunner(mms.ToolRunnerParams{
+		Params: mms.MessageCreateParams{Model: model, MaxTokens: 256,
+			Messages: []mms.MessageParam{mms.UserText("Weather in Atlantis?")}},
+		Tools: []mms.RunnableTool{mms.NewTool("get_weather", "The weather in a city",
+			func(ctx context.Context, in weatherIn) (string, error) { return "", errors.New("no station in " + in.City) })},
+	})
+	if _, err := runner.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	tool := r.one(t, "execute_tool get_weather")
+	if tool.Status.Code != codes.Error || !strings.Contains(tool.Status.Description, "no station in Atlantis") {
+		t.Errorf("execute_tool status %+v, want the tool's error", tool.Status)
+	}
+	if got := attrs(tool.Attributes)["error.type"]; got != "_OTHER" {
+		t.Errorf("execute_tool error.type %v, want _OTHER", got)
+	}
+	if _, ok := attrs(tool.Attributes)["gen_ai.tool.call.result"]; ok {
+		t.Errorf("content recorded without opting in")
+	}
+}
+
+// TestStreamContent: a stream's reply is recorded from the accumulated
+// message.
+func TestStreamContent(t *testing.T) {
+	r := newRig(t, []Option{WithRecordContent(true)})
+	r.srv.Script(mmstest.Turn{Text: "Streamed hi."})
+	for _, err := range r.client.Messages.Stream(context.Background(), createParams()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := attrs(r.one(t, "chat "+model).Attributes)["gen_ai.output.messages"]
+	want := `[{"role":"assistant","parts":[{"type":"text","content":"Streamed hi."}],"finish_reason":"end_turn"}]`
+	if got != want {
+		t.Errorf("gen_ai.output.messages = %v, want %v", got, want)
+	}
+}
