@@ -757,7 +757,9 @@ func TestToolFailure(t *testing.T) {
 		Params: mms.MessageCreateParams{Model: model, MaxTokens: 256,
 			Messages: []mms.MessageParam{mms.UserText("Weather in Atlantis?")}},
 		Tools: []mms.RunnableTool{mms.NewTool("get_weather", "The weather in a city",
-			func(ctx context.Context, in weatherIn) (string, error) { return "", errors.New("no station in " + in.City) })},
+			func(ctx context.Context, in weatherIn) (string, error) {
+				return "", errors.New("no station in " + in.City)
+			})},
 	})
 	if _, err := runner.Run(context.Background()); err != nil {
 		t.Fatal(err)
