@@ -173,7 +173,9 @@ func (w *worker) handle(ctx context.Context, work *Work) {
 	if ctx.Err() != nil {
 		return // the lease lapses and another worker reclaims the item
 	}
-	if _, err := w.svc.Stop(ctx, w.env, work.ID, WorkStopParams{Force: true}, w.opts...); err != nil {
+	// A stop cut short by the worker's own shutdown is no failure either:
+	// the lease lapses as above.
+	if _, err := w.svc.Stop(ctx, w.env, work.ID, WorkStopParams{Force: true}, w.opts...); err != nil && ctx.Err() == nil {
 		w.report(work, fmt.Errorf("mms: stopping work %s: %w", work.ID, err))
 	}
 }
