@@ -3,6 +3,7 @@ package mms_test
 import (
 	"context"
 	"fmt"
+	"github.com/mms-sdk/mms-go/observe"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -85,6 +86,15 @@ func BenchmarkPipelineCreate(b *testing.B) {
 		})
 		benchCreate(b, option.WithTokenSource(src))
 	})
+	// The hook's own cost: an observer that does nothing.
+	b.Run("nop-observer", func(b *testing.B) { benchCreate(b, option.WithAPIKey("sk-bench"), option.WithObserver(nopObserver{})) })
+}
+
+// nopObserver observes nothing.
+type nopObserver struct{}
+
+func (nopObserver) Start(ctx context.Context, _ observe.Op) (context.Context, observe.Operation) {
+	return ctx, observe.Nop{}
 }
 
 func benchCreate(b *testing.B, cred ...option.RequestOption) {

@@ -255,7 +255,7 @@ func (st *batchStore) run(header http.Header, it batchItem) ([]byte, bool) {
 	if json.Unmarshal(it.Params, &flags) == nil && flags.Stream {
 		return errored(wire.ErrInvalidRequest, "stream: batch requests cannot be streamed")
 	}
-	r := httptest.NewRequest(http.MethodPost, "/v1/messages", bytes.NewReader(it.Params))
+	r := withBatchMark(httptest.NewRequest(http.MethodPost, "/v1/messages", bytes.NewReader(it.Params)))
 	r.Header = header.Clone()
 	r.Header.Set(wire.HeaderContentType, "application/json")
 	h, _ := st.srv.mux.Handler(r)

@@ -133,6 +133,7 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err.status, err.errType, err.msg)
 		return
 	}
+	s.drawPriority(w.Header(), r, p, &rep)
 	if p.Stream {
 		s.streamMessage(w, r, p, rep)
 		return

@@ -1,6 +1,7 @@
 package mmstest
 
 import (
+	"cmp"
 	"encoding/json"
 	"strings"
 	"unicode/utf8"
@@ -96,6 +97,7 @@ type reply struct {
 	inputTokens  int
 	cache        cacheUsage     // messages_cache.go
 	container    *containerWire // messages_container.go
+	serviceTier  string         // "" is "standard"; priority.go sets it
 }
 
 func (r reply) outputTokens() (total, thinking int) {
@@ -326,7 +328,7 @@ func (r reply) message(p *msgParams) messageWire {
 		m.ContextManagement = &appliedEditsWire{AppliedEdits: []any{}}
 	}
 	total, thinking := r.outputTokens()
-	m.Usage = usageWire{InputTokens: r.inputTokens, OutputTokens: total, ServiceTier: "standard", InferenceGeo: "global"}
+	m.Usage = usageWire{InputTokens: r.inputTokens, OutputTokens: total, ServiceTier: cmp.Or(r.serviceTier, "standard"), InferenceGeo: "global"}
 	r.cache.apply(&m.Usage)
 	if p.InferenceGeo != nil {
 		m.Usage.InferenceGeo = *p.InferenceGeo

@@ -26,6 +26,8 @@ type config struct {
 	script []Turn
 	// platform fronts the fake with a partner platform's wire (platform.go).
 	platform PlatformFront
+	// priority holds the WithPriorityCommitment commitments (priority.go).
+	priority *priorityState
 }
 
 func defaultConfig() config {

@@ -14,9 +14,10 @@ import (
 
 // Rate-limit header names.
 const (
-	headerRateLimitLimit     = wire.RateLimitPrefix + "Requests-Limit"
-	headerRateLimitRemaining = wire.RateLimitPrefix + "Requests-Remaining"
-	headerRateLimitReset     = wire.RateLimitPrefix + "Requests-Reset"
+	headerRateLimitPrefix    = wire.RateLimitPrefix + "Requests-"
+	headerRateLimitLimit     = headerRateLimitPrefix + "Limit"
+	headerRateLimitRemaining = headerRateLimitPrefix + "Remaining"
+	headerRateLimitReset     = headerRateLimitPrefix + "Reset"
 )
 
 // rateLimiter is the request bucket configured by WithRateLimit. The mutex
@@ -26,14 +27,12 @@ type rateLimiter struct {
 	mu        sync.Mutex
 	bucket    *rate.Limiter
 	perMinute int
-	burst     int
 }
 
 func newRateLimiter(perMinute, burst int) *rateLimiter {
 	return &rateLimiter{
 		bucket:    rate.NewLimiter(rate.Limit(float64(perMinute)/60), burst),
 		perMinute: perMinute,
-		burst:     burst,
 	}
 }
 
@@ -45,22 +44,32 @@ func (l *rateLimiter) take(now time.Time, h http.Header) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	ok := l.bucket.AllowN(now, 1)
-	tokens := l.bucket.TokensAt(now)
-	perSecond := float64(l.perMinute) / 60
-	h.Set(headerRateLimitLimit, strconv.Itoa(l.perMinute))
-	h.Set(headerRateLimitRemaining, strconv.Itoa(min(max(int(math.Floor(tokens)), 0), l.perMinute)))
-	// The reset header is when the bucket is full again, rounded up to the
-	// second because RFC 3339 timestamps on the wire carry whole seconds.
-	full := now.Add(seconds((float64(l.burst) - tokens) / perSecond))
-	if t := full.Truncate(time.Second); t.Before(full) {
-		full = t.Add(time.Second)
-	}
-	h.Set(headerRateLimitReset, full.UTC().Format(time.RFC3339))
+	tokens := setBucketHeaders(h, headerRateLimitPrefix, now, l.perMinute, l.bucket)
 	if !ok {
-		wait := max(math.Ceil((1-tokens)/perSecond), 1)
+		wait := max(math.Ceil((1-tokens)/(float64(l.perMinute)/60)), 1)
 		h.Set(wire.HeaderRetryAfter, strconv.Itoa(int(wait)))
 	}
 	return ok
+}
+
+// setBucketHeaders sets the <prefix>{Limit,Remaining,Reset} headers of a
+// bucket refilling at perMinute (a rate-limit or a priority bucket) as of
+// now, and returns the tokens it holds.
+func setBucketHeaders(h http.Header, prefix string, now time.Time, perMinute int, b *rate.Limiter) float64 {
+	tokens := b.TokensAt(now)
+	h.Set(prefix+"Limit", strconv.Itoa(perMinute))
+	h.Set(prefix+"Remaining", strconv.Itoa(min(max(int(math.Floor(tokens)), 0), perMinute)))
+	// The reset header is when the bucket is full again, rounded up to the
+	// second because RFC 3339 timestamps on the wire carry whole seconds.
+	full := now
+	if perMinute > 0 {
+		full = now.Add(seconds((float64(b.Burst()) - tokens) / (float64(perMinute) / 60)))
+	}
+	if t := full.Truncate(time.Second); t.Before(full) {
+		full = t.Add(time.Second)
+	}
+	h.Set(prefix+"Reset", full.UTC().Format(time.RFC3339))
+	return tokens
 }
 
 func seconds(s float64) time.Duration {

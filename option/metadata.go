@@ -34,7 +34,8 @@ type ResponseMetadata struct {
 	// response has none.
 	RateLimits map[string]RateLimit
 	// Priority holds the vendor-priority-<bucket>-* headers the same way
-	// ("input-tokens", "output-tokens").
+	// ("input-tokens", "output-tokens"); PriorityInputTokens and
+	// PriorityOutputTokens read the two documented buckets.
 	Priority map[string]RateLimit
 	// RetryAfter is the server's requested wait (retry-after-ms, else
 	// retry-after), zero when absent, unusable or negative, and at most
@@ -44,6 +45,21 @@ type ResponseMetadata struct {
 	Attempts int
 	// Header is the full response header of the final attempt.
 	Header http.Header
+}
+
+// PriorityInputTokens is the vendor-priority-input-tokens-* bucket, and
+// whether the response carried it (the service sends it on requests with
+// service_tier auto on a model with a priority commitment).
+func (m ResponseMetadata) PriorityInputTokens() (RateLimit, bool) {
+	rl, ok := m.Priority["input-tokens"]
+	return rl, ok
+}
+
+// PriorityOutputTokens is the vendor-priority-output-tokens-* bucket, and
+// whether the response carried it.
+func (m ResponseMetadata) PriorityOutputTokens() (RateLimit, bool) {
+	rl, ok := m.Priority["output-tokens"]
+	return rl, ok
 }
 
 // RateLimit is one parsed vendor-ratelimit-* or vendor-priority-* bucket.

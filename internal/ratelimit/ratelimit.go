@@ -1,7 +1,8 @@
 // Package ratelimit paces requests on the client side: a requests-per-minute
 // bucket, a tokens-per-minute bucket whose estimates are corrected from the
 // usage the service reports, and a pause that honours the server's own
-// vendor-ratelimit-* headers when they say a bucket is empty.
+// vendor-ratelimit-* headers when they say a bucket is empty (and, when
+// asked, its vendor-priority-* headers).
 package ratelimit
 
 import (
@@ -19,12 +20,20 @@ import (
 
 // Limiter implements config.Limiter.
 type Limiter struct {
+	*state
+	// priority: Wait also waits for an empty priority bucket's reset.
+	priority bool
+}
+
+// state is what the views of one limiter (PacePriority) share.
+type state struct {
 	requests waiter        // nil when unlimited
 	tokens   *rate.Limiter // nil when unlimited
 
-	mu         sync.Mutex
-	pauseUntil time.Time // set from server headers that report an empty bucket
-	now        func() time.Time
+	mu            sync.Mutex
+	pauseUntil    time.Time // set from vendor-ratelimit-* headers that report an empty bucket
+	priorityUntil time.Time // the same from vendor-priority-* headers
+	now           func() time.Time
 }
 
 type waiter interface {
@@ -35,7 +44,7 @@ type waiter interface {
 // no limit on that axis. Bursts equal one minute's budget divided by 60 (at
 // least 1), so a fresh client cannot dump a whole minute at once.
 func New(requestsPerMinute, tokensPerMinute int) *Limiter {
-	l := &Limiter{now: time.Now}
+	l := &Limiter{state: &state{now: time.Now}}
 	if requestsPerMinute > 0 {
 		l.requests = rate.NewLimiter(rate.Limit(float64(requestsPerMinute)/60), max(1, requestsPerMinute/60))
 	}
@@ -49,7 +58,15 @@ func New(requestsPerMinute, tokensPerMinute int) *Limiter {
 
 // FromWaiter paces requests with a caller-supplied limiter.
 func FromWaiter(w waiter) *Limiter {
-	return &Limiter{requests: w, now: time.Now}
+	return &Limiter{state: &state{requests: w, now: time.Now}}
+}
+
+// PacePriority returns a view of l that shares its buckets and pauses, and
+// whose Wait also waits while a priority bucket is empty: a request with
+// service_tier auto then waits for priority capacity instead of being
+// served at the standard tier. l itself is unchanged.
+func (l *Limiter) PacePriority() *Limiter {
+	return &Limiter{state: l.state, priority: true}
 }
 
 // Wait blocks until a request of about tokens may go, or ctx ends.
@@ -73,7 +90,11 @@ func (l *Limiter) Wait(ctx context.Context, tokens int) error {
 
 func (l *Limiter) waitPause(ctx context.Context) error {
 	l.mu.Lock()
-	d := l.pauseUntil.Sub(l.now())
+	until := l.pauseUntil
+	if l.priority && l.priorityUntil.After(until) {
+		until = l.priorityUntil
+	}
+	d := until.Sub(l.now())
 	l.mu.Unlock()
 	if d <= 0 {
 		return nil
@@ -99,12 +120,32 @@ func (l *Limiter) Correct(estimate, actual int) {
 }
 
 // Observe reads the server's rate-limit headers: when any bucket reports
-// zero remaining, further requests wait until that bucket's reset time.
+// zero remaining, further requests wait until that bucket's reset time. It
+// notes the priority buckets too; only a PacePriority view waits for them.
 func (l *Limiter) Observe(h http.Header) {
+	limit := l.now().Add(time.Minute)
+	until, priority := emptyUntil(h, wire.RateLimitPrefix, limit), emptyUntil(h, wire.PriorityPrefix, limit)
+	if until.IsZero() && priority.IsZero() {
+		return
+	}
+	l.mu.Lock()
+	if until.After(l.pauseUntil) {
+		l.pauseUntil = until
+	}
+	if priority.After(l.priorityUntil) {
+		l.priorityUntil = priority
+	}
+	l.mu.Unlock()
+}
+
+// emptyUntil is the latest reset of the buckets of the header family prefix
+// that report zero remaining, never after limit (a clock skew must not
+// freeze the client on the server's word); zero when none is empty.
+func emptyUntil(h http.Header, prefix string, limit time.Time) time.Time {
 	var until time.Time
 	for key, vals := range h {
 		canon := http.CanonicalHeaderKey(key)
-		if !strings.HasPrefix(canon, wire.RateLimitPrefix) || !strings.HasSuffix(canon, "-Remaining") || len(vals) == 0 {
+		if !strings.HasPrefix(canon, prefix) || !strings.HasSuffix(canon, "-Remaining") || len(vals) == 0 {
 			continue
 		}
 		if n, err := strconv.ParseInt(strings.TrimSpace(vals[0]), 10, 64); err != nil || n > 0 {
@@ -115,17 +156,8 @@ func (l *Limiter) Observe(h http.Header) {
 			until = t
 		}
 	}
-	if until.IsZero() {
-		return
+	if until.After(limit) {
+		return limit
 	}
-	// Never pause longer than a minute on the server's word: a clock skew
-	// must not freeze the client.
-	if limit := l.now().Add(time.Minute); until.After(limit) {
-		until = limit
-	}
-	l.mu.Lock()
-	if until.After(l.pauseUntil) {
-		l.pauseUntil = until
-	}
-	l.mu.Unlock()
+	return until
 }

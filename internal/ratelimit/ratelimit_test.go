@@ -56,3 +56,83 @@ func TestObservePausesUntilReset(t *testing.T) {
 		t.Errorf("pause = %v, want capped at 1m", got)
 	}
 }
+
+func TestObservePriority(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	at := func(d time.Duration) string { return now.Add(d).Format(time.RFC3339) }
+	tests := []struct {
+		name          string
+		header        map[string]string
+		wantRateLimit time.Duration // pauseUntil - now (0: none)
+		wantPriority  time.Duration // priorityUntil - now (0: none)
+	}{
+		{"input empty", map[string]string{
+			"vendor-priority-input-tokens-remaining": "0", "vendor-priority-input-tokens-reset": at(20 * time.Second),
+			"vendor-priority-output-tokens-remaining": "1", "vendor-priority-output-tokens-reset": at(40 * time.Second),
+		}, 0, 20 * time.Second},
+		{"both empty: the later reset", map[string]string{
+			"vendor-priority-input-tokens-remaining": "0", "vendor-priority-input-tokens-reset": at(20 * time.Second),
+			"vendor-priority-output-tokens-remaining": "0", "vendor-priority-output-tokens-reset": at(40 * time.Second),
+		}, 0, 40 * time.Second},
+		{"one left: no pause", map[string]string{
+			"vendor-priority-output-tokens-remaining": "1", "vendor-priority-output-tokens-reset": at(40 * time.Second),
+		}, 0, 0},
+		{"capped at a minute", map[string]string{
+			"vendor-priority-output-tokens-remaining": "0", "vendor-priority-output-tokens-reset": at(time.Hour),
+		}, 0, time.Minute},
+		{"families kept apart", map[string]string{
+			"vendor-priority-output-tokens-remaining": "0", "vendor-priority-output-tokens-reset": at(5 * time.Second),
+			"vendor-ratelimit-tokens-remaining": "0", "vendor-ratelimit-tokens-reset": at(9 * time.Second),
+		}, 9 * time.Second, 5 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := New(0, 0)
+			l.now = func() time.Time { return now }
+			h := http.Header{}
+			for k, v := range tt.header {
+				h.Set(k, v)
+			}
+			l.Observe(h)
+			since := func(t time.Time) time.Duration {
+				if t.IsZero() {
+					return 0
+				}
+				return t.Sub(now)
+			}
+			if got := since(l.pauseUntil); got != tt.wantRateLimit {
+				t.Errorf("rate-limit pause = %v, want %v", got, tt.wantRateLimit)
+			}
+			if got := since(l.priorityUntil); got != tt.wantPriority {
+				t.Errorf("priority pause = %v, want %v", got, tt.wantPriority)
+			}
+		})
+	}
+}
+
+// TestPacePriorityWaits checks who waits for an empty priority bucket: the
+// PacePriority view, sharing the limiter's state, does; the limiter itself
+// does not. A done context makes a wait return at once with its error.
+func TestPacePriorityWaits(t *testing.T) {
+	now := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	l := New(0, 0)
+	l.now = func() time.Time { return now }
+	paced := l.PacePriority()
+	h := http.Header{}
+	h.Set("vendor-priority-input-tokens-remaining", "0")
+	h.Set("vendor-priority-input-tokens-reset", now.Add(30*time.Second).Format(time.RFC3339))
+	paced.Observe(h) // observed through the view: the state is shared
+	done, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := l.Wait(done, 0); err != nil {
+		t.Errorf("plain limiter waited for the priority bucket: %v", err)
+	}
+	if err := paced.Wait(done, 0); err != context.Canceled {
+		t.Errorf("paced limiter: err = %v, want context.Canceled (it must wait)", err)
+	}
+	// Past the reset, the paced view goes at once.
+	now = now.Add(30 * time.Second)
+	if err := paced.Wait(done, 0); err != nil {
+		t.Errorf("paced limiter after the reset: %v", err)
+	}
+}
