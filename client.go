@@ -248,12 +248,12 @@ func (cl call) send(ctx context.Context, r *request) (_ *transport.Response, err
 			return nil, fmt.Errorf("mms: encoding %s %s: %w", r.method, r.path, err)
 		}
 	}
-	op := opFrom(ctx)
-	if op == nil && cl.cfg.Observer != nil { // a call no operation covers yet: observed on its own
-		var o observe.Operation
-		ctx, o = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.Other, Name: r.method + " " + r.path, Method: r.method, Path: r.path})
-		defer func() { o.End(err) }()
-		op = o
+	var op observe.Operation
+	if cl.cfg.Observer != nil {
+		if op = opFrom(ctx); op == nil { // a call no operation covers yet: observed on its own
+			ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.Other, Name: r.method + " " + r.path, Method: r.method, Path: r.path})
+			defer func(o observe.Operation) { o.End(err) }(op)
+		}
 	}
 	budget := cl.budget(r)
 	treq := &transport.Request{
