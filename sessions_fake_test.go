@@ -120,6 +120,26 @@ func TestSessionsAgainstFake(t *testing.T) {
 		}
 	}
 
+	// Updates need an idle session: wait until the engine has run the
+	// initial message and the outcome's evaluation (it ends idle).
+	waitFor(t, func() bool {
+		var evaluated, idleAfter bool
+		for ev, err := range c.Sessions.Events.List(ctx, s.ID, mms.SessionEventListParams{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch ev.EventType() {
+			case "span.outcome_evaluation_end":
+				evaluated, idleAfter = true, false
+			case "session.status_idle":
+				idleAfter = evaluated
+			case "session.status_running":
+				idleAfter = false
+			}
+		}
+		return evaluated && idleAfter
+	})
+
 	// Updates: title, metadata, agent tools, budget; the refusals.
 	f.clock.Advance(time.Minute)
 	u, err := c.Sessions.Update(ctx, s.ID, mms.SessionUpdateParams{Title: mms.Clear[string](), Metadata: mms.MetadataPatch{}.Delete("k").Set("n", "1"),
