@@ -120,25 +120,8 @@ func TestSessionsAgainstFake(t *testing.T) {
 		}
 	}
 
-	// Updates need an idle session: wait until the engine has run the
-	// initial message and the outcome's evaluation (it ends idle).
-	waitFor(t, func() bool {
-		var evaluated, idleAfter bool
-		for ev, err := range c.Sessions.Events.List(ctx, s.ID, mms.SessionEventListParams{}) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			switch ev.EventType() {
-			case "span.outcome_evaluation_end":
-				evaluated, idleAfter = true, false
-			case "session.status_idle":
-				idleAfter = evaluated
-			case "session.status_running":
-				idleAfter = false
-			}
-		}
-		return evaluated && idleAfter
-	})
+	// Updates need an idle session.
+	waitSettled(t, c, s.ID, 1)
 
 	// Updates: title, metadata, agent tools, budget; the refusals.
 	f.clock.Advance(time.Minute)
@@ -429,6 +412,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 	if len(s.Resources) != 4 || len(s.OutcomeEvaluations) != 2 || s.Agent.Model.Speed != mms.ModelSpeedFast || len(s.Agent.MCPServers) != 1 {
 		t.Errorf("created %+v", s)
 	}
+	waitSettled(t, c, s.ID, 2) // updating the agent needs an idle session
 	for _, p := range []mms.SessionUpdateParams{
 		{Title: mms.Set("t2"), Metadata: mms.MetadataPatch{}.Set("a", "b").Delete("k"), Budget: mms.Set(mms.BudgetUSD("3"))},
 		{Agent: &mms.SessionAgentUpdate{Tools: []mms.AgentTool{}, MCPServers: []mms.AgentMCPServer{}}},
@@ -471,4 +455,29 @@ func TestSessionInSelfHostedEnvironmentIsPolled(t *testing.T) {
 	if err != nil || string(creds.SessionsToken) == "" {
 		t.Errorf("session credentials: %v", err)
 	}
+}
+
+// waitSettled waits until the fake's engine has run a session's initial
+// events: evaluations outcome evaluations ended, and the session went idle
+// after the last of them. (Its status is idle before the engine starts
+// too, so the status alone cannot tell.)
+func waitSettled(t *testing.T, c *mms.Client, sessionID string, evaluations int) {
+	t.Helper()
+	waitFor(t, func() bool {
+		ended, idleAfter := 0, false
+		for ev, err := range c.Sessions.Events.List(context.Background(), sessionID, mms.SessionEventListParams{}) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			switch ev.EventType() {
+			case "span.outcome_evaluation_end":
+				ended, idleAfter = ended+1, false
+			case "session.status_idle":
+				idleAfter = ended >= evaluations
+			case "session.status_running":
+				idleAfter = false
+			}
+		}
+		return ended >= evaluations && idleAfter
+	})
 }
