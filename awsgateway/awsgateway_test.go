@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/platform/platformtest"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/google/go-cmp/cmp"
 	mms "github.com/mms-sdk/mms-go"
@@ -60,47 +62,14 @@ func sigV4Config() aws.Config {
 }
 
 var (
-	createParams = mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 64, Messages: []mms.MessageParam{mms.UserText("Hello there")}}
-	countParams  = mms.MessageCountTokensParams{Model: "mms-large-1", Messages: []mms.MessageParam{mms.UserText("Hello there")}}
+	createParams  = platformtest.CreateParams
+	messagesCalls = platformtest.MessagesCalls
 )
-
-// results is what the three Messages calls return.
-type results struct {
-	Message *mms.Message
-	Events  []mms.MessageStreamEvent
-	Count   *mms.MessageTokensCount
-}
-
-func messagesCalls(t *testing.T, c *mms.Client) results {
-	t.Helper()
-	ctx := context.Background()
-	var r results
-	var err error
-	if r.Message, err = c.Messages.Create(ctx, createParams); err != nil {
-		t.Fatalf("Create: %v", err)
-	}
-	for ev, err := range c.Messages.Stream(ctx, createParams) {
-		if err != nil {
-			t.Fatalf("Stream: %v", err)
-		}
-		r.Events = append(r.Events, ev)
-	}
-	if r.Count, err = c.Messages.CountTokens(ctx, countParams); err != nil {
-		t.Fatalf("CountTokens: %v", err)
-	}
-	return r
-}
 
 // TestMessagesThroughGateway: create, stream and count_tokens through the
 // gateway, signed or with a key, give what the direct fake gives.
 func TestMessagesThroughGateway(t *testing.T) {
-	direct := mmstest.NewServer()
-	defer direct.Close()
-	dc, err := mms.NewClient(append(direct.ClientOptions(), option.WithBaseURL(direct.URL))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := messagesCalls(t, dc)
+	want := platformtest.Direct(t)
 	tests := []struct {
 		name     string
 		cfg      aws.Config

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/platform/platformtest"
+
 	"github.com/google/go-cmp/cmp"
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/foundry"
@@ -34,47 +36,15 @@ func resource(t *testing.T) (*mms.Client, *mmstest.Server, *foundrytest.Front) {
 }
 
 var (
-	createParams = mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 64, Messages: []mms.MessageParam{mms.UserText("Hello there")}}
-	countParams  = mms.MessageCountTokensParams{Model: "mms-large-1", Messages: []mms.MessageParam{mms.UserText("Hello there")}}
+	createParams  = platformtest.CreateParams
+	countParams   = platformtest.CountParams
+	messagesCalls = platformtest.MessagesCalls
 )
-
-// results is what the three Messages calls return.
-type results struct {
-	Message *mms.Message
-	Events  []mms.MessageStreamEvent
-	Count   *mms.MessageTokensCount
-}
-
-func messagesCalls(t *testing.T, c *mms.Client) results {
-	t.Helper()
-	ctx := context.Background()
-	var r results
-	var err error
-	if r.Message, err = c.Messages.Create(ctx, createParams); err != nil {
-		t.Fatalf("Create: %v", err)
-	}
-	for ev, err := range c.Messages.Stream(ctx, createParams) {
-		if err != nil {
-			t.Fatalf("Stream: %v", err)
-		}
-		r.Events = append(r.Events, ev)
-	}
-	if r.Count, err = c.Messages.CountTokens(ctx, countParams); err != nil {
-		t.Fatalf("CountTokens: %v", err)
-	}
-	return r
-}
 
 // TestMessagesThroughFoundry: create, stream and count_tokens give what
 // the direct fake gives, each request with its own token.
 func TestMessagesThroughFoundry(t *testing.T) {
-	direct := mmstest.NewServer()
-	defer direct.Close()
-	dc, err := mms.NewClient(append(direct.ClientOptions(), option.WithBaseURL(direct.URL))...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := messagesCalls(t, dc)
+	want := platformtest.Direct(t)
 	c, _, front := resource(t)
 	if diff := cmp.Diff(want, messagesCalls(t, c)); diff != "" {
 		t.Errorf("through Foundry (-direct +Foundry):\n%s", diff)
