@@ -47,6 +47,18 @@ import (
 //     of rules.go: no faults or rate limits), so every check the endpoint
 //     makes, file references included, applies. The counts, ended_at
 //     and results_url (this server's .../results path) are set.
+//   - Chosen outcomes (WithBatchOutcomes, SetBatchOutcomes): when a batch
+//     ends, the function is asked about each request done in time, with
+//     its custom_id and submission number, and may make it errored (the
+//     usual errored line, default error api_error "Internal server
+//     error"), canceled or expired instead of running it; the counts
+//     follow. Requests canceled or expired by timing stay so.
+//   - Submissions: each create that passes the checks counts one
+//     submission per custom_id it holds (BatchSubmissions), as soon as the
+//     batch exists, even if the answer never reaches the client.
+//   - Size: the body may be up to wire.LimitBatches (256 MiB, else 413 by
+//     the rule chain). The requests keep sub-slices of the one body until
+//     the batch ends; then only the result lines are kept.
 //   - Cancel, allowed while in_progress, sets cancel_initiated_at and the
 //     status canceling. The request running at that moment still completes;
 //     when it is done the batch ends, and every request not done is canceled.
