@@ -2,8 +2,10 @@ package mmstest
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math/bits"
 	"net/http"
 	"net/http/httptest"
@@ -45,6 +47,18 @@ import (
 //     of rules.go: no faults or rate limits), so every check the endpoint
 //     makes, file references included, applies. The counts, ended_at
 //     and results_url (this server's .../results path) are set.
+//   - Chosen outcomes (WithBatchOutcomes, SetBatchOutcomes): when a batch
+//     ends, the function is asked about each request done in time, with
+//     its custom_id and submission number, and may make it errored (the
+//     usual errored line, default error api_error "Internal server
+//     error"), canceled or expired instead of running it; the counts
+//     follow. Requests canceled or expired by timing stay so.
+//   - Submissions: each create that passes the checks counts one
+//     submission per custom_id it holds (BatchSubmissions), as soon as the
+//     batch exists, even if the answer never reaches the client.
+//   - Size: the body may be up to wire.LimitBatches (256 MiB, else 413 by
+//     the rule chain). The requests keep sub-slices of the one body until
+//     the batch ends; then only the result lines are kept.
 //   - Cancel, allowed while in_progress, sets cancel_initiated_at and the
 //     status canceling. The request running at that moment still completes;
 //     when it is done the batch ends, and every request not done is canceled.
@@ -93,17 +107,57 @@ func (s *Server) SetBatchProcessingTime(d time.Duration) {
 	st.processing = max(d, 0)
 }
 
+// BatchOutcome is what the fake makes of one batch request when its batch
+// ends. The zero value runs the request as usual (through the
+// POST /v1/messages handler).
+type BatchOutcome struct {
+	// Type is "" (run as usual), "errored", "canceled" or "expired". Any
+	// other value errors the request with an api_error naming the value.
+	Type string
+	// ErrorType and Message make an errored result's error; defaults
+	// "api_error" and "Internal server error".
+	ErrorType, Message string
+}
+
+// SetBatchOutcomes replaces the function that picks the outcome of each
+// request of the batches that end from now on (see WithBatchOutcomes); nil
+// runs every request as usual. submission is 1 for the first batch created
+// on this server that held customID, 2 for the second, and so on. f is
+// called with the server's batch lock held: it may call BatchSubmissions,
+// but not the other batch methods of the server, nor send it requests.
+func (s *Server) SetBatchOutcomes(f func(customID string, submission int) BatchOutcome) {
+	st := s.batches
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	st.outcomes = f
+}
+
+// BatchSubmissions returns how many created batches held customID, so that
+// tests can prove no request was submitted twice. A create counts once the
+// batch exists, even if its answer never reached the client.
+func (s *Server) BatchSubmissions(customID string) int {
+	st := s.batches
+	st.countMu.Lock()
+	defer st.countMu.Unlock()
+	return st.submissions[customID]
+}
+
 // batchStore holds a server's batches (Server.batches), so that the batch
 // endpoints need nothing from the Server type beyond its helpers.
 type batchStore struct {
 	srv        *Server
 	mu         sync.Mutex
 	processing time.Duration
+	outcomes   func(customID string, submission int) BatchOutcome
 	batches    []*fakeBatch // in creation order
+
+	countMu     sync.Mutex     // apart from mu, so that outcomes may read the counts
+	submissions map[string]int // by custom_id: how many created batches held it
 }
 
 func newBatchStore(s *Server) *batchStore {
-	return &batchStore{srv: s, processing: s.cfg.batchProcessing}
+	return &batchStore{srv: s, processing: s.cfg.batchProcessing, outcomes: s.cfg.batchOutcomes,
+		submissions: map[string]int{}}
 }
 
 // fakeBatch is one batch and its requests.
@@ -120,9 +174,12 @@ type fakeBatch struct {
 	results    [][]byte // JSONL lines without newline, in file order, once ended
 }
 
+// batchItem is one request of a batch. params is a sub-slice of the create
+// body, which the items share until the batch ends.
 type batchItem struct {
-	CustomID string          `json:"custom_id"`
-	Params   json.RawMessage `json:"params"`
+	customID   string
+	params     []byte
+	submission int // this batch is the submission-th to hold customID
 }
 
 type batchCounts struct {
@@ -188,9 +245,20 @@ func (st *batchStore) settle(b *fakeBatch, now time.Time) {
 	b.results = make([][]byte, n)
 	b.counts = batchCounts{}
 	for i, it := range b.requests {
-		var line []byte
+		var o BatchOutcome
 		switch {
 		case !b.doneAt(i).After(end):
+			if st.outcomes != nil {
+				o = st.outcomes(it.customID, it.submission)
+			}
+		case b.cancelAt != nil:
+			o.Type = "canceled"
+		default:
+			o.Type = "expired"
+		}
+		var line []byte
+		switch o.Type {
+		case "":
 			var ok bool
 			line, ok = st.run(b.header, it)
 			if ok {
@@ -198,32 +266,48 @@ func (st *batchStore) settle(b *fakeBatch, now time.Time) {
 			} else {
 				b.counts.Errored++
 			}
-		case b.cancelAt != nil:
-			line = encodeJSON(resultLine{CustomID: it.CustomID, Result: outcome{Type: "canceled"}})
-			b.counts.Canceled++
+		case "canceled", "expired":
+			line = resultLine(it.customID, `{"type":"`, o.Type, `"}`)
+			if o.Type == "canceled" {
+				b.counts.Canceled++
+			} else {
+				b.counts.Expired++
+			}
+		case "errored":
+			line = erroredLine(it.customID, cmp.Or(o.ErrorType, wire.ErrAPI), cmp.Or(o.Message, "Internal server error"))
+			b.counts.Errored++
 		default:
-			line = encodeJSON(resultLine{CustomID: it.CustomID, Result: outcome{Type: "expired"}})
-			b.counts.Expired++
+			line = erroredLine(it.customID, wire.ErrAPI, fmt.Sprintf("mmstest: unknown BatchOutcome type %q", o.Type))
+			b.counts.Errored++
 		}
 		b.results[n-1-i] = line // reverse request order
 	}
 	b.endedAt = &end
-	b.requests = nil // the params are no longer needed
+	b.requests = nil // the params, and with them the create body, are no longer needed
 }
 
-// resultLine is one line of the results file.
-type resultLine struct {
-	CustomID string `json:"custom_id"`
-	Result   any    `json:"result"`
+// resultLine is one line of the results file: the custom_id (which needs no
+// escaping: create checked it against [a-zA-Z0-9_-]) and the result, the
+// concatenation of the JSON pieces given.
+func resultLine[T string | []byte](customID string, result ...T) []byte {
+	size := len(customID) + 28
+	for _, r := range result {
+		size += len(r)
+	}
+	line := make([]byte, 0, size)
+	line = append(line, `{"custom_id":"`...)
+	line = append(line, customID...)
+	line = append(line, `","result":`...)
+	for _, r := range result {
+		line = append(line, r...)
+	}
+	return append(line, '}')
 }
 
-type outcome struct {
-	Type string `json:"type"`
-}
-
-type succeededWire struct {
-	Type    string          `json:"type"`
-	Message json.RawMessage `json:"message"`
+// erroredLine is the result line of an errored request.
+func erroredLine(customID, errType, msg string) []byte {
+	body := batchErrorBody{Type: "error", Error: errorDetail{Type: errType, Message: msg}}
+	return resultLine(customID, encodeJSON(erroredWire{Type: "errored", Error: body}))
 }
 
 type erroredWire struct {
@@ -245,50 +329,40 @@ type batchErrorBody struct {
 // "batch"), any other the errored body (with a null request_id). A request
 // asking to stream is errored without running.
 func (st *batchStore) run(header http.Header, it batchItem) ([]byte, bool) {
-	errored := func(errType, msg string) ([]byte, bool) {
-		body := batchErrorBody{Type: "error", Error: errorDetail{Type: errType, Message: msg}}
-		return encodeJSON(resultLine{CustomID: it.CustomID, Result: erroredWire{Type: "errored", Error: body}}), false
+	if streams(it.params) {
+		return erroredLine(it.customID, wire.ErrInvalidRequest, "stream: batch requests cannot be streamed"), false
+	}
+	h := header.Clone()
+	h.Set(wire.HeaderContentType, "application/json")
+	r := withBatchMark(&http.Request{Method: http.MethodPost, URL: &url.URL{Path: "/v1/messages"}, Host: "mms.test",
+		Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1, Header: h,
+		Body: io.NopCloser(bytes.NewReader(it.params)), ContentLength: int64(len(it.params))})
+	handler, _ := st.srv.mux.Handler(r)
+	rec := httptest.NewRecorder()
+	handler.ServeHTTP(rec, r)
+	if rec.Code != http.StatusOK {
+		var e errorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
+			return erroredLine(it.customID, errorTypeForStatus(rec.Code), statusMessage(rec.Code)), false
+		}
+		return erroredLine(it.customID, e.Error.Type, e.Error.Message), false
+	}
+	// The handler marks the usage of a batch request with service_tier
+	// "batch" (drawPriority).
+	msg := bytes.TrimSuffix(rec.Body.Bytes(), []byte("\n"))
+	return resultLine(it.customID, []byte(`{"type":"succeeded","message":`), msg, []byte("}")), true
+}
+
+// streams reports whether params asks to stream; only a body that names
+// "stream" is decoded to find out.
+func streams(params []byte) bool {
+	if !bytes.Contains(params, []byte(`"stream"`)) {
+		return false
 	}
 	var flags struct {
 		Stream bool `json:"stream"`
 	}
-	if json.Unmarshal(it.Params, &flags) == nil && flags.Stream {
-		return errored(wire.ErrInvalidRequest, "stream: batch requests cannot be streamed")
-	}
-	r := withBatchMark(httptest.NewRequest(http.MethodPost, "/v1/messages", bytes.NewReader(it.Params)))
-	r.Header = header.Clone()
-	r.Header.Set(wire.HeaderContentType, "application/json")
-	h, _ := st.srv.mux.Handler(r)
-	rec := httptest.NewRecorder()
-	h.ServeHTTP(rec, r)
-	if rec.Code != http.StatusOK {
-		var e errorBody
-		if err := json.Unmarshal(rec.Body.Bytes(), &e); err != nil {
-			return errored(errorTypeForStatus(rec.Code), statusMessage(rec.Code))
-		}
-		return errored(e.Error.Type, e.Error.Message)
-	}
-	msg, err := withServiceTier(rec.Body.Bytes(), "batch")
-	if err != nil {
-		return errored(wire.ErrAPI, "Internal server error")
-	}
-	return encodeJSON(resultLine{CustomID: it.CustomID, Result: succeededWire{Type: "succeeded", Message: msg}}), true
-}
-
-// withServiceTier sets usage.service_tier in a Message body, leaving the
-// other members' bytes as they are.
-func withServiceTier(message []byte, tier string) (json.RawMessage, error) {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(message, &m); err != nil {
-		return nil, err
-	}
-	var usage map[string]json.RawMessage
-	if err := json.Unmarshal(m["usage"], &usage); err != nil {
-		return nil, err
-	}
-	usage["service_tier"] = encodeJSON(tier)
-	m["usage"] = encodeJSON(usage)
-	return encodeJSON(m), nil
+	return json.Unmarshal(params, &flags) == nil && flags.Stream
 }
 
 // record builds the wire record of b as of now; b must be settled.
@@ -341,9 +415,14 @@ func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request) (b *fakeBat
 
 // create serves POST /v1/messages/batches.
 func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
-	var body bytes.Buffer
-	_, _ = body.ReadFrom(r.Body) // buffered by the rule chain
-	raw := body.Bytes()
+	// Buffered by the rule chain; read into one buffer of the declared size
+	// (growing it would copy), which the batch's requests then share.
+	raw := make([]byte, max(r.ContentLength, 0))
+	n, _ := io.ReadFull(r.Body, raw)
+	raw = raw[:n]
+	if rest, _ := io.ReadAll(r.Body); len(rest) > 0 { // a chunked body
+		raw = append(raw, rest...)
+	}
 	switch {
 	case len(bytes.TrimSpace(raw)) == 0:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "request body is empty; a JSON body is required")
@@ -358,24 +437,18 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	var req struct {
-		Requests []batchItem `json:"requests"`
-	}
-	if err := json.Unmarshal(raw, &req); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "request body: "+err.Error())
-		return
-	}
+	requests := batchItems(raw)
 	mv := validator{sc: messagesSchema, betas: betas}
-	seen := make(map[string]int, len(req.Requests))
-	for i, it := range req.Requests {
+	seen := make(map[string]int, len(requests))
+	for i, it := range requests {
 		path := "requests." + strconv.Itoa(i)
-		if j, dup := seen[it.CustomID]; dup {
+		if j, dup := seen[it.customID]; dup {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
-				fmt.Sprintf("%s.custom_id: duplicate custom_id %q (also requests.%d.custom_id); custom_id must be unique within a batch", path, it.CustomID, j))
+				fmt.Sprintf("%s.custom_id: duplicate custom_id %q (also requests.%d.custom_id); custom_id must be unique within a batch", path, it.customID, j))
 			return
 		}
-		seen[it.CustomID] = i
-		if err := mv.check(path+".params", it.Params, &typ{kind: kShape, name: "create"}); err != nil {
+		seen[it.customID] = i
+		if err := mv.check(path+".params", it.params, &typ{kind: kShape, name: "create"}); err != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return
 		}
@@ -390,10 +463,46 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 	defer st.mu.Unlock()
 	now := st.srv.now()
 	b := &fakeBatch{id: st.srv.newID("msgbatch_"), created: now, processing: st.processing,
-		header: header, n: len(req.Requests), requests: req.Requests}
+		header: header, n: len(requests), requests: requests}
 	st.batches = append(st.batches, b)
+	st.countSubmissions(requests)
 	st.settle(b, now)
 	writeJSON(w, http.StatusOK, b.record(r, now))
+}
+
+// batchItems lists the requests of a create body that passed batchSchema.
+func batchItems(body []byte) []batchItem {
+	var items []batchItem
+	for name, requests := range jsonMembers(body) {
+		if name != "requests" {
+			continue
+		}
+		items = items[:0] // a repeated member: the last one counts, as for encoding/json
+		for req := range jsonElements(requests) {
+			var it batchItem
+			for name, v := range jsonMembers(req) {
+				switch name {
+				case "custom_id":
+					it.customID = jsonString(v)
+				case "params":
+					it.params = v
+				}
+			}
+			items = append(items, it)
+		}
+	}
+	return items
+}
+
+// countSubmissions counts the submission of each request of a created batch
+// and numbers it.
+func (st *batchStore) countSubmissions(requests []batchItem) {
+	st.countMu.Lock()
+	defer st.countMu.Unlock()
+	for i := range requests {
+		st.submissions[requests[i].customID]++
+		requests[i].submission = st.submissions[requests[i].customID]
+	}
 }
 
 // list serves GET /v1/messages/batches, newest first, paged by the id

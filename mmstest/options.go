@@ -16,6 +16,7 @@ type config struct {
 	models            []Model
 	organizationID    string
 	batchProcessing   time.Duration
+	batchOutcomes     func(customID string, submission int) BatchOutcome
 	// The session simulator (sessions_sim.go, sessions_stream.go).
 	sessionEventDelay   time.Duration
 	sessionPingInterval time.Duration
@@ -94,6 +95,12 @@ func WithOrganizationID(id string) Option {
 // afterwards.
 func WithBatchProcessingTime(d time.Duration) Option {
 	return func(c *config) { c.batchProcessing = max(d, 0) }
+}
+
+// WithBatchOutcomes sets the function that picks the outcome of each batch
+// request (see Server.SetBatchOutcomes).
+func WithBatchOutcomes(f func(customID string, submission int) BatchOutcome) Option {
+	return func(c *config) { c.batchOutcomes = f }
 }
 
 // DefaultSessionPingInterval is how often a session event stream sends a

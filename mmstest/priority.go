@@ -82,9 +82,14 @@ type batchRequestKey struct{}
 
 // drawPriority applies the commitment, if any, to an answered create
 // request: it sets the reply's service tier and the priority headers on h.
+// A batch's request is served at the batch tier and draws nothing.
 func (s *Server) drawPriority(h http.Header, r *http.Request, p *msgParams, rep *reply) {
+	if r.Context().Value(batchRequestKey{}) != nil {
+		rep.serviceTier = "batch"
+		return
+	}
 	st := s.cfg.priority
-	if st == nil || r.Context().Value(batchRequestKey{}) != nil {
+	if st == nil {
 		return
 	}
 	c := st.byModel[p.model.ID]

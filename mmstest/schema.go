@@ -416,7 +416,8 @@ func joinPath(path, name string) string {
 }
 
 // check validates raw against t; path names raw in messages
-// ("messages.0.content").
+// ("messages.0.content"). raw must be valid JSON (callers check json.Valid
+// first): it is walked by the scanner of json_scan.go.
 func (v *validator) check(path string, raw json.RawMessage, t *typ) error {
 	kind := jsonKind(raw)
 	if kind == 'n' && t.null {
@@ -449,10 +450,7 @@ func (v *validator) check(path string, raw json.RawMessage, t *typ) error {
 	case kInt, kNum:
 		return checkNumber(path, string(bytes.TrimSpace(raw)), t)
 	case kArr:
-		var items []json.RawMessage
-		if err := json.Unmarshal(raw, &items); err != nil {
-			return fieldErr(path, "Input should be a valid list")
-		}
+		items := slices.Collect(jsonElements(raw))
 		if err := checkLen(path, len(items), t, "List", "item"); err != nil {
 			return err
 		}
@@ -604,20 +602,11 @@ func (v *validator) needBetas(path, what string, betas []string) error {
 
 // eachMember calls fn for each member of the JSON object raw, in order.
 func eachMember(path string, raw json.RawMessage, fn func(name string, val json.RawMessage) error) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+	if jsonKind(raw) != '{' {
 		return fieldErr(path, "Input should be a valid dictionary")
 	}
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return fieldErr(path, "Input should be a valid dictionary")
-		}
-		var val json.RawMessage
-		if err := dec.Decode(&val); err != nil {
-			return fieldErr(path, "Input should be a valid dictionary")
-		}
-		if err := fn(tok.(string), val); err != nil {
+	for name, val := range jsonMembers(raw) {
+		if err := fn(name, val); err != nil {
 			return err
 		}
 	}
