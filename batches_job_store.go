@@ -246,6 +246,10 @@ const dirSyncEvery = 1000
 //     removed by [OpenBatchJobDir]; other files in the directory are
 //     ignored.
 //
+// Both kinds carry a suffix because keys may contain '.': the value of key
+// "a.log" (a.log.val) cannot be mistaken for the log of key "a" (a.log.log
+// is the log of "a.log", a.log the log of "a").
+//
 // The files are created with mode 0o600 and the directory with 0o700.
 //
 // Logs are fsynced when a Put starts (so a value never outlives on disk the

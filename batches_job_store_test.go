@@ -23,12 +23,12 @@ var storeImpls = []struct {
 	name string
 	open func(t *testing.T) mms.BatchJobStore
 }{
-	{"dir", func(t *testing.T) mms.BatchJobStore { return openDir(t, t.TempDir()) }},
+	{"dir", func(t *testing.T) mms.BatchJobStore { return openStoreDir(t, t.TempDir()) }},
 	{"memory", func(*testing.T) mms.BatchJobStore { return mms.NewBatchJobMemoryStore() }},
 }
 
-// openDir opens a BatchJobDir at path and closes it when the test ends.
-func openDir(t *testing.T, path string) *mms.BatchJobDir {
+// openStoreDir opens a BatchJobDir at path and closes it when the test ends.
+func openStoreDir(t *testing.T, path string) *mms.BatchJobDir {
 	t.Helper()
 	d, err := mms.OpenBatchJobDir(path)
 	if err != nil {
@@ -42,8 +42,8 @@ func openDir(t *testing.T, path string) *mms.BatchJobDir {
 	return d
 }
 
-// records collects a log's records, failing the test on an error.
-func records(t *testing.T, s mms.BatchJobStore, key string) []string {
+// storeRecords collects a log's records, failing the test on an error.
+func storeRecords(t *testing.T, s mms.BatchJobStore, key string) []string {
 	t.Helper()
 	var out []string
 	for r, err := range s.Records(context.Background(), key) {
@@ -55,7 +55,7 @@ func records(t *testing.T, s mms.BatchJobStore, key string) []string {
 	return out
 }
 
-func mustAppend(t *testing.T, s mms.BatchJobStore, key string, recs ...string) {
+func storeAppend(t *testing.T, s mms.BatchJobStore, key string, recs ...string) {
 	t.Helper()
 	for _, r := range recs {
 		if err := s.Append(context.Background(), key, []byte(r)); err != nil {
@@ -64,7 +64,7 @@ func mustAppend(t *testing.T, s mms.BatchJobStore, key string, recs ...string) {
 	}
 }
 
-func mustPut(t *testing.T, s mms.BatchJobStore, key, value string) {
+func storePut(t *testing.T, s mms.BatchJobStore, key, value string) {
 	t.Helper()
 	if err := s.Put(context.Background(), key, []byte(value)); err != nil {
 		t.Fatalf("Put(%q): %v", key, err)
@@ -81,7 +81,7 @@ func TestBatchJobStoreValues(t *testing.T) {
 				t.Fatalf("Get of a missing key: %v, want fs.ErrNotExist naming the key", err)
 			}
 			for _, v := range []string{"first", "second, longer", "", "third"} {
-				mustPut(t, s, "job", v)
+				storePut(t, s, "job", v)
 				got, err := s.Get(ctx, "job")
 				if err != nil {
 					t.Fatal(err)
@@ -90,7 +90,7 @@ func TestBatchJobStoreValues(t *testing.T) {
 					t.Fatalf("Get after Put(%q) = %q", v, got)
 				}
 			}
-			mustAppend(t, s, "log", "r")
+			storeAppend(t, s, "log", "r")
 			if _, err := s.Get(ctx, "log"); !errors.Is(err, fs.ErrNotExist) {
 				t.Fatalf("Get of a log's key: %v, want fs.ErrNotExist", err)
 			}
@@ -102,13 +102,13 @@ func TestBatchJobStoreRecords(t *testing.T) {
 	for _, impl := range storeImpls {
 		t.Run(impl.name, func(t *testing.T) {
 			s := impl.open(t)
-			if got := records(t, s, "results"); got != nil {
+			if got := storeRecords(t, s, "results"); got != nil {
 				t.Fatalf("Records of a missing log = %q", got)
 			}
 			want := []string{"b-1", "a-2", "c-3", "a-2", `{"x":1}`}
-			mustAppend(t, s, "results", want...)
-			mustAppend(t, s, "other", "o")
-			if diff := cmp.Diff(want, records(t, s, "results")); diff != "" {
+			storeAppend(t, s, "results", want...)
+			storeAppend(t, s, "other", "o")
+			if diff := cmp.Diff(want, storeRecords(t, s, "results")); diff != "" {
 				t.Fatalf("Records (-want +got):\n%s", diff)
 			}
 			// A consumer that stops early.
@@ -126,12 +126,12 @@ func TestBatchJobStoreKeys(t *testing.T) {
 	for _, impl := range storeImpls {
 		t.Run(impl.name, func(t *testing.T) {
 			s := impl.open(t)
-			mustPut(t, s, "job", "j")
-			mustPut(t, s, "batch-2", "b")
-			mustPut(t, s, "batch-10", "b")
-			mustAppend(t, s, "batch-1.results", "r")
-			mustPut(t, s, "batch.tmp-1", "a key that looks like a temporary file")
-			mustAppend(t, s, "a", "r")
+			storePut(t, s, "job", "j")
+			storePut(t, s, "batch-2", "b")
+			storePut(t, s, "batch-10", "b")
+			storeAppend(t, s, "batch-1.results", "r")
+			storePut(t, s, "batch.tmp-1", "a key that looks like a temporary file")
+			storeAppend(t, s, "a", "r")
 			for _, tc := range []struct {
 				prefix string
 				want   []string
@@ -237,7 +237,7 @@ func TestBatchJobStoreRecordRule(t *testing.T) {
 					want = append(want, tc.record)
 				}
 			}
-			if diff := cmp.Diff(want, records(t, s, "log")); diff != "" {
+			if diff := cmp.Diff(want, storeRecords(t, s, "log")); diff != "" {
 				t.Errorf("Records: only the valid records are kept (-want +got):\n%s", diff)
 			}
 		})
@@ -250,8 +250,8 @@ func TestBatchJobStoreKinds(t *testing.T) {
 	for _, impl := range storeImpls {
 		t.Run(impl.name, func(t *testing.T) {
 			s := impl.open(t)
-			mustPut(t, s, "value", "v")
-			mustAppend(t, s, "log", "r")
+			storePut(t, s, "value", "v")
+			storeAppend(t, s, "log", "r")
 			if err := s.Append(ctx, "value", []byte("r")); !errors.Is(err, fs.ErrExist) || !strings.Contains(err.Error(), `"value"`) {
 				t.Errorf("Append to a value's key: %v, want fs.ErrExist naming the key", err)
 			}
@@ -259,10 +259,10 @@ func TestBatchJobStoreKinds(t *testing.T) {
 				t.Errorf("Put to a log's key: %v, want fs.ErrExist naming the key", err)
 			}
 			// The refused calls changed nothing.
-			if got := records(t, s, "log"); !cmp.Equal(got, []string{"r"}) {
+			if got := storeRecords(t, s, "log"); !cmp.Equal(got, []string{"r"}) {
 				t.Errorf("log = %q", got)
 			}
-			if got := records(t, s, "value"); got != nil {
+			if got := storeRecords(t, s, "value"); got != nil {
 				t.Errorf("value's key has records %q", got)
 			}
 			if v, err := s.Get(ctx, "value"); err != nil || string(v) != "v" {
@@ -323,7 +323,7 @@ func TestBatchJobStoreConcurrent(t *testing.T) {
 				t.Fatal(err)
 			}
 			next := make([]int, workers)
-			shared := records(t, s, "shared")
+			shared := storeRecords(t, s, "shared")
 			for _, r := range shared {
 				var w, i int
 				if _, err := fmt.Sscanf(r, "w%d-%d", &w, &i); err != nil || i != next[w] {
@@ -335,7 +335,7 @@ func TestBatchJobStoreConcurrent(t *testing.T) {
 				t.Fatalf("%d shared records, want %d", len(shared), workers*perWorker)
 			}
 			for w := range workers {
-				if got := records(t, s, fmt.Sprintf("log-%d", w)); len(got) != perWorker {
+				if got := storeRecords(t, s, fmt.Sprintf("log-%d", w)); len(got) != perWorker {
 					t.Errorf("log-%d has %d records", w, len(got))
 				}
 				v, err := s.Get(ctx, fmt.Sprintf("state-%d", w))
@@ -398,7 +398,7 @@ func TestBatchJobStoreCanceled(t *testing.T) {
 	for _, impl := range storeImpls {
 		t.Run(impl.name, func(t *testing.T) {
 			s := impl.open(t)
-			mustAppend(t, s, "log", "r")
+			storeAppend(t, s, "log", "r")
 			_, getErr := s.Get(ctx, "k")
 			_, keysErr := s.Keys(ctx, "")
 			var recErr error
@@ -413,7 +413,7 @@ func TestBatchJobStoreCanceled(t *testing.T) {
 					t.Errorf("%s: %v, want context.Canceled", name, err)
 				}
 			}
-			if got := records(t, s, "log"); len(got) != 1 {
+			if got := storeRecords(t, s, "log"); len(got) != 1 {
 				t.Errorf("log = %q", got)
 			}
 		})
@@ -435,12 +435,12 @@ func TestBatchJobDirReopen(t *testing.T) {
 	if info, err := os.Stat(path); err != nil || info.Mode().Perm() != 0o700 {
 		t.Fatalf("directory: %v, %v; want mode 0700", info, err)
 	}
-	mustPut(t, d, "job", "state")
-	mustAppend(t, d, "results", "1", "2")
+	storePut(t, d, "job", "state")
+	storeAppend(t, d, "results", "1", "2")
 	if err := d.Sync(ctx); err != nil {
 		t.Fatal(err)
 	}
-	mustAppend(t, d, "results", "3")
+	storeAppend(t, d, "results", "3")
 	if err := d.Close(); err != nil {
 		t.Fatal(err)
 	}
@@ -454,12 +454,12 @@ func TestBatchJobDirReopen(t *testing.T) {
 		t.Errorf("Put after Close: %v, want fs.ErrClosed", err)
 	}
 
-	d = openDir(t, path)
+	d = openStoreDir(t, path)
 	if v, err := d.Get(ctx, "job"); err != nil || string(v) != "state" {
 		t.Errorf("job = %q, %v", v, err)
 	}
-	mustAppend(t, d, "results", "4")
-	if diff := cmp.Diff([]string{"1", "2", "3", "4"}, records(t, d, "results")); diff != "" {
+	storeAppend(t, d, "results", "4")
+	if diff := cmp.Diff([]string{"1", "2", "3", "4"}, storeRecords(t, d, "results")); diff != "" {
 		t.Errorf("records (-want +got):\n%s", diff)
 	}
 	if err := d.Put(ctx, "results", nil); !errors.Is(err, fs.ErrExist) {
@@ -497,12 +497,12 @@ func TestBatchJobDirTornTail(t *testing.T) {
 			if err := os.WriteFile(file, []byte(tc.file), 0o600); err != nil {
 				t.Fatal(err)
 			}
-			d := openDir(t, dir)
-			if diff := cmp.Diff(tc.want, records(t, d, "results")); diff != "" {
+			d := openStoreDir(t, dir)
+			if diff := cmp.Diff(tc.want, storeRecords(t, d, "results")); diff != "" {
 				t.Errorf("before Append (-want +got):\n%s", diff)
 			}
-			mustAppend(t, d, "results", "new")
-			if diff := cmp.Diff(append(tc.want, "new"), records(t, d, "results")); diff != "" {
+			storeAppend(t, d, "results", "new")
+			if diff := cmp.Diff(append(tc.want, "new"), storeRecords(t, d, "results")); diff != "" {
 				t.Errorf("after Append (-want +got):\n%s", diff)
 			}
 			got, err := os.ReadFile(file)
@@ -534,7 +534,7 @@ func TestBatchJobDirTempFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	d := openDir(t, dir)
+	d := openStoreDir(t, dir)
 	for name, kept := range files {
 		_, err := os.Stat(filepath.Join(dir, name))
 		if (err == nil) != kept {
@@ -556,7 +556,7 @@ func TestBatchJobDirTempFiles(t *testing.T) {
 		t.Errorf("Get of a key with only a temporary file: %v", err)
 	}
 	// Put leaves no temporary file behind.
-	mustPut(t, d, "state", "v")
+	storePut(t, d, "state", "v")
 	matches, _ := filepath.Glob(filepath.Join(dir, "state*"))
 	if diff := cmp.Diff([]string{filepath.Join(dir, "state.val")}, matches); diff != "" {
 		t.Errorf("files after Put (-want +got):\n%s", diff)
@@ -582,7 +582,7 @@ func FuzzBatchJobDirRecords(f *testing.F) {
 		defer d.Close()
 		lines := strings.Split(string(file), "\n")
 		want := lines[:len(lines)-1] // the last part is "" or a torn tail
-		got := records(t, d, "log")
+		got := storeRecords(t, d, "log")
 		for _, r := range got {
 			if strings.Contains(r, "\n") {
 				t.Fatalf("record %q holds a newline", r)
@@ -594,8 +594,8 @@ func FuzzBatchJobDirRecords(f *testing.F) {
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("Records (-want +got):\n%s", diff)
 		}
-		mustAppend(t, d, "log", "end")
-		if diff := cmp.Diff(append(want, "end"), records(t, d, "log")); diff != "" {
+		storeAppend(t, d, "log", "end")
+		if diff := cmp.Diff(append(want, "end"), storeRecords(t, d, "log")); diff != "" {
 			t.Fatalf("Records after Append (-want +got):\n%s", diff)
 		}
 	})
