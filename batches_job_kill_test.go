@@ -147,4 +147,3 @@ func TestBatchJobKilledAtEveryStep(t *testing.T) {
 		}
 	}
 }
-
