@@ -138,6 +138,19 @@ type BatchJobParams struct {
 	// Redeliver yields again, at the start of a run, the results earlier
 	// runs delivered, each with Redelivered set.
 	Redeliver bool
+
+	// OnStep, when set, is called at every step boundary, once the step is
+	// recorded in the store, with the step's name and its submission
+	// (1-based; 0 for a step of the whole job). An error it returns ends the
+	// run at once, with nothing more sent or saved, as if the process had
+	// died there; Results yields that error. Tests use it to kill a job
+	// between any two steps and resume it. The steps, in order: "plan"
+	// (the plan is saved), then per submission "ids" (its custom_ids are
+	// saved), "intent" (about to create), "created" (the create answered;
+	// not yet recorded), "created-saved", "candidates" (after a lost
+	// answer, batches that may be its own were found), "ended", then per
+	// result "delivered" or "retry-logged", then "settled"; last "done".
+	OnStep func(step string, submission int) error
 }
 
 // BatchJobRetry is a job's retry policy.
@@ -221,10 +234,6 @@ type BatchJob struct {
 	mu       sync.Mutex
 	progress BatchJobProgress
 	canceled bool
-
-	// step, when set (tests), is called at every step boundary; an error
-	// ends the run at once, as a crash would.
-	step func(name string, seq int) error
 }
 
 // NewJob makes a batch job (see the package documentation, "A batch job

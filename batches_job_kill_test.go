@@ -79,16 +79,17 @@ func (sc killScenario) runTo(t *testing.T, client *mms.Client, store mms.BatchJo
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
+	p := mms.BatchJobParams{
 		Requests: jobInput(sc.n), Store: store,
 		MaxRequestsPerBatch: sc.perBatch, PollInterval: time.Millisecond, MaxPollInterval: 4 * time.Millisecond,
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if k != nil {
 		k.cancel = cancel
-		mms.SetBatchJobStepHook(job, k.hook)
+		p.OnStep = k.hook
+	}
+	job, err := client.Messages.Batches.NewJob(p)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return collectJob(t, job, ctx, seen)
 }

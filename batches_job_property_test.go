@@ -86,19 +86,12 @@ func TestBatchJobRandomKills(t *testing.T) {
 			canceled := false
 			for run := 0; ; run++ {
 				ctx, cancel := context.WithCancel(context.Background())
-				job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
-					Requests: jobInput(n), Store: openDir(t, dir), MaxRequestsPerBatch: perBatch,
-					Retry:        mms.BatchJobRetry{MaxAttempts: attempts},
-					PollInterval: time.Millisecond, MaxPollInterval: 4 * time.Millisecond,
-				})
-				if err != nil {
-					t.Fatal(err)
-				}
 				steps, killAt, crash := 0, -1, rng.IntN(2) == 0
 				if run < kills {
 					killAt = 1 + rng.IntN(20+3*n)
 				}
-				mms.SetBatchJobStepHook(job, func(step string, seq int) error {
+				var job *mms.BatchJob
+				hook := func(step string, seq int) error {
 					steps++
 					if run == 0 && steps == cancelAt {
 						canceled = true
@@ -114,7 +107,15 @@ func TestBatchJobRandomKills(t *testing.T) {
 					}
 					cancel()
 					return nil
+				}
+				job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
+					Requests: jobInput(n), Store: openDir(t, dir), MaxRequestsPerBatch: perBatch,
+					Retry:        mms.BatchJobRetry{MaxAttempts: attempts},
+					PollInterval: time.Millisecond, MaxPollInterval: 4 * time.Millisecond, OnStep: hook,
 				})
+				if err != nil {
+					t.Fatal(err)
+				}
 				var runErr error
 				for res, err := range job.Results(ctx) {
 					if err != nil {

@@ -94,12 +94,13 @@ func TestBatchJobForeignCandidates(t *testing.T) {
 		t.Run(at, func(t *testing.T) {
 			client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
 			store := mms.NewBatchJobMemoryStore()
-			job := newTestJob(t, client, store, 10, nil)
-			mms.SetBatchJobStepHook(job, func(step string, seq int) error {
-				if fmt.Sprintf("%s/%d", step, seq) == at {
-					return errCrash
+			job := newTestJob(t, client, store, 10, func(p *mms.BatchJobParams) {
+				p.OnStep = func(step string, seq int) error {
+					if fmt.Sprintf("%s/%d", step, seq) == at {
+						return errCrash
+					}
+					return nil
 				}
-				return nil
 			})
 			seen := map[string]int{}
 			if err := collectJob(t, job, context.Background(), seen); !errors.Is(err, errCrash) {
@@ -197,13 +198,15 @@ func TestBatchJobRetries(t *testing.T) {
 func TestBatchJobCancel(t *testing.T) {
 	client, srv := fakeclient.New(t, mmstest.WithClock(steppingClock(100*time.Millisecond)), mmstest.WithBatchProcessingTime(time.Hour))
 	store := mms.NewBatchJobMemoryStore()
-	job := newTestJob(t, client, store, 25, nil)
 	ctx := context.Background()
-	mms.SetBatchJobStepHook(job, func(step string, seq int) error {
-		if step == "created-saved" && seq == 2 {
-			return job.Cancel(ctx)
+	var job *mms.BatchJob
+	job = newTestJob(t, client, store, 25, func(p *mms.BatchJobParams) {
+		p.OnStep = func(step string, seq int) error {
+			if step == "created-saved" && seq == 2 {
+				return job.Cancel(ctx)
+			}
+			return nil
 		}
-		return nil
 	})
 	byType := map[string]int{}
 	seen := map[string]int{}
@@ -284,12 +287,13 @@ func TestBatchJobRedeliver(t *testing.T) {
 func TestBatchJobInputChanged(t *testing.T) {
 	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
 	store := mms.NewBatchJobMemoryStore()
-	job := newTestJob(t, client, store, 25, nil)
-	mms.SetBatchJobStepHook(job, func(step string, seq int) error {
-		if step == "created-saved" {
-			return errCrash
+	job := newTestJob(t, client, store, 25, func(p *mms.BatchJobParams) {
+		p.OnStep = func(step string, seq int) error {
+			if step == "created-saved" {
+				return errCrash
+			}
+			return nil
 		}
-		return nil
 	})
 	if err := collectJob(t, job, context.Background(), map[string]int{}); !errors.Is(err, errCrash) {
 		t.Fatal(err)

@@ -40,10 +40,10 @@ const maxCreateAttempts = 8
 func (r *jobRun) durable() context.Context { return context.WithoutCancel(r.ctx) }
 
 func (r *jobRun) step(name string, seq int) error {
-	if r.job.step == nil {
+	if r.job.p.OnStep == nil {
 		return nil
 	}
-	return r.job.step(name, seq)
+	return r.job.p.OnStep(name, seq)
 }
 
 func (r *jobRun) opts() []option.RequestOption { return r.job.opts }

@@ -15,8 +15,3 @@ func WithNowForTest(now func() time.Time) option.RequestOption {
 		return nil
 	}
 }
-
-// SetBatchJobStepHook makes the job call f at every step boundary (the
-// step's name and its submission, 0 for none); an error f returns ends the
-// run at once, as a crash would.
-func SetBatchJobStepHook(j *BatchJob, f func(step string, seq int) error) { j.step = f }
