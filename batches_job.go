@@ -14,75 +14,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-// A batch job runs any number of Messages requests through Message Batches
-// as one workload that survives restarts. See [BatchesService.NewJob].
-//
-// # What a job does
-//
-//   - Check: it ranges the requests once and checks every one before
-//     anything is sent: the custom_id (its pattern, and unique across the
-//     whole job), the params (as Messages.Create checks them) and the size
-//     of the request's encoding, which must fit in one batch. The first
-//     broken rule is a *[ValidationError] naming "requests[i]" (the index in
-//     the input) and the custom_id, and nothing is created.
-//   - Pack: the same pass measures each request's encoding and packs the
-//     requests, in input order, into batches of at most MaxRequestsPerBatch
-//     requests and MaxBytesPerBatch bytes of request body.
-//   - Submit: each batch's body is encoded again into a temporary file
-//     (checked against the first pass's digest, so an input that changes
-//     between the passes is refused) and created, one batch at a time,
-//     through the client's rate limits.
-//   - Wait and deliver: it polls the open batches, downloads the results
-//     of each ended batch and yields every request's final result once,
-//     in the order the results files give them.
-//   - Retry: an expired result, or an errored one the policy calls
-//     retryable, is resubmitted in a new batch, up to Retry.MaxAttempts
-//     submissions of the request; the last result is delivered after that.
-//     Canceled results, results of other errors and results of unknown
-//     types are delivered as they are.
-//
-// # The state, and what a restart resumes
-//
-// Every step is recorded in the job's [BatchJobStore] before the next one
-// starts: the plan (how the input is packed), for each batch the
-// custom_ids it holds (before it is created), the intent to create it,
-// the created batch's id, and for every result whether it was delivered or
-// queued for a retry. A job started again with the same store and the same
-// input (the same requests in the same order) carries on from there: no
-// request is submitted twice, no delivered result is delivered again
-// (unless BatchJobParams.Redeliver asks for it) and none is lost.
-//
-// A result counts as delivered once the loop body it was yielded to has
-// returned (or broken out of the loop): a process that dies inside the
-// loop body gets the result again when it resumes. Results and store
-// records are written in that order, so the only window in which a
-// handled result can be delivered a second time is the few microseconds
-// between the loop body's return and the store's write; a program that
-// cannot allow even that should make its handling idempotent by custom_id.
-//
-// # A create that may or may not have happened
-//
-// Batches carry no idempotency key, so a create whose answer is lost (a
-// dropped connection, a 5xx, a process that dies before it records the
-// batch id) is recovered by looking: before each create the job records
-// the newest batch of the workspace as a watermark; afterwards it lists the
-// batches created since the watermark and takes one holding the same number
-// of requests, not already claimed by the job, as its own, provisionally.
-// When that batch ends, the first line of its results must be one of the
-// batch's custom_ids; if it is not, the batch was someone else's and the
-// requests are submitted again. What stays ambiguous: a create the service
-// carries out after the job has looked (a request held up longer than the
-// job's wait) is submitted twice, and its duplicate's results are ignored.
-//
-// # Cancelling
-//
-// Ending the loop (break, or the context's end) stops the job in this
-// process only: its batches keep processing, and a later run picks up their
-// results. [BatchJob.Cancel] cancels the job itself: it records the cancel
-// and cancels every open batch; the next or current run then delivers the
-// remaining results, requests never submitted as canceled results without
-// a batch, and resubmits nothing.
-
 // Defaults of [BatchJobParams].
 const (
 	// DefaultBatchJobMaxAttempts is how many times a request may be
@@ -95,7 +26,7 @@ const (
 	DefaultBatchJobMaxPollInterval = time.Minute
 	// MaxBatchBytes is the most bytes of request body one batch create may
 	// carry (256 MiB).
-	MaxBatchBytes = wire.LimitBatches
+	MaxBatchBytes = 256 << 20
 )
 
 // BatchJobParams configure a batch job.
@@ -218,10 +149,102 @@ func (p BatchJobProgress) String() string {
 		p.Delivered(), p.Requests, p.Succeeded, p.Errored, p.Canceled, p.Expired, p.Submitted, p.Processing, p.Retrying, p.OpenBatches, p.Batches)
 }
 
-// BatchJob is a workload of Messages requests run through Message Batches.
-// Make one with [BatchesService.NewJob]; read its results with
-// [BatchJob.Results]. Progress and Cancel may be called from any goroutine
-// while Results runs.
+// BatchJob is a workload of any number of Messages requests run through
+// Message Batches, one that survives restarts. Make one with
+// [BatchesService.NewJob]; read its results with [BatchJob.Results].
+// Progress and Cancel may be called from any goroutine while Results runs.
+//
+//
+// # What a job does
+//
+//   - Check: it ranges the requests once and checks every one before
+//     anything is sent: the custom_id (its pattern, and unique across the
+//     whole job), the params (as Messages.Create checks them) and the size
+//     of the request's encoding, which must fit in one batch. The first
+//     broken rule is a *[ValidationError] naming "requests[i]" (the index in
+//     the input) and the custom_id, and nothing is created.
+//   - Pack: the same pass measures each request's encoding and packs the
+//     requests, in input order, into batches of at most MaxRequestsPerBatch
+//     requests and MaxBytesPerBatch bytes of request body.
+//   - Submit: each batch's body is encoded again into a temporary file
+//     (checked against the first pass's digest, so an input that changes
+//     between the passes is refused) and created, one batch at a time,
+//     through the client's rate limits.
+//   - Wait and deliver: it polls the open batches, downloads the results
+//     of each ended batch and yields every request's final result once,
+//     in the order the results files give them.
+//   - Retry: an expired result, or an errored one the policy calls
+//     retryable, is resubmitted in a new batch, up to Retry.MaxAttempts
+//     submissions of the request; the last result is delivered after that.
+//     Canceled results, results of other errors and results of unknown
+//     types are delivered as they are.
+//
+// # The state, and what a restart resumes
+//
+// Every step is recorded in the job's [BatchJobStore] before the next one
+// starts: the plan (how the input is packed), for each batch the
+// custom_ids it holds (before it is created), the intent to create it,
+// the created batch's id, and for every result whether it was delivered or
+// queued for a retry. A job started again with the same store and the same
+// input (the same requests in the same order) carries on from there: no
+// request is submitted twice, no delivered result is delivered again
+// (unless BatchJobParams.Redeliver asks for it) and none is lost.
+//
+// A result counts as delivered once the loop body it was yielded to has
+// returned (or broken out of the loop): a process that dies inside the
+// loop body gets the result again when it resumes. Results and store
+// records are written in that order, so the only window in which a
+// handled result can be delivered a second time is the few microseconds
+// between the loop body's return and the store's write; a program that
+// cannot allow even that should make its handling idempotent by custom_id.
+//
+// # A create that may or may not have happened
+//
+// Batches carry no idempotency key, so a create whose answer is lost (a
+// dropped connection, a 5xx, a process that dies before it records the
+// batch id) is recovered by looking: before each create the job records
+// the newest batch of the workspace as a watermark; afterwards it lists the
+// batches created since the watermark and takes one holding the same number
+// of requests, not already claimed by the job, as its own, provisionally.
+// When that batch ends, the first line of its results must be one of the
+// batch's custom_ids; if it is not, the batch was someone else's and the
+// requests are submitted again. What stays ambiguous: a create the service
+// carries out after the job has looked (a request held up longer than the
+// job's wait) is submitted twice, and its duplicate's results are ignored.
+//
+// # Cancelling
+//
+// Ending the loop (break, or the context's end) stops the job in this
+// process only: its batches keep processing, and a later run picks up their
+// results. [BatchJob.Cancel] cancels the job itself: it records the cancel
+// and cancels every open batch; the next or current run then delivers the
+// remaining results, requests never submitted as canceled results without
+// a batch, and resubmits nothing.
+//
+// # Records
+//
+// The job keeps these keys in its store (see [BatchJobDir] for how a
+// directory holds them); every value is JSON and every log record one
+// line:
+//
+//	plan.json        how the input is packed: per batch, the index of its
+//	                 first request, its count, its body's size and SHA-256
+//	sub-NNNNNN.ids   the custom_ids of submission N, one per line, in body
+//	                 order; written before the submission is sent
+//	sub-NNNNNN.json  submission N: state (intent, created, ended,
+//	                 settled), attempt, parent, watermark, batch id,
+//	                 candidates
+//	sub-NNNNNN.log   one record per result of submission N: a code and
+//	                 the custom_id ("s", "e", "c", "x", "u": delivered as
+//	                 succeeded, errored, canceled, expired, other; "r":
+//	                 queued for a retry), then the result's JSON except
+//	                 for "s"; the last record of a custom_id wins
+//	canceled         present once the job was canceled
+//	done             present once every result was delivered
+//
+// Submissions 1 to the plan's batch count are the plan's batches, in
+// order; each later one resubmits the results an earlier one (its parent)
+// queued for a retry.
 type BatchJob struct {
 	batches *BatchesService
 	opts    []option.RequestOption
@@ -236,8 +259,7 @@ type BatchJob struct {
 	canceled bool
 }
 
-// NewJob makes a batch job (see the package documentation, "A batch job
-// runs..."). Nothing is read from the input or sent before
+// NewJob makes a batch job (see [BatchJob] for what it does). Nothing is read from the input or sent before
 // [BatchJob.Results] runs; NewJob checks the params and opens the store.
 // The options apply to every call the job makes. Close the job when done
 // with it.

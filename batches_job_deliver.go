@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -66,7 +67,7 @@ func (r *jobRun) deliver(s *subRecord) error {
 		var err error
 		if unsent != nil {
 			idx.mark[pos] = codeCanceled
-			err = unsent(idx.order[pos])
+			err = unsent(idx.id(pos))
 		} else {
 			err = r.settleOne(s, idx, pos, missingResult())
 		}
@@ -154,7 +155,7 @@ func (e *downloadError) Unwrap() error { return e.err }
 // settleOne queues a result for a retry, when the policy says so and
 // attempts remain (and the job is not canceled), or delivers it.
 func (r *jobRun) settleOne(s *subRecord, idx *idIndex, pos int, res BatchResultValue) error {
-	id := idx.order[pos]
+	id := idx.id(pos)
 	retry := r.job.p.Retry
 	_, canceled := res.(CanceledBatchResult)
 	if !canceled && !r.job.isCanceled() && s.Attempt < retry.MaxAttempts && retry.Retryable(BatchResult{CustomID: id, Result: res}) {
@@ -166,7 +167,8 @@ func (r *jobRun) settleOne(s *subRecord, idx *idIndex, pos int, res BatchResultV
 			return err
 		}
 		idx.mark[pos] = codeRetry
-		r.job.updateProgress(func(p *BatchJobProgress) { p.Retrying++ })
+		r.queued[s.Seq]++
+		r.refreshProgress()
 		return r.step("retry-logged", s.Seq)
 	}
 	idx.mark[pos] = resultCode(res)
@@ -203,18 +205,12 @@ func (r *jobRun) deliverOne(seq int, id string, res BatchResultValue, batchID st
 
 // settleUnsent records and delivers, as canceled, the requests of a
 // submission the job will not send because it was canceled.
-func (r *jobRun) settleUnsent(s *subRecord, ids []string) error {
-	if _, err := r.job.store.Get(r.ctx, subKey(s.Seq, "ids")); err != nil {
-		b := make([]byte, 0, len(ids)*16)
-		for _, id := range ids {
-			b = append(b, id...)
-			b = append(b, '\n')
-		}
-		if err := r.put(subKey(s.Seq, "ids"), b); err != nil {
-			return err
-		}
+// ids holds the custom_ids, each ended by '\n'.
+func (r *jobRun) settleUnsent(s *subRecord, ids []byte) error {
+	if err := r.put(subKey(s.Seq, "ids"), ids); err != nil {
+		return err
 	}
-	s.Count, s.State, s.Candidates = len(ids), subEnded, nil
+	s.Count, s.State, s.Candidates = bytes.Count(ids, []byte{'\n'}), subEnded, nil
 	if err := r.saveSub(s); err != nil {
 		return err
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // FuzzBatchJobLogEntry: a log record either parses into an entry that
@@ -28,27 +30,22 @@ func FuzzBatchJobLogEntry(f *testing.F) {
 	})
 }
 
-func TestSplitIDs(t *testing.T) {
-	tests := []struct {
-		in   string
-		want []string
-	}{
-		{"", nil},
-		{"a\n", []string{"a"}},
-		{"a\nb\n", []string{"a", "b"}},
-		{"a\nb", []string{"a", "b"}},
-	}
-	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, splitIDs([]byte(tt.in))); diff != "" {
-			t.Errorf("%q (-want +got):\n%s", tt.in, diff)
-		}
+func TestMaxBatchBytesIsTheBatchLimit(t *testing.T) {
+	if MaxBatchBytes != wire.LimitBatches {
+		t.Errorf("MaxBatchBytes = %d, the batches endpoint's limit is %d", MaxBatchBytes, wire.LimitBatches)
 	}
 }
 
 func TestIDIndex(t *testing.T) {
 	ids := strings.Fields("q b z a m")
-	x := newIDIndex(ids)
+	x := newIDIndex([]byte(strings.Join(ids, "\n"))) // no final '\n'
+	if x.len() != len(ids) {
+		t.Fatalf("%d ids, want %d", x.len(), len(ids))
+	}
 	for i, id := range ids {
+		if x.id(i) != id {
+			t.Errorf("id(%d) = %q, want %q", i, x.id(i), id)
+		}
 		if got := x.find(id); got != i {
 			t.Errorf("find(%q) = %d, want %d", id, got, i)
 		}

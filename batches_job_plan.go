@@ -103,6 +103,10 @@ func (k *packer) close() {
 	k.cur = planChunk{}
 }
 
+// idsInMemory is how many custom_id hashes the uniqueness check holds in
+// memory (16 bytes each) before it spills a sorted run to disk.
+const idsInMemory = 1 << 16
+
 // makePlan ranges the input once, checking every request, and packs it. The
 // first broken rule is a *ValidationError naming the request; a repeated
 // custom_id is found in bounded memory (internal/idset, spilling to
@@ -111,7 +115,7 @@ func (k *packer) close() {
 func (r *jobRun) makePlan() (*jobPlan, error) {
 	j := r.job
 	seed := maphash.MakeSeed()
-	ids := idset.New(j.p.SpoolDir, 0)
+	ids := idset.New(j.p.SpoolDir, idsInMemory)
 	defer ids.Close()
 	k := newPacker(j.p.MaxRequestsPerBatch, j.p.MaxBytesPerBatch)
 	var (
@@ -267,21 +271,6 @@ func (s *spool) remove() {
 	name := s.f.Name()
 	_ = s.f.Close()
 	_ = os.Remove(name)
-}
-
-// splitIDs splits a stored list of custom_ids (one per line).
-func splitIDs(b []byte) []string {
-	var out []string
-	for len(b) > 0 {
-		i := bytes.IndexByte(b, '\n')
-		if i < 0 {
-			out = append(out, string(b))
-			break
-		}
-		out = append(out, string(b[:i]))
-		b = b[i+1:]
-	}
-	return out
 }
 
 // samePlan reports the first difference between the stored plan and the

@@ -391,3 +391,52 @@ func TestBatchJobParamsValidate(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchJobProgressAfterResume: a result queued for a retry whose
+// resubmission had not been sent when the run died counts as retrying
+// when the job resumes, and nothing else is counted twice.
+func TestBatchJobProgressAfterResume(t *testing.T) {
+	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0), mmstest.WithBatchOutcomes(func(id string, sub int) mmstest.BatchOutcome {
+		if id == "req-000003" && sub == 1 {
+			return mmstest.BatchOutcome{Type: "expired"}
+		}
+		return mmstest.BatchOutcome{}
+	}))
+	store := mms.NewBatchJobMemoryStore()
+	crashAt := func(at string) func(p *mms.BatchJobParams) {
+		return func(p *mms.BatchJobParams) {
+			p.OnStep = func(step string, seq int) error {
+				if fmt.Sprintf("%s/%d", step, seq) == at {
+					return errCrash
+				}
+				return nil
+			}
+		}
+	}
+	// Submissions 1 (10 requests) and 2 (2); 3 resubmits req-000003.
+	if err := collectJob(t, newTestJob(t, client, store, 12, crashAt("intent/3")), context.Background(), map[string]int{}); !errors.Is(err, errCrash) {
+		t.Fatal(err)
+	}
+	var job *mms.BatchJob
+	var first *mms.BatchJobProgress
+	job = newTestJob(t, client, store, 12, func(p *mms.BatchJobParams) {
+		p.OnStep = func(step string, seq int) error {
+			if first == nil {
+				pr := job.Progress()
+				first = &pr
+			}
+			return nil
+		}
+	})
+	if err := collectJob(t, job, context.Background(), map[string]int{}); err != nil {
+		t.Fatal(err)
+	}
+	want := mms.BatchJobProgress{Requests: 12, Submitted: 12, Succeeded: 11, Retrying: 1, Batches: 2}
+	if diff := cmp.Diff(&want, first); diff != "" {
+		t.Errorf("progress on resuming (-want +got):\n%s", diff)
+	}
+	want = mms.BatchJobProgress{Requests: 12, Submitted: 13, Succeeded: 12, Batches: 3}
+	if diff := cmp.Diff(want, job.Progress()); diff != "" {
+		t.Errorf("progress at the end (-want +got):\n%s", diff)
+	}
+}

@@ -27,6 +27,11 @@ type jobRun struct {
 	retryOwed map[int]bool
 	// processing is the last poll's processing count of each open batch.
 	processing map[int]int64
+	// queued counts, per submission, the results queued for a retry;
+	// child is the submission that resubmits them. Progress counts them as
+	// retrying until the child is sent.
+	queued map[int]int64
+	child  map[int]*subRecord
 }
 
 // errStopped unwinds a run whose loop body broke out.
@@ -114,20 +119,19 @@ func (r *jobRun) load() error {
 	r.subs = make([]*subRecord, len(r.plan.Chunks))
 	r.retryOwed = map[int]bool{}
 	r.processing = map[int]int64{}
+	r.queued = map[int]int64{}
+	r.child = map[int]*subRecord{}
 	for _, s := range subs {
 		for len(r.subs) < s.Seq {
 			r.subs = append(r.subs, nil)
 		}
 		r.subs[s.Seq-1] = s
+		if s.Parent > 0 {
+			r.child[s.Parent] = s
+		}
 	}
 	var p BatchJobProgress
 	p.Requests = r.plan.Requests
-	parents := map[int]bool{}
-	for _, s := range subs {
-		if s.Parent > 0 {
-			parents[s.Parent] = true
-		}
-	}
 	for _, s := range subs {
 		last := map[string]byte{}
 		if err := r.readLog(s.Seq, func(e logEntry) { last[e.customID] = e.code }); err != nil {
@@ -135,14 +139,12 @@ func (r *jobRun) load() error {
 		}
 		for _, c := range last {
 			if c == codeRetry {
-				if !parents[s.Seq] {
-					p.Retrying++
-				}
+				r.queued[s.Seq]++
 				continue
 			}
 			countFinal(&p, c, 1)
 		}
-		if s.State == subSettled && !parents[s.Seq] && slices.Contains(mapValues(last), codeRetry) {
+		if s.State == subSettled && r.child[s.Seq] == nil && r.queued[s.Seq] > 0 {
 			r.retryOwed[s.Seq] = true
 		}
 	}
@@ -152,14 +154,6 @@ func (r *jobRun) load() error {
 	j.mu.Unlock()
 	r.refreshProgress()
 	return nil
-}
-
-func mapValues(m map[string]byte) []byte {
-	out := make([]byte, 0, len(m))
-	for _, v := range m {
-		out = append(out, v)
-	}
-	return out
 }
 
 // refreshProgress recounts what the submissions say.
@@ -181,8 +175,14 @@ func (r *jobRun) refreshProgress() {
 			}
 		}
 	}
+	var retrying int64
+	for seq, n := range r.queued {
+		if c := r.child[seq]; c == nil || (c.State == subIntent && len(c.Candidates) == 0) {
+			retrying += n
+		}
+	}
 	r.job.updateProgress(func(p *BatchJobProgress) {
-		p.Submitted, p.Processing, p.Batches, p.OpenBatches = submitted, processing, batches, open
+		p.Submitted, p.Processing, p.Batches, p.OpenBatches, p.Retrying = submitted, processing, batches, open, retrying
 	})
 }
 
@@ -204,7 +204,7 @@ func (r *jobRun) submitPlan() error {
 	var (
 		c      int
 		sp     *spool
-		unsent []string // custom_ids of a chunk delivered as canceled
+		unsent []byte // custom_ids of a chunk delivered as canceled, one per line
 		skip   bool     // the current chunk is not sent
 	)
 	defer func() {
@@ -233,7 +233,7 @@ func (r *jobRun) submitPlan() error {
 			skip, unsent = r.job.isCanceled(), unsent[:0]
 		}
 		if skip {
-			unsent = append(unsent, req.CustomID)
+			unsent = append(append(unsent, req.CustomID...), '\n')
 			if last {
 				if err := r.settleUnsent(r.chunkSub(c), unsent); err != nil {
 					return err
@@ -610,7 +610,7 @@ func (r *jobRun) resubmit(s *subRecord) error {
 		return err
 	}
 	if r.job.isCanceled() {
-		return r.settleUnsent(s, idx.order)
+		return r.settleUnsent(s, []byte(idx.blob))
 	}
 	sp, err := r.spoolIDs(idx)
 	if err != nil {
@@ -646,9 +646,9 @@ func (r *jobRun) spoolIDs(idx *idIndex) (*spool, error) {
 		sp.remove()
 		return nil, err
 	}
-	if sp.count != len(idx.order) {
+	if sp.count != idx.len() {
 		sp.remove()
-		return nil, fmt.Errorf("mms: the input holds %d of the %d requests to resubmit; a job's input must be the same every time", sp.count, len(idx.order))
+		return nil, fmt.Errorf("mms: the input holds %d of the %d requests to resubmit; a job's input must be the same every time", sp.count, idx.len())
 	}
 	return sp, nil
 }
@@ -679,16 +679,17 @@ func (r *jobRun) resubmitRetries(parent *subRecord) error {
 			if err != nil {
 				return err
 			}
-			r.job.updateProgress(func(p *BatchJobProgress) { p.Retrying-- })
+			r.queued[parent.Seq]--
+			r.refreshProgress()
 			if err := r.deliverOne(parent.Seq, e.customID, res, parent.BatchID, parent.Attempt); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	ids := make([]string, len(queued))
-	for i, e := range queued {
-		ids[i] = e.customID
+	var ids []byte
+	for _, e := range queued {
+		ids = append(append(ids, e.customID...), '\n')
 	}
 	sp, err := r.spoolIDs(newIDIndex(ids))
 	if err != nil {
@@ -697,7 +698,7 @@ func (r *jobRun) resubmitRetries(parent *subRecord) error {
 	defer sp.remove()
 	s := &subRecord{Seq: len(r.subs) + 1, Parent: parent.Seq, Attempt: parent.Attempt + 1}
 	r.subs = append(r.subs, s)
-	r.job.updateProgress(func(p *BatchJobProgress) { p.Retrying -= int64(len(queued)) })
+	r.child[parent.Seq] = s
 	return r.submit(s, sp)
 }
 

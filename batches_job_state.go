@@ -11,21 +11,7 @@ import (
 	"time"
 )
 
-// The job's records in its store (see BatchJobDir for the directory's own
-// layout). Every value is JSON; every log record is one line.
-//
-//	plan.json         the plan: how the input is packed (jobPlan)
-//	sub-NNNNNN.ids    the custom_ids of submission N, one per line, in body
-//	                  order; written before the submission's intent
-//	sub-NNNNNN.json   submission N (subRecord), replaced at each step
-//	sub-NNNNNN.log    what became of each result of submission N: one
-//	                  record per custom_id, "<code> <custom_id>[ <result>]"
-//	canceled          present once BatchJob.Cancel was called
-//	done              present once every result was delivered
-//
-// Submissions 1 to len(plan.chunks) are the plan's batches, in order;
-// later ones resubmit the retryable results of an earlier submission (its
-// Parent), in that submission's log order.
+// The job's keys (documented on BatchJob, "Records").
 const (
 	keyPlan     = "plan.json"
 	keyCanceled = "canceled"
@@ -214,11 +200,11 @@ func (r *jobRun) loadIDs(s *subRecord) (*idIndex, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mms: reading the custom_ids of the batch job's submission %d: %w", s.Seq, err)
 	}
-	ids := splitIDs(b)
-	if len(ids) != s.Count {
-		return nil, fmt.Errorf("mms: the batch job's %s is damaged: %d custom_ids for %d requests", subKey(s.Seq, "ids"), len(ids), s.Count)
+	idx := newIDIndex(b)
+	if idx.len() != s.Count {
+		return nil, fmt.Errorf("mms: the batch job's %s is damaged: %d custom_ids for %d requests", subKey(s.Seq, "ids"), idx.len(), s.Count)
 	}
-	return newIDIndex(ids), nil
+	return idx, nil
 }
 
 // readLog reads a submission's log: the last record of each custom_id wins.
@@ -247,27 +233,47 @@ func (r *jobRun) appendLog(seq int, e logEntry) error {
 }
 
 // idIndex is a submission's custom_ids, sorted for lookups, with a mark
-// per id: memory is one batch's ids, whatever the job's size.
+// per id: memory is one batch's ids (about 20 bytes and one allocation
+// for them all, plus the ids' bytes), whatever the job's size.
 type idIndex struct {
-	order  []string // body order
-	sorted []int    // positions in order, sorted by custom_id
-	mark   []byte   // per position in order: 0, or the log code
+	blob   string  // the ids, each ended by '\n', in body order
+	start  []int32 // where id i starts in blob; start[n] = len(blob)
+	sorted []int32 // positions, sorted by custom_id
+	mark   []byte  // per position: 0, or the log code
 }
 
-func newIDIndex(ids []string) *idIndex {
-	x := &idIndex{order: ids, sorted: make([]int, len(ids)), mark: make([]byte, len(ids))}
-	for i := range x.sorted {
-		x.sorted[i] = i
+// newIDIndex indexes a list of custom_ids, one per line (the last line
+// may lack its '\n').
+func newIDIndex(list []byte) *idIndex {
+	blob := string(list)
+	if blob != "" && blob[len(blob)-1] != '\n' {
+		blob += "\n"
 	}
-	slices.SortFunc(x.sorted, func(a, b int) int { return strings.Compare(ids[a], ids[b]) })
+	n := strings.Count(blob, "\n")
+	x := &idIndex{blob: blob, start: make([]int32, 0, n+1), sorted: make([]int32, n), mark: make([]byte, n)}
+	for i := 0; i < len(blob); {
+		x.start = append(x.start, int32(i))
+		i += strings.IndexByte(blob[i:], '\n') + 1
+	}
+	x.start = append(x.start, int32(len(blob)))
+	for i := range x.sorted {
+		x.sorted[i] = int32(i)
+	}
+	slices.SortFunc(x.sorted, func(a, b int32) int { return strings.Compare(x.id(int(a)), x.id(int(b))) })
 	return x
 }
 
+// len is the number of ids.
+func (x *idIndex) len() int { return len(x.mark) }
+
+// id returns the custom_id at position i.
+func (x *idIndex) id(i int) string { return x.blob[x.start[i] : x.start[i+1]-1] }
+
 // find returns the position of id, or -1.
 func (x *idIndex) find(id string) int {
-	i, ok := slices.BinarySearchFunc(x.sorted, id, func(p int, id string) int { return strings.Compare(x.order[p], id) })
+	i, ok := slices.BinarySearchFunc(x.sorted, id, func(p int32, id string) int { return strings.Compare(x.id(int(p)), id) })
 	if !ok {
 		return -1
 	}
-	return x.sorted[i]
+	return int(x.sorted[i])
 }
