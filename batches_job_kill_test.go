@@ -94,7 +94,7 @@ func (sc killScenario) check(t *testing.T, srv *mmstest.Server, seen map[string]
 		if seen[id] != 1 {
 			t.Errorf("%s delivered %d times", id, seen[id])
 		}
-		if got := batchSubmissions(srv, id); got != 1 {
+		if got := srv.BatchSubmissions(id); got != 1 {
 			t.Errorf("%s submitted %d times", id, got)
 		}
 	}
@@ -136,25 +136,3 @@ func TestBatchJobKilledAtEveryStep(t *testing.T) {
 	}
 }
 
-var subsCache = map[*mmstest.Server]map[string]int{}
-
-func batchSubmissions(srv *mmstest.Server, id string) int {
-	m, ok := subsCache[srv]
-	if !ok {
-		m = map[string]int{}
-		c, _ := mms.NewClient(srv.ClientOptions()...)
-		for b, err := range c.Messages.Batches.List(context.Background(), mms.BatchListParams{Limit: 100}) {
-			if err != nil {
-				panic(err)
-			}
-			for r, err := range c.Messages.Batches.Results(context.Background(), b.ID) {
-				if err != nil {
-					panic(err)
-				}
-				m[r.CustomID]++
-			}
-		}
-		subsCache[srv] = m
-	}
-	return m[id]
-}

@@ -1,0 +1,389 @@
+package mms_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+)
+
+// newTestJob makes a job over n requests (10 per batch) with store.
+func newTestJob(t *testing.T, client *mms.Client, store mms.BatchJobStore, n int, edit func(*mms.BatchJobParams)) *mms.BatchJob {
+	t.Helper()
+	p := mms.BatchJobParams{Requests: jobInput(n), Store: store, MaxRequestsPerBatch: 10,
+		PollInterval: time.Millisecond, MaxPollInterval: 4 * time.Millisecond}
+	if edit != nil {
+		edit(&p)
+	}
+	job, err := client.Messages.Batches.NewJob(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { job.Close() })
+	return job
+}
+
+// checkOnce asserts that requests 0..n-1 were delivered once and
+// submitted `submitted` times each.
+func checkOnce(t *testing.T, srv *mmstest.Server, seen map[string]int, n, submitted int) {
+	t.Helper()
+	if len(seen) != n {
+		t.Errorf("%d custom_ids delivered, want %d", len(seen), n)
+	}
+	for i := range n {
+		id := fmt.Sprintf("req-%06d", i)
+		if seen[id] != 1 {
+			t.Errorf("%s delivered %d times", id, seen[id])
+		}
+		if got := srv.BatchSubmissions(id); got != submitted {
+			t.Errorf("%s submitted %d times, want %d", id, got, submitted)
+		}
+	}
+}
+
+func TestBatchJobCreateFaults(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault mmstest.Fault
+		// wantErr is "" when the job must finish.
+		wantErr string
+	}{
+		// The batch is made but its answer is lost: the job finds it.
+		{"answer lost", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", DropAfterBytes: 1, Times: 1}, ""},
+		// A 500 without a batch: the job looks, finds none, sends again.
+		{"500", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", Statuses: []int{500, 500}}, ""},
+		{"429", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", Statuses: []int{429}, RetryAfterMs: "1"}, ""},
+		{"529", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", Statuses: []int{529}}, ""},
+		{"400", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", Statuses: []int{400}}, "400"},
+		{"always 500", mmstest.Fault{Method: "POST", Path: "/v1/messages/batches", Statuses: []int{500, 500, 500, 500, 500, 500, 500, 500}}, "failed 8 times"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+			srv.InjectFault(tt.fault)
+			job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 25, nil)
+			seen := map[string]int{}
+			err := collectJob(t, job, context.Background(), seen)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want one with %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkOnce(t, srv, seen, 25, 1)
+		})
+	}
+}
+
+// TestBatchJobForeignCandidates: while the job could not know whether its
+// create happened, someone else made a batch of the same size. The job
+// takes only its own.
+func TestBatchJobForeignCandidates(t *testing.T) {
+	for _, at := range []string{"intent/1", "created/1"} { // before and after the create was sent
+		t.Run(at, func(t *testing.T) {
+			client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+			store := mms.NewBatchJobMemoryStore()
+			job := newTestJob(t, client, store, 10, nil)
+			mms.SetBatchJobStepHook(job, func(step string, seq int) error {
+				if fmt.Sprintf("%s/%d", step, seq) == at {
+					return errCrash
+				}
+				return nil
+			})
+			seen := map[string]int{}
+			if err := collectJob(t, job, context.Background(), seen); !errors.Is(err, errCrash) {
+				t.Fatalf("first run: %v", err)
+			}
+			foreign := make([]mms.BatchRequest, 10)
+			for i := range foreign {
+				foreign[i] = jobRequest(i, "")
+				foreign[i].CustomID = fmt.Sprintf("other-%d", i)
+			}
+			if _, err := client.Messages.Batches.Create(context.Background(), mms.BatchCreateParams{Requests: foreign}); err != nil {
+				t.Fatal(err)
+			}
+			if err := collectJob(t, newTestJob(t, client, store, 10, nil), context.Background(), seen); err != nil {
+				t.Fatal(err)
+			}
+			checkOnce(t, srv, seen, 10, 1)
+			for id := range seen {
+				if strings.HasPrefix(id, "other-") {
+					t.Errorf("delivered %s, of someone else's batch", id)
+				}
+			}
+		})
+	}
+}
+
+func TestBatchJobRetries(t *testing.T) {
+	// Request 3 errors retryably twice, 5 expires once, 7 errors for good,
+	// 9 is canceled.
+	outcomes := func(id string, submission int) mmstest.BatchOutcome {
+		switch {
+		case id == "req-000003" && submission <= 2:
+			return mmstest.BatchOutcome{Type: "errored", ErrorType: "overloaded_error"}
+		case id == "req-000005" && submission == 1:
+			return mmstest.BatchOutcome{Type: "expired"}
+		case id == "req-000007":
+			return mmstest.BatchOutcome{Type: "errored", ErrorType: "invalid_request_error", Message: "bad"}
+		case id == "req-000009":
+			return mmstest.BatchOutcome{Type: "canceled"}
+		}
+		return mmstest.BatchOutcome{}
+	}
+	type got struct {
+		Type    string
+		Attempt int
+	}
+	typeOf := func(v mms.BatchResultValue) string { return fmt.Sprintf("%T", v) }
+	tests := []struct {
+		name        string
+		maxAttempts int
+		want        map[string]got
+	}{
+		{"three attempts", 3, map[string]got{
+			"req-000003": {"mms.SucceededBatchResult", 3}, "req-000005": {"mms.SucceededBatchResult", 2},
+			"req-000007": {"mms.ErroredBatchResult", 1}, "req-000009": {"mms.CanceledBatchResult", 1}}},
+		{"two attempts", 2, map[string]got{
+			"req-000003": {"mms.ErroredBatchResult", 2}, "req-000005": {"mms.SucceededBatchResult", 2},
+			"req-000007": {"mms.ErroredBatchResult", 1}, "req-000009": {"mms.CanceledBatchResult", 1}}},
+		{"no retries", 1, map[string]got{
+			"req-000003": {"mms.ErroredBatchResult", 1}, "req-000005": {"mms.ExpiredBatchResult", 1},
+			"req-000007": {"mms.ErroredBatchResult", 1}, "req-000009": {"mms.CanceledBatchResult", 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0), mmstest.WithBatchOutcomes(outcomes))
+			job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 12, func(p *mms.BatchJobParams) {
+				p.Retry.MaxAttempts = tt.maxAttempts
+			})
+			results := map[string]got{}
+			for res, err := range job.Results(context.Background()) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, dup := results[res.CustomID]; dup {
+					t.Errorf("%s delivered twice", res.CustomID)
+				}
+				results[res.CustomID] = got{typeOf(res.Result), res.Attempt}
+			}
+			if len(results) != 12 {
+				t.Errorf("%d results, want 12", len(results))
+			}
+			for id, w := range tt.want {
+				if results[id] != w {
+					t.Errorf("%s: got %+v, want %+v", id, results[id], w)
+				}
+			}
+			p := job.Progress()
+			if p.Retrying != 0 || p.Delivered() != 12 {
+				t.Errorf("progress %+v", p)
+			}
+		})
+	}
+}
+
+func TestBatchJobCancel(t *testing.T) {
+	client, srv := fakeclient.New(t, mmstest.WithClock(steppingClock(100*time.Millisecond)), mmstest.WithBatchProcessingTime(time.Hour))
+	store := mms.NewBatchJobMemoryStore()
+	job := newTestJob(t, client, store, 25, nil)
+	ctx := context.Background()
+	mms.SetBatchJobStepHook(job, func(step string, seq int) error {
+		if step == "created-saved" && seq == 2 {
+			return job.Cancel(ctx)
+		}
+		return nil
+	})
+	byType := map[string]int{}
+	seen := map[string]int{}
+	for res, err := range job.Results(ctx) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[res.CustomID]++
+		byType[fmt.Sprintf("%T", res.Result)]++
+		if res.CustomID >= "req-000020" && (res.BatchID != "" || res.Attempt != 0) {
+			t.Errorf("%s, never submitted, came with batch %q, attempt %d", res.CustomID, res.BatchID, res.Attempt)
+		}
+	}
+	if len(seen) != 25 {
+		t.Errorf("%d results, want 25", len(seen))
+	}
+	for i := range 25 {
+		id := fmt.Sprintf("req-%06d", i)
+		want := 1
+		if i >= 20 {
+			want = 0
+		}
+		if seen[id] != 1 || srv.BatchSubmissions(id) != want {
+			t.Errorf("%s delivered %d times, submitted %d times (want %d)", id, seen[id], srv.BatchSubmissions(id), want)
+		}
+	}
+	if byType["mms.CanceledBatchResult"] < 5 {
+		t.Errorf("results by type %v: want the unsent batch's 5 canceled at least", byType)
+	}
+	// The job stays canceled: a new run submits nothing and delivers nothing.
+	if err := collectJob(t, newTestJob(t, client, store, 25, nil), ctx, seen); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != 25 {
+		t.Errorf("a run after the end delivered more")
+	}
+}
+
+func TestBatchJobRedeliver(t *testing.T) {
+	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0), mmstest.WithBatchOutcomes(func(id string, _ int) mmstest.BatchOutcome {
+		if id == "req-000004" {
+			return mmstest.BatchOutcome{Type: "errored", ErrorType: "invalid_request_error"}
+		}
+		return mmstest.BatchOutcome{}
+	}))
+	store := mms.NewBatchJobMemoryStore()
+	first := map[string]string{}
+	for res, err := range newTestJob(t, client, store, 15, nil).Results(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		first[res.CustomID] = fmt.Sprintf("%T %s", res.Result, res.BatchID)
+	}
+	// Without Redeliver a finished job yields nothing.
+	none := map[string]int{}
+	if err := collectJob(t, newTestJob(t, client, store, 15, nil), context.Background(), none); err != nil || len(none) != 0 {
+		t.Fatalf("a finished job yielded %d results, %v", len(none), err)
+	}
+	again := map[string]string{}
+	job := newTestJob(t, client, store, 15, func(p *mms.BatchJobParams) { p.Redeliver = true })
+	for res, err := range job.Results(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Redelivered {
+			t.Errorf("%s not marked Redelivered", res.CustomID)
+		}
+		if _, dup := again[res.CustomID]; dup {
+			t.Errorf("%s redelivered twice", res.CustomID)
+		}
+		again[res.CustomID] = fmt.Sprintf("%T %s", res.Result, res.BatchID)
+	}
+	if diff := cmp.Diff(first, again); diff != "" {
+		t.Errorf("redelivered results (-first +again):\n%s", diff)
+	}
+}
+
+func TestBatchJobInputChanged(t *testing.T) {
+	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+	store := mms.NewBatchJobMemoryStore()
+	job := newTestJob(t, client, store, 25, nil)
+	mms.SetBatchJobStepHook(job, func(step string, seq int) error {
+		if step == "created-saved" {
+			return errCrash
+		}
+		return nil
+	})
+	if err := collectJob(t, job, context.Background(), map[string]int{}); !errors.Is(err, errCrash) {
+		t.Fatal(err)
+	}
+	for _, n := range []int{24, 26} {
+		err := collectJob(t, newTestJob(t, client, store, n, nil), context.Background(), map[string]int{})
+		if err == nil || !strings.Contains(err.Error(), "changed") {
+			t.Errorf("n=%d: error %v, want the input changed", n, err)
+		}
+	}
+	err := collectJob(t, newTestJob(t, client, store, 25, func(p *mms.BatchJobParams) { p.MaxRequestsPerBatch = 11 }), context.Background(), map[string]int{})
+	if err == nil || !strings.Contains(err.Error(), "limits") {
+		t.Errorf("other limits: error %v, want the limits changed", err)
+	}
+}
+
+func TestBatchJobBreakAndResume(t *testing.T) {
+	client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+	store := mms.NewBatchJobMemoryStore()
+	seen := map[string]int{}
+	for res, err := range newTestJob(t, client, store, 25, nil).Results(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen[res.CustomID]++
+		if len(seen) == 5 {
+			break // the fifth result was handled: it counts as delivered
+		}
+	}
+	job := newTestJob(t, client, store, 25, nil)
+	if p := job.Progress(); p.Delivered() != 0 {
+		t.Errorf("progress before the run: %+v", p)
+	}
+	if err := collectJob(t, job, context.Background(), seen); err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, srv, seen, 25, 1)
+	if p := job.Progress(); p.Delivered() != 25 || p.Requests != 25 {
+		t.Errorf("progress after resuming: %+v", p)
+	}
+}
+
+func TestBatchJobRunsOnce(t *testing.T) {
+	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+	job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 3, nil)
+	var inner error
+	for _, err := range job.Results(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, err := range job.Results(context.Background()) {
+			inner = err
+		}
+		break
+	}
+	if !errors.Is(inner, mms.ErrBatchJobRunning) {
+		t.Errorf("a second range while running: %v, want ErrBatchJobRunning", inner)
+	}
+}
+
+func TestBatchJobParamsValidate(t *testing.T) {
+	store := mms.NewBatchJobMemoryStore()
+	ok := mms.BatchJobParams{Requests: jobInput(1), Store: store}
+	tests := []struct {
+		name  string
+		edit  func(p *mms.BatchJobParams)
+		field string
+	}{
+		{"ok", func(p *mms.BatchJobParams) {}, ""},
+		{"no requests", func(p *mms.BatchJobParams) { p.Requests = nil }, "requests"},
+		{"no store", func(p *mms.BatchJobParams) { p.Store = nil }, "dir"},
+		{"dir and store", func(p *mms.BatchJobParams) { p.Dir = t.TempDir() }, "dir"},
+		{"max requests at limit", func(p *mms.BatchJobParams) { p.MaxRequestsPerBatch = 100_000 }, ""},
+		{"max requests over", func(p *mms.BatchJobParams) { p.MaxRequestsPerBatch = 100_001 }, "max_requests_per_batch"},
+		{"max requests negative", func(p *mms.BatchJobParams) { p.MaxRequestsPerBatch = -1 }, "max_requests_per_batch"},
+		{"max bytes at limit", func(p *mms.BatchJobParams) { p.MaxBytesPerBatch = mms.MaxBatchBytes }, ""},
+		{"max bytes over", func(p *mms.BatchJobParams) { p.MaxBytesPerBatch = mms.MaxBatchBytes + 1 }, "max_bytes_per_batch"},
+		{"max bytes negative", func(p *mms.BatchJobParams) { p.MaxBytesPerBatch = -1 }, "max_bytes_per_batch"},
+		{"attempts negative", func(p *mms.BatchJobParams) { p.Retry.MaxAttempts = -1 }, "retry.max_attempts"},
+		{"poll negative", func(p *mms.BatchJobParams) { p.PollInterval = -1 }, "poll_interval"},
+		{"poll over max", func(p *mms.BatchJobParams) { p.PollInterval, p.MaxPollInterval = 2*time.Second, time.Second }, "poll_interval"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := ok
+			tt.edit(&p)
+			err := p.Validate()
+			var ve *mms.ValidationError
+			switch {
+			case tt.field == "" && err != nil:
+				t.Errorf("error %v, want none", err)
+			case tt.field != "" && (!errors.As(err, &ve) || ve.Field != tt.field):
+				t.Errorf("error %v, want one for %s", err, tt.field)
+			}
+		})
+	}
+}
