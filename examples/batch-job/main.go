@@ -34,10 +34,12 @@ type config struct {
 	perBatch       int    // BatchJobParams.MaxRequestsPerBatch (0: the default, 100,000)
 	dir            string // the job's state directory ("": a temporary one)
 	terminal       bool   // progress overwrites one line with "\r"
+
+	batchTime time.Duration // how long the fake takes over a batch
 }
 
 func main() {
-	var c config
+	c := config{batchTime: 2 * time.Second}
 	flag.IntVar(&c.n, "n", 250_000, "number of requests")
 	flag.IntVar(&c.interruptAfter, "interrupt-after", 100_000, "stop the first run after this many results (0: never)")
 	flag.IntVar(&c.perBatch, "per-batch", 0, "most requests per batch (0: the service's limit, 100000)")
@@ -146,7 +148,7 @@ func run(ctx context.Context, out io.Writer, c config) error {
 		return fmt.Errorf("%s is not empty: give a new or empty directory", c.dir)
 	}
 
-	srv := mmstest.NewServer(mmstest.WithBatchProcessingTime(2*time.Second), mmstest.WithBatchOutcomes(outcomes))
+	srv := mmstest.NewServer(mmstest.WithBatchProcessingTime(c.batchTime), mmstest.WithBatchOutcomes(outcomes))
 	defer srv.Close()
 	client, err := mms.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey(mmstest.DefaultAPIKey))
 	if err != nil {

@@ -7,9 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
-// TestRun runs the example small: 3,000 requests in batches of 500,
+// TestRun runs the example small: 3,000 requests in batches of 500 that
+// the fake processes in 500 ms (not 2 s, to keep the test short),
 // interrupted after 1,000 results and resumed by a new job.
 func TestRun(t *testing.T) {
 	for _, tc := range []struct {
@@ -22,10 +24,11 @@ func TestRun(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			dir := tc.dir(t)
 			var out bytes.Buffer
-			err := run(context.Background(), &out, config{n: 3000, interruptAfter: 1000, perBatch: 500, dir: dir})
+			err := run(context.Background(), &out, config{n: 3000, interruptAfter: 1000, perBatch: 500, dir: dir, batchTime: 500 * time.Millisecond})
 			if err != nil {
 				t.Fatalf("run: %v\n%s", err, out.String())
 			}
+			t.Log(out.String())
 			lines := strings.Split(out.String(), "\n")
 			for _, want := range []string{
 				"3000 requests, state in ",
