@@ -56,11 +56,21 @@ func steppingClock(step time.Duration) func() time.Time {
 	}
 }
 
+// openDir opens a job directory, closed at the test's end.
+func openDir(t *testing.T, dir string) *mms.BatchJobDir {
+	t.Helper()
+	d, err := mms.OpenBatchJobDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	return d
+}
+
 // killScenario is one job run against its own fake, killable.
 type killScenario struct {
 	n, perBatch int
 	opts        []mmstest.Option
-	store       func(t *testing.T) mms.BatchJobStore
 }
 
 // runTo runs the job over store until it ends, killed by k (nil: never),
@@ -117,7 +127,8 @@ func TestBatchJobKilledAtEveryStep(t *testing.T) {
 			name := fmt.Sprintf("%02d-%s-crash=%v", at, clean.steps[at-1], crash)
 			t.Run(name, func(t *testing.T) {
 				client, srv := fakeclient.New(t, sc.opts...)
-				store := mms.NewBatchJobMemoryStore()
+				dir := t.TempDir()
+				store := openDir(t, dir)
 				seen := map[string]int{}
 				k := &killer{at: at, crash: crash}
 				err := sc.runTo(t, client, store, k, seen)
@@ -127,7 +138,8 @@ func TestBatchJobKilledAtEveryStep(t *testing.T) {
 				case !crash && err != nil && !errors.Is(err, context.Canceled):
 					t.Fatalf("killed run: %v", err)
 				}
-				if err := sc.runTo(t, client, store, nil, seen); err != nil {
+				// The next process opens the directory again.
+				if err := sc.runTo(t, client, openDir(t, dir), nil, seen); err != nil {
 					t.Fatalf("resumed run: %v", err)
 				}
 				sc.check(t, srv, seen)
@@ -135,4 +147,3 @@ func TestBatchJobKilledAtEveryStep(t *testing.T) {
 		}
 	}
 }
-

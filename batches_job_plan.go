@@ -168,7 +168,7 @@ func requestPath(i int64, customID string) string {
 // firstRepeat turns the set's hash repeats into the first true repeated
 // custom_id of the input, looking the candidates up in one more pass.
 func (r *jobRun) firstRepeat(ids *idset.Set, seed maphash.Seed) error {
-	repeats, err := ids.Repeats(1 << 10)
+	repeats, _, err := ids.Repeats(1 << 10)
 	if err != nil {
 		return fmt.Errorf("mms: checking custom_ids for repeats: %w", err)
 	}

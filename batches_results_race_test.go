@@ -9,3 +9,7 @@ package mms_test
 // flatness: a reader that kept the lines, or the decoded results, would
 // grow the heap by more than the body's size.
 const resultsMemoryBodySize = 48 << 20
+
+// raceEnabled tells tests whose size the race detector would make too slow
+// that it is on; .ci/run runs them in a pass without it.
+const raceEnabled = true
