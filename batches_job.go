@@ -154,7 +154,6 @@ func (p BatchJobProgress) String() string {
 // [BatchesService.NewJob]; read its results with [BatchJob.Results].
 // Progress and Cancel may be called from any goroutine while Results runs.
 //
-//
 // # What a job does
 //
 //   - Check: it ranges the requests once and checks every one before

@@ -205,7 +205,7 @@ func (r *jobRun) submitPlan() error {
 		c      int
 		sp     *spool
 		unsent []byte // custom_ids of a chunk delivered as canceled, one per line
-		skip   bool     // the current chunk is not sent
+		skip   bool   // the current chunk is not sent
 	)
 	defer func() {
 		if sp != nil {
