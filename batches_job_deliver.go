@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
@@ -124,13 +125,10 @@ func missingResult() BatchResultValue {
 // custom_ids, are passed over: their requests, if any, are settled as
 // missing afterwards.
 func (r *jobRun) readResults(s *subRecord, idx *idIndex) error {
-	for res, err := range r.job.batches.Results(r.ctx, s.BatchID, r.opts()...) {
-		var lineErr *BatchResultLineError
+	for res, err := range r.results(s.BatchID) {
 		switch {
-		case errors.As(err, &lineErr):
-			continue
 		case err != nil:
-			return &downloadError{fmt.Errorf("mms: reading the results of batch %s: %w", s.BatchID, err)}
+			return err
 		case r.ctx.Err() != nil: // lines already read stay for the next run
 			return r.ctx.Err()
 		}
@@ -143,6 +141,27 @@ func (r *jobRun) readResults(s *subRecord, idx *idIndex) error {
 		}
 	}
 	return nil
+}
+
+// results ranges a batch's results, passing over lines that are not valid
+// results (their requests, if any, are then missing); a failed download is
+// a *downloadError, yielded last.
+func (r *jobRun) results(batchID string) iter.Seq2[BatchResult, error] {
+	return func(yield func(BatchResult, error) bool) {
+		for res, err := range r.job.batches.Results(r.ctx, batchID, r.opts()...) {
+			var lineErr *BatchResultLineError
+			switch {
+			case errors.As(err, &lineErr):
+				continue
+			case err != nil:
+				yield(BatchResult{}, &downloadError{fmt.Errorf("mms: reading the results of batch %s: %w", batchID, err)})
+				return
+			}
+			if !yield(res, nil) {
+				return
+			}
+		}
+	}
 }
 
 // downloadError is a failed download of results, which deliver tries
@@ -257,13 +276,9 @@ func (r *jobRun) redeliver() error {
 		if len(succeeded) == 0 || s.BatchID == "" {
 			continue
 		}
-		for res, err := range r.job.batches.Results(r.ctx, s.BatchID, r.opts()...) {
-			var lineErr *BatchResultLineError
-			switch {
-			case errors.As(err, &lineErr):
-				continue
-			case err != nil:
-				return fmt.Errorf("mms: reading the results of batch %s again: %w", s.BatchID, err)
+		for res, err := range r.results(s.BatchID) {
+			if err != nil {
+				return err
 			}
 			if !succeeded[res.CustomID] {
 				continue

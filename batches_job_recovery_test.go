@@ -4,7 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -13,6 +16,7 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+	"github.com/mms-sdk/mms-go/option"
 )
 
 // newTestJob makes a job over n requests (10 per batch) with store.
@@ -438,5 +442,84 @@ func TestBatchJobProgressAfterResume(t *testing.T) {
 	want = mms.BatchJobProgress{Requests: 12, Submitted: 13, Succeeded: 12, Batches: 3}
 	if diff := cmp.Diff(want, job.Progress()); diff != "" {
 		t.Errorf("progress at the end (-want +got):\n%s", diff)
+	}
+}
+
+// tamperFirstResults rewrites the first results file the job downloads:
+// the line of req-000002 is dropped, req-000001's is repeated, and a
+// foreign line and a line that is not JSON are added.
+func tamperFirstResults() option.Middleware {
+	var once sync.Once
+	return func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(req)
+		if err != nil || !strings.HasSuffix(req.URL.Path, "/results") {
+			return resp, err
+		}
+		done := true
+		once.Do(func() { done = false })
+		if done {
+			return resp, nil
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			return nil, err
+		}
+		var out []string
+		for _, line := range strings.Split(strings.TrimSpace(string(body)), "\n") {
+			switch {
+			case strings.Contains(line, `"req-000002"`):
+				continue
+			case strings.Contains(line, `"req-000001"`):
+				out = append(out, line)
+			}
+			out = append(out, line)
+		}
+		out = append(out, `{"custom_id":"someone-else","result":{"type":"expired"}}`, `not json`)
+		resp.Body = io.NopCloser(strings.NewReader(strings.Join(out, "\n") + "\n"))
+		resp.ContentLength = -1
+		resp.Header.Del("Content-Length")
+		return resp, nil
+	}
+}
+
+// TestBatchJobHostileResults: a results file that misses a request,
+// repeats one and holds lines that are not the job's loses nothing and
+// delivers nothing twice: the missing request gets an errored result the
+// SDK made, which the default policy resubmits.
+func TestBatchJobHostileResults(t *testing.T) {
+	for _, attempts := range []int{1, 2} {
+		t.Run(fmt.Sprint("attempts=", attempts), func(t *testing.T) {
+			_, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+			client, err := mms.NewClient(append(srv.ClientOptions(), option.WithMiddleware(tamperFirstResults()))...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			results := map[string]mms.BatchJobResult{}
+			job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 5, func(p *mms.BatchJobParams) { p.Retry.MaxAttempts = attempts })
+			for res, err := range job.Results(context.Background()) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if _, dup := results[res.CustomID]; dup {
+					t.Errorf("%s delivered twice", res.CustomID)
+				}
+				results[res.CustomID] = res
+			}
+			if len(results) != 5 {
+				t.Fatalf("%d results, want 5: %v", len(results), results)
+			}
+			missing := results["req-000002"]
+			if attempts == 1 {
+				e, ok := missing.Result.(mms.ErroredBatchResult)
+				if !ok || e.Error.Error.Type != "api_error" || !strings.Contains(e.Error.Error.Message, "no readable line") {
+					t.Errorf("the missing request's result: %+v", missing.Result)
+				}
+				return
+			}
+			if _, ok := missing.Result.(mms.SucceededBatchResult); !ok || missing.Attempt != 2 {
+				t.Errorf("the missing request, resubmitted: attempt %d, %T", missing.Attempt, missing.Result)
+			}
+		})
 	}
 }

@@ -588,13 +588,9 @@ func (r *jobRun) resolveCandidates(s *subRecord) (open, changed bool, err error)
 
 // holds reports whether the first result of an ended batch is one of idx.
 func (r *jobRun) holds(batchID string, idx *idIndex) (bool, error) {
-	for res, err := range r.job.batches.Results(r.ctx, batchID, r.opts()...) {
-		var lineErr *BatchResultLineError
-		switch {
-		case errors.As(err, &lineErr):
-			continue
-		case err != nil:
-			return false, fmt.Errorf("mms: reading the results of batch %s: %w", batchID, err)
+	for res, err := range r.results(batchID) {
+		if err != nil {
+			return false, err
 		}
 		return idx.find(res.CustomID) >= 0, nil
 	}
