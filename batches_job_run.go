@@ -88,7 +88,8 @@ func (r *jobRun) run() error {
 	}
 	for _, s := range r.subs {
 		if s != nil && s.State == subIntent {
-			if err := r.reconcile(s); err != nil {
+			// A run ended between the intent and the record of the batch id.
+			if _, err := r.reconcileAfter(s); err != nil {
 				return err
 			}
 		}
@@ -409,16 +410,9 @@ func (r *jobRun) adopt(s *subRecord, batchID string) error {
 		return err
 	}
 	if r.job.isCanceled() {
-		return r.cancelBatch(r.durable(), batchID)
+		return cancelJobBatch(r.durable(), r.job, batchID)
 	}
 	return nil
-}
-
-// reconcile looks for the batch of a submission whose create may have
-// been sent (a run ended between the intent and the record of its id).
-func (r *jobRun) reconcile(s *subRecord) error {
-	_, err := r.reconcileAfter(s)
-	return err
 }
 
 // reconcileAfter lists the batches created since the submission's
@@ -707,12 +701,8 @@ func decodeLoggedResult(e logEntry) (BatchResultValue, error) {
 	return res.Result, nil
 }
 
-// cancelBatch cancels one of the job's batches; one that has ended already
-// is no error.
-func (r *jobRun) cancelBatch(ctx context.Context, batchID string) error {
-	return cancelJobBatch(ctx, r.job, batchID)
-}
-
+// cancelJobBatch cancels one of the job's batches; one that has ended
+// already, or is gone, is no error.
 func cancelJobBatch(ctx context.Context, j *BatchJob, batchID string) error {
 	_, err := j.batches.Cancel(ctx, batchID, j.opts...)
 	var apiErr *Error
