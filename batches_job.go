@@ -90,10 +90,12 @@ type BatchJobRetry struct {
 	// first included: 1 never resubmits. 0 means
 	// DefaultBatchJobMaxAttempts.
 	MaxAttempts int
-	// Retryable reports whether a result should be resubmitted (while
-	// attempts remain). nil resubmits expired results and errored results
-	// whose error type is api_error, overloaded_error, rate_limit_error or
-	// timeout_error; canceled results are never resubmitted.
+	// Retryable reports whether an errored or expired result should be
+	// resubmitted (while attempts remain); it is not asked about other
+	// results, which are never resubmitted. nil means
+	// DefaultBatchRetryable: expired results, and errored results whose
+	// error type is api_error, overloaded_error, rate_limit_error or
+	// timeout_error.
 	Retryable func(BatchResult) bool
 }
 

@@ -176,8 +176,7 @@ func (e *downloadError) Unwrap() error { return e.err }
 func (r *jobRun) settleOne(s *subRecord, idx *idIndex, pos int, res BatchResultValue) error {
 	id := idx.id(pos)
 	retry := r.job.p.Retry
-	_, canceled := res.(CanceledBatchResult)
-	if !canceled && !r.job.isCanceled() && s.Attempt < retry.MaxAttempts && retry.Retryable(BatchResult{CustomID: id, Result: res}) {
+	if mayRetry(res) && !r.job.isCanceled() && s.Attempt < retry.MaxAttempts && retry.Retryable(BatchResult{CustomID: id, Result: res}) {
 		raw, err := json.Marshal(res)
 		if err != nil {
 			return fmt.Errorf("mms: encoding the result of custom_id %q: %w", id, err)
@@ -192,6 +191,16 @@ func (r *jobRun) settleOne(s *subRecord, idx *idIndex, pos int, res BatchResultV
 	}
 	idx.mark[pos] = resultCode(res)
 	return r.deliverOne(s.Seq, id, res, s.BatchID, s.Attempt)
+}
+
+// mayRetry reports whether the retry policy is asked about a result: only
+// errored and expired ones are.
+func mayRetry(res BatchResultValue) bool {
+	switch res.(type) {
+	case ErroredBatchResult, ExpiredBatchResult:
+		return true
+	}
+	return false
 }
 
 // deliverOne yields a final result (of batchID, submission attempt) and

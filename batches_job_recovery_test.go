@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -521,5 +522,65 @@ func TestBatchJobHostileResults(t *testing.T) {
 				t.Errorf("the missing request, resubmitted: attempt %d, %T", missing.Attempt, missing.Result)
 			}
 		})
+	}
+}
+
+func TestBatchJobCustomRetryable(t *testing.T) {
+	client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0), mmstest.WithBatchOutcomes(func(id string, sub int) mmstest.BatchOutcome {
+		if sub == 1 && (id == "req-000001" || id == "req-000002") {
+			return mmstest.BatchOutcome{Type: "errored", ErrorType: "invalid_request_error"}
+		}
+		return mmstest.BatchOutcome{}
+	}))
+	// Retry req-000001's invalid request (not retryable by default), not
+	// req-000002's.
+	job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 4, func(p *mms.BatchJobParams) {
+		p.Retry.Retryable = func(r mms.BatchResult) bool { return r.CustomID == "req-000001" }
+	})
+	attempts := map[string]int{}
+	for res, err := range job.Results(context.Background()) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		attempts[res.CustomID] = res.Attempt
+	}
+	want := map[string]int{"req-000000": 1, "req-000001": 2, "req-000002": 1, "req-000003": 1}
+	if diff := cmp.Diff(want, attempts); diff != "" {
+		t.Errorf("attempts (-want +got):\n%s", diff)
+	}
+	if srv.BatchSubmissions("req-000001") != 2 || srv.BatchSubmissions("req-000002") != 1 {
+		t.Errorf("submissions: %d, %d", srv.BatchSubmissions("req-000001"), srv.BatchSubmissions("req-000002"))
+	}
+}
+
+// TestBatchJobSpoolDir: batch bodies are written in SpoolDir while they are
+// sent, and removed after.
+func TestBatchJobSpoolDir(t *testing.T) {
+	client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+	spool := t.TempDir()
+	var during []string
+	job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 12, func(p *mms.BatchJobParams) {
+		p.SpoolDir = spool
+		p.OnStep = func(step string, seq int) error {
+			if step == "intent" {
+				entries, err := os.ReadDir(spool)
+				if err != nil {
+					return err
+				}
+				for _, e := range entries {
+					during = append(during, e.Name())
+				}
+			}
+			return nil
+		}
+	})
+	if err := collectJob(t, job, context.Background(), map[string]int{}); err != nil {
+		t.Fatal(err)
+	}
+	if len(during) != 2 {
+		t.Errorf("files in the spool directory as each of 2 batches was sent: %v", during)
+	}
+	if entries, _ := os.ReadDir(spool); len(entries) != 0 {
+		t.Errorf("left in the spool directory: %v", entries)
 	}
 }
