@@ -107,8 +107,10 @@ type BatchJobResult struct {
 	// [CanceledBatchResult], [ExpiredBatchResult] or [UnknownBatchResult].
 	// A request the job never submitted because it was canceled has a
 	// CanceledBatchResult and no BatchID. A request missing from its
-	// batch's results file has an errored result of type api_error that
-	// the SDK made, saying so.
+	// batch's results file, or whose batch the service no longer has (a
+	// 404: deleted, or its results archived), has an errored result of
+	// type api_error that the SDK made, saying so; the retry policy sees
+	// it as any other.
 	Result BatchResultValue
 	// BatchID is the batch the result comes from.
 	BatchID string
@@ -234,7 +236,7 @@ func (p BatchJobProgress) String() string {
 //	                 order; written before the submission is sent
 //	sub-NNNNNN.json  submission N: state (intent, created, ended,
 //	                 settled), attempt, parent, watermark, batch id,
-//	                 candidates
+//	                 candidates, whether the batch is gone (404)
 //	sub-NNNNNN.log   one record per result of submission N: a code and
 //	                 the custom_id ("s", "e", "c", "x", "u": delivered as
 //	                 succeeded, errored, canceled, expired, other; "r":

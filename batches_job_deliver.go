@@ -15,9 +15,13 @@ import (
 // download goes on where the last one stopped.
 const maxDownloadAttempts = 5
 
-// missingResultMessage is the message of the errored result the SDK makes
-// for a request its batch's results file has no (readable) line for.
-const missingResultMessage = "mms: the batch's results file has no readable line for this request"
+// Messages of the errored results the SDK makes for a request its batch's
+// results file has no (readable) line for, and for the requests of a batch
+// the service no longer has (deleted, or its results archived).
+const (
+	missingResultMessage = "mms: the batch's results file has no readable line for this request"
+	goneResultMessage    = "mms: the batch is gone from the service (404) before its results were read"
+)
 
 // deliver delivers the results of an ended submission: each request's
 // result is delivered, or queued for a retry, once; the log says which
@@ -35,7 +39,7 @@ func (r *jobRun) deliver(s *subRecord) error {
 	}); err != nil {
 		return err
 	}
-	if s.BatchID != "" {
+	if s.BatchID != "" && !s.Gone {
 		backoff := r.job.p.PollInterval
 		for attempt := 1; ; attempt++ {
 			err := r.readResults(s, idx)
@@ -43,6 +47,13 @@ func (r *jobRun) deliver(s *subRecord) error {
 				break
 			}
 			var dl *downloadError
+			if errors.As(err, &dl) && errors.Is(err, ErrNotFound) {
+				// Deleted, or archived: the results will not come.
+				if err := r.markGone(s); err != nil {
+					return err
+				}
+				break
+			}
 			if !errors.As(err, &dl) || r.ctx.Err() != nil || attempt == maxDownloadAttempts {
 				return err
 			}
@@ -70,7 +81,7 @@ func (r *jobRun) deliver(s *subRecord) error {
 			idx.mark[pos] = codeCanceled
 			err = unsent(idx.id(pos))
 		} else {
-			err = r.settleOne(s, idx, pos, missingResult())
+			err = r.settleOne(s, idx, pos, missingResult(s.Gone))
 		}
 		if err != nil {
 			return err
@@ -115,9 +126,22 @@ func (r *jobRun) unsentResults(s *subRecord) (func(id string) error, error) {
 	}, nil
 }
 
-// missingResult is the result made for a request without a line.
-func missingResult() BatchResultValue {
-	return ErroredBatchResult{Error: ErrorResponse{Error: ErrorDetail{Type: wire.ErrAPI, Message: missingResultMessage}}}
+// missingResult is the result made for a request without a line, or of
+// a batch that is gone.
+func missingResult(gone bool) BatchResultValue {
+	msg := missingResultMessage
+	if gone {
+		msg = goneResultMessage
+	}
+	return ErroredBatchResult{Error: ErrorResponse{Error: ErrorDetail{Type: wire.ErrAPI, Message: msg}}}
+}
+
+// markGone records that a submission's batch is gone: its requests that
+// have no result yet get the made-up errored one, which the retry policy
+// may resubmit.
+func (r *jobRun) markGone(s *subRecord) error {
+	s.Gone, s.State = true, subEnded
+	return r.saveSub(s)
 }
 
 // readResults downloads the submission's results and settles each result

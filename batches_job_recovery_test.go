@@ -584,3 +584,71 @@ func TestBatchJobSpoolDir(t *testing.T) {
 		t.Errorf("left in the spool directory: %v", entries)
 	}
 }
+
+// TestBatchJobBatchGone: a batch deleted by someone else before the job
+// polled it, or whose results were archived before the job read them,
+// loses no request: each gets an errored result the SDK made, which the
+// default policy resubmits.
+func TestBatchJobBatchGone(t *testing.T) {
+	tests := []struct {
+		name string
+		step string // where the batch goes away
+		gone func(t *testing.T, client *mms.Client, clock *mmstest.ManualClock, batchID string)
+	}{
+		{"deleted", "created-saved/1", func(t *testing.T, client *mms.Client, _ *mmstest.ManualClock, id string) {
+			if _, err := client.Messages.Batches.Delete(context.Background(), id); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"archived", "ended/1", func(t *testing.T, _ *mms.Client, clock *mmstest.ManualClock, _ string) {
+			clock.Advance(30 * 24 * time.Hour)
+		}},
+	}
+	for _, tt := range tests {
+		for _, attempts := range []int{1, 2} {
+			t.Run(fmt.Sprintf("%s/attempts=%d", tt.name, attempts), func(t *testing.T) {
+				clock := mmstest.NewManualClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
+				client, srv := fakeclient.New(t, mmstest.WithManualClock(clock), mmstest.WithBatchProcessingTime(0))
+				var job *mms.BatchJob
+				job = newTestJob(t, client, mms.NewBatchJobMemoryStore(), 3, func(p *mms.BatchJobParams) {
+					p.Retry.MaxAttempts = attempts
+					p.OnStep = func(step string, seq int) error {
+						if fmt.Sprintf("%s/%d", step, seq) == tt.step {
+							var id string
+							for b, err := range client.Messages.Batches.List(context.Background(), mms.BatchListParams{}) {
+								if err != nil {
+									return err
+								}
+								id = b.ID
+							}
+							tt.gone(t, client, clock, id)
+						}
+						return nil
+					}
+				})
+				results := map[string]mms.BatchJobResult{}
+				for res, err := range job.Results(context.Background()) {
+					if err != nil {
+						t.Fatal(err)
+					}
+					results[res.CustomID] = res
+				}
+				if len(results) != 3 {
+					t.Fatalf("%d results, want 3", len(results))
+				}
+				for id, res := range results {
+					if attempts == 2 {
+						if _, ok := res.Result.(mms.SucceededBatchResult); !ok || res.Attempt != 2 || srv.BatchSubmissions(id) != 2 {
+							t.Errorf("%s: %T at attempt %d, submitted %d times", id, res.Result, res.Attempt, srv.BatchSubmissions(id))
+						}
+						continue
+					}
+					e, ok := res.Result.(mms.ErroredBatchResult)
+					if !ok || !strings.Contains(e.Error.Error.Message, "gone from the service") {
+						t.Errorf("%s: %+v", id, res.Result)
+					}
+				}
+			})
+		}
+	}
+}

@@ -334,6 +334,9 @@ func (r *jobRun) create(s *subRecord, sp *spool) error {
 	backoff := r.job.p.PollInterval
 	for attempt := 1; ; attempt++ {
 		b, err := r.sendCreate(sp)
+		if err == nil && b.ID == "" {
+			err = errors.New("mms: the service answered a batch create without a batch id")
+		}
 		if err == nil {
 			if err := r.step("created", s.Seq); err != nil {
 				return err
@@ -503,7 +506,17 @@ func (r *jobRun) drive() error {
 // poll gets a submission's batch; an ended one is delivered.
 func (r *jobRun) poll(s *subRecord) (open, changed bool, err error) {
 	b, err := r.job.batches.Get(r.ctx, s.BatchID, r.opts()...)
-	if err != nil {
+	var apiErr *Error
+	switch {
+	case errors.As(err, &apiErr) && apiErr.StatusCode == http.StatusNotFound:
+		// Deleted by someone: its requests get a made-up errored result.
+		if err := r.markGone(s); err != nil {
+			return false, false, err
+		}
+		delete(r.processing, s.Seq)
+		r.refreshProgress()
+		return false, true, r.deliver(s)
+	case err != nil:
 		return false, false, fmt.Errorf("mms: polling batch %s: %w", s.BatchID, err)
 	}
 	if !b.ended() {

@@ -46,6 +46,9 @@ type subRecord struct {
 	// BatchID is the submission's batch: the one its create answered
 	// with, or the candidate whose results showed it holds its requests.
 	BatchID string `json:"batch_id,omitempty"`
+	// Gone is set when the service no longer has the batch (a 404) before
+	// its results were all read.
+	Gone bool `json:"gone,omitempty"`
 	// Candidates are batches that may be this submission's, found after a
 	// create whose answer was lost; Rejected ones turned out not to be.
 	Candidates []string `json:"candidates,omitempty"`
