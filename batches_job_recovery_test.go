@@ -1,7 +1,9 @@
 package mms_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -651,4 +653,38 @@ func TestBatchJobBatchGone(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestBatchJobCreateAnswerWithoutID: a create answered with an empty batch
+// id is a lost answer: the job finds the batch by listing.
+func TestBatchJobCreateAnswerWithoutID(t *testing.T) {
+	_, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
+	var once sync.Once
+	blank := func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		resp, err := next(req)
+		if err != nil || req.Method != http.MethodPost || req.URL.Path != "/v1/messages/batches" {
+			return resp, err
+		}
+		once.Do(func() {
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			var rec map[string]any
+			if json.Unmarshal(body, &rec) == nil {
+				rec["id"] = ""
+				body, _ = json.Marshal(rec)
+			}
+			resp.Body, resp.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+			resp.Header.Set("Content-Length", fmt.Sprint(len(body)))
+		})
+		return resp, nil
+	}
+	client, err := mms.NewClient(append(srv.ClientOptions(), option.WithMiddleware(blank))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]int{}
+	if err := collectJob(t, newTestJob(t, client, mms.NewBatchJobMemoryStore(), 5, nil), context.Background(), seen); err != nil {
+		t.Fatal(err)
+	}
+	checkOnce(t, srv, seen, 5, 1)
 }
