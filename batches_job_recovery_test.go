@@ -611,8 +611,7 @@ func TestBatchJobBatchGone(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/attempts=%d", tt.name, attempts), func(t *testing.T) {
 				clock := mmstest.NewManualClock(time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC))
 				client, srv := fakeclient.New(t, mmstest.WithManualClock(clock), mmstest.WithBatchProcessingTime(0))
-				var job *mms.BatchJob
-				job = newTestJob(t, client, mms.NewBatchJobMemoryStore(), 3, func(p *mms.BatchJobParams) {
+				job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 3, func(p *mms.BatchJobParams) {
 					p.Retry.MaxAttempts = attempts
 					p.OnStep = func(step string, seq int) error {
 						if fmt.Sprintf("%s/%d", step, seq) == tt.step {
