@@ -11,6 +11,12 @@ import (
 // verb and slog print "<redacted>" in its place (or "" when it is empty),
 // so logging a params struct with %v or %+v does not leak it. string(s)
 // reads it back.
+//
+// One case fmt does not cover: a struct of yours holding a pointer to a
+// struct that holds a Secret, printed with a verb that does not suit
+// pointers (%s, %q, %x, %d). fmt then prints the pointed-to struct by
+// reflection without calling any method, so the value shows; print such
+// structs with %v or %+v. The SDK's own types hold no such pointer.
 type Secret string
 
 const redacted = "<redacted>"

@@ -20,12 +20,46 @@ func TestSecretNeverPrinted(t *testing.T) {
 	}
 	const value = "sk-very-secret-value"
 	p := params{Token: value}
-	for _, format := range []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%10s", "%d"} {
+	all := []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%10s", "%d"}
+	for _, format := range all {
 		if got := fmt.Sprintf(format, p); strings.Contains(got, value) || strings.Contains(got, fmt.Sprintf("%x", value)) {
 			t.Errorf("%s shows the secret: %s", format, got)
 		}
 		if got := fmt.Sprintf(format, p.Token); strings.Contains(got, "sk-") {
 			t.Errorf("%s of the Secret shows it: %s", format, got)
+		}
+	}
+	// Reached through pointers, slices, maps and interfaces: fmt prints a
+	// pointer below the top level as an address and calls the Secret's
+	// methods wherever it reaches the value. The SDK's own types hold no
+	// pointer to a struct that holds a Secret, so every verb is safe on
+	// them. One case is not: a program's struct holding a pointer to such
+	// a struct, printed with a verb that does not suit pointers (%s, %q,
+	// %x, %d), goes to fmt's bad-verb path, which prints the pointed-to
+	// struct calling no methods at all; %v, %+v and %#v are safe.
+	type outer struct {
+		Inner *params
+		Any   any
+		List  []*params
+		ByKey map[string]*Secret
+	}
+	tok := p.Token
+	nested := outer{Inner: &p, Any: &p, List: []*params{&p}, ByKey: map[string]*Secret{"k": &tok}}
+	w := Work{Secret: &tok}
+	tests := []struct {
+		v       any
+		formats []string
+	}{
+		{&p, all}, {&tok, all}, {&w, all}, {w, all},
+		{WorkSecret{SessionsToken: value}, all}, {&WorkSecret{SessionsToken: value}, all}, {Set(tok), all},
+		{StaticBearerAuthParams{Token: value}, all}, {&MCPOAuthAuthParams{AccessToken: value}, all},
+		{nested, []string{"%v", "%+v", "%#v"}}, {&nested, []string{"%v", "%+v", "%#v"}},
+	}
+	for _, tt := range tests {
+		for _, format := range tt.formats {
+			if got := fmt.Sprintf(format, tt.v); strings.Contains(got, value) || strings.Contains(got, fmt.Sprintf("%x", value)) {
+				t.Errorf("%s of %T shows the secret: %s", format, tt.v, got)
+			}
 		}
 	}
 	var buf bytes.Buffer
