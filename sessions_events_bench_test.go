@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
@@ -49,7 +50,7 @@ func BenchmarkSessionStreamAccumulate(b *testing.B) {
 	for b.Loop() {
 		r.Reset(stream)
 		conn := newEventReader(context.Background(), &eventConn{body: io.NopCloser(r), resp: &transport.Response{}}, decodeSessionEvent)
-		st := &sessionStream{seen: map[string]struct{}{}}
+		st := &sessionStream{seen: map[string]time.Time{}}
 		var acc SessionEventAccumulator
 		n := 0
 		for {

@@ -134,8 +134,11 @@ type sessionStream struct {
 	// latest lists a session's events newest first; nil for a thread.
 	latest func(ctx context.Context) iter.Seq2[SessionEvent, error]
 
-	seen map[string]struct{} // ids yielded (or stored before a live stream)
-	mark time.Time           // the latest processed time seen
+	// seen holds the ids yielded (or stored before a live stream), with
+	// their processed times; see remember for how it is kept small.
+	seen    map[string]time.Time
+	pruneAt int       // the size at which seen is pruned next
+	mark    time.Time // the latest processed time seen
 
 	// phase, when set, is told when a gap fill starts (false) and when
 	// the stream is live again (true): the session runner acts on calls
@@ -155,7 +158,7 @@ func newSessionStream(ctx context.Context, c *Client, path string, p SessionEven
 		q := url.Values{}
 		addQueryArray(q, "event_deltas", p.EventDeltas)
 		st := &sessionStream{client: c, path: path, query: q, opts: opts, policy: p.Reconnect.withDefaults(),
-			history: p.IncludeHistory, threadID: threadID, list: list, latest: latest, seen: map[string]struct{}{}, phase: phase}
+			history: p.IncludeHistory, threadID: threadID, list: list, latest: latest, seen: map[string]time.Time{}, phase: phase}
 		if cl := c.newCall(opts); cl.err == nil && cl.cfg.Observer != nil {
 			var op observe.Operation
 			ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.SessionStream, Name: "GET " + path, Method: http.MethodGet, Path: path})
@@ -309,7 +312,7 @@ func (st *sessionStream) skipPast(ctx context.Context) (over bool, err error) {
 			}
 		}
 		if id := ev.EventID(); id != "" {
-			st.seen[id] = struct{}{}
+			st.remember(id, ev)
 		}
 	}
 	return false, nil
@@ -322,12 +325,42 @@ func (st *sessionStream) admit(ev SessionEvent) bool {
 		if _, dup := st.seen[id]; dup {
 			return false
 		}
-		st.seen[id] = struct{}{}
+		st.remember(id, ev)
 	}
 	if t := processedTime(ev); t.After(st.mark) {
 		st.mark = t
 	}
 	return true
+}
+
+// seenWindow is how far before the latest processed time a session
+// stream keeps the ids it has seen. A gap fill lists events from that
+// time on, so older ids can only come back if the service replays old
+// events on a new connection, which it is not known to do; the window is
+// a margin for that.
+const seenWindow = 10 * time.Minute
+
+// minPruneAt is the smallest size of seen worth pruning.
+const minPruneAt = 1024
+
+// remember records id as seen. A session stream's set is pruned of the
+// ids processed more than seenWindow before the latest processed time
+// whenever it has doubled since the last pruning, so a stream that runs
+// for days holds the ids of about its last ten minutes (and those of
+// events without a processed time). A thread's gap fill lists the thread
+// from its start, so a thread stream keeps every id.
+func (st *sessionStream) remember(id string, ev SessionEvent) {
+	st.seen[id] = processedTime(ev)
+	if st.threadID != "" || len(st.seen) < max(st.pruneAt, minPruneAt) {
+		return
+	}
+	cut := st.mark.Add(-seenWindow)
+	for id, t := range st.seen {
+		if !t.IsZero() && t.Before(cut) {
+			delete(st.seen, id)
+		}
+	}
+	st.pruneAt = 2 * len(st.seen)
 }
 
 // ends reports whether ev is the last event of the stream.
