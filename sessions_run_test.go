@@ -390,3 +390,51 @@ func TestSessionRunnerLeavesCallsItDoesNotOwn(t *testing.T) {
 		t.Error("the session never waited for the call")
 	}
 }
+
+// TestSessionRunnerIdleTimeout: with IdleTimeout 0 Run returns at the
+// first idle end_turn; with an IdleTimeout, a message sent during the
+// wait (shortly after the idle step, from another goroutine: a runner
+// that did not wait would have returned by then) starts the wait over and
+// its turn is run before Run returns.
+func TestSessionRunnerIdleTimeout(t *testing.T) {
+	for _, wait := range []time.Duration{0, 2 * time.Second} {
+		t.Run(wait.String(), func(t *testing.T) {
+			_, c, id := newSimSession(t, nil)
+			send(t, c, id, mms.NewUserMessageEvent("first"))
+			idles, sent := 0, false
+			for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{IdleTimeout: wait}) {
+				if err != nil {
+					t.Fatal(err)
+				}
+				idle, ok := step.Event.(mms.SessionStatusIdleEvent)
+				if !ok {
+					continue
+				}
+				if _, endTurn := idle.StopReason.(mms.SessionEndTurn); !endTurn {
+					continue
+				}
+				idles++
+				if !sent && wait > 0 {
+					sent = true
+					done := make(chan error, 1)
+					time.AfterFunc(50*time.Millisecond, func() {
+						_, err := c.Sessions.Events.Send(context.Background(), id, mms.SessionEventSendParams{Events: []mms.SessionEventParams{mms.NewUserMessageEvent("second")}})
+						done <- err
+					})
+					defer func() {
+						if err := <-done; err != nil {
+							t.Error(err)
+						}
+					}()
+				}
+			}
+			want := 2
+			if wait == 0 {
+				want = 1
+			}
+			if idles != want {
+				t.Errorf("Run saw %d idle end_turns, want %d", idles, want)
+			}
+		})
+	}
+}
