@@ -35,7 +35,7 @@ func ExampleServer_messages() {
 	body, _ := io.ReadAll(resp.Body)
 	fmt.Print(string(body))
 	// Output:
-	// {"model":"mms-large-1","id":"msg_010000000000000000000001","type":"message","role":"assistant","content":[{"type":"text","text":"You said: get_weather Oslo"},{"type":"tool_use","id":"toolu_010000000000000000000001","name":"get_weather","input":{"city":"get_weather Oslo"},"caller":{"type":"direct"}}],"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"usage":{"input_tokens":41,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":17,"service_tier":"standard","inference_geo":"global"}}
+	// {"model":"mms-large-1","id":"msg_010000000000000000000001","type":"message","role":"assistant","content":[{"type":"text","text":"You said: get_weather Oslo"},{"type":"tool_use","id":"toolu_010000000000000000000001","name":"get_weather","input":{"city":"get_weather Oslo"},"caller":{"type":"direct"}}],"container":null,"stop_reason":"tool_use","stop_sequence":null,"stop_details":null,"usage":{"input_tokens":41,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":17,"service_tier":"standard","inference_geo":"global"}}
 }
 
 // A stream fault ends a stream with an error event after two events.

@@ -37,7 +37,7 @@ func ExampleServer_Script() {
 		fmt.Println(content)
 	}
 	// Output:
-	// "content":[{"type":"text","text":"You said: What time is it?"},{"type":"tool_use","id":"toolu_010000000000000000000001","name":"get_time","input":{"zone":"UTC"},"caller":{"type":"direct"}}],"stop_reason":"tool_use"
-	// "content":[{"type":"text","text":"It is noon."}],"stop_reason":"end_turn"
-	// "content":[{"type":"text","text":"You said: What time is it?"}],"stop_reason":"end_turn"
+	// "content":[{"type":"text","text":"You said: What time is it?"},{"type":"tool_use","id":"toolu_010000000000000000000001","name":"get_time","input":{"zone":"UTC"},"caller":{"type":"direct"}}],"container":null,"stop_reason":"tool_use"
+	// "content":[{"type":"text","text":"It is noon."}],"container":null,"stop_reason":"end_turn"
+	// "content":[{"type":"text","text":"You said: What time is it?"}],"container":null,"stop_reason":"end_turn"
 }

@@ -23,7 +23,7 @@ func TestContainers(t *testing.T) {
 		status        int
 		want          string // the container member, "" when absent
 	}{
-		{"no tool, no container", `"messages":` + hi, 200, ""},
+		{"no tool, no container", `"messages":` + hi, 200, "null"},
 		{"code execution tool", exec + `"messages":` + hi, 200, `{"id":"` + id1 + `","expires_at":"2026-03-04T06:06:07Z","skills":null}`},
 		{"issued id, string form", `"container":"` + id1 + `","messages":` + hi, 200,
 			`{"id":"` + id1 + `","expires_at":"2026-03-04T06:06:07Z","skills":null}`},

@@ -284,7 +284,7 @@ type messageWire struct {
 	Type              string            `json:"type"`
 	Role              string            `json:"role"`
 	Content           []any             `json:"content"`
-	Container         *containerWire    `json:"container,omitempty"`
+	Container         *containerWire    `json:"container"` // null when none: always sent
 	StopReason        *string           `json:"stop_reason"`
 	StopSequence      *string           `json:"stop_sequence"`
 	StopDetails       *struct{}         `json:"stop_details"`

@@ -511,7 +511,7 @@ func TestMessageShape(t *testing.T) {
 	s := newTestServer(t)
 	_, body := post(t, s, messagesPath, create(`"messages":[{"role":"user","content":"Hello"}]`))
 	want := `{"model":"mms-large-1","id":"msg_010000000000000000000001","type":"message","role":"assistant",` +
-		`"content":[{"type":"text","text":"You said: Hello"}],"stop_reason":"end_turn","stop_sequence":null,"stop_details":null,` +
+		`"content":[{"type":"text","text":"You said: Hello"}],"container":null,"stop_reason":"end_turn","stop_sequence":null,"stop_details":null,` +
 		`"usage":{"input_tokens":9,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,` +
 		`"cache_creation":{"ephemeral_5m_input_tokens":0,"ephemeral_1h_input_tokens":0},"output_tokens":4,` +
 		`"service_tier":"standard","inference_geo":"global"}}` + "\n"
