@@ -25,6 +25,10 @@ const (
 	EnvAPIKey    = "VENDOR_API_KEY"
 	EnvAuthToken = "VENDOR_AUTH_TOKEN"
 	EnvBaseURL   = "VENDOR_BASE_URL"
+	// EnvCustomHeaders holds extra headers for every request, one
+	// "Name: value" per line; option.WithHeader wins over a line naming
+	// the same header.
+	EnvCustomHeaders = "VENDOR_CUSTOM_HEADERS"
 )
 
 // Client is the entry point of the SDK. Its services mirror the URL tree of
@@ -81,14 +85,19 @@ type Client struct {
 // $VENDOR_ORGANIZATION_ID and $VENDOR_IDENTITY_TOKEN_FILE (or
 // $VENDOR_IDENTITY_TOKEN), and the active profile of the configuration
 // directory. The base URL is option.WithBaseURL, else the profile's, else
-// $VENDOR_BASE_URL. NewClient fails, naming the problem, when an option is
+// $VENDOR_BASE_URL. $VENDOR_CUSTOM_HEADERS adds headers to every request
+// (see EnvCustomHeaders). NewClient fails, naming the problem, when an option is
 // invalid, when two credentials are given together, when no credential or
 // no base URL is found (the service publishes no default address), or when
 // a federation or profile cannot be used.
 func NewClient(opts ...option.RequestOption) (*Client, error) {
 	cfg := config.Default()
 	cfg.UserAgent = userAgent
-	if err := config.Apply(cfg, opts); err != nil {
+	envHeaders, err := customHeaders(os.Getenv(EnvCustomHeaders))
+	if err != nil {
+		return nil, err
+	}
+	if err := config.Apply(cfg, append(envHeaders, opts...)); err != nil {
 		return nil, err
 	}
 	if cfg.MetadataInto != nil {

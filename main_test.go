@@ -20,7 +20,7 @@ func TestMain(m *testing.M) {
 	os.Setenv("VENDOR_CONFIG_DIR", dir)
 	for _, k := range []string{"VENDOR_PROFILE", "VENDOR_CREDENTIALS_PATH", "VENDOR_FEDERATION_RULE_ID",
 		"VENDOR_ORGANIZATION_ID", "VENDOR_IDENTITY_TOKEN_FILE", "VENDOR_IDENTITY_TOKEN",
-		"VENDOR_SERVICE_ACCOUNT_ID", "VENDOR_WORKSPACE_ID"} {
+		"VENDOR_SERVICE_ACCOUNT_ID", "VENDOR_WORKSPACE_ID", "VENDOR_CUSTOM_HEADERS"} {
 		os.Unsetenv(k)
 	}
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
