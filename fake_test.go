@@ -53,7 +53,7 @@ func TestAgainstFakeService(t *testing.T) {
 func TestFakeRateLimitRetried(t *testing.T) {
 	// One request per minute, burst 1: the second request gets a 429 with
 	// retry-after ≥ 1 s, which the client honours once and then gives up.
-	srv := mmstest.NewServer(mmstest.WithRateLimit(1, 1))
+	srv := mmstest.NewServer(mmstest.WithServerRateLimit(1, 1))
 	defer srv.Close()
 	c, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
 	if err != nil {

@@ -17,7 +17,7 @@ import (
 // body.
 func transcript(t *testing.T) []string {
 	clock := newFakeClock()
-	s := newTestServer(t, WithClock(clock.Now), WithRateLimit(60, 5))
+	s := newTestServer(t, WithClock(clock.Now), WithServerRateLimit(60, 5))
 	s.InjectFault(Fault{Path: "/v1/models/", Statuses: []int{529}})
 	var out []string
 	for _, step := range []struct{ path, key, beta string }{

@@ -59,15 +59,26 @@ func WithAuthTokens(tokens ...string) Option {
 	return func(c *config) { c.authTokens = append([]string(nil), tokens...) }
 }
 
-// WithRateLimit limits requests with a token bucket that refills at
-// requestsPerMinute and holds at most burst requests (a burst below 1 counts as
-// 1). A requestsPerMinute of zero or less disables rate limiting, the default.
-// The bucket follows the WithClock clock, so a fixed clock never refills it.
-func WithRateLimit(requestsPerMinute, burst int) Option {
+// WithServerRateLimit makes the server refuse requests beyond a limit, with
+// the service's 429 rate_limit_error and retry-after: a token bucket that
+// refills at requestsPerMinute and holds at most burst requests (a burst
+// below 1 counts as 1). A requestsPerMinute of zero or less disables rate
+// limiting, the default. The bucket follows the WithClock clock, so a fixed
+// clock never refills it. It is the server's limit; option.WithRateLimit is
+// the client's own pacing.
+func WithServerRateLimit(requestsPerMinute, burst int) Option {
 	return func(c *config) {
 		c.requestsPerMinute = requestsPerMinute
 		c.burst = max(burst, 1)
 	}
+}
+
+// WithRateLimit is WithServerRateLimit.
+//
+// Deprecated: use WithServerRateLimit; the name clashed with the client's
+// option.WithRateLimit, which paces requests instead of refusing them.
+func WithRateLimit(requestsPerMinute, burst int) Option {
+	return WithServerRateLimit(requestsPerMinute, burst)
 }
 
 // WithClock sets the clock the server reads for timestamps, rate limiting and

@@ -20,7 +20,7 @@ const (
 	headerRateLimitReset     = headerRateLimitPrefix + "Reset"
 )
 
-// rateLimiter is the request bucket configured by WithRateLimit. The mutex
+// rateLimiter is the request bucket configured by WithServerRateLimit. The mutex
 // makes spending a token and reading the bucket for the headers one step, so
 // concurrent requests never report inconsistent counts.
 type rateLimiter struct {

@@ -4,12 +4,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 func TestRateLimit(t *testing.T) {
 	clock := newFakeClock()
-	s := newTestServer(t, WithRateLimit(60, 2), WithClock(clock.Now))
+	s := newTestServer(t, WithServerRateLimit(60, 2), WithClock(clock.Now))
 	rfc := func(d time.Duration) string { return clock.Now().Add(d).Format(time.RFC3339) }
 	steps := []struct {
 		advance    time.Duration
@@ -27,9 +30,7 @@ func TestRateLimit(t *testing.T) {
 	for i, st := range steps {
 		clock.Advance(st.advance)
 		resp, body := get(t, s, "/v1/models")
-		if resp.StatusCode != st.status {
-			t.Fatalf("step %d: status %d, want %d: %s", i, resp.StatusCode, st.status, body)
-		}
+		require.Equal(t, st.status, resp.StatusCode, "step %d: %s", i, body)
 		if st.status == 429 {
 			wantError(t, resp, body, 429, wire.ErrRateLimit, "rate limit")
 		}
@@ -37,27 +38,31 @@ func TestRateLimit(t *testing.T) {
 			resp.Header.Get(headerRateLimitLimit), resp.Header.Get(headerRateLimitRemaining),
 			resp.Header.Get(headerRateLimitReset), resp.Header.Get(wire.HeaderRetryAfter),
 		}
-		if want := [4]string{"60", st.remaining, st.reset, st.retryAfter}; got != want {
-			t.Errorf("step %d: limit, remaining, reset, retry-after = %q, want %q", i, got, want)
-		}
+		assert.Equal(t, [4]string{"60", st.remaining, st.reset, st.retryAfter}, got, "step %d: limit, remaining, reset, retry-after", i)
 	}
 }
 
 func TestRateLimitAfterFaults(t *testing.T) {
-	s := newTestServer(t, WithRateLimit(60, 1), WithClock(newFakeClock().Now))
+	s := newTestServer(t, WithServerRateLimit(60, 1), WithClock(newFakeClock().Now))
 	s.InjectFault(Fault{Statuses: []int{503}})
 	// The faulted answer spends no token; it comes before rate limiting.
 	for _, want := range []int{503, 200, 429} {
-		if resp, _ := get(t, s, "/v1/models"); resp.StatusCode != want {
-			t.Errorf("status %d, want %d", resp.StatusCode, want)
-		}
+		resp, _ := get(t, s, "/v1/models")
+		assert.Equal(t, want, resp.StatusCode)
 	}
 }
 
 func TestNoRateLimitHeadersByDefault(t *testing.T) {
 	s := newTestServer(t)
 	resp, _ := get(t, s, "/v1/models")
-	if v := resp.Header.Get(headerRateLimitLimit); v != "" {
-		t.Errorf("rate-limit header %q without WithRateLimit", v)
+	assert.Empty(t, resp.Header.Get(headerRateLimitLimit), "rate-limit header without WithServerRateLimit")
+}
+
+// TestWithRateLimitAlias: the deprecated name configures the same limit.
+func TestWithRateLimitAlias(t *testing.T) {
+	s := newTestServer(t, WithRateLimit(60, 1), WithClock(newFakeClock().Now))
+	for _, want := range []int{200, 429} {
+		resp, _ := get(t, s, "/v1/models")
+		assert.Equal(t, want, resp.StatusCode)
 	}
 }

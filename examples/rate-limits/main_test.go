@@ -31,7 +31,7 @@ func TestRun(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := mmstest.NewServer(mmstest.WithRateLimit(120, 2))
+			srv := mmstest.NewServer(mmstest.WithServerRateLimit(120, 2))
 			defer srv.Close()
 			client, err := mms.NewClient(append(tt.opts, option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))...)
 			if err != nil {
@@ -51,7 +51,7 @@ func TestRun(t *testing.T) {
 // TestRunExhausted: with retries off, the 429 is the call's error, and the
 // example reports the server's retry-after.
 func TestRunExhausted(t *testing.T) {
-	srv := mmstest.NewServer(mmstest.WithRateLimit(60, 1))
+	srv := mmstest.NewServer(mmstest.WithServerRateLimit(60, 1))
 	defer srv.Close()
 	client, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
 	if err != nil {
