@@ -1,125 +1,188 @@
 package mmstest
 
-// registerRoutes registers every endpoint of the fake; add new endpoints here
-// so that the whole surface is listed in one place. Handlers run after the
-// rule chain in rules.go, so they can rely on an authenticated request with a
-// valid version, betas and a body within the size limit, read whole before
-// they run: buffered in memory, or, for a large upload to /v1/files or
-// /v1/skills, spooled to a temporary file (uploads.go). The batch, file and
-// skill endpoints are methods of the Server's stores.
+import (
+	"net/http"
+	"path"
+	"strings"
+)
+
+// route is one endpoint of the fake: the method and path pattern
+// http.ServeMux matches (Go 1.22 patterns, with {name} path values), the
+// handler, and what the rule chain must know of the endpoint before it runs.
+type route struct {
+	pattern string
+	handle  http.HandlerFunc
+	// upload marks a multipart upload: a large or chunked body is spooled to
+	// a temporary file rather than buffered (uploads.go).
+	upload bool
+	// open marks an endpoint answered before the rule chain (no credential,
+	// no vendor-version; it reads its own body): the OAuth token endpoint.
+	open func(http.ResponseWriter, *http.Request, *Request)
+}
+
+// routes is the fake's whole surface, the only place an endpoint is
+// declared. Handlers run after the rule chain in rules.go, so they can rely
+// on an authenticated request with a valid version, betas and a body within
+// the size limit, read whole before they run: buffered in memory, or, for an
+// upload route, spooled to a temporary file (uploads.go). Unknown paths and
+// methods get the service's 404 and 405 bodies (rules.go, route).
+func (s *Server) routes() []route {
+	files, batches, skills := s.files, s.batches, s.skills // files.go, batches.go, skills.go
+	agents := s.agents
+	envs := s.environments
+	vaults := s.vaults
+	sessions := s.sessions
+	profiles := s.userProfiles
+	tunnels := s.tunnels
+	mem := s.memoryStores
+	return []route{
+		{pattern: "/v1/oauth/token", open: s.serveToken}, // oauth.go; any method: it answers a 405 itself
+		{pattern: "GET /v1/models", handle: s.listModels},
+		{pattern: "GET /v1/models/{model_id}", handle: s.getModel},
+		// Messages check the file ids they name against the store (files.go).
+		{pattern: "POST /v1/messages", handle: files.withFileRefs("create", s.createMessage)},
+		{pattern: "POST /v1/messages/count_tokens", handle: files.withFileRefs("count_tokens", s.countTokens)},
+		{pattern: "POST /v1/messages/batches", handle: batches.create},
+		{pattern: "GET /v1/messages/batches", handle: batches.list},
+		{pattern: "GET /v1/messages/batches/{message_batch_id}", handle: batches.get},
+		{pattern: "POST /v1/messages/batches/{message_batch_id}/cancel", handle: batches.cancel},
+		{pattern: "DELETE /v1/messages/batches/{message_batch_id}", handle: batches.delete},
+		{pattern: "GET /v1/messages/batches/{message_batch_id}/results", handle: batches.results},
+		{pattern: "POST /v1/files", handle: files.upload, upload: true},
+		{pattern: "GET /v1/files", handle: files.list},
+		{pattern: "GET /v1/files/{file_id}", handle: files.get},
+		{pattern: "GET /v1/files/{file_id}/content", handle: files.download},
+		{pattern: "DELETE /v1/files/{file_id}", handle: files.delete},
+		{pattern: "POST /v1/skills", handle: skills.create, upload: true},
+		{pattern: "GET /v1/skills", handle: skills.list},
+		{pattern: "GET /v1/skills/{skill_id}", handle: skills.get},
+		{pattern: "DELETE /v1/skills/{skill_id}", handle: skills.delete},
+		{pattern: "POST /v1/skills/{skill_id}/versions", handle: skills.createVersion, upload: true},
+		{pattern: "GET /v1/skills/{skill_id}/versions", handle: skills.listVersions},
+		{pattern: "GET /v1/skills/{skill_id}/versions/{version}", handle: skills.getVersion},
+		{pattern: "DELETE /v1/skills/{skill_id}/versions/{version}", handle: skills.deleteVersion},
+		// agents.go
+		{pattern: "POST /v1/agents", handle: agents.create},
+		{pattern: "GET /v1/agents", handle: agents.list},
+		{pattern: "GET /v1/agents/{agent_id}", handle: agents.get},
+		{pattern: "POST /v1/agents/{agent_id}", handle: agents.update},
+		{pattern: "POST /v1/agents/{agent_id}/archive", handle: agents.archive},
+		{pattern: "GET /v1/agents/{agent_id}/versions", handle: agents.listVersions},
+		// environments.go, environments_work.go
+		{pattern: "POST /v1/environments", handle: envs.create},
+		{pattern: "GET /v1/environments", handle: envs.list},
+		{pattern: "GET /v1/environments/{environment_id}", handle: envs.get},
+		{pattern: "POST /v1/environments/{environment_id}", handle: envs.update},
+		{pattern: "DELETE /v1/environments/{environment_id}", handle: envs.delete},
+		{pattern: "POST /v1/environments/{environment_id}/archive", handle: envs.archive},
+		{pattern: "GET /v1/environments/{environment_id}/work/poll", handle: envs.poll},
+		{pattern: "GET /v1/environments/{environment_id}/work/stats", handle: envs.stats},
+		{pattern: "GET /v1/environments/{environment_id}/work", handle: envs.listWork},
+		{pattern: "GET /v1/environments/{environment_id}/work/{work_id}", handle: envs.getWork},
+		{pattern: "POST /v1/environments/{environment_id}/work/{work_id}", handle: envs.updateWork},
+		{pattern: "POST /v1/environments/{environment_id}/work/{work_id}/ack", handle: envs.ack},
+		{pattern: "POST /v1/environments/{environment_id}/work/{work_id}/heartbeat", handle: envs.heartbeat},
+		{pattern: "POST /v1/environments/{environment_id}/work/{work_id}/stop", handle: envs.stop},
+		// vaults.go, vaults_credentials.go
+		{pattern: "POST /v1/vaults", handle: vaults.createVault},
+		{pattern: "GET /v1/vaults", handle: vaults.listVaults},
+		{pattern: "GET /v1/vaults/{vault_id}", handle: vaults.getVault},
+		{pattern: "POST /v1/vaults/{vault_id}", handle: vaults.updateVault},
+		{pattern: "DELETE /v1/vaults/{vault_id}", handle: vaults.deleteVault},
+		{pattern: "POST /v1/vaults/{vault_id}/archive", handle: vaults.archiveVault},
+		{pattern: "POST /v1/vaults/{vault_id}/credentials", handle: vaults.createCredential},
+		{pattern: "GET /v1/vaults/{vault_id}/credentials", handle: vaults.listCredentials},
+		{pattern: "GET /v1/vaults/{vault_id}/credentials/{credential_id}", handle: vaults.getCredential},
+		{pattern: "POST /v1/vaults/{vault_id}/credentials/{credential_id}", handle: vaults.updateCredential},
+		{pattern: "DELETE /v1/vaults/{vault_id}/credentials/{credential_id}", handle: vaults.deleteCredential},
+		{pattern: "POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive", handle: vaults.archiveCredential},
+		{pattern: "POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate", handle: vaults.validateCredential},
+		// sessions*.go
+		{pattern: "POST /v1/sessions", handle: sessions.create},
+		{pattern: "GET /v1/sessions", handle: sessions.list},
+		{pattern: "GET /v1/sessions/{session_id}", handle: sessions.get},
+		{pattern: "POST /v1/sessions/{session_id}", handle: sessions.update},
+		{pattern: "DELETE /v1/sessions/{session_id}", handle: sessions.delete},
+		{pattern: "POST /v1/sessions/{session_id}/archive", handle: sessions.archive},
+		{pattern: "POST /v1/sessions/{session_id}/resources", handle: sessions.addResource},
+		{pattern: "GET /v1/sessions/{session_id}/resources", handle: sessions.listResources},
+		{pattern: "GET /v1/sessions/{session_id}/resources/{resource_id}", handle: sessions.getResource},
+		{pattern: "POST /v1/sessions/{session_id}/resources/{resource_id}", handle: sessions.updateResource},
+		{pattern: "DELETE /v1/sessions/{session_id}/resources/{resource_id}", handle: sessions.deleteResource},
+		{pattern: "GET /v1/sessions/{session_id}/threads", handle: sessions.listThreads},
+		{pattern: "GET /v1/sessions/{session_id}/threads/{thread_id}", handle: sessions.getThread},
+		{pattern: "POST /v1/sessions/{session_id}/threads/{thread_id}/archive", handle: sessions.archiveThread},
+		// Events (sessions_events.go), their streams (sessions_stream.go) and the turns they cause (sessions_sim.go).
+		{pattern: "GET /v1/sessions/{session_id}/events", handle: sessions.listEvents},
+		{pattern: "POST /v1/sessions/{session_id}/events", handle: sessions.sendEvents},
+		{pattern: "GET /v1/sessions/{session_id}/events/stream", handle: sessions.streamEvents},
+		{pattern: "GET /v1/sessions/{session_id}/threads/{thread_id}/events", handle: sessions.listThreadEvents},
+		{pattern: "GET /v1/sessions/{session_id}/threads/{thread_id}/stream", handle: sessions.streamThread},
+		// user_profiles.go
+		{pattern: "POST /v1/user_profiles", handle: profiles.create},
+		{pattern: "GET /v1/user_profiles", handle: profiles.list},
+		{pattern: "GET /v1/user_profiles/{user_profile_id}", handle: profiles.get},
+		{pattern: "POST /v1/user_profiles/{user_profile_id}", handle: profiles.update},
+		{pattern: "POST /v1/user_profiles/{user_profile_id}/enrollment_url", handle: profiles.enrollmentURL},
+		// tunnels.go
+		{pattern: "POST /v1/tunnels", handle: tunnels.createTunnel},
+		{pattern: "GET /v1/tunnels", handle: tunnels.listTunnels},
+		{pattern: "GET /v1/tunnels/{tunnel_id}", handle: tunnels.getTunnel},
+		{pattern: "POST /v1/tunnels/{tunnel_id}/archive", handle: tunnels.archiveTunnel},
+		{pattern: "POST /v1/tunnels/{tunnel_id}/reveal_token", handle: tunnels.revealToken},
+		{pattern: "POST /v1/tunnels/{tunnel_id}/rotate_token", handle: tunnels.rotateToken},
+		{pattern: "POST /v1/tunnels/{tunnel_id}/certificates", handle: tunnels.createCertificate},
+		{pattern: "GET /v1/tunnels/{tunnel_id}/certificates", handle: tunnels.listCertificates},
+		{pattern: "GET /v1/tunnels/{tunnel_id}/certificates/{certificate_id}", handle: tunnels.getCertificate},
+		{pattern: "POST /v1/tunnels/{tunnel_id}/certificates/{certificate_id}/archive", handle: tunnels.archiveCertificate},
+		// memory_stores.go, memory_stores_memories.go
+		{pattern: "POST /v1/memory_stores", handle: mem.createStore},
+		{pattern: "GET /v1/memory_stores", handle: mem.listStores},
+		{pattern: "GET /v1/memory_stores/{memory_store_id}", handle: mem.getStore},
+		{pattern: "POST /v1/memory_stores/{memory_store_id}", handle: mem.updateStore},
+		{pattern: "DELETE /v1/memory_stores/{memory_store_id}", handle: mem.deleteStore},
+		{pattern: "POST /v1/memory_stores/{memory_store_id}/archive", handle: mem.archiveStore},
+		{pattern: "POST /v1/memory_stores/{memory_store_id}/memories", handle: mem.createMemory},
+		{pattern: "GET /v1/memory_stores/{memory_store_id}/memories", handle: mem.listMemories},
+		{pattern: "GET /v1/memory_stores/{memory_store_id}/memories/{memory_id}", handle: mem.getMemory},
+		{pattern: "POST /v1/memory_stores/{memory_store_id}/memories/{memory_id}", handle: mem.updateMemory},
+		{pattern: "DELETE /v1/memory_stores/{memory_store_id}/memories/{memory_id}", handle: mem.deleteMemory},
+		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions", handle: mem.listVersions},
+		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}", handle: mem.getVersion},
+		{pattern: "POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", handle: mem.redactVersion},
+	}
+}
+
+// registerRoutes registers the routes on the server's mux and indexes them
+// by pattern, so the rule chain can ask what a request's route needs.
 func (s *Server) registerRoutes() {
-	s.mux.HandleFunc("GET /v1/models", s.listModels)
-	s.mux.HandleFunc("GET /v1/models/{model_id}", s.getModel)
-	files, batches, skills := s.files, s.batches, s.skills // the stores; see files.go, batches.go, skills.go
-	// Messages check the file ids they name against the store (files.go).
-	s.mux.HandleFunc("POST /v1/messages", files.withFileRefs("create", s.createMessage))
-	s.mux.HandleFunc("POST /v1/messages/count_tokens", files.withFileRefs("count_tokens", s.countTokens))
-	s.mux.HandleFunc("POST /v1/messages/batches", batches.create)
-	s.mux.HandleFunc("GET /v1/messages/batches", batches.list)
-	s.mux.HandleFunc("GET /v1/messages/batches/{message_batch_id}", batches.get)
-	s.mux.HandleFunc("POST /v1/messages/batches/{message_batch_id}/cancel", batches.cancel)
-	s.mux.HandleFunc("DELETE /v1/messages/batches/{message_batch_id}", batches.delete)
-	s.mux.HandleFunc("GET /v1/messages/batches/{message_batch_id}/results", batches.results)
-	s.mux.HandleFunc("POST /v1/files", files.upload)
-	s.mux.HandleFunc("GET /v1/files", files.list)
-	s.mux.HandleFunc("GET /v1/files/{file_id}", files.get)
-	s.mux.HandleFunc("GET /v1/files/{file_id}/content", files.download)
-	s.mux.HandleFunc("DELETE /v1/files/{file_id}", files.delete)
-	s.mux.HandleFunc("POST /v1/skills", skills.create)
-	s.mux.HandleFunc("GET /v1/skills", skills.list)
-	s.mux.HandleFunc("GET /v1/skills/{skill_id}", skills.get)
-	s.mux.HandleFunc("DELETE /v1/skills/{skill_id}", skills.delete)
-	s.mux.HandleFunc("POST /v1/skills/{skill_id}/versions", skills.createVersion)
-	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions", skills.listVersions)
-	s.mux.HandleFunc("GET /v1/skills/{skill_id}/versions/{version}", skills.getVersion)
-	s.mux.HandleFunc("DELETE /v1/skills/{skill_id}/versions/{version}", skills.deleteVersion)
-	agents := s.agents // agents.go
-	s.mux.HandleFunc("POST /v1/agents", agents.create)
-	s.mux.HandleFunc("GET /v1/agents", agents.list)
-	s.mux.HandleFunc("GET /v1/agents/{agent_id}", agents.get)
-	s.mux.HandleFunc("POST /v1/agents/{agent_id}", agents.update)
-	s.mux.HandleFunc("POST /v1/agents/{agent_id}/archive", agents.archive)
-	s.mux.HandleFunc("GET /v1/agents/{agent_id}/versions", agents.listVersions)
-	envs := s.environments // environments.go, environments_work.go
-	s.mux.HandleFunc("POST /v1/environments", envs.create)
-	s.mux.HandleFunc("GET /v1/environments", envs.list)
-	s.mux.HandleFunc("GET /v1/environments/{environment_id}", envs.get)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}", envs.update)
-	s.mux.HandleFunc("DELETE /v1/environments/{environment_id}", envs.delete)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}/archive", envs.archive)
-	s.mux.HandleFunc("GET /v1/environments/{environment_id}/work/poll", envs.poll)
-	s.mux.HandleFunc("GET /v1/environments/{environment_id}/work/stats", envs.stats)
-	s.mux.HandleFunc("GET /v1/environments/{environment_id}/work", envs.listWork)
-	s.mux.HandleFunc("GET /v1/environments/{environment_id}/work/{work_id}", envs.getWork)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}", envs.updateWork)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/ack", envs.ack)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/heartbeat", envs.heartbeat)
-	s.mux.HandleFunc("POST /v1/environments/{environment_id}/work/{work_id}/stop", envs.stop)
-	vaults := s.vaults // vaults.go, vaults_credentials.go
-	s.mux.HandleFunc("POST /v1/vaults", vaults.createVault)
-	s.mux.HandleFunc("GET /v1/vaults", vaults.listVaults)
-	s.mux.HandleFunc("GET /v1/vaults/{vault_id}", vaults.getVault)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}", vaults.updateVault)
-	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}", vaults.deleteVault)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/archive", vaults.archiveVault)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials", vaults.createCredential)
-	s.mux.HandleFunc("GET /v1/vaults/{vault_id}/credentials", vaults.listCredentials)
-	s.mux.HandleFunc("GET /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.getCredential)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.updateCredential)
-	s.mux.HandleFunc("DELETE /v1/vaults/{vault_id}/credentials/{credential_id}", vaults.deleteCredential)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/archive", vaults.archiveCredential)
-	s.mux.HandleFunc("POST /v1/vaults/{vault_id}/credentials/{credential_id}/mcp_oauth_validate", vaults.validateCredential)
-	sessions := s.sessions // sessions*.go
-	s.mux.HandleFunc("POST /v1/sessions", sessions.create)
-	s.mux.HandleFunc("GET /v1/sessions", sessions.list)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}", sessions.get)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}", sessions.update)
-	s.mux.HandleFunc("DELETE /v1/sessions/{session_id}", sessions.delete)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}/archive", sessions.archive)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}/resources", sessions.addResource)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/resources", sessions.listResources)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/resources/{resource_id}", sessions.getResource)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}/resources/{resource_id}", sessions.updateResource)
-	s.mux.HandleFunc("DELETE /v1/sessions/{session_id}/resources/{resource_id}", sessions.deleteResource)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads", sessions.listThreads)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}", sessions.getThread)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}/threads/{thread_id}/archive", sessions.archiveThread)
-	// Events (sessions_events.go), their streams (sessions_stream.go) and the turns they cause (sessions_sim.go).
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/events", sessions.listEvents)
-	s.mux.HandleFunc("POST /v1/sessions/{session_id}/events", sessions.sendEvents)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/events/stream", sessions.streamEvents)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/events", sessions.listThreadEvents)
-	s.mux.HandleFunc("GET /v1/sessions/{session_id}/threads/{thread_id}/stream", sessions.streamThread)
-	profiles := s.userProfiles // user_profiles.go
-	s.mux.HandleFunc("POST /v1/user_profiles", profiles.create)
-	s.mux.HandleFunc("GET /v1/user_profiles", profiles.list)
-	s.mux.HandleFunc("GET /v1/user_profiles/{user_profile_id}", profiles.get)
-	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}", profiles.update)
-	s.mux.HandleFunc("POST /v1/user_profiles/{user_profile_id}/enrollment_url", profiles.enrollmentURL)
-	tunnels := s.tunnels // tunnels.go
-	s.mux.HandleFunc("POST /v1/tunnels", tunnels.createTunnel)
-	s.mux.HandleFunc("GET /v1/tunnels", tunnels.listTunnels)
-	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}", tunnels.getTunnel)
-	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/archive", tunnels.archiveTunnel)
-	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/reveal_token", tunnels.revealToken)
-	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/rotate_token", tunnels.rotateToken)
-	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/certificates", tunnels.createCertificate)
-	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}/certificates", tunnels.listCertificates)
-	s.mux.HandleFunc("GET /v1/tunnels/{tunnel_id}/certificates/{certificate_id}", tunnels.getCertificate)
-	s.mux.HandleFunc("POST /v1/tunnels/{tunnel_id}/certificates/{certificate_id}/archive", tunnels.archiveCertificate)
-	mem := s.memoryStores // memory_stores.go, memory_stores_memories.go
-	s.mux.HandleFunc("POST /v1/memory_stores", mem.createStore)
-	s.mux.HandleFunc("GET /v1/memory_stores", mem.listStores)
-	s.mux.HandleFunc("GET /v1/memory_stores/{memory_store_id}", mem.getStore)
-	s.mux.HandleFunc("POST /v1/memory_stores/{memory_store_id}", mem.updateStore)
-	s.mux.HandleFunc("DELETE /v1/memory_stores/{memory_store_id}", mem.deleteStore)
-	s.mux.HandleFunc("POST /v1/memory_stores/{memory_store_id}/archive", mem.archiveStore)
-	s.mux.HandleFunc("POST /v1/memory_stores/{memory_store_id}/memories", mem.createMemory)
-	s.mux.HandleFunc("GET /v1/memory_stores/{memory_store_id}/memories", mem.listMemories)
-	s.mux.HandleFunc("GET /v1/memory_stores/{memory_store_id}/memories/{memory_id}", mem.getMemory)
-	s.mux.HandleFunc("POST /v1/memory_stores/{memory_store_id}/memories/{memory_id}", mem.updateMemory)
-	s.mux.HandleFunc("DELETE /v1/memory_stores/{memory_store_id}/memories/{memory_id}", mem.deleteMemory)
-	s.mux.HandleFunc("GET /v1/memory_stores/{memory_store_id}/memory_versions", mem.listVersions)
-	s.mux.HandleFunc("GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}", mem.getVersion)
-	s.mux.HandleFunc("POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", mem.redactVersion)
+	s.routeByPattern = map[string]*route{}
+	for _, rt := range s.routes() {
+		s.routeByPattern[rt.pattern] = &rt
+		h := rt.handle
+		if h == nil { // an open route is served by serve itself
+			h = func(http.ResponseWriter, *http.Request) {}
+		}
+		s.mux.HandleFunc(rt.pattern, h)
+	}
+}
+
+// match returns the route r's method and path select, or nil when there is
+// none (a 404 or 405) or the path is not canonical (the mux redirects it).
+func (s *Server) match(r *http.Request) *route {
+	_, pattern := s.mux.Handler(r)
+	if !canonical(r.URL.Path) { // the mux answers a redirect, whatever pattern it names
+		return nil
+	}
+	return s.routeByPattern[pattern]
+}
+
+// canonical reports whether p is a path the mux serves as it is, without
+// redirecting to its cleaned form.
+func canonical(p string) bool {
+	np := path.Clean(p)
+	if strings.HasSuffix(p, "/") && np != "/" {
+		np += "/"
+	}
+	return np == p
 }

@@ -21,11 +21,12 @@ import (
 // run, so endpoint handlers see only requests that passed them all.
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	r, rec := s.begin(w, r)
-	if r.URL.Path == "/v1/oauth/token" { // takes no credential and no version (oauth.go)
-		s.serveToken(w, r, rec)
+	rt := s.match(r) // nil for an unknown route, answered 404 or 405 by route
+	if rt != nil && rt.open != nil {
+		rt.open(w, r, rec)
 		return
 	}
-	if !s.checkAuth(w, r) || !checkVersion(w, r) || !checkBetas(w, r) || !s.readBody(w, r, rec) {
+	if !s.checkAuth(w, r) || !checkVersion(w, r) || !checkBetas(w, r) || !s.readBody(w, r, rec, rt) {
 		return
 	}
 	w, finish, answered := s.applyFault(w, r)
@@ -194,14 +195,14 @@ func hasBeta(names []string, beta string) bool {
 // spooled to a temporary file (spoolBody, uploads.go). A declared
 // Content-Length over the limit is refused before reading a single body
 // byte; a chunked body is counted while it is read.
-func (s *Server) readBody(w http.ResponseWriter, r *http.Request, rec *Request) bool {
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request, rec *Request, rt *route) bool {
 	limit := wire.BodyLimit(r.URL.Path)
 	if r.ContentLength > limit {
 		w.Header().Set("Connection", "close") // the unread body makes the connection unusable
 		writeTooLarge(w, r, limit)
 		return false
 	}
-	if spoolsBody(r) { // a large multipart upload goes to a temporary file instead (uploads.go)
+	if spoolsBody(r, rt) { // a large multipart upload goes to a temporary file instead (uploads.go)
 		return s.spoolBody(w, r, rec, limit)
 	}
 	body, err := readAll(http.MaxBytesReader(w, r.Body, limit), r.ContentLength)

@@ -12,7 +12,6 @@ import (
 	"mime/multipart"
 	"net/http"
 	"os"
-	"strings"
 	"sync"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -32,19 +31,10 @@ import (
 const uploadMemoryLimit = 1 << 20
 
 // spoolsBody reports whether the rule chain should spool r's body to disk
-// rather than buffer it: a multipart upload route with a body over
+// rather than buffer it: an upload route (routes.go) with a body over
 // uploadMemoryLimit or of unknown length.
-func spoolsBody(r *http.Request) bool {
-	if r.Method != http.MethodPost || (r.ContentLength >= 0 && r.ContentLength <= uploadMemoryLimit) {
-		return false
-	}
-	p := r.URL.Path
-	if p == "/v1/files" || p == "/v1/skills" {
-		return true
-	}
-	rest, ok := strings.CutPrefix(p, "/v1/skills/")
-	id, tail, _ := strings.Cut(rest, "/")
-	return ok && id != "" && tail == "versions"
+func spoolsBody(r *http.Request, rt *route) bool {
+	return rt != nil && rt.upload && (r.ContentLength < 0 || r.ContentLength > uploadMemoryLimit)
 }
 
 // spoolBody reads r's body, within limit, into a temporary file that
