@@ -173,11 +173,11 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 	if err := json.Unmarshal(serversRaw, &servers); err != nil {
 		return fmt.Errorf("mcp_servers: Input should be a valid list of servers")
 	}
-	if len(tools) > 128 {
-		return fmt.Errorf("tools: at most 128 tools are allowed, got %d", len(tools))
+	if len(tools) > wire.MaxAgentTools {
+		return fmt.Errorf("tools: at most %d tools are allowed, got %d", wire.MaxAgentTools, len(tools))
 	}
-	if len(servers) > 20 {
-		return fmt.Errorf("mcp_servers: at most 20 MCP servers are allowed, got %d", len(servers))
+	if len(servers) > wire.MaxAgentMCPServers {
+		return fmt.Errorf("mcp_servers: at most %d MCP servers are allowed, got %d", wire.MaxAgentMCPServers, len(servers))
 	}
 	names := map[string]bool{}
 	for i, s := range servers {
@@ -186,8 +186,8 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 			return fmt.Errorf("mcp_servers.%d.type: Input should be 'url'", i)
 		case s.Name == "" || s.URL == "":
 			return fmt.Errorf("mcp_servers.%d: name and url are required", i)
-		case textLen(s.Name) > 255:
-			return fmt.Errorf("mcp_servers.%d.name: String should have at most 255 characters", i)
+		case textLen(s.Name) > wire.MaxAgentMCPServerName:
+			return fmt.Errorf("mcp_servers.%d.name: String should have at most %d characters", i, wire.MaxAgentMCPServerName)
 		case names[s.Name]:
 			return fmt.Errorf("mcp_servers.%d.name: MCP server names must be unique, %q is repeated", i, s.Name)
 		}
@@ -200,8 +200,8 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 			if n := textLen(t.Name); n < 1 || n > 128 || strings.Trim(t.Name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
 				return fmt.Errorf("tools.%d.name: String should match pattern '^[a-zA-Z0-9_-]{1,128}$'", i)
 			}
-			if n := textLen(t.Description); n < 1 || n > 4096 {
-				return fmt.Errorf("tools.%d.description: String should have 1 to 4096 characters", i)
+			if n := textLen(t.Description); n < 1 || n > wire.MaxCustomToolDescLength {
+				return fmt.Errorf("tools.%d.description: String should have 1 to %d characters", i, wire.MaxCustomToolDescLength)
 			}
 		case "mcp_toolset":
 			if !names[t.MCPServerName] {
@@ -242,7 +242,7 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		}
 	}
 	if b.System != nil {
-		if rec.System, err = optionalText("system", b.System, 100_000); err != nil {
+		if rec.System, err = optionalText("system", b.System, wire.MaxAgentSystemLen); err != nil {
 			return err
 		}
 	}
@@ -302,48 +302,35 @@ func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	rec.ID = st.srv.newID("agent_")
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.agents = append(st.agents, &storedAgent{versions: []agentWire{rec}, created: now})
-	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// lookup returns the agent named by the path with st.mu held, or answers
-// 404 and returns nil with st.mu released.
+// lookup returns the agent named by the path, or answers 404 and returns
+// nil. st.mu must be held.
 func (st *agentStore) lookup(w http.ResponseWriter, r *http.Request) *storedAgent {
-	id := r.PathValue("agent_id")
-	st.mu.Lock()
-	i := slices.IndexFunc(st.agents, func(a *storedAgent) bool { return a.latest().ID == id })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Agent not found: "+id)
-		return nil
-	}
-	return st.agents[i]
+	return pathItem(w, r, st.agents, "agent_id", "Agent", func(a *storedAgent) string { return a.latest().ID })
 }
 
 // get serves GET /v1/agents/{agent_id}, the latest or ?version=n.
 func (st *agentStore) get(w http.ResponseWriter, r *http.Request) {
-	a := st.lookup(w, r)
-	if a == nil {
-		return
-	}
-	rec := a.latest()
-	if v := r.URL.Query().Get("version"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			st.mu.Unlock()
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be an integer of at least 1")
-			return
+	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
+		rec := a.latest()
+		if v := r.URL.Query().Get("version"); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be an integer of at least 1")
+				return
+			}
+			if n > len(a.versions) {
+				writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Agent %s has no version %d", rec.ID, n))
+				return
+			}
+			rec = a.versions[n-1]
 		}
-		if n > len(a.versions) {
-			st.mu.Unlock()
-			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Agent %s has no version %d", rec.ID, n))
-			return
-		}
-		rec = a.versions[n-1]
-	}
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, rec)
+	})
 }
 
 // update serves POST /v1/agents/{agent_id}.
@@ -353,57 +340,51 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	a := st.lookup(w, r)
-	if a == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	cur := a.latest()
-	if b.Version != nil {
-		var v int
-		if err := json.Unmarshal(b.Version, &v); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
+	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
+		cur := a.latest()
+		if b.Version != nil {
+			var v int
+			if err := json.Unmarshal(b.Version, &v); err != nil {
+				writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
+				return
+			}
+			if v != cur.Version {
+				writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
+					fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
+				return
+			}
+		}
+		if cur.ArchivedAt != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived agents cannot be updated: "+cur.ID)
 			return
 		}
-		if v != cur.Version {
-			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
-				fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
+		next := cur
+		if err := b.apply(&next, false); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return
 		}
-	}
-	if cur.ArchivedAt != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived agents cannot be updated: "+cur.ID)
-		return
-	}
-	next := cur
-	if err := b.apply(&next, false); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	if bytes.Equal(encodeJSON(next), encodeJSON(cur)) {
-		writeJSON(w, http.StatusOK, cur)
-		return
-	}
-	next.Version = cur.Version + 1
-	next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
-	a.versions = append(a.versions, next)
-	writeJSON(w, http.StatusOK, next)
+		if bytes.Equal(encodeJSON(next), encodeJSON(cur)) {
+			writeJSON(w, http.StatusOK, cur)
+			return
+		}
+		next.Version = cur.Version + 1
+		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
+		a.versions = append(a.versions, next)
+		writeJSON(w, http.StatusOK, next)
+	})
 }
 
 // archive serves POST /v1/agents/{agent_id}/archive.
 func (st *agentStore) archive(w http.ResponseWriter, r *http.Request) {
-	a := st.lookup(w, r)
-	if a == nil {
-		return
-	}
-	rec := a.latest()
-	if rec.ArchivedAt == nil {
-		ts := st.srv.now().UTC().Format(fileTimeLayout)
-		rec.ArchivedAt, rec.UpdatedAt = &ts, ts
-		a.versions[len(a.versions)-1] = rec
-	}
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
+		rec := a.latest()
+		if rec.ArchivedAt == nil {
+			ts := st.srv.now().UTC().Format(fileTimeLayout)
+			rec.ArchivedAt, rec.UpdatedAt = &ts, ts
+			a.versions[len(a.versions)-1] = rec
+		}
+		writeJSON(w, http.StatusOK, rec)
+	})
 }
 
 // list serves GET /v1/agents, newest first.
@@ -428,32 +409,29 @@ func (st *agentStore) list(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	st.mu.Lock()
-	var recs []agentWire
-	for _, a := range slices.Backward(st.agents) {
-		rec := a.latest()
-		switch {
-		case rec.ArchivedAt != nil && !archived:
-		case !bounds[0].IsZero() && a.created.Before(bounds[0]):
-		case !bounds[1].IsZero() && a.created.After(bounds[1]):
-		default:
-			recs = append(recs, rec)
+	recs := locked(&st.mu, func() (recs []agentWire) {
+		for _, a := range slices.Backward(st.agents) {
+			rec := a.latest()
+			switch {
+			case rec.ArchivedAt != nil && !archived:
+			case !bounds[0].IsZero() && a.created.Before(bounds[0]):
+			case !bounds[1].IsZero() && a.created.After(bounds[1]):
+			default:
+				recs = append(recs, rec)
+			}
 		}
-	}
-	st.mu.Unlock()
+		return recs
+	})
 	page, err := pageByCursor(recs, q, 100)
 	writePage(w, r, page, err)
 }
 
 // listVersions serves GET /v1/agents/{agent_id}/versions, newest first.
 func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
-	a := st.lookup(w, r)
-	if a == nil {
-		return
-	}
-	recs := slices.Clone(a.versions)
-	st.mu.Unlock()
-	slices.Reverse(recs)
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
+		recs := slices.Clone(a.versions)
+		slices.Reverse(recs)
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }

@@ -83,7 +83,7 @@ const DefaultBatchProcessingTime = time.Second
 
 // Batch limits and lifetimes.
 const (
-	maxBatchRequests = 100_000
+	maxBatchRequests = wire.MaxBatchRequests
 	batchExpiry      = 24 * time.Hour
 	batchArchive     = 29 * 24 * time.Hour
 )
@@ -93,7 +93,7 @@ const (
 // Messages "create" shape.
 var batchSchema = compileSchema(nil, map[string]string{
 	"batch_create":  "requests!:[#batch_request]{1," + strconv.Itoa(maxBatchRequests) + "}",
-	"batch_request": "custom_id!:str{1,64}~custom_id params!:obj",
+	"batch_request": "custom_id!:str{1," + strconv.Itoa(wire.MaxBatchCustomIDLength) + "}~custom_id params!:obj",
 }, nil)
 
 // SetBatchProcessingTime sets how long, on the server's clock, batches
@@ -396,10 +396,9 @@ func utcPtr(t time.Time) *time.Time {
 	return &t
 }
 
-// lookup returns the batch the path names, settled at now, with st.mu
-// held, or answers 404 and returns nil with st.mu released.
+// lookup returns the batch the path names, settled at now, or answers 404
+// and returns nil. st.mu must be held.
 func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request) (b *fakeBatch, now time.Time) {
-	st.mu.Lock()
 	now = st.srv.now()
 	id := r.PathValue("message_batch_id")
 	for _, b := range st.batches {
@@ -408,7 +407,6 @@ func (st *batchStore) lookup(w http.ResponseWriter, r *http.Request) (b *fakeBat
 			return b, now
 		}
 	}
-	st.mu.Unlock()
 	writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "message batch not found: "+id)
 	return nil, now
 }
@@ -522,19 +520,21 @@ func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) get(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if b, now := st.lookup(w, r); b != nil {
-		defer st.mu.Unlock()
 		writeJSON(w, http.StatusOK, b.record(r, now))
 	}
 }
 
 // cancel serves POST /v1/messages/batches/{message_batch_id}/cancel.
 func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	b, now := st.lookup(w, r)
 	if b == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	switch {
 	case b.endedAt != nil:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
@@ -549,11 +549,12 @@ func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
 
 // delete serves DELETE /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	b, _ := st.lookup(w, r)
 	if b == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	switch {
 	case b.endedAt == nil:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
@@ -569,13 +570,19 @@ func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
 
 // results serves GET /v1/messages/batches/{message_batch_id}/results.
 func (st *batchStore) results(w http.ResponseWriter, r *http.Request) {
-	b, now := st.lookup(w, r)
+	var b *fakeBatch
+	var ended, archived bool
+	var lines [][]byte
+	withLock(&st.mu, func() { // the lines are written after the lock is released
+		var now time.Time
+		if b, now = st.lookup(w, r); b != nil {
+			ended, lines = b.endedAt != nil, b.results
+			archived = !now.Before(b.created.Add(batchArchive))
+		}
+	})
 	if b == nil {
 		return
 	}
-	ended, lines := b.endedAt != nil, b.results
-	archived := !now.Before(b.created.Add(batchArchive))
-	st.mu.Unlock()
 	switch {
 	case !ended:
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound,

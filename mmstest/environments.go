@@ -7,7 +7,6 @@ import (
 	"math"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -315,40 +314,19 @@ func (st *environmentStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	rec.ID = st.srv.newID("env_")
 	st.mu.Lock()
+	defer st.mu.Unlock()
 	st.envs = append(st.envs, &storedEnv{rec: rec, wake: make(chan struct{}), polling: map[string]int{}})
-	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, rec)
 }
 
 // find returns the live environment id names; st.mu must be held.
 func (st *environmentStore) find(id string) *storedEnv {
-	i := slices.IndexFunc(st.envs, func(e *storedEnv) bool { return e.rec.ID == id })
-	if i < 0 {
-		return nil
-	}
-	return st.envs[i]
-}
-
-// lookup returns the environment named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
-func (st *environmentStore) lookup(w http.ResponseWriter, r *http.Request) *storedEnv {
-	id := r.PathValue("environment_id")
-	st.mu.Lock()
-	e := st.find(id)
-	if e == nil {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Environment not found: "+id)
-	}
-	return e
+	return byID(st.envs, id, func(e *storedEnv) string { return e.rec.ID })
 }
 
 // get serves GET /v1/environments/{environment_id}.
 func (st *environmentStore) get(w http.ResponseWriter, r *http.Request) {
-	if e := st.lookup(w, r); e != nil {
-		rec := e.rec
-		st.mu.Unlock()
-		writeJSON(w, http.StatusOK, rec)
-	}
+	st.with(w, r, func(e *storedEnv) { writeJSON(w, http.StatusOK, e.rec) })
 }
 
 // update serves POST /v1/environments/{environment_id}.
@@ -358,72 +336,56 @@ func (st *environmentStore) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	e := st.lookup(w, r)
-	if e == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if e.rec.ArchivedAt != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived environments cannot be updated: "+e.rec.ID)
-		return
-	}
-	next := e.rec
-	if err := b.apply(&next, false); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
-	e.rec = next
-	writeJSON(w, http.StatusOK, next)
+	st.with(w, r, func(e *storedEnv) {
+		if e.rec.ArchivedAt != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived environments cannot be updated: "+e.rec.ID)
+			return
+		}
+		next := e.rec
+		if err := b.apply(&next, false); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+			return
+		}
+		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
+		e.rec = next
+		writeJSON(w, http.StatusOK, next)
+	})
 }
 
 // archive serves POST /v1/environments/{environment_id}/archive.
 func (st *environmentStore) archive(w http.ResponseWriter, r *http.Request) {
-	e := st.lookup(w, r)
-	if e == nil {
-		return
-	}
-	if e.rec.ArchivedAt == nil {
-		ts := st.srv.now().UTC().Format(fileTimeLayout)
-		e.rec.ArchivedAt, e.rec.UpdatedAt = &ts, ts
-	}
-	rec := e.rec
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	st.with(w, r, func(e *storedEnv) {
+		archiveRecord(&e.rec.ArchivedAt, &e.rec.UpdatedAt, st.srv.now())
+		writeJSON(w, http.StatusOK, e.rec)
+	})
 }
 
 // delete serves DELETE /v1/environments/{environment_id}.
 func (st *environmentStore) delete(w http.ResponseWriter, r *http.Request) {
-	e := st.lookup(w, r)
-	if e == nil {
-		return
-	}
-	st.envs = slices.DeleteFunc(st.envs, func(x *storedEnv) bool { return x == e })
-	e.deleted = true
-	e.notify()
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]string{"id": e.rec.ID, "type": "environment_deleted"})
+	st.with(w, r, func(e *storedEnv) {
+		st.envs = slices.DeleteFunc(st.envs, func(x *storedEnv) bool { return x == e })
+		e.deleted = true
+		e.notify()
+		writeDeleted(w, e.rec.ID, "environment_deleted")
+	})
 }
 
 // list serves GET /v1/environments, newest first.
 func (st *environmentStore) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	archived := false
-	if v := q.Get("include_archived"); v != "" {
-		var err error
-		if archived, err = strconv.ParseBool(v); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "include_archived: Input should be a valid boolean")
-			return
-		}
+	archived, err := includeArchived(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return
 	}
-	st.mu.Lock()
-	var recs []environmentWire
-	for _, e := range slices.Backward(st.envs) {
-		if e.rec.ArchivedAt == nil || archived {
-			recs = append(recs, e.rec)
+	recs := locked(&st.mu, func() (recs []environmentWire) {
+		for _, e := range slices.Backward(st.envs) {
+			if e.rec.ArchivedAt == nil || archived {
+				recs = append(recs, e.rec)
+			}
 		}
-	}
-	st.mu.Unlock()
+		return recs
+	})
 	page, err := pageByCursor(recs, q, 100)
 	writePage(w, r, page, err)
 }
@@ -439,4 +401,14 @@ func (st *environmentStore) sessionTarget(envID string) (selfHosted bool, ok boo
 		return false, false
 	}
 	return e.rec.Config.Type == "self_hosted", true
+}
+
+// with runs f on the environment the path names, with st.mu held, or
+// answers 404.
+func (st *environmentStore) with(w http.ResponseWriter, r *http.Request, f func(*storedEnv)) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if e := pathItem(w, r, st.envs, "environment_id", "Environment", func(e *storedEnv) string { return e.rec.ID }); e != nil {
+		f(e)
+	}
 }

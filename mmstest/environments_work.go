@@ -232,54 +232,42 @@ func (st *environmentStore) poll(w http.ResponseWriter, r *http.Request) {
 }
 
 func (st *environmentStore) servePoll(w http.ResponseWriter, r *http.Request, block, reclaim time.Duration, reclaiming bool) {
-	e := st.lookup(w, r)
+	worker := r.Header.Get(wire.HeaderWorkerID)
+	var e *storedEnv
+	st.with(w, r, func(found *storedEnv) {
+		if found.rec.Config.Type != "self_hosted" {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only self_hosted environments have a work queue: "+found.rec.ID)
+			return
+		}
+		e = found
+		e.polling[worker]++
+	})
 	if e == nil {
 		return
 	}
-	if e.rec.Config.Type != "self_hosted" {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only self_hosted environments have a work queue: "+e.rec.ID)
-		return
-	}
-	worker := r.Header.Get(wire.HeaderWorkerID)
-	e.polling[worker]++
-	defer func() {
+	defer withLock(&st.mu, func() {
 		if e.polling[worker]--; e.polling[worker] == 0 {
 			delete(e.polling, worker)
 		}
-		st.mu.Unlock()
-	}()
+	})
 	deadline := st.srv.now().Add(block)
 	manual := st.srv.cfg.manualClock
 	for {
-		now := st.srv.now()
-		if e.deleted {
-			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Environment not found: "+e.rec.ID)
-			return
-		}
-		if it := e.take(now, reclaim, reclaiming); it != nil {
-			ts := now.UTC().Format(fileTimeLayout)
-			it.rec.State, it.rec.StartedAt = "starting", &ts
-			it.rec.AcknowledgedAt, it.rec.LatestHeartbeatAt = nil, nil
-			it.leaseUntil, it.lastSeen, it.worker = now.Add(defaultWorkTTL), now, worker
-			writeJSON(w, http.StatusOK, it.rec)
-			return
-		}
-		if !now.Before(deadline) {
-			w.WriteHeader(http.StatusNoContent)
-			return
-		}
 		var tick <-chan time.Time
 		var moved <-chan struct{}
 		if manual != nil {
-			moved = manual.moved()
-		} else {
+			moved = manual.moved() // taken before the clock is read, so no Advance is missed
+		}
+		// One look at the queue, under the lock; the wait is outside it.
+		now, wake, answered := st.pollOnce(w, r, e, worker, deadline, reclaim, reclaiming)
+		if answered {
+			return
+		}
+		if manual == nil {
 			t := time.NewTimer(deadline.Sub(now))
 			defer t.Stop()
 			tick = t.C
 		}
-		wake := e.wake
-		st.mu.Unlock()
 		select {
 		case <-wake:
 		case <-moved:
@@ -287,37 +275,42 @@ func (st *environmentStore) servePoll(w http.ResponseWriter, r *http.Request, bl
 		case <-r.Context().Done():
 		case <-st.srv.done:
 		}
-		st.mu.Lock()
 		if r.Context().Err() != nil {
 			return // the client is gone; nothing is taken
 		}
 	}
 }
 
-// lookupWork returns the work item named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
-func (st *environmentStore) lookupWork(w http.ResponseWriter, r *http.Request) *workItem {
-	e := st.lookup(w, r)
-	if e == nil {
-		return nil
+// pollOnce answers a poll when e was deleted, has work to take, or the
+// deadline has passed; otherwise it returns the time it looked at and the
+// channel that wakes a waiting poll. It holds st.mu while it looks.
+func (st *environmentStore) pollOnce(w http.ResponseWriter, r *http.Request, e *storedEnv, worker string,
+	deadline time.Time, reclaim time.Duration, reclaiming bool) (now time.Time, wake <-chan struct{}, answered bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	now = st.srv.now()
+	if e.deleted {
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Environment not found: "+e.rec.ID)
+		return now, nil, true
 	}
-	id := r.PathValue("work_id")
-	i := slices.IndexFunc(e.work, func(it *workItem) bool { return it.rec.ID == id })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Work not found: "+id)
-		return nil
+	if it := e.take(now, reclaim, reclaiming); it != nil {
+		ts := now.UTC().Format(fileTimeLayout)
+		it.rec.State, it.rec.StartedAt = "starting", &ts
+		it.rec.AcknowledgedAt, it.rec.LatestHeartbeatAt = nil, nil
+		it.leaseUntil, it.lastSeen, it.worker = now.Add(defaultWorkTTL), now, worker
+		writeJSON(w, http.StatusOK, it.rec)
+		return now, nil, true
 	}
-	return e.work[i]
+	if !now.Before(deadline) {
+		w.WriteHeader(http.StatusNoContent)
+		return now, nil, true
+	}
+	return now, e.wake, false
 }
 
 // getWork serves GET …/work/{work_id}.
 func (st *environmentStore) getWork(w http.ResponseWriter, r *http.Request) {
-	if it := st.lookupWork(w, r); it != nil {
-		rec := it.rec
-		st.mu.Unlock()
-		writeJSON(w, http.StatusOK, rec)
-	}
+	st.withWork(w, r, func(it *workItem) { writeJSON(w, http.StatusOK, it.rec) })
 }
 
 // updateWork serves POST …/work/{work_id}.
@@ -333,39 +326,33 @@ func (st *environmentStore) updateWork(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "metadata: Field required")
 		return
 	}
-	it := st.lookupWork(w, r)
-	if it == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	m, err := patchMetadata(it.rec.Metadata, b.Metadata, false, false)
-	if err == nil {
-		err = checkMetadata(m)
-	}
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	it.rec.Metadata = m
-	writeJSON(w, http.StatusOK, it.rec)
+	st.withWork(w, r, func(it *workItem) {
+		m, err := patchMetadata(it.rec.Metadata, b.Metadata, false, false)
+		if err == nil {
+			err = checkMetadata(m)
+		}
+		if err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+			return
+		}
+		it.rec.Metadata = m
+		writeJSON(w, http.StatusOK, it.rec)
+	})
 }
 
 // ack serves POST …/work/{work_id}/ack.
 func (st *environmentStore) ack(w http.ResponseWriter, r *http.Request) {
-	it := st.lookupWork(w, r)
-	if it == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if it.rec.State != "starting" {
-		writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest, fmt.Sprintf("Work %s is %s; only starting work can be acknowledged", it.rec.ID, it.rec.State))
-		return
-	}
-	now := st.srv.now()
-	ts := now.UTC().Format(fileTimeLayout)
-	it.rec.State, it.rec.AcknowledgedAt = "active", &ts
-	it.leaseUntil, it.lastSeen = now.Add(defaultWorkTTL), now
-	writeJSON(w, http.StatusOK, it.rec)
+	st.withWork(w, r, func(it *workItem) {
+		if it.rec.State != "starting" {
+			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest, fmt.Sprintf("Work %s is %s; only starting work can be acknowledged", it.rec.ID, it.rec.State))
+			return
+		}
+		now := st.srv.now()
+		ts := now.UTC().Format(fileTimeLayout)
+		it.rec.State, it.rec.AcknowledgedAt = "active", &ts
+		it.leaseUntil, it.lastSeen = now.Add(defaultWorkTTL), now
+		writeJSON(w, http.StatusOK, it.rec)
+	})
 }
 
 // heartbeat serves POST …/work/{work_id}/heartbeat.
@@ -386,31 +373,28 @@ func (st *environmentStore) heartbeat(w http.ResponseWriter, r *http.Request) {
 		}
 		ttl = time.Duration(*b.DesiredTTLSeconds) * time.Second
 	}
-	it := st.lookupWork(w, r)
-	if it == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	now := st.srv.now()
-	live := it.rec.State == "starting" || it.rec.State == "active"
-	expected := b.ExpectedLastHeartbeat == nil ||
-		it.rec.LatestHeartbeatAt != nil && *it.rec.LatestHeartbeatAt == *b.ExpectedLastHeartbeat
-	extended := live && expected
-	if extended {
-		ts := now.UTC().Format(fileTimeLayout)
-		it.rec.LatestHeartbeatAt = &ts
-		it.leaseUntil, it.lastSeen = now.Add(ttl), now
-	}
-	last := ""
-	if it.rec.LatestHeartbeatAt != nil {
-		last = *it.rec.LatestHeartbeatAt
-	}
-	left := 0
-	if live {
-		left = int(max(it.leaseUntil.Sub(now), 0) / time.Second)
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"type": "work_heartbeat", "last_heartbeat": last,
-		"lease_extended": extended, "state": it.rec.State, "ttl_seconds": left})
+	st.withWork(w, r, func(it *workItem) {
+		now := st.srv.now()
+		live := it.rec.State == "starting" || it.rec.State == "active"
+		expected := b.ExpectedLastHeartbeat == nil ||
+			it.rec.LatestHeartbeatAt != nil && *it.rec.LatestHeartbeatAt == *b.ExpectedLastHeartbeat
+		extended := live && expected
+		if extended {
+			ts := now.UTC().Format(fileTimeLayout)
+			it.rec.LatestHeartbeatAt = &ts
+			it.leaseUntil, it.lastSeen = now.Add(ttl), now
+		}
+		last := ""
+		if it.rec.LatestHeartbeatAt != nil {
+			last = *it.rec.LatestHeartbeatAt
+		}
+		left := 0
+		if live {
+			left = int(max(it.leaseUntil.Sub(now), 0) / time.Second)
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"type": "work_heartbeat", "last_heartbeat": last,
+			"lease_extended": extended, "state": it.rec.State, "ttl_seconds": left})
+	})
 }
 
 // stop serves POST …/work/{work_id}/stop.
@@ -425,62 +409,63 @@ func (st *environmentStore) stop(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	force := b.Force != nil && *b.Force
-	it := st.lookupWork(w, r)
-	if it == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	ts := st.srv.now().UTC().Format(fileTimeLayout)
-	if it.rec.State != "stopped" && it.rec.StopRequestedAt == nil {
-		it.rec.StopRequestedAt = &ts
-	}
-	switch {
-	case it.rec.State == "queued", force && it.rec.State != "stopped":
-		it.rec.State, it.rec.StoppedAt = "stopped", &ts
-	case it.rec.State == "starting" || it.rec.State == "active":
-		it.rec.State = "stopping"
-	}
-	writeJSON(w, http.StatusOK, it.rec)
+	st.withWork(w, r, func(it *workItem) {
+		ts := st.srv.now().UTC().Format(fileTimeLayout)
+		if it.rec.State != "stopped" && it.rec.StopRequestedAt == nil {
+			it.rec.StopRequestedAt = &ts
+		}
+		switch {
+		case it.rec.State == "queued", force && it.rec.State != "stopped":
+			it.rec.State, it.rec.StoppedAt = "stopped", &ts
+		case it.rec.State == "starting" || it.rec.State == "active":
+			it.rec.State = "stopping"
+		}
+		writeJSON(w, http.StatusOK, it.rec)
+	})
 }
 
 // listWork serves GET …/work, newest first.
 func (st *environmentStore) listWork(w http.ResponseWriter, r *http.Request) {
-	e := st.lookup(w, r)
-	if e == nil {
-		return
-	}
-	recs := make([]workWire, 0, len(e.work))
-	for _, it := range slices.Backward(e.work) {
-		recs = append(recs, it.rec)
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	st.with(w, r, func(e *storedEnv) {
+		recs := make([]workWire, 0, len(e.work))
+		for _, it := range slices.Backward(e.work) {
+			recs = append(recs, it.rec)
+		}
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // stats serves GET …/work/stats.
 func (st *environmentStore) stats(w http.ResponseWriter, r *http.Request) {
-	e := st.lookup(w, r)
-	if e == nil {
-		return
-	}
-	depth, pending := 0, 0
-	var oldest *string
-	for _, it := range e.work {
-		switch it.rec.State {
-		case "queued":
-			if depth++; oldest == nil {
-				oldest = &it.rec.CreatedAt
+	st.with(w, r, func(e *storedEnv) {
+		depth, pending := 0, 0
+		var oldest *string
+		for _, it := range e.work {
+			switch it.rec.State {
+			case "queued":
+				if depth++; oldest == nil {
+					oldest = &it.rec.CreatedAt
+				}
+			case "starting", "active", "stopping":
+				pending++
 			}
-		case "starting", "active", "stopping":
-			pending++
 		}
-	}
-	workers := len(e.polling)
-	if n := e.polling[""]; n > 1 {
-		workers += n - 1 // each anonymous poll is a worker of its own
-	}
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]any{"type": "work_queue_stats", "depth": depth, "pending": pending,
-		"oldest_queued_at": oldest, "workers_polling": workers})
+		workers := len(e.polling)
+		if n := e.polling[""]; n > 1 {
+			workers += n - 1 // each anonymous poll is a worker of its own
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"type": "work_queue_stats", "depth": depth, "pending": pending,
+			"oldest_queued_at": oldest, "workers_polling": workers})
+	})
+}
+
+// withWork runs f on the work item the path names, with st.mu held, or
+// answers 404.
+func (st *environmentStore) withWork(w http.ResponseWriter, r *http.Request, f func(*workItem)) {
+	st.with(w, r, func(e *storedEnv) {
+		if it := pathItem(w, r, e.work, "work_id", "Work", func(it *workItem) string { return it.rec.ID }); it != nil {
+			f(it)
+		}
+	})
 }

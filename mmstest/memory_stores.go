@@ -79,11 +79,7 @@ func (st *memoryStoreStore) usable(id string) bool {
 
 // store returns the store id names, or nil; st.mu is held.
 func (st *memoryStoreStore) store(id string) *memoryStoreWire {
-	i := slices.IndexFunc(st.stores, func(m *memoryStoreWire) bool { return m.ID == id })
-	if i < 0 {
-		return nil
-	}
-	return st.stores[i]
+	return byID(st.stores, id, func(m *memoryStoreWire) string { return m.ID })
 }
 
 // timestamp is the server clock's current time as records show it.
@@ -108,8 +104,8 @@ func stringMember(field string, raw json.RawMessage, nullOK bool) (*string, erro
 // checkStoreName applies the name rules: 1–255 characters, no control
 // character.
 func checkStoreName(name string) error {
-	if n := textLen(name); n < 1 || n > 255 {
-		return fmt.Errorf("name: String should have 1 to 255 characters, got %d", n)
+	if n := textLen(name); n < 1 || n > wire.MaxMemoryStoreNameLen {
+		return fmt.Errorf("name: String should have 1 to %d characters, got %d", wire.MaxMemoryStoreNameLen, n)
 	}
 	if strings.IndexFunc(name, unicode.IsControl) >= 0 {
 		return fmt.Errorf("name: control characters are not allowed")
@@ -120,8 +116,8 @@ func checkStoreName(name string) error {
 // checkStoreDescription applies the description rule: at most 1024
 // characters.
 func checkStoreDescription(d string) error {
-	if n := textLen(d); n > 1024 {
-		return fmt.Errorf("description: String should have at most 1024 characters, got %d", n)
+	if n := textLen(d); n > wire.MaxMemoryStoreDescriptionLen {
+		return fmt.Errorf("description: String should have at most %d characters, got %d", wire.MaxMemoryStoreDescriptionLen, n)
 	}
 	return nil
 }
@@ -172,28 +168,17 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// lookupStore returns the store named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupStore returns the store named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *memoryStoreStore) lookupStore(w http.ResponseWriter, r *http.Request) *memoryStoreWire {
-	id := r.PathValue("memory_store_id")
-	st.mu.Lock()
-	m := st.store(id)
-	if m == nil {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Memory store not found: "+id)
-	}
-	return m
+	return pathItem(w, r, st.stores, "memory_store_id", "Memory store", func(m *memoryStoreWire) string { return m.ID })
 }
 
 // getStore serves GET /v1/memory_stores/{memory_store_id}.
 func (st *memoryStoreStore) getStore(w http.ResponseWriter, r *http.Request) {
-	m := st.lookupStore(w, r)
-	if m == nil {
-		return
-	}
-	rec := *m
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
+		writeJSON(w, http.StatusOK, *m)
+	})
 }
 
 // updateStore serves POST /v1/memory_stores/{memory_store_id}.
@@ -203,25 +188,22 @@ func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) 
 		badRequest(w, r, err)
 		return
 	}
-	m := st.lookupStore(w, r)
-	if m == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if m.ArchivedAt != nil {
-		badRequest(w, r, fmt.Errorf("archived memory stores cannot be updated: %s", m.ID))
-		return
-	}
-	next := *m
-	if err := applyStoreUpdate(&next, b); err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	if !bytes.Equal(encodeJSON(next), encodeJSON(*m)) {
-		next.UpdatedAt = st.timestamp()
-	}
-	*m = next
-	writeJSON(w, http.StatusOK, next)
+	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
+		if m.ArchivedAt != nil {
+			badRequest(w, r, fmt.Errorf("archived memory stores cannot be updated: %s", m.ID))
+			return
+		}
+		next := *m
+		if err := applyStoreUpdate(&next, b); err != nil {
+			badRequest(w, r, err)
+			return
+		}
+		if !bytes.Equal(encodeJSON(next), encodeJSON(*m)) {
+			next.UpdatedAt = st.timestamp()
+		}
+		*m = next
+		writeJSON(w, http.StatusOK, next)
+	})
 }
 
 // applyStoreUpdate applies an update body to rec.
@@ -258,32 +240,22 @@ func applyStoreUpdate(rec *memoryStoreWire, b memoryStoreBody) error {
 
 // archiveStore serves POST /v1/memory_stores/{memory_store_id}/archive.
 func (st *memoryStoreStore) archiveStore(w http.ResponseWriter, r *http.Request) {
-	m := st.lookupStore(w, r)
-	if m == nil {
-		return
-	}
-	if m.ArchivedAt == nil {
-		ts := st.timestamp()
-		m.ArchivedAt, m.UpdatedAt = &ts, ts
-	}
-	rec := *m
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
+		archiveRecord(&m.ArchivedAt, &m.UpdatedAt, st.srv.now())
+		writeJSON(w, http.StatusOK, *m)
+	})
 }
 
 // deleteStore serves DELETE /v1/memory_stores/{memory_store_id}: the store,
 // its memories and their versions are gone.
 func (st *memoryStoreStore) deleteStore(w http.ResponseWriter, r *http.Request) {
-	m := st.lookupStore(w, r)
-	if m == nil {
-		return
-	}
-	id := m.ID
-	st.stores = slices.DeleteFunc(st.stores, func(x *memoryStoreWire) bool { return x == m })
-	st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x.storeID == id })
-	st.versions = slices.DeleteFunc(st.versions, func(v *memoryVersion) bool { return v.MemoryStoreID == id })
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "memory_store_deleted"})
+	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
+		id := m.ID
+		st.stores = slices.DeleteFunc(st.stores, func(x *memoryStoreWire) bool { return x == m })
+		st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x.storeID == id })
+		st.versions = slices.DeleteFunc(st.versions, func(v *memoryVersion) bool { return v.MemoryStoreID == id })
+		writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "memory_store_deleted"})
+	})
 }
 
 // createdBounds reads created_at[gte] and created_at[lte]; a zero time is

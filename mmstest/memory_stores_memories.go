@@ -236,32 +236,29 @@ func (st *memoryStoreStore) createMemory(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	store := st.lookupStore(w, r)
-	if store == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if taken := st.memoryAt(store.ID, *b.Path); taken != nil {
-		writePathConflict(w, r, taken)
-		return
-	}
-	ts := st.timestamp()
-	m := &storedMemory{id: st.srv.newID("mem_"), storeID: store.ID, path: *b.Path, content: *b.Content, createdAt: ts, updatedAt: ts}
-	st.memories = append(st.memories, m)
-	st.addVersion(r, m, "created", ts)
-	writeJSON(w, http.StatusOK, m.render(full))
+	withFound(&st.mu, w, r, st.lookupStore, func(store *memoryStoreWire) {
+		if taken := st.memoryAt(store.ID, *b.Path); taken != nil {
+			writePathConflict(w, r, taken)
+			return
+		}
+		ts := st.timestamp()
+		m := &storedMemory{id: st.srv.newID("mem_"), storeID: store.ID, path: *b.Path, content: *b.Content, createdAt: ts, updatedAt: ts}
+		st.memories = append(st.memories, m)
+		st.addVersion(r, m, "created", ts)
+		writeJSON(w, http.StatusOK, m.render(full))
+	})
 }
 
-// lookupMemory returns the memory named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupMemory returns the memory named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *memoryStoreStore) lookupMemory(w http.ResponseWriter, r *http.Request) *storedMemory {
 	return lookupInStore(st, w, r, func() []*storedMemory { return st.memories }, "memory_id", "Memory",
 		func(m *storedMemory, storeID, id string) bool { return m.id == id && m.storeID == storeID })
 }
 
-// lookupInStore finds the item of items() (read under st.mu) the path's
-// param names inside the path's store, with st.mu held, or answers 404
-// (naming what) and returns nil with st.mu released.
+// lookupInStore finds the item of items() the path's param names inside
+// the path's store, or answers 404 (naming what) and returns nil. st.mu
+// must be held.
 func lookupInStore[T any](st *memoryStoreStore, w http.ResponseWriter, r *http.Request, items func() []*T,
 	param, what string, match func(item *T, storeID, id string) bool) *T {
 	store := st.lookupStore(w, r)
@@ -272,7 +269,6 @@ func lookupInStore[T any](st *memoryStoreStore, w http.ResponseWriter, r *http.R
 	list := items()
 	i := slices.IndexFunc(list, func(it *T) bool { return match(it, store.ID, id) })
 	if i < 0 {
-		st.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, what+" not found: "+id)
 		return nil
 	}
@@ -285,13 +281,9 @@ func (st *memoryStoreStore) getMemory(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	m := st.lookupMemory(w, r)
-	if m == nil {
-		return
-	}
-	rec := m.render(full)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupMemory, func(m *storedMemory) {
+		writeJSON(w, http.StatusOK, m.render(full))
+	})
 }
 
 // memoryUpdateBody is the body of a memory update.
@@ -348,33 +340,30 @@ func (st *memoryStoreStore) updateMemory(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	m := st.lookupMemory(w, r)
-	if m == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if b.Precondition != nil && *b.Precondition.ContentSHA256 != contentSHA256(m.content) {
-		writePreconditionFailed(w, r)
-		return
-	}
-	if b.Path != nil && *b.Path != m.path {
-		if taken := st.memoryAt(m.storeID, *b.Path); taken != nil {
-			writePathConflict(w, r, taken)
+	withFound(&st.mu, w, r, st.lookupMemory, func(m *storedMemory) {
+		if b.Precondition != nil && *b.Precondition.ContentSHA256 != contentSHA256(m.content) {
+			writePreconditionFailed(w, r)
 			return
 		}
-	}
-	changed := b.Content != nil && *b.Content != m.content || b.Path != nil && *b.Path != m.path
-	if changed {
-		if b.Content != nil {
-			m.content = *b.Content
+		if b.Path != nil && *b.Path != m.path {
+			if taken := st.memoryAt(m.storeID, *b.Path); taken != nil {
+				writePathConflict(w, r, taken)
+				return
+			}
 		}
-		if b.Path != nil {
-			m.path = *b.Path
+		changed := b.Content != nil && *b.Content != m.content || b.Path != nil && *b.Path != m.path
+		if changed {
+			if b.Content != nil {
+				m.content = *b.Content
+			}
+			if b.Path != nil {
+				m.path = *b.Path
+			}
+			m.updatedAt = st.timestamp()
+			st.addVersion(r, m, "modified", m.updatedAt)
 		}
-		m.updatedAt = st.timestamp()
-		st.addVersion(r, m, "modified", m.updatedAt)
-	}
-	writeJSON(w, http.StatusOK, m.render(full))
+		writeJSON(w, http.StatusOK, m.render(full))
+	})
 }
 
 // deleteMemory serves DELETE …/memories/{memory_id}.
@@ -389,18 +378,15 @@ func (st *memoryStoreStore) deleteMemory(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	m := st.lookupMemory(w, r)
-	if m == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if expected != "" && expected != contentSHA256(m.content) {
-		writePreconditionFailed(w, r)
-		return
-	}
-	st.addVersion(r, m, "deleted", st.timestamp())
-	st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x == m })
-	writeJSON(w, http.StatusOK, deletedWire{ID: m.id, Type: "memory_deleted"})
+	withFound(&st.mu, w, r, st.lookupMemory, func(m *storedMemory) {
+		if expected != "" && expected != contentSHA256(m.content) {
+			writePreconditionFailed(w, r)
+			return
+		}
+		st.addVersion(r, m, "deleted", st.timestamp())
+		st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x == m })
+		writeJSON(w, http.StatusOK, deletedWire{ID: m.id, Type: "memory_deleted"})
+	})
 }
 
 // memoryListQuery reads the query of a memories list.
@@ -432,51 +418,48 @@ func (st *memoryStoreStore) listMemories(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	store := st.lookupStore(w, r)
-	if store == nil {
-		return
-	}
-	type entry struct {
-		path string
-		item any
-	}
-	var entries []entry
-	seen := map[string]bool{}
-	base := prefix
-	if base == "" {
-		base = "/"
-	}
-	for _, m := range st.memories {
-		rest, ok := strings.CutPrefix(m.path, base)
-		if m.storeID != store.ID || !ok {
-			continue
+	withFound(&st.mu, w, r, st.lookupStore, func(store *memoryStoreWire) {
+		type entry struct {
+			path string
+			item any
 		}
-		if segs := strings.Split(rest, "/"); depth > 0 && len(segs) > depth {
-			dir := base + strings.Join(segs[:depth], "/") + "/"
-			if !seen[dir] {
-				seen[dir] = true
-				entries = append(entries, entry{dir, map[string]string{"type": "memory_prefix", "path": dir}})
+		var entries []entry
+		seen := map[string]bool{}
+		base := prefix
+		if base == "" {
+			base = "/"
+		}
+		for _, m := range st.memories {
+			rest, ok := strings.CutPrefix(m.path, base)
+			if m.storeID != store.ID || !ok {
+				continue
 			}
-			continue
+			if segs := strings.Split(rest, "/"); depth > 0 && len(segs) > depth {
+				dir := base + strings.Join(segs[:depth], "/") + "/"
+				if !seen[dir] {
+					seen[dir] = true
+					entries = append(entries, entry{dir, map[string]string{"type": "memory_prefix", "path": dir}})
+				}
+				continue
+			}
+			entries = append(entries, entry{m.path, m.render(full)})
 		}
-		entries = append(entries, entry{m.path, m.render(full)})
-	}
-	st.mu.Unlock()
-	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
-	items := make([]any, len(entries))
-	for i, e := range entries {
-		items[i] = e.item
-	}
-	maxLimit := 100
-	if full {
-		maxLimit = 20
-	}
-	page, err := pageByCursor(items, q, maxLimit)
-	writePage(w, r, page, err)
+		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
+		items := make([]any, len(entries))
+		for i, e := range entries {
+			items[i] = e.item
+		}
+		maxLimit := 100
+		if full {
+			maxLimit = 20
+		}
+		page, err := pageByCursor(items, q, maxLimit)
+		writePage(w, r, page, err)
+	})
 }
 
-// lookupVersion returns the version named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupVersion returns the version named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *memoryStoreStore) lookupVersion(w http.ResponseWriter, r *http.Request) *memoryVersion {
 	return lookupInStore(st, w, r, func() []*memoryVersion { return st.versions }, "memory_version_id", "Memory version",
 		func(v *memoryVersion, storeID, id string) bool { return v.ID == id && v.MemoryStoreID == storeID })
@@ -488,29 +471,21 @@ func (st *memoryStoreStore) getVersion(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v := st.lookupVersion(w, r)
-	if v == nil {
-		return
-	}
-	rec := v.render(full)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupVersion, func(v *memoryVersion) {
+		writeJSON(w, http.StatusOK, v.render(full))
+	})
 }
 
 // redactVersion serves POST …/memory_versions/{memory_version_id}/redact.
 func (st *memoryStoreStore) redactVersion(w http.ResponseWriter, r *http.Request) {
-	v := st.lookupVersion(w, r)
-	if v == nil {
-		return
-	}
-	if v.RedactedAt == nil {
-		ts := st.timestamp()
-		v.Content, v.ContentSHA256, v.ContentSizeBytes, v.Path = nil, nil, nil, nil
-		v.RedactedAt, v.RedactedBy = &ts, st.srv.actor(r)
-	}
-	rec := v.render(false)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupVersion, func(v *memoryVersion) {
+		if v.RedactedAt == nil {
+			ts := st.timestamp()
+			v.Content, v.ContentSHA256, v.ContentSizeBytes, v.Path = nil, nil, nil, nil
+			v.RedactedAt, v.RedactedBy = &ts, st.srv.actor(r)
+		}
+		writeJSON(w, http.StatusOK, v.render(false))
+	})
 }
 
 // versionFilters are the equality filters of the versions list: query
@@ -550,28 +525,25 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	store := st.lookupStore(w, r)
-	if store == nil {
-		return
-	}
-	var recs []memoryVersion
-	for _, v := range slices.Backward(st.versions) {
-		if v.MemoryStoreID != store.ID || !within(v.CreatedAt, bounds) {
-			continue
-		}
-		keep := true
-		for key, member := range versionFilters {
-			if q.Has(key) && member(v) != q.Get(key) {
-				keep = false
+	withFound(&st.mu, w, r, st.lookupStore, func(store *memoryStoreWire) {
+		var recs []memoryVersion
+		for _, v := range slices.Backward(st.versions) {
+			if v.MemoryStoreID != store.ID || !within(v.CreatedAt, bounds) {
+				continue
+			}
+			keep := true
+			for key, member := range versionFilters {
+				if q.Has(key) && member(v) != q.Get(key) {
+					keep = false
+				}
+			}
+			if keep {
+				recs = append(recs, v.render(full))
 			}
 		}
-		if keep {
-			recs = append(recs, v.render(full))
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+		page, err := pageByCursor(recs, q, 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // viewOnlyQuery reads a query that may hold view and nothing else,

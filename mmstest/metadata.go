@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // The metadata member shared by the managed-agents resources: at most 16
@@ -11,15 +13,15 @@ import (
 
 // checkMetadata applies the metadata limits.
 func checkMetadata(m map[string]string) error {
-	if len(m) > 16 {
-		return fmt.Errorf("metadata: at most 16 pairs are allowed, got %d", len(m))
+	if len(m) > wire.MaxMetadataPairs {
+		return fmt.Errorf("metadata: at most %d pairs are allowed, got %d", wire.MaxMetadataPairs, len(m))
 	}
 	for k, v := range m {
-		if n := textLen(k); n < 1 || n > 64 {
-			return fmt.Errorf("metadata: keys must be 1 to 64 characters, got %d", n)
+		if n := textLen(k); n < 1 || n > wire.MaxMetadataKeyLen {
+			return fmt.Errorf("metadata: keys must be 1 to %d characters, got %d", wire.MaxMetadataKeyLen, n)
 		}
-		if textLen(v) > 512 {
-			return fmt.Errorf("metadata.%s: values must be at most 512 characters", k)
+		if textLen(v) > wire.MaxMetadataValueLen {
+			return fmt.Errorf("metadata.%s: values must be at most %d characters", k, wire.MaxMetadataValueLen)
 		}
 	}
 	return nil

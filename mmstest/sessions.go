@@ -323,7 +323,7 @@ func (st *sessionStore) resolveAgent(b *sessionCreateBody) error {
 		}
 	}
 	if p.System != nil {
-		if snap.System, err = optionalText("agent.system", p.System, 100_000); err != nil {
+		if snap.System, err = optionalText("agent.system", p.System, wire.MaxAgentSystemLen); err != nil {
 			return invalid("%v", err)
 		}
 	}
@@ -415,8 +415,8 @@ func (b *sessionCreateBody) check() error {
 			return invalid("vault_ids.%d: String should have at least 1 character", i)
 		}
 	}
-	if len(b.InitialEvents) > 50 {
-		return invalid("initial_events: at most 50 events are allowed, got %d", len(b.InitialEvents))
+	if len(b.InitialEvents) > wire.MaxInitialEvents {
+		return invalid("initial_events: at most %d events are allowed, got %d", wire.MaxInitialEvents, len(b.InitialEvents))
 	}
 	for i, raw := range b.InitialEvents {
 		if err := checkInitialEvent(fmt.Sprintf("initial_events.%d", i), raw); err != nil {
@@ -609,21 +609,11 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		s.threads = append(s.threads, th)
 		s.threadLogs[th.ID] = &eventLog{subs: map[*subscriber]bool{}}
 	}
-	st.mu.Lock()
-	// The initial events are sent as through the events endpoint; the
-	// answer shows them before the engine takes them.
-	ins, awaiting, err := st.parseInputs("initial_events", s, b.InitialEvents)
+	out, err := st.add(s, b.InitialEvents)
 	if err != nil {
-		st.mu.Unlock()
 		writeErr(w, r, err)
 		return
 	}
-	st.sessions = append(st.sessions, s)
-	if len(ins) > 0 {
-		st.storeInputs(s, ins, awaiting)
-	}
-	out := s.render()
-	st.mu.Unlock()
 	if b.selfHosted {
 		// A worker of the environment runs it (the work queue).
 		st.srv.environments.enqueueSession(rec.EnvironmentID, rec.ID)
@@ -631,29 +621,34 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// lookup returns the session named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
-func (st *sessionStore) lookup(w http.ResponseWriter, r *http.Request) *storedSession {
-	id := r.PathValue("session_id")
+// add stores a new session with its initial events, sent as through the
+// events endpoint (the answer shows them before the engine takes them),
+// and returns its record. It holds st.mu while it stores.
+func (st *sessionStore) add(s *storedSession, initial []json.RawMessage) (sessionWire, error) {
 	st.mu.Lock()
-	i := slices.IndexFunc(st.sessions, func(s *storedSession) bool { return s.rec.ID == id })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Session not found: "+id)
-		return nil
+	defer st.mu.Unlock()
+	ins, awaiting, err := st.parseInputs("initial_events", s, initial)
+	if err != nil {
+		return sessionWire{}, err
 	}
-	return st.sessions[i]
+	st.sessions = append(st.sessions, s)
+	if len(ins) > 0 {
+		st.storeInputs(s, ins, awaiting)
+	}
+	return s.render(), nil
+}
+
+// lookup returns the session named by the path, or answers
+// 404 and returns nil. st.mu must be held.
+func (st *sessionStore) lookup(w http.ResponseWriter, r *http.Request) *storedSession {
+	return pathItem(w, r, st.sessions, "session_id", "Session", func(s *storedSession) string { return s.rec.ID })
 }
 
 // get serves GET /v1/sessions/{session_id}.
 func (st *sessionStore) get(w http.ResponseWriter, r *http.Request) {
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	out := s.render()
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		writeJSON(w, http.StatusOK, s.render())
+	})
 }
 
 // sessionUpdateBody is an update body as sent.
@@ -739,62 +734,49 @@ func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if s.rec.ArchivedAt != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived sessions cannot be updated: "+s.rec.ID)
-		return
-	}
-	next := s.rec
-	if err := b.apply(&next); err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	if !bytes.Equal(encodeJSON(next), encodeJSON(s.rec)) {
-		next.UpdatedAt = st.timestamp()
-		changed := map[string]any{}
-		for name, v := range map[string][2]any{"title": {s.rec.Title, next.Title}, "metadata": {s.rec.Metadata, next.Metadata},
-			"agent": {s.rec.Agent, next.Agent}, "budget": {s.rec.Budget, next.Budget}} {
-			if !bytes.Equal(encodeJSON(v[0]), encodeJSON(v[1])) {
-				changed[name] = v[1]
-			}
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		if s.rec.ArchivedAt != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived sessions cannot be updated: "+s.rec.ID)
+			return
 		}
-		s.rec = next
-		ev := st.newEvent("session.updated", "", changed) // only the changed fields (spec §3.4)
-		st.markProcessed(s, ev)
-		st.append(s, &s.log, ev)
-	}
-	writeJSON(w, http.StatusOK, s.render())
+		next := s.rec
+		if err := b.apply(&next); err != nil {
+			writeErr(w, r, err)
+			return
+		}
+		if !bytes.Equal(encodeJSON(next), encodeJSON(s.rec)) {
+			next.UpdatedAt = st.timestamp()
+			changed := map[string]any{}
+			for name, v := range map[string][2]any{"title": {s.rec.Title, next.Title}, "metadata": {s.rec.Metadata, next.Metadata},
+				"agent": {s.rec.Agent, next.Agent}, "budget": {s.rec.Budget, next.Budget}} {
+				if !bytes.Equal(encodeJSON(v[0]), encodeJSON(v[1])) {
+					changed[name] = v[1]
+				}
+			}
+			s.rec = next
+			ev := st.newEvent("session.updated", "", changed) // only the changed fields (spec §3.4)
+			st.markProcessed(s, ev)
+			st.append(s, &s.log, ev)
+		}
+		writeJSON(w, http.StatusOK, s.render())
+	})
 }
 
 // archive serves POST /v1/sessions/{session_id}/archive.
 func (st *sessionStore) archive(w http.ResponseWriter, r *http.Request) {
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	if s.rec.ArchivedAt == nil {
-		ts := st.timestamp()
-		s.rec.ArchivedAt, s.rec.UpdatedAt = &ts, ts
-	}
-	out := s.render()
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		archiveRecord(&s.rec.ArchivedAt, &s.rec.UpdatedAt, st.srv.now())
+		writeJSON(w, http.StatusOK, s.render())
+	})
 }
 
 // delete serves DELETE /v1/sessions/{session_id}.
 func (st *sessionStore) delete(w http.ResponseWriter, r *http.Request) {
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	st.finalEvent(s, "session.deleted", nil) // ends the open streams
-	st.sessions = slices.DeleteFunc(st.sessions, func(x *storedSession) bool { return x == s })
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, map[string]string{"id": s.rec.ID, "type": "session_deleted"})
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		st.finalEvent(s, "session.deleted", nil) // ends the open streams
+		st.sessions = slices.DeleteFunc(st.sessions, func(x *storedSession) bool { return x == s })
+		writeJSON(w, http.StatusOK, map[string]string{"id": s.rec.ID, "type": "session_deleted"})
+	})
 }
 
 // sessionFilter is the list query of GET /v1/sessions.

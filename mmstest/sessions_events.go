@@ -134,11 +134,7 @@ func encodeEvents(evs []*storedEvent) []json.RawMessage {
 
 // find returns the session with id, or nil; st.mu must be held.
 func (st *sessionStore) find(id string) *storedSession {
-	i := slices.IndexFunc(st.sessions, func(s *storedSession) bool { return s.rec.ID == id })
-	if i < 0 {
-		return nil
-	}
-	return st.sessions[i]
+	return byID(st.sessions, id, func(s *storedSession) string { return s.rec.ID })
 }
 
 // checkQueryKeys refuses query parameters outside allowed.
@@ -209,22 +205,19 @@ func (st *sessionStore) listEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	var recs []json.RawMessage
-	for _, ev := range s.log.ordered() {
-		if f.keeps(ev) {
-			recs = append(recs, ev.encode())
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		var recs []json.RawMessage
+		for _, ev := range s.log.ordered() {
+			if f.keeps(ev) {
+				recs = append(recs, ev.encode())
+			}
 		}
-	}
-	st.mu.Unlock()
-	if f.desc {
-		slices.Reverse(recs)
-	}
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+		if f.desc {
+			slices.Reverse(recs)
+		}
+		page, err := pageByCursor(recs, q, 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // listThreadEvents serves GET /v1/sessions/{session_id}/threads/{thread_id}/events.
@@ -234,15 +227,12 @@ func (st *sessionStore) listThreadEvents(w http.ResponseWriter, r *http.Request)
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	t := st.lookupThread(w, r)
-	if t == nil {
-		return
-	}
-	s := st.find(t.SessionID)
-	recs := encodeEvents(s.threadLogs[t.ID].ordered())
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
+		s := st.find(t.SessionID)
+		recs := encodeEvents(s.threadLogs[t.ID].ordered())
+		page, err := pageByCursor(recs, q, 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // input is a sent event with what the turn engine needs of it.
@@ -531,19 +521,16 @@ func (st *sessionStore) sendEvents(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "events: List should have at least 1 item")
 		return
 	}
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if s.rec.Status == "terminated" {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Session "+s.rec.ID+" is terminated and accepts no more events")
-		return
-	}
-	ins, awaiting, err := st.parseInputs("events", s, b.Events)
-	if err != nil {
-		writeErr(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"data": st.storeInputs(s, ins, awaiting)})
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		if s.rec.Status == "terminated" {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Session "+s.rec.ID+" is terminated and accepts no more events")
+			return
+		}
+		ins, awaiting, err := st.parseInputs("events", s, b.Events)
+		if err != nil {
+			writeErr(w, r, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"data": st.storeInputs(s, ins, awaiting)})
+	})
 }

@@ -152,8 +152,8 @@ func parseResource(field string, raw json.RawMessage, create bool) (*storedResou
 		switch {
 		case m.MemoryStoreID == "":
 			return nil, invalid("%s.memory_store_id: Field required", field)
-		case m.Instructions != nil && textLen(*m.Instructions) > 4096:
-			return nil, invalid("%s.instructions: String should have at most 4096 characters", field)
+		case m.Instructions != nil && textLen(*m.Instructions) > wire.MaxResourceInstruction:
+			return nil, invalid("%s.instructions: String should have at most %d characters", field, wire.MaxResourceInstruction)
 		case m.Access != nil && *m.Access != "read_write" && *m.Access != "read_only":
 			return nil, invalid("%s.access: Input should be 'read_write' or 'read_only'", field)
 		case m.Access != nil:
@@ -173,8 +173,8 @@ func (st *sessionStore) assignResource(res *storedResource, ts string) {
 	res.createdAt, res.updatedAt = ts, ts
 }
 
-// lookupResource returns the session and resource named by the path with
-// st.mu held, or answers 404 and returns nil with st.mu released.
+// lookupResource returns the session and resource named by the path, or
+// answers 404 and returns nil. st.mu must be held.
 func (st *sessionStore) lookupResource(w http.ResponseWriter, r *http.Request) (*storedSession, *storedResource) {
 	s := st.lookup(w, r)
 	if s == nil {
@@ -183,7 +183,6 @@ func (st *sessionStore) lookupResource(w http.ResponseWriter, r *http.Request) (
 	id := r.PathValue("resource_id")
 	i := slices.IndexFunc(s.resources, func(res *storedResource) bool { return res.id != "" && res.id == id })
 	if i < 0 {
-		st.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Session resource not found: "+id)
 		return nil, nil
 	}
@@ -205,25 +204,22 @@ func (st *sessionStore) addResource(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	st.assignResource(res, st.timestamp())
-	s.resources = append(s.resources, res)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, res.render())
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		st.assignResource(res, st.timestamp())
+		s.resources = append(s.resources, res)
+		writeJSON(w, http.StatusOK, res.render())
+	})
 }
 
 // getResource serves GET /v1/sessions/{session_id}/resources/{resource_id}.
 func (st *sessionStore) getResource(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, res := st.lookupResource(w, r)
 	if res == nil {
 		return
 	}
-	out := res.render()
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, res.render())
 }
 
 // updateResource serves POST /v1/sessions/{session_id}/resources/{resource_id}:
@@ -240,11 +236,12 @@ func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "authorization_token: Field required")
 		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, res := st.lookupResource(w, r)
 	if res == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	if res.kind != "github_repository" {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only github_repository resources support token rotation, not "+res.kind)
 		return
@@ -255,28 +252,26 @@ func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
 
 // deleteResource serves DELETE /v1/sessions/{session_id}/resources/{resource_id}.
 func (st *sessionStore) deleteResource(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	s, res := st.lookupResource(w, r)
 	if res == nil {
 		return
 	}
 	s.resources = slices.DeleteFunc(s.resources, func(x *storedResource) bool { return x == res })
-	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, map[string]string{"id": res.id, "type": "session_resource_deleted"})
 }
 
 // listResources serves GET /v1/sessions/{session_id}/resources.
 func (st *sessionStore) listResources(w http.ResponseWriter, r *http.Request) {
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	var recs []json.RawMessage
-	for _, res := range s.resources {
-		recs = append(recs, res.render())
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		var recs []json.RawMessage
+		for _, res := range s.resources {
+			recs = append(recs, res.render())
+		}
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // RepositoryToken returns the authorization token the session's

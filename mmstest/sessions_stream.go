@@ -115,30 +115,10 @@ func (st *sessionStore) serveStream(w http.ResponseWriter, r *http.Request, thre
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	var s *storedSession
-	var l *eventLog
-	if thread {
-		t := st.lookupThread(w, r)
-		if t == nil {
-			return
-		}
-		s = st.find(t.SessionID)
-		l = s.threadLogs[t.ID]
-	} else {
-		if s = st.lookup(w, r); s == nil {
-			return
-		}
-		l = &s.log
+	l, fault, over, ok := st.subscribe(w, r, thread, sub)
+	if !ok {
+		return
 	}
-	fault := st.srv.takeStreamFault(r)
-	over := s.rec.Status == "terminated"
-	if !over {
-		l.subs[sub] = true
-		for _, ev := range slices.Backward(l.ordered()[max(0, len(l.events)-fault.ReplayOnConnect):]) {
-			sub.queue = append(sub.queue, streamItem{name: ev.typ, data: ev.encode(), stored: true})
-		}
-	}
-	st.mu.Unlock()
 	h := w.Header()
 	h.Set(wire.HeaderContentType, "text/event-stream")
 	h.Set("Cache-Control", "no-cache")
@@ -147,19 +127,13 @@ func (st *sessionStore) serveStream(w http.ResponseWriter, r *http.Request, thre
 	if over {
 		return
 	}
-	defer func() {
-		st.mu.Lock()
-		delete(l.subs, sub)
-		st.mu.Unlock()
-	}()
+	defer withLock(&st.mu, func() { delete(l.subs, sub) })
 	e := &sseWriter{s: st.srv, w: w, r: r, fault: fault}
 	ping := time.NewTicker(st.srv.cfg.sessionPingInterval)
 	defer ping.Stop()
 	for {
-		st.mu.Lock()
-		items := sub.queue
-		sub.queue = nil
-		st.mu.Unlock()
+		var items []streamItem
+		withLock(&st.mu, func() { items, sub.queue = sub.queue, nil })
 		for _, it := range items {
 			if !e.send(it.name, it.data) || it.stored && fault.DuplicateEvents && !e.send(it.name, it.data) || it.final {
 				return
@@ -202,4 +176,36 @@ func (s *Server) sessionTokenAllows(token string, r *http.Request) bool {
 		return r.Method == http.MethodGet
 	}
 	return rest == "/events" || rest == "/events/stream" || rest == "/threads" || strings.HasPrefix(rest, "/threads/")
+}
+
+// subscribe finds the session (or thread) the path names and, unless the
+// session is over, adds sub to its log's subscribers with the replay its
+// stream fault asks for; or answers 404 and returns ok false. It holds
+// st.mu while it looks.
+func (st *sessionStore) subscribe(w http.ResponseWriter, r *http.Request, thread bool, sub *subscriber) (l *eventLog, fault StreamFault, over, ok bool) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	var s *storedSession
+	if thread {
+		t := st.lookupThread(w, r)
+		if t == nil {
+			return nil, fault, false, false
+		}
+		s = st.find(t.SessionID)
+		l = s.threadLogs[t.ID]
+	} else {
+		if s = st.lookup(w, r); s == nil {
+			return nil, fault, false, false
+		}
+		l = &s.log
+	}
+	fault = st.srv.takeStreamFault(r)
+	over = s.rec.Status == "terminated"
+	if !over {
+		l.subs[sub] = true
+		for _, ev := range slices.Backward(l.ordered()[max(0, len(l.events)-fault.ReplayOnConnect):]) {
+			sub.queue = append(sub.queue, streamItem{name: ev.typ, data: ev.encode(), stored: true})
+		}
+	}
+	return l, fault, over, true
 }

@@ -3,9 +3,6 @@ package mmstest
 import (
 	"encoding/json"
 	"net/http"
-	"slices"
-
-	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // The session threads (/v1/sessions/{session_id}/threads): one per roster
@@ -30,60 +27,39 @@ type threadWire struct {
 	ArchivedAt     *string         `json:"archived_at"`
 }
 
-// lookupThread returns the thread named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupThread returns the thread named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *sessionStore) lookupThread(w http.ResponseWriter, r *http.Request) *threadWire {
 	s := st.lookup(w, r)
 	if s == nil {
 		return nil
 	}
-	id := r.PathValue("thread_id")
-	i := slices.IndexFunc(s.threads, func(t *threadWire) bool { return t.ID == id })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Session thread not found: "+id)
-		return nil
-	}
-	return s.threads[i]
+	return pathItem(w, r, s.threads, "thread_id", "Session thread", func(t *threadWire) string { return t.ID })
 }
 
 // getThread serves GET /v1/sessions/{session_id}/threads/{thread_id}.
 func (st *sessionStore) getThread(w http.ResponseWriter, r *http.Request) {
-	t := st.lookupThread(w, r)
-	if t == nil {
-		return
-	}
-	out := *t
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
+		writeJSON(w, http.StatusOK, *t)
+	})
 }
 
 // archiveThread serves POST /v1/sessions/{session_id}/threads/{thread_id}/archive.
 func (st *sessionStore) archiveThread(w http.ResponseWriter, r *http.Request) {
-	t := st.lookupThread(w, r)
-	if t == nil {
-		return
-	}
-	if t.ArchivedAt == nil {
-		ts := st.timestamp()
-		t.ArchivedAt, t.UpdatedAt = &ts, ts
-	}
-	out := *t
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
+		archiveRecord(&t.ArchivedAt, &t.UpdatedAt, st.srv.now())
+		writeJSON(w, http.StatusOK, *t)
+	})
 }
 
 // listThreads serves GET /v1/sessions/{session_id}/threads.
 func (st *sessionStore) listThreads(w http.ResponseWriter, r *http.Request) {
-	s := st.lookup(w, r)
-	if s == nil {
-		return
-	}
-	var recs []threadWire
-	for _, t := range s.threads {
-		recs = append(recs, *t)
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
+		var recs []threadWire
+		for _, t := range s.threads {
+			recs = append(recs, *t)
+		}
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }

@@ -275,24 +275,13 @@ func (st *skillStore) create(w http.ResponseWriter, r *http.Request) {
 
 // findSkill returns the skill with id; callers hold st.mu.
 func (st *skillStore) findSkill(id string) *storedSkill {
-	i := slices.IndexFunc(st.skills, func(k *storedSkill) bool { return k.id == id })
-	if i < 0 {
-		return nil
-	}
-	return st.skills[i]
+	return byID(st.skills, id, func(k *storedSkill) string { return k.id })
 }
 
-// lookupSkill returns the skill named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupSkill returns the skill named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *skillStore) lookupSkill(w http.ResponseWriter, r *http.Request) *storedSkill {
-	id := r.PathValue("skill_id")
-	st.mu.Lock()
-	k := st.findSkill(id)
-	if k == nil {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Skill not found: "+id)
-	}
-	return k
+	return pathItem(w, r, st.skills, "skill_id", "Skill", func(k *storedSkill) string { return k.id })
 }
 
 // list serves GET /v1/skills, newest first, by the cursor scheme.
@@ -320,25 +309,22 @@ func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
 
 // get serves GET /v1/skills/{skill_id}.
 func (st *skillStore) get(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if k := st.lookupSkill(w, r); k != nil {
-		rec := k.record()
-		st.mu.Unlock()
-		writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, k.record())
 	}
 }
 
 // delete serves DELETE /v1/skills/{skill_id}.
 func (st *skillStore) delete(w http.ResponseWriter, r *http.Request) {
-	k := st.lookupSkill(w, r)
-	if k == nil {
-		return
-	}
-	st.skills = slices.DeleteFunc(st.skills, func(o *storedSkill) bool { return o == k })
-	st.mu.Unlock()
-	for _, v := range k.versions {
-		v.removeFiles()
-	}
-	writeJSON(w, http.StatusOK, map[string]string{"id": k.id, "type": "skill_deleted"})
+	withFound(&st.mu, w, r, st.lookupSkill, func(k *storedSkill) {
+		st.skills = slices.DeleteFunc(st.skills, func(o *storedSkill) bool { return o == k })
+		for _, v := range k.versions {
+			v.removeFiles()
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"id": k.id, "type": "skill_deleted"})
+	})
 }
 
 // createVersion serves POST /v1/skills/{skill_id}/versions.
@@ -356,6 +342,8 @@ func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err.status, err.errType, err.msg)
 		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	k := st.lookupSkill(w, r)
 	if k == nil { // deleted meanwhile
 		v.removeFiles()
@@ -365,28 +353,23 @@ func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
 	st.newVersion(v, now)
 	k.versions = append(k.versions, v)
 	k.updated = now
-	rec := v.record(k.id)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, v.record(k.id))
 }
 
 // listVersions serves GET /v1/skills/{skill_id}/versions, newest first.
 func (st *skillStore) listVersions(w http.ResponseWriter, r *http.Request) {
-	k := st.lookupSkill(w, r)
-	if k == nil {
-		return
-	}
-	var recs []skillVersionWire
-	for _, v := range slices.Backward(k.versions) {
-		recs = append(recs, v.record(k.id))
-	}
-	st.mu.Unlock()
-	page, err := pageSkillList(recs, func(v skillVersionWire) string { return v.ID }, r.URL.Query(), 1000)
-	writePage(w, r, page, err)
+	withFound(&st.mu, w, r, st.lookupSkill, func(k *storedSkill) {
+		var recs []skillVersionWire
+		for _, v := range slices.Backward(k.versions) {
+			recs = append(recs, v.record(k.id))
+		}
+		page, err := pageSkillList(recs, func(v skillVersionWire) string { return v.ID }, r.URL.Query(), 1000)
+		writePage(w, r, page, err)
+	})
 }
 
-// lookupVersion returns the skill and version named by the path with st.mu
-// held, or answers 404 and returns nils with st.mu released.
+// lookupVersion returns the skill and version named by the path, or
+// answers 404 and returns nils. st.mu must be held.
 func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*storedSkill, *storedSkillVersion) {
 	k := st.lookupSkill(w, r)
 	if k == nil {
@@ -395,7 +378,6 @@ func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*st
 	version := r.PathValue("version")
 	i := slices.IndexFunc(k.versions, func(v *storedSkillVersion) bool { return v.version == version })
 	if i < 0 {
-		st.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Skill version not found: %s of %s", version, k.id))
 		return nil, nil
 	}
@@ -404,24 +386,25 @@ func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*st
 
 // getVersion serves GET /v1/skills/{skill_id}/versions/{version}.
 func (st *skillStore) getVersion(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	k, v := st.lookupVersion(w, r)
 	if v == nil {
 		return
 	}
-	rec := v.record(k.id)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, v.record(k.id))
 }
 
 // deleteVersion serves DELETE /v1/skills/{skill_id}/versions/{version}.
 func (st *skillStore) deleteVersion(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	k, v := st.lookupVersion(w, r)
 	if v == nil {
 		return
 	}
 	k.versions = slices.DeleteFunc(k.versions, func(o *storedSkillVersion) bool { return o == v })
 	k.updated = st.srv.now()
-	st.mu.Unlock()
 	v.removeFiles()
 	writeJSON(w, http.StatusOK, map[string]string{"id": v.version, "type": "skill_version_deleted"})
 }

@@ -131,74 +131,57 @@ func (st *tunnelStore) createTunnel(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// lookupTunnel returns the tunnel named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupTunnel returns the tunnel named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *tunnelStore) lookupTunnel(w http.ResponseWriter, r *http.Request) *storedTunnel {
-	id := r.PathValue("tunnel_id")
-	st.mu.Lock()
-	i := slices.IndexFunc(st.tunnels, func(t *storedTunnel) bool { return t.rec.ID == id })
-	if i < 0 {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Tunnel not found: "+id)
-		return nil
-	}
-	return st.tunnels[i]
+	return pathItem(w, r, st.tunnels, "tunnel_id", "Tunnel", func(t *storedTunnel) string { return t.rec.ID })
 }
 
 // liveTunnel is lookupTunnel for the operations an archived tunnel
-// refuses: those answer a 400 saying why, and nil with st.mu released.
+// refuses: those answer a 400 saying why, and nil. st.mu must be held.
 func (st *tunnelStore) liveTunnel(w http.ResponseWriter, r *http.Request, what string) *storedTunnel {
 	t := st.lookupTunnel(w, r)
 	if t == nil || t.rec.ArchivedAt == nil {
 		return t
 	}
-	st.mu.Unlock()
 	badRequest(w, r, fmt.Errorf("tunnel %s is archived: %s", t.rec.ID, what))
 	return nil
 }
 
 // getTunnel serves GET /v1/tunnels/{tunnel_id}.
 func (st *tunnelStore) getTunnel(w http.ResponseWriter, r *http.Request) {
-	t := st.lookupTunnel(w, r)
-	if t == nil {
-		return
-	}
-	rec := t.rec
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
+		writeJSON(w, http.StatusOK, t.rec)
+	})
 }
 
 // archiveTunnel serves POST /v1/tunnels/{tunnel_id}/archive: the tunnel's
 // certificates are archived with it and its token stops working.
 func (st *tunnelStore) archiveTunnel(w http.ResponseWriter, r *http.Request) {
-	t := st.lookupTunnel(w, r)
-	if t == nil {
-		return
-	}
-	if t.rec.ArchivedAt == nil {
-		ts := st.srv.now().UTC().Format(fileTimeLayout)
-		t.rec.ArchivedAt = &ts
-		t.token = tunnelTokenWire{}
-		for _, c := range st.certs {
-			if c.TunnelID == t.rec.ID && c.ArchivedAt == nil {
-				c.ArchivedAt = &ts
+	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
+		if t.rec.ArchivedAt == nil {
+			ts := st.srv.now().UTC().Format(fileTimeLayout)
+			t.rec.ArchivedAt = &ts
+			t.token = tunnelTokenWire{}
+			for _, c := range st.certs {
+				if c.TunnelID == t.rec.ID && c.ArchivedAt == nil {
+					c.ArchivedAt = &ts
+				}
 			}
 		}
-	}
-	rec := t.rec
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, t.rec)
+	})
 }
 
 // revealToken serves POST /v1/tunnels/{tunnel_id}/reveal_token.
 func (st *tunnelStore) revealToken(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	t := st.liveTunnel(w, r, "its token was invalidated and cannot be revealed")
 	if t == nil {
 		return
 	}
-	tok := t.token
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, tok)
+	writeJSON(w, http.StatusOK, t.token)
 }
 
 // rotateToken serves POST /v1/tunnels/{tunnel_id}/rotate_token.
@@ -220,15 +203,15 @@ func (st *tunnelStore) rotateToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	t := st.liveTunnel(w, r, "its token was invalidated and cannot be rotated")
 	if t == nil {
 		return
 	}
 	t.token = st.newToken(t.rec.ID)
 	t.reasons = append(t.reasons, reason)
-	tok := t.token
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, tok)
+	writeJSON(w, http.StatusOK, t.token)
 }
 
 // TunnelRotationReasons returns the reason of each rotation of the
@@ -322,11 +305,12 @@ func (st *tunnelStore) createCertificate(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	t := st.liveTunnel(w, r, "certificates cannot be added")
 	if t == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	sum := sha256.Sum256(cert.Raw)
 	expires := cert.NotAfter.UTC().Format(time.RFC3339)
 	c := &tunnelCertificateWire{ID: st.srv.newID("tcrt_"), Type: "tunnel_certificate", TunnelID: t.rec.ID,
@@ -336,8 +320,7 @@ func (st *tunnelStore) createCertificate(w http.ResponseWriter, r *http.Request)
 }
 
 // lookupCertificate returns the certificate named by the path, of the
-// tunnel named by it, with st.mu held; or answers 404 and returns nil
-// with st.mu released.
+// tunnel named by it, or answers 404 and returns nil. st.mu must be held.
 func (st *tunnelStore) lookupCertificate(w http.ResponseWriter, r *http.Request) *tunnelCertificateWire {
 	t := st.lookupTunnel(w, r)
 	if t == nil {
@@ -346,7 +329,6 @@ func (st *tunnelStore) lookupCertificate(w http.ResponseWriter, r *http.Request)
 	id := r.PathValue("certificate_id")
 	i := slices.IndexFunc(st.certs, func(c *tunnelCertificateWire) bool { return c.ID == id && c.TunnelID == t.rec.ID })
 	if i < 0 {
-		st.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Tunnel certificate not found: "+id)
 		return nil
 	}
@@ -355,28 +337,20 @@ func (st *tunnelStore) lookupCertificate(w http.ResponseWriter, r *http.Request)
 
 // getCertificate serves GET …/certificates/{certificate_id}.
 func (st *tunnelStore) getCertificate(w http.ResponseWriter, r *http.Request) {
-	c := st.lookupCertificate(w, r)
-	if c == nil {
-		return
-	}
-	rec := *c
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupCertificate, func(c *tunnelCertificateWire) {
+		writeJSON(w, http.StatusOK, *c)
+	})
 }
 
 // archiveCertificate serves POST …/certificates/{certificate_id}/archive.
 func (st *tunnelStore) archiveCertificate(w http.ResponseWriter, r *http.Request) {
-	c := st.lookupCertificate(w, r)
-	if c == nil {
-		return
-	}
-	if c.ArchivedAt == nil {
-		ts := st.srv.now().UTC().Format(fileTimeLayout)
-		c.ArchivedAt = &ts
-	}
-	rec := *c
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupCertificate, func(c *tunnelCertificateWire) {
+		if c.ArchivedAt == nil {
+			ts := st.srv.now().UTC().Format(fileTimeLayout)
+			c.ArchivedAt = &ts
+		}
+		writeJSON(w, http.StatusOK, *c)
+	})
 }
 
 // listCertificates serves GET /v1/tunnels/{tunnel_id}/certificates,
@@ -387,17 +361,14 @@ func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) 
 		badRequest(w, r, err)
 		return
 	}
-	t := st.lookupTunnel(w, r)
-	if t == nil {
-		return
-	}
-	var recs []tunnelCertificateWire
-	for _, c := range slices.Backward(st.certs) {
-		if c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived) {
-			recs = append(recs, *c)
+	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
+		var recs []tunnelCertificateWire
+		for _, c := range slices.Backward(st.certs) {
+			if c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived) {
+				recs = append(recs, *c)
+			}
 		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }

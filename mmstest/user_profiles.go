@@ -260,7 +260,9 @@ func applyDetails(cur *externalUserDetailsWire, raw json.RawMessage) (*externalU
 			return profileEnum(field, raw, false, values...)
 		}
 	}
-	text := func(field string, raw json.RawMessage) (*string, error) { return profileText(field, raw, 1, 255) }
+	text := func(field string, raw json.RawMessage) (*string, error) {
+		return profileText(field, raw, 1, wire.MaxUserProfileTextLen)
+	}
 	set(&next.AccountStatus, b.AccountStatus, enum("active", "suspended", "blocked"), "account_status")
 	set(&next.EntityType, b.EntityType, enum("individual", "business", "non_profit", "government"), "entity_type")
 	set(&next.Country, b.Country, countryCode, "country")
@@ -289,7 +291,7 @@ func (st *userProfileStore) applyProfileBody(rec *userProfileWire, b *userProfil
 		dst  **string
 	}{{"external_id", b.ExternalID, &rec.ExternalID}, {"name", b.Name, &rec.Name}} {
 		if f.raw != nil {
-			if *f.dst, err = optionalText(f.name, f.raw, 255); err != nil {
+			if *f.dst, err = optionalText(f.name, f.raw, wire.MaxUserProfileTextLen); err != nil {
 				return err
 			}
 		}
@@ -361,28 +363,17 @@ func (st *userProfileStore) create(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, out)
 }
 
-// lookup returns the profile named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookup returns the profile named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *userProfileStore) lookup(w http.ResponseWriter, r *http.Request) *userProfileWire {
-	id := r.PathValue("user_profile_id")
-	st.mu.Lock()
-	if i := slices.IndexFunc(st.profiles, func(p *userProfileWire) bool { return p.ID == id }); i >= 0 {
-		return st.profiles[i]
-	}
-	st.mu.Unlock()
-	writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "User profile not found: "+id)
-	return nil
+	return pathItem(w, r, st.profiles, "user_profile_id", "User profile", func(p *userProfileWire) string { return p.ID })
 }
 
 // get serves GET /v1/user_profiles/{user_profile_id}.
 func (st *userProfileStore) get(w http.ResponseWriter, r *http.Request) {
-	p := st.lookup(w, r)
-	if p == nil {
-		return
-	}
-	out := cloneProfile(p)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	withFound(&st.mu, w, r, st.lookup, func(p *userProfileWire) {
+		writeJSON(w, http.StatusOK, cloneProfile(p))
+	})
 }
 
 // update serves POST /v1/user_profiles/{user_profile_id}.
@@ -392,21 +383,18 @@ func (st *userProfileStore) update(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	p := st.lookup(w, r)
-	if p == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	next := cloneProfile(p)
-	if err := st.applyProfileBody(&next, b, false); err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	if !bytes.Equal(encodeJSON(next), encodeJSON(*p)) {
-		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
-	}
-	*p = next
-	writeJSON(w, http.StatusOK, cloneProfile(p))
+	withFound(&st.mu, w, r, st.lookup, func(p *userProfileWire) {
+		next := cloneProfile(p)
+		if err := st.applyProfileBody(&next, b, false); err != nil {
+			badRequest(w, r, err)
+			return
+		}
+		if !bytes.Equal(encodeJSON(next), encodeJSON(*p)) {
+			next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
+		}
+		*p = next
+		writeJSON(w, http.StatusOK, cloneProfile(p))
+	})
 }
 
 // enrollmentURL serves POST /v1/user_profiles/{user_profile_id}/enrollment_url.
@@ -415,10 +403,11 @@ func (st *userProfileStore) enrollmentURL(w http.ResponseWriter, r *http.Request
 		badRequest(w, r, fmt.Errorf("body: this endpoint takes no body"))
 		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	if st.lookup(w, r) == nil {
 		return
 	}
-	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, enrollmentURLWire{Type: "enrollment_url",
 		URL:       "https://" + EnrollmentHost + "/" + st.srv.newID("enroll_"),
 		ExpiresAt: st.srv.now().Add(enrollmentTTL).UTC().Format(fileTimeLayout)})

@@ -76,11 +76,7 @@ func (st *vaultStore) usable(id string) bool {
 
 // vault returns the vault id names, or nil; st.mu is held.
 func (st *vaultStore) vault(id string) *vaultWire {
-	i := slices.IndexFunc(st.vaults, func(v *vaultWire) bool { return v.ID == id })
-	if i < 0 {
-		return nil
-	}
-	return st.vaults[i]
+	return byID(st.vaults, id, func(v *vaultWire) string { return v.ID })
 }
 
 // displayName decodes a display_name member: a string of 1–255
@@ -96,8 +92,8 @@ func displayName(raw json.RawMessage, nullOK bool) (*string, error) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		return nil, fmt.Errorf("display_name: Input should be a valid string")
 	}
-	if n := textLen(s); n < 1 || n > 255 {
-		return nil, fmt.Errorf("display_name: String should have 1 to 255 characters, got %d", n)
+	if n := textLen(s); n < 1 || n > wire.MaxDisplayNameLen {
+		return nil, fmt.Errorf("display_name: String should have 1 to %d characters, got %d", wire.MaxDisplayNameLen, n)
 	}
 	return &s, nil
 }
@@ -137,28 +133,17 @@ func (st *vaultStore) createVault(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, rec)
 }
 
-// lookupVault returns the vault named by the path with st.mu held, or
-// answers 404 and returns nil with st.mu released.
+// lookupVault returns the vault named by the path, or answers
+// 404 and returns nil. st.mu must be held.
 func (st *vaultStore) lookupVault(w http.ResponseWriter, r *http.Request) *vaultWire {
-	id := r.PathValue("vault_id")
-	st.mu.Lock()
-	v := st.vault(id)
-	if v == nil {
-		st.mu.Unlock()
-		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Vault not found: "+id)
-	}
-	return v
+	return pathItem(w, r, st.vaults, "vault_id", "Vault", func(v *vaultWire) string { return v.ID })
 }
 
 // getVault serves GET /v1/vaults/{vault_id}.
 func (st *vaultStore) getVault(w http.ResponseWriter, r *http.Request) {
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	rec := *v
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		writeJSON(w, http.StatusOK, *v)
+	})
 }
 
 // updateVault serves POST /v1/vaults/{vault_id}.
@@ -168,71 +153,61 @@ func (st *vaultStore) updateVault(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	if v.ArchivedAt != nil {
-		badRequest(w, r, fmt.Errorf("archived vaults cannot be updated: %s", v.ID))
-		return
-	}
-	next := *v
-	if b.DisplayName != nil {
-		name, err := displayName(b.DisplayName, true)
-		if err != nil {
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		if v.ArchivedAt != nil {
+			badRequest(w, r, fmt.Errorf("archived vaults cannot be updated: %s", v.ID))
+			return
+		}
+		next := *v
+		if b.DisplayName != nil {
+			name, err := displayName(b.DisplayName, true)
+			if err != nil {
+				badRequest(w, r, err)
+				return
+			}
+			if name != nil {
+				next.DisplayName = *name
+			}
+		}
+		var err error
+		if next.Metadata, err = patchMetadata(v.Metadata, nullAsAbsent(b.Metadata), false, false); err != nil {
 			badRequest(w, r, err)
 			return
 		}
-		if name != nil {
-			next.DisplayName = *name
+		if !bytes.Equal(encodeJSON(next), encodeJSON(*v)) {
+			next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
 		}
-	}
-	var err error
-	if next.Metadata, err = patchMetadata(v.Metadata, nullAsAbsent(b.Metadata), false, false); err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	if !bytes.Equal(encodeJSON(next), encodeJSON(*v)) {
-		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
-	}
-	*v = next
-	writeJSON(w, http.StatusOK, next)
+		*v = next
+		writeJSON(w, http.StatusOK, next)
+	})
 }
 
 // archiveVault serves POST /v1/vaults/{vault_id}/archive: the vault's
 // credentials are archived with it.
 func (st *vaultStore) archiveVault(w http.ResponseWriter, r *http.Request) {
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	if v.ArchivedAt == nil {
-		ts := st.srv.now().UTC().Format(fileTimeLayout)
-		v.ArchivedAt, v.UpdatedAt = &ts, ts
-		for _, c := range st.creds {
-			if c.rec.VaultID == v.ID {
-				c.archive(ts)
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		if v.ArchivedAt == nil {
+			ts := st.srv.now().UTC().Format(fileTimeLayout)
+			v.ArchivedAt, v.UpdatedAt = &ts, ts
+			for _, c := range st.creds {
+				if c.rec.VaultID == v.ID {
+					c.archive(ts)
+				}
 			}
 		}
-	}
-	rec := *v
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, *v)
+	})
 }
 
 // deleteVault serves DELETE /v1/vaults/{vault_id}: the vault and its
 // credentials are gone.
 func (st *vaultStore) deleteVault(w http.ResponseWriter, r *http.Request) {
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	id := v.ID
-	st.vaults = slices.DeleteFunc(st.vaults, func(x *vaultWire) bool { return x == v })
-	st.creds = slices.DeleteFunc(st.creds, func(c *storedCredential) bool { return c.rec.VaultID == id })
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "vault_deleted"})
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		id := v.ID
+		st.vaults = slices.DeleteFunc(st.vaults, func(x *vaultWire) bool { return x == v })
+		st.creds = slices.DeleteFunc(st.creds, func(c *storedCredential) bool { return c.rec.VaultID == id })
+		writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "vault_deleted"})
+	})
 }
 
 // includeArchived reads the include_archived query parameter.

@@ -474,8 +474,8 @@ func allowedHost(h string) bool {
 	return true
 }
 
-// lookupCredential returns the vault and credential named by the path
-// with st.mu held, or answers 404 and returns nil with st.mu released.
+// lookupCredential returns the vault and credential named by the path, or
+// answers 404 and returns nil. st.mu must be held.
 func (st *vaultStore) lookupCredential(w http.ResponseWriter, r *http.Request) (*vaultWire, *storedCredential) {
 	v := st.lookupVault(w, r)
 	if v == nil {
@@ -484,7 +484,6 @@ func (st *vaultStore) lookupCredential(w http.ResponseWriter, r *http.Request) (
 	id := r.PathValue("credential_id")
 	i := slices.IndexFunc(st.creds, func(c *storedCredential) bool { return c.rec.ID == id && c.rec.VaultID == v.ID })
 	if i < 0 {
-		st.mu.Unlock()
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Credential not found: "+id)
 		return nil, nil
 	}
@@ -528,39 +527,36 @@ func (st *vaultStore) createCredential(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	defer st.mu.Unlock()
-	active := st.activeCredentials(v.ID)
-	switch {
-	case v.ArchivedAt != nil:
-		badRequest(w, r, fmt.Errorf("archived vaults cannot hold new credentials: %s", v.ID))
-		return
-	case len(active) >= maxVaultCredentials:
-		badRequest(w, r, fmt.Errorf("a vault holds at most %d credentials", maxVaultCredentials))
-		return
-	case slices.ContainsFunc(active, func(o *storedCredential) bool { return o.key() == c.key() }):
-		writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
-			fmt.Sprintf("the vault already holds an active credential for %s", c.key()))
-		return
-	}
-	ts := st.srv.now().UTC().Format(fileTimeLayout)
-	c.rec.ID, c.rec.Type, c.rec.VaultID, c.rec.CreatedAt, c.rec.UpdatedAt = st.srv.newID("vcrd_"), "vault_credential", v.ID, ts, ts
-	st.creds = append(st.creds, c)
-	writeJSON(w, http.StatusOK, c.rec)
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		active := st.activeCredentials(v.ID)
+		switch {
+		case v.ArchivedAt != nil:
+			badRequest(w, r, fmt.Errorf("archived vaults cannot hold new credentials: %s", v.ID))
+			return
+		case len(active) >= maxVaultCredentials:
+			badRequest(w, r, fmt.Errorf("a vault holds at most %d credentials", maxVaultCredentials))
+			return
+		case slices.ContainsFunc(active, func(o *storedCredential) bool { return o.key() == c.key() }):
+			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
+				fmt.Sprintf("the vault already holds an active credential for %s", c.key()))
+			return
+		}
+		ts := st.srv.now().UTC().Format(fileTimeLayout)
+		c.rec.ID, c.rec.Type, c.rec.VaultID, c.rec.CreatedAt, c.rec.UpdatedAt = st.srv.newID("vcrd_"), "vault_credential", v.ID, ts, ts
+		st.creds = append(st.creds, c)
+		writeJSON(w, http.StatusOK, c.rec)
+	})
 }
 
 // getCredential serves GET …/credentials/{credential_id}.
 func (st *vaultStore) getCredential(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, c := st.lookupCredential(w, r)
 	if c == nil {
 		return
 	}
-	rec := c.rec
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, c.rec)
 }
 
 // updateCredential serves POST …/credentials/{credential_id}.
@@ -570,11 +566,12 @@ func (st *vaultStore) updateCredential(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, c := st.lookupCredential(w, r)
 	if c == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	if c.rec.ArchivedAt != nil {
 		badRequest(w, r, fmt.Errorf("archived credentials cannot be updated: %s", c.rec.ID))
 		return
@@ -619,24 +616,25 @@ func cloneAuth(a authWire) authWire {
 
 // archiveCredential serves POST …/credentials/{credential_id}/archive.
 func (st *vaultStore) archiveCredential(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, c := st.lookupCredential(w, r)
 	if c == nil {
 		return
 	}
 	c.archive(st.srv.now().UTC().Format(fileTimeLayout))
-	rec := c.rec
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, c.rec)
 }
 
 // deleteCredential serves DELETE …/credentials/{credential_id}.
 func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, c := st.lookupCredential(w, r)
 	if c == nil {
 		return
 	}
 	st.creds = slices.DeleteFunc(st.creds, func(x *storedCredential) bool { return x == c })
-	st.mu.Unlock()
 	writeJSON(w, http.StatusOK, deletedWire{ID: c.rec.ID, Type: "vault_credential_deleted"})
 }
 
@@ -648,19 +646,16 @@ func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	v := st.lookupVault(w, r)
-	if v == nil {
-		return
-	}
-	var recs []credentialWire
-	for _, c := range slices.Backward(st.creds) {
-		if c.rec.VaultID == v.ID && (c.rec.ArchivedAt == nil || archived) {
-			recs = append(recs, c.rec)
+	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
+		var recs []credentialWire
+		for _, c := range slices.Backward(st.creds) {
+			if c.rec.VaultID == v.ID && (c.rec.ArchivedAt == nil || archived) {
+				recs = append(recs, c.rec)
+			}
 		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+		page, err := pageByCursor(recs, r.URL.Query(), 100)
+		writePage(w, r, page, err)
+	})
 }
 
 // validationWire is the answer of mcp_oauth_validate.
@@ -694,11 +689,12 @@ type httpResponseWire struct {
 
 // validateCredential serves POST …/credentials/{credential_id}/mcp_oauth_validate.
 func (st *vaultStore) validateCredential(w http.ResponseWriter, r *http.Request) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
 	_, c := st.lookupCredential(w, r)
 	if c == nil {
 		return
 	}
-	defer st.mu.Unlock()
 	if c.rec.Auth.Type != "mcp_oauth" {
 		badRequest(w, r, fmt.Errorf("only mcp_oauth credentials can be validated; %s is %s", c.rec.ID, c.rec.Auth.Type))
 		return
