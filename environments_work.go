@@ -288,7 +288,7 @@ func (s *EnvironmentWorkService) Get(ctx context.Context, envID, workID string, 
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, path, nil, opts)
+	return managedEndpoint[Work](s.client, path).get(ctx, opts)
 }
 
 // WorkUpdateParams are the parameters of [EnvironmentWorkService.Update].
@@ -323,7 +323,7 @@ func (s *EnvironmentWorkService) Update(ctx context.Context, envID, workID strin
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, p, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
 }
 
 // Ack acknowledges a polled work item, making it active (POST
@@ -333,7 +333,7 @@ func (s *EnvironmentWorkService) Ack(ctx context.Context, envID, workID string, 
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, nil, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, nil, opts)
 }
 
 // WorkHeartbeatParams are the parameters of
@@ -372,12 +372,7 @@ func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, envID, workID st
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	var out WorkHeartbeat
-	r := &request{method: http.MethodPost, path: path, body: p, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[WorkHeartbeat](s.client, path).post(ctx, p, opts)
 }
 
 // WorkStopParams are the parameters of [EnvironmentWorkService.Stop].
@@ -400,7 +395,7 @@ func (s *EnvironmentWorkService) Stop(ctx context.Context, envID, workID string,
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, p, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
 }
 
 // Stats reports the queue's depth and activity (GET
@@ -410,12 +405,7 @@ func (s *EnvironmentWorkService) Stats(ctx context.Context, envID string, opts .
 	if err != nil {
 		return nil, err
 	}
-	var out WorkQueueStats
-	r := &request{method: http.MethodGet, path: "/v1/environments/" + seg + "/work/stats", betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[WorkQueueStats](s.client, "/v1/environments/"+seg+"/work/stats").get(ctx, opts)
 }
 
 // WorkListParams are the parameters of [EnvironmentWorkService.List] and
@@ -431,31 +421,29 @@ type WorkListParams struct {
 // when set.
 func (p WorkListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
+func (p WorkListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
+}
+
 // List iterates over an environment's work items (GET
 // /v1/environments/{environment_id}/work, cursor scheme), fetching pages
 // as it goes. Nothing is sent before the loop starts; an error is yielded
 // once, last.
 func (s *EnvironmentWorkService) List(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
 	seg, err := pathID("environment_id", envID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return listError[Work](err)
 	}
-	return listByCursor[Work](ctx, newListCall(s.client, "/v1/environments/"+seg+"/work", p.Limit, opts, managedAgentsBetas...), p.Page, false)
+	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of an environment's work items.
 func (s *EnvironmentWorkService) ListPage(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
 	seg, err := pathID("environment_id", envID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[Work](ctx, newListCall(s.client, "/v1/environments/"+seg+"/work", p.Limit, opts, managedAgentsBetas...), p.Page)
+	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").listPage(ctx, p, opts)
 }
 
 // workPath checks both ids and builds a work item's path with suffix.
@@ -469,11 +457,6 @@ func workPath(envID, workID, suffix string) (string, error) {
 		return "", err
 	}
 	return "/v1/environments/" + env + "/work/" + work + suffix, nil
-}
-
-// send makes one work call that answers a Work.
-func (s *EnvironmentWorkService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Work, error) {
-	return sendManaged[Work](ctx, s.client, method, path, body, opts)
 }
 
 // requestTimeout is the per-attempt timeout the caller set, 0 for none.

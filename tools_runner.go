@@ -209,7 +209,7 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		}
 		tctx, turnOp := startOp(ctx, r.observer, observe.Op{Kind: observe.AgentTurn, Name: "ToolRunner.Turn",
 			Model: params.Model, Iteration: r.sent + 1, Stream: stream, Request: &params})
-		msg, ok, err := r.send(tctx, params, stream, yield)
+		msg, ok, err := r.fetchReply(tctx, params, stream, yield)
 		if !ok {
 			endOp(turnOp, nil)
 			return
@@ -307,9 +307,10 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 	return params, byName, nil
 }
 
-// send sends one request and returns the reply. ok is false when the
-// program stopped the iteration (a Stream loop body broke out).
-func (r *ToolRunner) send(ctx context.Context, params MessageCreateParams, stream bool, yield func(ToolRunEvent, error) bool) (msg *Message, ok bool, err error) {
+// fetchReply asks the model for its next reply (one Create or Stream) and
+// returns it. ok is false when the program stopped the iteration (a Stream
+// loop body broke out).
+func (r *ToolRunner) fetchReply(ctx context.Context, params MessageCreateParams, stream bool, yield func(ToolRunEvent, error) bool) (msg *Message, ok bool, err error) {
 	if !stream {
 		msg, err = r.s.Create(ctx, params, r.opts...)
 		return msg, true, err
