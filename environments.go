@@ -358,8 +358,8 @@ func (s *EnvironmentsService) Create(ctx context.Context, p EnvironmentCreatePar
 }
 
 // Get retrieves an environment (GET /v1/environments/{environment_id}).
-func (s *EnvironmentsService) Get(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Get(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -367,8 +367,8 @@ func (s *EnvironmentsService) Get(ctx context.Context, envID string, opts ...opt
 }
 
 // Update changes an environment (POST /v1/environments/{environment_id}).
-func (s *EnvironmentsService) Update(ctx context.Context, envID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Update(ctx context.Context, environmentID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -381,8 +381,8 @@ func (s *EnvironmentsService) Update(ctx context.Context, envID string, p Enviro
 // Archive archives an environment (POST
 // /v1/environments/{environment_id}/archive): it is kept, with ArchivedAt
 // set, and listed only with IncludeArchived.
-func (s *EnvironmentsService) Archive(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Archive(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -392,9 +392,9 @@ func (s *EnvironmentsService) Archive(ctx context.Context, envID string, opts ..
 // Delete deletes an environment (DELETE
 // /v1/environments/{environment_id}). The service answers
 // {id, type: "environment_deleted"} or, as its docs say, 204 with no body;
-// both give an [EnvironmentDeleted] naming envID.
-func (s *EnvironmentsService) Delete(ctx context.Context, envID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
-	seg, err := pathID("environment_id", envID)
+// both give an [EnvironmentDeleted] naming environmentID.
+func (s *EnvironmentsService) Delete(ctx context.Context, environmentID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -402,7 +402,7 @@ func (s *EnvironmentsService) Delete(ctx context.Context, envID string, opts ...
 	e.emptyOK = true
 	d, err := e.delete(ctx, opts)
 	if err == nil && d.ID == "" {
-		d.ID = envID // a 204 names no environment
+		d.ID = environmentID // a 204 names no environment
 	}
 	return d, err
 }

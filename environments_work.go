@@ -246,8 +246,8 @@ func (p EnvironmentWorkPollParams) Validate() error {
 // be shorter than it, or Poll refuses the params before sending instead of
 // timing out on every empty poll. Without a request timeout (the default)
 // a poll lasts as long as the service holds it or ctx allows.
-func (s *EnvironmentWorkService) Poll(ctx context.Context, envID string, p EnvironmentWorkPollParams, opts ...option.RequestOption) (*Work, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) Poll(ctx context.Context, environmentID string, p EnvironmentWorkPollParams, opts ...option.RequestOption) (*Work, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -283,8 +283,8 @@ func (s *EnvironmentWorkService) Poll(ctx context.Context, envID string, p Envir
 
 // Get retrieves a work item (GET
 // /v1/environments/{environment_id}/work/{work_id}).
-func (s *EnvironmentWorkService) Get(ctx context.Context, envID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "")
+func (s *EnvironmentWorkService) Get(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -315,8 +315,8 @@ func (p WorkUpdateParams) Validate() error {
 
 // Update changes a work item's metadata (POST
 // /v1/environments/{environment_id}/work/{work_id}).
-func (s *EnvironmentWorkService) Update(ctx context.Context, envID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "")
+func (s *EnvironmentWorkService) Update(ctx context.Context, environmentID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "")
 	if err != nil {
 		return nil, err
 	}
@@ -328,8 +328,8 @@ func (s *EnvironmentWorkService) Update(ctx context.Context, envID, workID strin
 
 // Ack acknowledges a polled work item, making it active (POST
 // …/work/{work_id}/ack).
-func (s *EnvironmentWorkService) Ack(ctx context.Context, envID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "/ack")
+func (s *EnvironmentWorkService) Ack(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "/ack")
 	if err != nil {
 		return nil, err
 	}
@@ -364,8 +364,8 @@ func (p WorkHeartbeatParams) Validate() error {
 }
 
 // Heartbeat keeps a work item's lease (POST …/work/{work_id}/heartbeat).
-func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, envID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
-	path, err := workPath(envID, workID, "/heartbeat")
+func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, environmentID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
+	path, err := workPath(environmentID, workID, "/heartbeat")
 	if err != nil {
 		return nil, err
 	}
@@ -390,8 +390,8 @@ func (p *WorkStopParams) UnmarshalJSON(data []byte) error { return unmarshalJSON
 
 // Stop stops a work item (POST …/work/{work_id}/stop): it goes to
 // stopping, or with Force straight to stopped.
-func (s *EnvironmentWorkService) Stop(ctx context.Context, envID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "/stop")
+func (s *EnvironmentWorkService) Stop(ctx context.Context, environmentID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "/stop")
 	if err != nil {
 		return nil, err
 	}
@@ -400,8 +400,8 @@ func (s *EnvironmentWorkService) Stop(ctx context.Context, envID, workID string,
 
 // Stats reports the queue's depth and activity (GET
 // /v1/environments/{environment_id}/work/stats).
-func (s *EnvironmentWorkService) Stats(ctx context.Context, envID string, opts ...option.RequestOption) (*WorkQueueStats, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) Stats(ctx context.Context, environmentID string, opts ...option.RequestOption) (*WorkQueueStats, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -429,8 +429,8 @@ func (p WorkListParams) listArgs() listArgs {
 // /v1/environments/{environment_id}/work, cursor scheme), fetching pages
 // as it goes. Nothing is sent before the loop starts; an error is yielded
 // once, last.
-func (s *EnvironmentWorkService) List(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) List(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return listError[Work](err)
 	}
@@ -438,8 +438,8 @@ func (s *EnvironmentWorkService) List(ctx context.Context, envID string, p WorkL
 }
 
 // ListPage fetches one page of an environment's work items.
-func (s *EnvironmentWorkService) ListPage(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) ListPage(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -447,8 +447,8 @@ func (s *EnvironmentWorkService) ListPage(ctx context.Context, envID string, p W
 }
 
 // workPath checks both ids and builds a work item's path with suffix.
-func workPath(envID, workID, suffix string) (string, error) {
-	env, err := pathID("environment_id", envID)
+func workPath(environmentID, workID, suffix string) (string, error) {
+	env, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return "", err
 	}

@@ -224,8 +224,8 @@ func (s *FilesService) ListPage(ctx context.Context, p FileListParams, opts ...o
 }
 
 // Get retrieves a file's record (GET /v1/files/{file_id}).
-func (s *FilesService) Get(ctx context.Context, id string, opts ...option.RequestOption) (*FileMetadata, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Get(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileMetadata, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -254,8 +254,8 @@ type FileDownload struct {
 // says Downloadable (files created by tools such as code execution); for
 // others it answers with an *[Error]. The per-attempt timeout covers the
 // wait for the response headers, not the reading of Body.
-func (s *FilesService) Download(ctx context.Context, id string, opts ...option.RequestOption) (*FileDownload, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Download(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileDownload, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}
@@ -279,8 +279,8 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 
 // Delete deletes a file (DELETE /v1/files/{file_id}). Its id stops working
 // in messages.
-func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.RequestOption) (*DeletedFile, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option.RequestOption) (*DeletedFile, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}

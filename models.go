@@ -81,14 +81,14 @@ func (s *ModelsService) ListPage(ctx context.Context, p ModelListParams, opts ..
 
 // Get retrieves one model by id or alias (GET /v1/models/{model_id}); an
 // alias comes back resolved to the model's own id.
-func (s *ModelsService) Get(ctx context.Context, id string, opts ...option.RequestOption) (*ModelInfo, error) {
-	switch id {
+func (s *ModelsService) Get(ctx context.Context, modelID string, opts ...option.RequestOption) (*ModelInfo, error) {
+	switch modelID {
 	case "":
 		return nil, invalid("model_id", "must not be empty")
 	case ".", "..":
-		return nil, invalid("model_id", "must not be %q", id)
+		return nil, invalid("model_id", "must not be %q", modelID)
 	}
-	return s.endpoint("/"+url.PathEscape(id)).get(ctx, opts)
+	return s.endpoint("/"+url.PathEscape(modelID)).get(ctx, opts)
 }
 
 // ModelInfo describes a model (the wire type "model"). Members this SDK
