@@ -147,6 +147,15 @@ type ModelConfigParams struct {
 	InferenceGeo string `json:"inference_geo,omitzero"`
 }
 
+// Validate reports a missing model id, named "model.id" as the agent
+// params name it.
+func (p ModelConfigParams) Validate() error {
+	if p.ID == "" {
+		return invalid("model.id", "is required")
+	}
+	return nil
+}
+
 // Model returns [ModelConfigParams] naming the model id alone.
 func Model(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
 
@@ -597,6 +606,14 @@ type AgentGetParams struct {
 	Version int
 }
 
+// Validate reports a Version below 0.
+func (p AgentGetParams) Validate() error {
+	if p.Version < 0 {
+		return invalid("version", "must be at least 1, or 0 for the latest, got %d", p.Version)
+	}
+	return nil
+}
+
 // GetVersion retrieves one version of an agent (GET
 // /v1/agents/{agent_id}?version=n).
 func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentGetParams, opts ...option.RequestOption) (*Agent, error) {
@@ -604,11 +621,11 @@ func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentG
 	if err != nil {
 		return nil, err
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	e := managedEndpoint[Agent](s.client, "/v1/agents/"+seg)
-	switch {
-	case p.Version < 0:
-		return nil, invalid("version", "must be at least 1, or 0 for the latest, got %d", p.Version)
-	case p.Version > 0:
+	if p.Version > 0 {
 		e.query = url.Values{"version": {strconv.Itoa(p.Version)}}
 	}
 	return e.get(ctx, opts)

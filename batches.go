@@ -73,7 +73,7 @@ type BatchRequest struct {
 // custom_id ("requests[i].custom_id": its pattern, or a duplicate, naming
 // the earlier index) and the params ("requests[i].params.<path>", the
 // field Messages.Create would name). Create calls it before sending.
-func (p *BatchCreateParams) Validate() error {
+func (p BatchCreateParams) Validate() error {
 	switch n := len(p.Requests); {
 	case n == 0:
 		return invalid("requests", "must hold at least one request")

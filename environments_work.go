@@ -388,6 +388,9 @@ func (p WorkStopParams) MarshalJSON() ([]byte, error) { return marshalRequest(p)
 // UnmarshalJSON decodes a request body.
 func (p *WorkStopParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
+// Validate returns nil: a stop has nothing to check client-side.
+func (p WorkStopParams) Validate() error { return nil }
+
 // Stop stops a work item (POST …/work/{work_id}/stop): it goes to
 // stopping, or with Force straight to stopped.
 func (s *EnvironmentWorkService) Stop(ctx context.Context, environmentID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {

@@ -298,6 +298,18 @@ type MemoryDeleteParams struct {
 	ExpectedContentSHA256 string
 }
 
+// Validate reports a bad view.
+func (p MemoryGetParams) Validate() error { return p.View.validate() }
+
+// Validate reports an ExpectedContentSHA256 that is set but not 64
+// lowercase hex digits.
+func (p MemoryDeleteParams) Validate() error {
+	if p.ExpectedContentSHA256 == "" {
+		return nil
+	}
+	return validateSHA256("expected_content_sha256", p.ExpectedContentSHA256)
+}
+
 // MemoryListParams are the parameters of [MemoriesService.List] and
 // [MemoriesService.ListPage].
 type MemoryListParams struct {
@@ -375,7 +387,7 @@ func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, p M
 	if err != nil {
 		return nil, err
 	}
-	if err := p.View.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	return memoryEndpoint[Memory](s.client, path, p.View.query()).get(ctx, opts)
@@ -403,11 +415,11 @@ func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, 
 	if err != nil {
 		return nil, err
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	var q url.Values
 	if p.ExpectedContentSHA256 != "" {
-		if err := validateSHA256("expected_content_sha256", p.ExpectedContentSHA256); err != nil {
-			return nil, err
-		}
 		q = url.Values{"expected_content_sha256": {p.ExpectedContentSHA256}}
 	}
 	return memoryEndpoint[MemoryDeleted](s.client, path, q).delete(ctx, opts)

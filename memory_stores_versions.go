@@ -194,6 +194,9 @@ type MemoryVersionGetParams struct {
 	View MemoryView
 }
 
+// Validate reports a bad view.
+func (p MemoryVersionGetParams) Validate() error { return p.View.validate() }
+
 // Get retrieves a version (GET …/memory_versions/{memory_version_id}); its
 // Content is set only with p.View [MemoryViewFull] and while the version
 // has content.
@@ -202,7 +205,7 @@ func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID stri
 	if err != nil {
 		return nil, err
 	}
-	if err := p.View.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
 	return memoryEndpoint[MemoryVersionRecord](s.client, path, p.View.query()).get(ctx, opts)

@@ -797,3 +797,7 @@ func (s *SessionsService) List(ctx context.Context, p SessionListParams, opts ..
 func (s *SessionsService) ListPage(ctx context.Context, p SessionListParams, opts ...option.RequestOption) (*Page[Session], error) {
 	return managedEndpoint[Session](s.client, "/v1/sessions").listPage(ctx, p, opts)
 }
+
+// Validate returns nil: an agent this SDK version does not model has
+// nothing to check client-side.
+func (UnknownSessionAgentParams) Validate() error { return nil }

@@ -156,7 +156,7 @@ func (s *SessionEventsService) Stream(ctx context.Context, sessionID string, p S
 func (s *SessionEventsService) stream(ctx context.Context, sessionID string, p SessionEventStreamParams, opts []option.RequestOption, phase func(live bool)) iter.Seq2[SessionEvent, error] {
 	path, err := sessionEventsPath(sessionID)
 	if err == nil {
-		err = p.validate()
+		err = p.Validate()
 	}
 	if err != nil {
 		return listError[SessionEvent](err)
@@ -231,7 +231,7 @@ func (s *SessionThreadEventsService) ListPage(ctx context.Context, sessionID, th
 func (s *SessionThreadEventsService) Stream(ctx context.Context, sessionID, threadID string, p SessionEventStreamParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
 	path, err := sessionThreadPath(sessionID, threadID, false)
 	if err == nil {
-		err = p.validate()
+		err = p.Validate()
 	}
 	if err != nil {
 		return listError[SessionEvent](err)

@@ -408,3 +408,19 @@ func (s *SessionResourcesService) ListPage(ctx context.Context, sessionID string
 	}
 	return managedEndpoint[SessionResource](s.client, path).listPage(ctx, p, opts)
 }
+
+// Exported checks of the resource variants, their fields named under
+// "resource" as [SessionResourcesService.Add] names them.
+
+// Validate reports the first rule the resource breaks.
+func (r GitHubRepositoryResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate reports a missing file id.
+func (r FileResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate reports the first rule the resource breaks.
+func (r MemoryStoreResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate returns nil: a resource this SDK version does not model has
+// nothing to check client-side.
+func (UnknownSessionResourceParams) Validate() error { return nil }

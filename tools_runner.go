@@ -260,17 +260,27 @@ func (r *ToolRunner) maxIterations() int {
 	return defaultMaxIterations
 }
 
+// Validate reports a negative MaxIterations, MaxConcurrency or
+// ToolTimeout. The tools and the request are checked when the runner
+// starts (a nil or duplicate tool, then [MessageCreateParams.Validate]).
+func (p ToolRunnerParams) Validate() error {
+	switch {
+	case p.MaxIterations < 0:
+		return invalid("MaxIterations", "must not be negative, got %d", p.MaxIterations)
+	case p.MaxConcurrency < 0:
+		return invalid("MaxConcurrency", "must not be negative, got %d", p.MaxConcurrency)
+	case p.ToolTimeout < 0:
+		return invalid("ToolTimeout", "must not be negative")
+	}
+	return nil
+}
+
 // prepare checks the runner's params and returns the request with the
 // runner's tools appended, and the tools by name. Nothing has been sent.
 func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, error) {
 	p := r.p
-	switch {
-	case p.MaxIterations < 0:
-		return MessageCreateParams{}, nil, invalid("MaxIterations", "must not be negative, got %d", p.MaxIterations)
-	case p.MaxConcurrency < 0:
-		return MessageCreateParams{}, nil, invalid("MaxConcurrency", "must not be negative, got %d", p.MaxConcurrency)
-	case p.ToolTimeout < 0:
-		return MessageCreateParams{}, nil, invalid("ToolTimeout", "must not be negative")
+	if err := p.Validate(); err != nil {
+		return MessageCreateParams{}, nil, err
 	}
 	params := p.Params
 	params.Messages = r.messages

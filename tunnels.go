@@ -135,6 +135,10 @@ func (p TunnelRotateTokenParams) MarshalJSON() ([]byte, error) { return marshalR
 // UnmarshalJSON decodes a request body.
 func (p *TunnelRotateTokenParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
+// Validate returns nil: the service sets no limit on Reason, so there is
+// nothing to check client-side.
+func (p TunnelRotateTokenParams) Validate() error { return nil }
+
 // Create creates a tunnel (POST /v1/tunnels); the service assigns its
 // domain. The params are checked first (see [TunnelCreateParams.Validate]);
 // a *ValidationError means nothing was sent.

@@ -261,6 +261,9 @@ func (p UserProfileCreateParams) Validate() error {
 			return invalid("metadata."+k, "must not be empty on create (an empty value deletes a key on update)")
 		}
 	}
+	if p.ExternalUserDetails == nil {
+		return nil
+	}
 	return p.ExternalUserDetails.Validate()
 }
 
@@ -336,6 +339,9 @@ func (p UserProfileUpdateParams) Validate() error {
 	if err := validateMetadata("metadata", p.Metadata); err != nil {
 		return err
 	}
+	if p.ExternalUserDetails == nil {
+		return nil
+	}
 	return p.ExternalUserDetails.Validate()
 }
 
@@ -358,10 +364,7 @@ type UserProfileExternalUserDetailsParams struct {
 // Validate reports the first rule the details break: a country other than
 // two uppercase letters, or a hash or reference id over 255 characters
 // (an empty one is not sent).
-func (d *UserProfileExternalUserDetailsParams) Validate() error {
-	if d == nil {
-		return nil
-	}
+func (d UserProfileExternalUserDetailsParams) Validate() error {
 	const path = "external_user_details."
 	if c := d.Country; c != "" && (len(c) != 2 || !isUpperASCII(c[0]) || !isUpperASCII(c[1])) {
 		return invalid(path+"country", "must be an ISO 3166-1 alpha-2 code (two uppercase letters), got %q", c)
