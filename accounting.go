@@ -222,3 +222,7 @@ func (t PriceTable) cost(model string, tier ServiceTier, c tokenCounts) (UsageBr
 	b.Total = b.Input + b.Output + b.CacheRead + b.CacheWrite5m + b.CacheWrite1h
 	return b, nil
 }
+
+// Validate returns nil: the priority inputs are the program's statements,
+// used as given, so there is nothing to check client-side.
+func (p PriorityParams) Validate() error { return nil }

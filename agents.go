@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"net/url"
 	"reflect"
 	"strconv"
@@ -146,6 +145,15 @@ type ModelConfigParams struct {
 	Speed ModelSpeed `json:"speed,omitzero"`
 	// InferenceGeo is where inference runs; "" leaves the default.
 	InferenceGeo string `json:"inference_geo,omitzero"`
+}
+
+// Validate reports a missing model id, named "model.id" as the agent
+// params name it.
+func (p ModelConfigParams) Validate() error {
+	if p.ID == "" {
+		return invalid("model.id", "is required")
+	}
+	return nil
 }
 
 // Model returns [ModelConfigParams] naming the model id alone.
@@ -582,7 +590,7 @@ func (s *AgentsService) Create(ctx context.Context, p AgentCreateParams, opts ..
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/agents", nil, p, opts)
+	return managedEndpoint[Agent](s.client, "/v1/agents").post(ctx, p, opts)
 }
 
 // Get retrieves the latest version of an agent (GET /v1/agents/{agent_id}).
@@ -598,6 +606,14 @@ type AgentGetParams struct {
 	Version int
 }
 
+// Validate reports a Version below 0.
+func (p AgentGetParams) Validate() error {
+	if p.Version < 0 {
+		return invalid("version", "must be at least 1, or 0 for the latest, got %d", p.Version)
+	}
+	return nil
+}
+
 // GetVersion retrieves one version of an agent (GET
 // /v1/agents/{agent_id}?version=n).
 func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentGetParams, opts ...option.RequestOption) (*Agent, error) {
@@ -605,14 +621,14 @@ func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentG
 	if err != nil {
 		return nil, err
 	}
-	var q url.Values
-	switch {
-	case p.Version < 0:
-		return nil, invalid("version", "must be at least 1, or 0 for the latest, got %d", p.Version)
-	case p.Version > 0:
-		q = url.Values{"version": {strconv.Itoa(p.Version)}}
+	if err := p.Validate(); err != nil {
+		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, "/v1/agents/"+seg, q, nil, opts)
+	e := managedEndpoint[Agent](s.client, "/v1/agents/"+seg)
+	if p.Version > 0 {
+		e.query = url.Values{"version": {strconv.Itoa(p.Version)}}
+	}
+	return e.get(ctx, opts)
 }
 
 // Update changes an agent, making a new version (POST
@@ -627,7 +643,7 @@ func (s *AgentsService) Update(ctx context.Context, agentID string, p AgentUpdat
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/agents/"+seg, nil, p, opts)
+	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg).post(ctx, p, opts)
 }
 
 // Archive archives an agent (POST /v1/agents/{agent_id}/archive): it is
@@ -638,17 +654,7 @@ func (s *AgentsService) Archive(ctx context.Context, agentID string, opts ...opt
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/agents/"+seg+"/archive", nil, nil, opts)
-}
-
-// send makes one agents call that answers an Agent.
-func (s *AgentsService) send(ctx context.Context, method, path string, q url.Values, body any, opts []option.RequestOption) (*Agent, error) {
-	var out Agent
-	r := &request{method: method, path: path, query: q, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg).action(ctx, "/archive", nil, opts)
 }
 
 // AgentListParams are the parameters of [AgentsService.List] and
@@ -675,18 +681,18 @@ func (p AgentListParams) Validate() error {
 	return validateLimit(p.Limit, 100)
 }
 
-func (p AgentListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/agents", p.Limit, opts, managedAgentsBetas...)
+func (p AgentListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.IncludeArchived {
-		l.query.Set("include_archived", "true")
+		q.Set("include_archived", "true")
 	}
 	if !p.CreatedAfter.IsZero() {
-		l.query.Set("created_at[gte]", p.CreatedAfter.UTC().Format(time.RFC3339Nano))
+		q.Set("created_at[gte]", p.CreatedAfter.UTC().Format(time.RFC3339Nano))
 	}
 	if !p.CreatedBefore.IsZero() {
-		l.query.Set("created_at[lte]", p.CreatedBefore.UTC().Format(time.RFC3339Nano))
+		q.Set("created_at[lte]", p.CreatedBefore.UTC().Format(time.RFC3339Nano))
 	}
-	return l
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // List iterates over the agents (their latest versions), fetching pages
@@ -694,17 +700,11 @@ func (p AgentListParams) call(c *Client, opts []option.RequestOption) listCall {
 // loop starts; ranging again lists again from p.Page; an error is yielded
 // once, last.
 func (s *AgentsService) List(ctx context.Context, p AgentListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
-	if err := p.Validate(); err != nil {
-		return listError[Agent](err)
-	}
-	return listByCursor[Agent](ctx, p.call(s.client, opts), p.Page, false)
+	return managedEndpoint[Agent](s.client, "/v1/agents").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of agents (GET /v1/agents). Continue with Page
 // set to the page's *NextPage while it is not nil.
 func (s *AgentsService) ListPage(ctx context.Context, p AgentListParams, opts ...option.RequestOption) (*Page[Agent], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[Agent](ctx, p.call(s.client, opts), p.Page)
+	return managedEndpoint[Agent](s.client, "/v1/agents").listPage(ctx, p, opts)
 }

@@ -26,8 +26,8 @@ type AgentVersionListParams struct {
 // when set.
 func (p AgentVersionListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p AgentVersionListParams) call(c *Client, seg string, opts []option.RequestOption) listCall {
-	return newListCall(c, "/v1/agents/"+seg+"/versions", p.Limit, opts, managedAgentsBetas...)
+func (p AgentVersionListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
 }
 
 // List iterates over an agent's versions, one [Agent] record each (GET
@@ -36,24 +36,18 @@ func (p AgentVersionListParams) call(c *Client, seg string, opts []option.Reques
 // last.
 func (s *AgentVersionsService) List(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
 	seg, err := pathID("agent_id", agentID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return listError[Agent](err)
 	}
-	return listByCursor[Agent](ctx, p.call(s.client, seg, opts), p.Page, false)
+	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg+"/versions").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of an agent's versions (GET
 // /v1/agents/{agent_id}/versions).
 func (s *AgentVersionsService) ListPage(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) (*Page[Agent], error) {
 	seg, err := pathID("agent_id", agentID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[Agent](ctx, p.call(s.client, seg, opts), p.Page)
+	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg+"/versions").listPage(ctx, p, opts)
 }

@@ -73,7 +73,7 @@ type BatchRequest struct {
 // custom_id ("requests[i].custom_id": its pattern, or a duplicate, naming
 // the earlier index) and the params ("requests[i].params.<path>", the
 // field Messages.Create would name). Create calls it before sending.
-func (p *BatchCreateParams) Validate() error {
+func (p BatchCreateParams) Validate() error {
 	switch n := len(p.Requests); {
 	case n == 0:
 		return invalid("requests", "must hold at least one request")
@@ -281,10 +281,13 @@ func (p BatchListParams) Validate() error {
 	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
-func (p BatchListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
+func (p BatchListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: idStart(p.AfterID, p.BeforeID)}
+}
 
-func (p BatchListParams) call(c *Client, opts []option.RequestOption) listCall {
-	return newListCall(c, batchesPath, p.Limit, opts)
+// listEndpoint is the batches list, paged by the id scheme.
+func (s *BatchesService) listEndpoint() endpoint[Batch] {
+	return endpoint[Batch]{c: s.client, path: batchesPath, scheme: idScheme}
 }
 
 // List iterates over the batches of the workspace, newest first, fetching
@@ -295,14 +298,14 @@ func (p BatchListParams) call(c *Client, opts []option.RequestOption) listCall {
 // is yielded once, last. With p.BeforeID set the list goes backwards, page
 // by page, towards newer batches; each page still comes newest first.
 func (s *BatchesService) List(ctx context.Context, p BatchListParams, opts ...option.RequestOption) iter.Seq2[Batch, error] {
-	return listIDs(ctx, s.client, p, opts, listByID[Batch])
+	return s.listEndpoint().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of batches (GET /v1/messages/batches). Continue
 // with AfterID set to the page's LastID while HasMore is true (or BeforeID
 // set to its FirstID to go backwards).
 func (s *BatchesService) ListPage(ctx context.Context, p BatchListParams, opts ...option.RequestOption) (*Page[Batch], error) {
-	return fetchIDParamsPage[Batch](ctx, s.client, p, opts)
+	return s.listEndpoint().listPage(ctx, p, opts)
 }
 
 // ---------------------------------------------------------------------------

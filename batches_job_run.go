@@ -333,7 +333,7 @@ func (r *jobRun) watermark() (*batchMark, error) {
 func (r *jobRun) create(s *subRecord, sp *spool) error {
 	backoff := r.job.p.PollInterval
 	for attempt := 1; ; attempt++ {
-		b, err := r.sendCreate(sp)
+		b, err := r.createFromSpool(sp)
 		if err == nil && b.ID == "" {
 			err = errors.New("mms: the service answered a batch create without a batch id")
 		}
@@ -389,9 +389,9 @@ func retryableRefusal(e *Error) bool {
 	return false
 }
 
-// sendCreate sends one create of the spooled body, without the client's
+// createFromSpool creates a batch from the spooled body, without the client's
 // retries.
-func (r *jobRun) sendCreate(sp *spool) (*Batch, error) {
+func (r *jobRun) createFromSpool(sp *spool) (*Batch, error) {
 	opts := append(slices.Clip(r.opts()), option.WithMaxRetries(0))
 	var b Batch
 	req := &request{method: http.MethodPost, path: batchesPath, betas: sp.betas, out: &b,

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -355,61 +354,57 @@ func (s *EnvironmentsService) Create(ctx context.Context, p EnvironmentCreatePar
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/environments", p, opts)
+	return managedEndpoint[Environment](s.client, "/v1/environments").post(ctx, p, opts)
 }
 
 // Get retrieves an environment (GET /v1/environments/{environment_id}).
-func (s *EnvironmentsService) Get(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Get(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, "/v1/environments/"+seg, nil, opts)
+	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).get(ctx, opts)
 }
 
 // Update changes an environment (POST /v1/environments/{environment_id}).
-func (s *EnvironmentsService) Update(ctx context.Context, envID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Update(ctx context.Context, environmentID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/environments/"+seg, p, opts)
+	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).post(ctx, p, opts)
 }
 
 // Archive archives an environment (POST
 // /v1/environments/{environment_id}/archive): it is kept, with ArchivedAt
 // set, and listed only with IncludeArchived.
-func (s *EnvironmentsService) Archive(ctx context.Context, envID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentsService) Archive(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/environments/"+seg+"/archive", nil, opts)
+	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes an environment (DELETE
 // /v1/environments/{environment_id}). The service answers
 // {id, type: "environment_deleted"} or, as its docs say, 204 with no body;
-// both give an [EnvironmentDeleted] naming envID.
-func (s *EnvironmentsService) Delete(ctx context.Context, envID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
-	seg, err := pathID("environment_id", envID)
+// both give an [EnvironmentDeleted] naming environmentID.
+func (s *EnvironmentsService) Delete(ctx context.Context, environmentID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
-	out := EnvironmentDeleted{ID: envID}
-	r := &request{method: http.MethodDelete, path: "/v1/environments/" + seg, betas: managedAgentsBetas, out: &out, emptyOK: true}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
+	e := managedEndpoint[EnvironmentDeleted](s.client, "/v1/environments/"+seg)
+	e.emptyOK = true
+	d, err := e.delete(ctx, opts)
+	if err == nil && d.ID == "" {
+		d.ID = environmentID // a 204 names no environment
 	}
-	return &out, nil
-}
-
-// send makes one environments call that answers an Environment.
-func (s *EnvironmentsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Environment, error) {
-	return sendManaged[Environment](ctx, s.client, method, path, body, opts)
+	return d, err
 }
 
 // EnvironmentListParams are the parameters of [EnvironmentsService.List]
@@ -427,31 +422,25 @@ type EnvironmentListParams struct {
 // when set.
 func (p EnvironmentListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p EnvironmentListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/environments", p.Limit, opts, managedAgentsBetas...)
+func (p EnvironmentListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.IncludeArchived {
-		l.query.Set("include_archived", "true")
+		q.Set("include_archived", "true")
 	}
-	return l
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // List iterates over the environments, fetching pages as it goes (GET
 // /v1/environments, cursor scheme). Nothing is sent before the loop
 // starts; an error is yielded once, last.
 func (s *EnvironmentsService) List(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) iter.Seq2[Environment, error] {
-	if err := p.Validate(); err != nil {
-		return listError[Environment](err)
-	}
-	return listByCursor[Environment](ctx, p.call(s.client, opts), p.Page, false)
+	return managedEndpoint[Environment](s.client, "/v1/environments").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of environments (GET /v1/environments).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *EnvironmentsService) ListPage(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) (*Page[Environment], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[Environment](ctx, p.call(s.client, opts), p.Page)
+	return managedEndpoint[Environment](s.client, "/v1/environments").listPage(ctx, p, opts)
 }
 
 // queryInt sets key to n in q, making q when needed.

@@ -246,8 +246,8 @@ func (p EnvironmentWorkPollParams) Validate() error {
 // be shorter than it, or Poll refuses the params before sending instead of
 // timing out on every empty poll. Without a request timeout (the default)
 // a poll lasts as long as the service holds it or ctx allows.
-func (s *EnvironmentWorkService) Poll(ctx context.Context, envID string, p EnvironmentWorkPollParams, opts ...option.RequestOption) (*Work, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) Poll(ctx context.Context, environmentID string, p EnvironmentWorkPollParams, opts ...option.RequestOption) (*Work, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
@@ -283,12 +283,12 @@ func (s *EnvironmentWorkService) Poll(ctx context.Context, envID string, p Envir
 
 // Get retrieves a work item (GET
 // /v1/environments/{environment_id}/work/{work_id}).
-func (s *EnvironmentWorkService) Get(ctx context.Context, envID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "")
+func (s *EnvironmentWorkService) Get(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "")
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, path, nil, opts)
+	return managedEndpoint[Work](s.client, path).get(ctx, opts)
 }
 
 // WorkUpdateParams are the parameters of [EnvironmentWorkService.Update].
@@ -315,25 +315,25 @@ func (p WorkUpdateParams) Validate() error {
 
 // Update changes a work item's metadata (POST
 // /v1/environments/{environment_id}/work/{work_id}).
-func (s *EnvironmentWorkService) Update(ctx context.Context, envID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "")
+func (s *EnvironmentWorkService) Update(ctx context.Context, environmentID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "")
 	if err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, p, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
 }
 
 // Ack acknowledges a polled work item, making it active (POST
 // …/work/{work_id}/ack).
-func (s *EnvironmentWorkService) Ack(ctx context.Context, envID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "/ack")
+func (s *EnvironmentWorkService) Ack(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "/ack")
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, nil, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, nil, opts)
 }
 
 // WorkHeartbeatParams are the parameters of
@@ -364,20 +364,15 @@ func (p WorkHeartbeatParams) Validate() error {
 }
 
 // Heartbeat keeps a work item's lease (POST …/work/{work_id}/heartbeat).
-func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, envID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
-	path, err := workPath(envID, workID, "/heartbeat")
+func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, environmentID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
+	path, err := workPath(environmentID, workID, "/heartbeat")
 	if err != nil {
 		return nil, err
 	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	var out WorkHeartbeat
-	r := &request{method: http.MethodPost, path: path, body: p, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[WorkHeartbeat](s.client, path).post(ctx, p, opts)
 }
 
 // WorkStopParams are the parameters of [EnvironmentWorkService.Stop].
@@ -393,29 +388,27 @@ func (p WorkStopParams) MarshalJSON() ([]byte, error) { return marshalRequest(p)
 // UnmarshalJSON decodes a request body.
 func (p *WorkStopParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
+// Validate returns nil: a stop has nothing to check client-side.
+func (p WorkStopParams) Validate() error { return nil }
+
 // Stop stops a work item (POST …/work/{work_id}/stop): it goes to
 // stopping, or with Force straight to stopped.
-func (s *EnvironmentWorkService) Stop(ctx context.Context, envID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(envID, workID, "/stop")
+func (s *EnvironmentWorkService) Stop(ctx context.Context, environmentID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {
+	path, err := workPath(environmentID, workID, "/stop")
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, path, p, opts)
+	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
 }
 
 // Stats reports the queue's depth and activity (GET
 // /v1/environments/{environment_id}/work/stats).
-func (s *EnvironmentWorkService) Stats(ctx context.Context, envID string, opts ...option.RequestOption) (*WorkQueueStats, error) {
-	seg, err := pathID("environment_id", envID)
+func (s *EnvironmentWorkService) Stats(ctx context.Context, environmentID string, opts ...option.RequestOption) (*WorkQueueStats, error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
-	var out WorkQueueStats
-	r := &request{method: http.MethodGet, path: "/v1/environments/" + seg + "/work/stats", betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[WorkQueueStats](s.client, "/v1/environments/"+seg+"/work/stats").get(ctx, opts)
 }
 
 // WorkListParams are the parameters of [EnvironmentWorkService.List] and
@@ -431,36 +424,34 @@ type WorkListParams struct {
 // when set.
 func (p WorkListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
+func (p WorkListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
+}
+
 // List iterates over an environment's work items (GET
 // /v1/environments/{environment_id}/work, cursor scheme), fetching pages
 // as it goes. Nothing is sent before the loop starts; an error is yielded
 // once, last.
-func (s *EnvironmentWorkService) List(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
-	seg, err := pathID("environment_id", envID)
-	if err == nil {
-		err = p.Validate()
-	}
+func (s *EnvironmentWorkService) List(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return listError[Work](err)
 	}
-	return listByCursor[Work](ctx, newListCall(s.client, "/v1/environments/"+seg+"/work", p.Limit, opts, managedAgentsBetas...), p.Page, false)
+	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of an environment's work items.
-func (s *EnvironmentWorkService) ListPage(ctx context.Context, envID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
-	seg, err := pathID("environment_id", envID)
-	if err == nil {
-		err = p.Validate()
-	}
+func (s *EnvironmentWorkService) ListPage(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
+	seg, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[Work](ctx, newListCall(s.client, "/v1/environments/"+seg+"/work", p.Limit, opts, managedAgentsBetas...), p.Page)
+	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").listPage(ctx, p, opts)
 }
 
 // workPath checks both ids and builds a work item's path with suffix.
-func workPath(envID, workID, suffix string) (string, error) {
-	env, err := pathID("environment_id", envID)
+func workPath(environmentID, workID, suffix string) (string, error) {
+	env, err := pathID("environment_id", environmentID)
 	if err != nil {
 		return "", err
 	}
@@ -469,11 +460,6 @@ func workPath(envID, workID, suffix string) (string, error) {
 		return "", err
 	}
 	return "/v1/environments/" + env + "/work/" + work + suffix, nil
-}
-
-// send makes one work call that answers a Work.
-func (s *EnvironmentWorkService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Work, error) {
-	return sendManaged[Work](ctx, s.client, method, path, body, opts)
 }
 
 // requestTimeout is the per-attempt timeout the caller set, 0 for none.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mms-sdk/mms-go/observe"
 	"io"
 	"iter"
 	"mime"
@@ -117,40 +116,7 @@ func (s *FilesService) Upload(ctx context.Context, p FileUploadParams, opts ...o
 		form.AddField("expires_in_seconds", strconv.Itoa(p.ExpiresInSeconds))
 	}
 	form.AddFile("file", name, contentType, src)
-	var out FileMetadata
-	if err := s.client.sendForm(ctx, "/v1/files", form, wire.BetaFiles, &out, opts); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// sendForm posts a multipart form, streamed, replayable when every part's
-// source can seek.
-func (c *Client) sendForm(ctx context.Context, path string, form *multipart.Form, beta string, out any, opts []option.RequestOption) error {
-	body, err := form.Open()
-	if err != nil {
-		return fmt.Errorf("mms: POST %s: %w", path, err)
-	}
-	r := &request{
-		method: http.MethodPost, path: path, stream: body, size: form.Size(),
-		contentType: form.ContentType(), betas: []string{beta}, out: out,
-	}
-	if form.Replayable() {
-		r.getBody = form.Open
-	}
-	cl := c.newCall(opts)
-	var op observe.Operation
-	if cl.err == nil {
-		ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.Upload, Name: "POST " + path, Method: http.MethodPost, Path: path})
-	}
-	_, err = cl.send(ctx, r)
-	if op != nil {
-		if err == nil {
-			op.Result(observe.Result{Response: out})
-		}
-		op.End(err)
-	}
-	return err
+	return filesEndpoint[FileMetadata](s.client, "").upload(ctx, form, opts)
 }
 
 // uploadFilename is the filename sent for an upload.
@@ -222,14 +188,22 @@ func (p FileListParams) Validate() error {
 	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
-func (p FileListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
-
-func (p FileListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/files", p.Limit, opts, wire.BetaFiles)
+func (p FileListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.ScopeID != "" {
-		l.query.Set("scope_id", p.ScopeID)
+		q.Set("scope_id", p.ScopeID)
 	}
-	return l
+	return listArgs{query: q, start: idStart(p.AfterID, p.BeforeID)}
+}
+
+// filesBetas is the endpoint beta list of every files request.
+var filesBetas = []string{wire.BetaFiles}
+
+// filesEndpoint is /v1/files followed by path (escaped), answering a T.
+// The list is paged by the id scheme and follows a page in the cursor
+// scheme by its next_page.
+func filesEndpoint[T any](c *Client, path string) endpoint[T] {
+	return endpoint[T]{c: c, path: "/v1/files" + path, betas: filesBetas, scheme: idOrCursorScheme}
 }
 
 // List iterates over the files, newest first, fetching pages of p.Limit as
@@ -239,90 +213,23 @@ func (p FileListParams) call(c *Client, opts []option.RequestOption) listCall {
 // either shape lists everything. Nothing is sent before the loop starts;
 // ranging again lists again; an error is yielded once, last.
 func (s *FilesService) List(ctx context.Context, p FileListParams, opts ...option.RequestOption) iter.Seq2[FileMetadata, error] {
-	return listIDs(ctx, s.client, p, opts, listByIDOrCursor[FileMetadata])
+	return filesEndpoint[FileMetadata](s.client, "").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of files (GET /v1/files). Continue with AfterID
 // set to the page's LastID while HasMore is true. A service answering in
 // the cursor scheme fills NextPage instead.
 func (s *FilesService) ListPage(ctx context.Context, p FileListParams, opts ...option.RequestOption) (*Page[FileMetadata], error) {
-	return fetchIDParamsPage[FileMetadata](ctx, s.client, p, opts)
-}
-
-// listByIDOrCursor is listByID that also follows next_page when a page
-// comes in the cursor scheme (no has_more), as the Files list may.
-func listByIDOrCursor[T any](ctx context.Context, l listCall, afterID, beforeID string) iter.Seq2[T, error] {
-	return func(yield func(T, error) bool) {
-		paging := map[string]string{"after_id": afterID, "before_id": beforeID}
-		backward := beforeID != ""
-		seen := positions{}
-		for {
-			for _, k := range []string{"after_id", "before_id", "page"} {
-				if err := seen.visit(l.path, k, paging[k]); err != nil {
-					yieldError(yield, err)
-					return
-				}
-			}
-			w, err := getListPage[T](ctx, l, paging)
-			if err != nil {
-				yieldError(yield, err)
-				return
-			}
-			for _, v := range w.Data {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			if len(w.Data) == 0 {
-				return
-			}
-			next, err := nextPaging(l.path, w.HasMore, w.FirstID, w.LastID, w.NextPage, backward)
-			if err != nil {
-				yieldError(yield, err)
-				return
-			}
-			if next == nil {
-				return
-			}
-			paging = next
-		}
-	}
-}
-
-// nextPaging returns the paging members of the next request, or nil at the
-// end of the list.
-func nextPaging(path string, hasMore *bool, firstID, lastID, nextPage *string, backward bool) (map[string]string, error) {
-	switch {
-	case hasMore != nil: // the id scheme
-		if !*hasMore {
-			return nil, nil
-		}
-		id, name, key := lastID, "last_id", "after_id"
-		if backward {
-			id, name, key = firstID, "first_id", "before_id"
-		}
-		if id == nil || *id == "" {
-			return nil, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", path, name)
-		}
-		return map[string]string{key: *id}, nil
-	case nextPage != nil && *nextPage != "" && !backward: // the cursor scheme
-		return map[string]string{"page": *nextPage}, nil
-	}
-	return nil, nil
+	return filesEndpoint[FileMetadata](s.client, "").listPage(ctx, p, opts)
 }
 
 // Get retrieves a file's record (GET /v1/files/{file_id}).
-func (s *FilesService) Get(ctx context.Context, id string, opts ...option.RequestOption) (*FileMetadata, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Get(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileMetadata, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}
-	var out FileMetadata
-	r := &request{method: http.MethodGet, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return filesEndpoint[FileMetadata](s.client, "/"+seg).get(ctx, opts)
 }
 
 // FileDownload is the content of a file as [FilesService.Download] returns
@@ -347,14 +254,14 @@ type FileDownload struct {
 // says Downloadable (files created by tools such as code execution); for
 // others it answers with an *[Error]. The per-attempt timeout covers the
 // wait for the response headers, not the reading of Body.
-func (s *FilesService) Download(ctx context.Context, id string, opts ...option.RequestOption) (*FileDownload, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Download(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileDownload, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}
 	r := &request{
 		method: http.MethodGet, path: "/v1/files/" + seg + "/content", accept: "application/binary",
-		betas: []string{wire.BetaFiles}, streaming: true,
+		betas: filesBetas, streaming: true,
 	}
 	resp, err := s.client.newCall(opts).send(ctx, r)
 	if err != nil {
@@ -372,17 +279,12 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 
 // Delete deletes a file (DELETE /v1/files/{file_id}). Its id stops working
 // in messages.
-func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.RequestOption) (*DeletedFile, error) {
-	seg, err := pathID("file_id", id)
+func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option.RequestOption) (*DeletedFile, error) {
+	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
 	}
-	var out DeletedFile
-	r := &request{method: http.MethodDelete, path: "/v1/files/" + seg, betas: []string{wire.BetaFiles}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return filesEndpoint[DeletedFile](s.client, "/"+seg).delete(ctx, opts)
 }
 
 // FileMetadata is a file's record (the wire type "file"). Members this SDK

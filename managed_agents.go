@@ -1,22 +1,19 @@
 package mms
 
-// Pieces shared by the managed-agents services (agents, and later
-// sessions, environments and vaults): their beta, the tri-state update
+// Pieces shared by the managed-agents services (agents, sessions,
+// environments and vaults): their beta, the tri-state update
 // field and the metadata patch of update bodies, and the metadata rules.
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"net/url"
 	"slices"
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
-	"github.com/mms-sdk/mms-go/option"
 )
 
 // BetaManagedAgents is the beta every managed-agents request carries
@@ -29,22 +26,10 @@ const BetaManagedAgents = "managed-agents-2026-04-01"
 // request.
 var managedAgentsBetas = []string{wire.BetaManagedAgents}
 
-// sendManaged makes one managed-agents call (the beta added) that answers
-// a T.
-func sendManaged[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
-	return sendFamily[T](ctx, c, managedAgentsBetas, method, path, nil, body, opts)
-}
-
-// sendFamily makes one call of an endpoint family that needs betas (the
-// managed-agents, memory-store, tunnel and user-profile services) and
-// answers a T; query may be nil.
-func sendFamily[T any](ctx context.Context, c *Client, betas []string, method, path string, query url.Values, body any, opts []option.RequestOption) (*T, error) {
-	var out T
-	r := &request{method: method, path: path, query: query, body: body, betas: betas, out: &out}
-	if _, err := c.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+// managedEndpoint is the managed-agents endpoint at path (escaped), the
+// beta added, answering a T.
+func managedEndpoint[T any](c *Client, path string) endpoint[T] {
+	return endpoint[T]{c: c, path: path, betas: managedAgentsBetas}
 }
 
 // updateState says what an [Update] asks for.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"net/url"
 	"time"
 	"unicode"
@@ -28,10 +27,10 @@ const BetaAgentMemory = "agent-memory-2026-07-22"
 // memoryBetas is the endpoint beta list of every memory-store request.
 var memoryBetas = []string{wire.BetaAgentMemory}
 
-// sendMemory makes one memory-store call (the beta added) that answers a
-// T; query may be nil.
-func sendMemory[T any](ctx context.Context, c *Client, method, path string, query url.Values, body any, opts []option.RequestOption) (*T, error) {
-	return sendFamily[T](ctx, c, memoryBetas, method, path, query, body, opts)
+// memoryEndpoint is the memory-store endpoint at path (escaped), the beta
+// added, answering a T; query (nil for none) goes with every request.
+func memoryEndpoint[T any](c *Client, path string, query url.Values) endpoint[T] {
+	return endpoint[T]{c: c, path: path, betas: memoryBetas, query: query}
 }
 
 // MemoryStoresService creates, retrieves, updates, lists, archives and
@@ -205,12 +204,16 @@ func (s *MemoryStoresService) Create(ctx context.Context, p MemoryStoreCreatePar
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[MemoryStore](ctx, s.client, http.MethodPost, "/v1/memory_stores", nil, p, opts)
+	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).post(ctx, p, opts)
 }
 
 // Get retrieves a memory store (GET /v1/memory_stores/{memory_store_id}).
 func (s *MemoryStoresService) Get(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
-	return s.at(ctx, http.MethodGet, storeID, "", opts)
+	path, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	return memoryEndpoint[MemoryStore](s.client, path, nil).get(ctx, opts)
 }
 
 // Update changes a store's name, description or metadata (POST
@@ -223,13 +226,17 @@ func (s *MemoryStoresService) Update(ctx context.Context, storeID string, p Memo
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[MemoryStore](ctx, s.client, http.MethodPost, path, nil, p, opts)
+	return memoryEndpoint[MemoryStore](s.client, path, nil).post(ctx, p, opts)
 }
 
 // Archive archives a store (POST /v1/memory_stores/{memory_store_id}/archive):
 // the record is kept with ArchivedAt set; new sessions naming it fail.
 func (s *MemoryStoresService) Archive(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
-	return s.at(ctx, http.MethodPost, storeID, "/archive", opts)
+	path, err := memoryStorePath(storeID)
+	if err != nil {
+		return nil, err
+	}
+	return memoryEndpoint[MemoryStore](s.client, path, nil).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a store and its memories for good (DELETE
@@ -239,16 +246,7 @@ func (s *MemoryStoresService) Delete(ctx context.Context, storeID string, opts .
 	if err != nil {
 		return nil, err
 	}
-	return sendMemory[MemoryStoreDeleted](ctx, s.client, http.MethodDelete, path, nil, nil, opts)
-}
-
-// at makes a body-less call on a store that answers its record.
-func (s *MemoryStoresService) at(ctx context.Context, method, storeID, suffix string, opts []option.RequestOption) (*MemoryStore, error) {
-	path, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return sendMemory[MemoryStore](ctx, s.client, method, path+suffix, nil, nil, opts)
+	return memoryEndpoint[MemoryStoreDeleted](s.client, path, nil).delete(ctx, opts)
 }
 
 // MemoryStoreListParams are the parameters of [MemoryStoresService.List]
@@ -275,13 +273,13 @@ func (p MemoryStoreListParams) Validate() error {
 	return validateLimit(p.Limit, 100)
 }
 
-func (p MemoryStoreListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/memory_stores", p.Limit, opts, memoryBetas...)
+func (p MemoryStoreListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.IncludeArchived {
-		l.query.Set("include_archived", "true")
+		q.Set("include_archived", "true")
 	}
-	setCreatedRange(l.query, p.CreatedAfter, p.CreatedBefore)
-	return l
+	setCreatedRange(q, p.CreatedAfter, p.CreatedBefore)
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // validateCreatedRange reports a lower creation bound later than the
@@ -309,19 +307,13 @@ func setCreatedRange(q url.Values, after, before time.Time) {
 // loop starts; ranging again lists again from p.Page; an error is yielded
 // once, last.
 func (s *MemoryStoresService) List(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) iter.Seq2[MemoryStore, error] {
-	if err := p.Validate(); err != nil {
-		return listError[MemoryStore](err)
-	}
-	return listByCursor[MemoryStore](ctx, p.call(s.client, opts), p.Page, false)
+	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of memory stores (GET /v1/memory_stores).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *MemoryStoresService) ListPage(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) (*Page[MemoryStore], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[MemoryStore](ctx, p.call(s.client, opts), p.Page)
+	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).listPage(ctx, p, opts)
 }
 
 // memoryStorePath checks a store id and returns the store's path.

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -299,6 +298,18 @@ type MemoryDeleteParams struct {
 	ExpectedContentSHA256 string
 }
 
+// Validate reports a bad view.
+func (p MemoryGetParams) Validate() error { return p.View.validate() }
+
+// Validate reports an ExpectedContentSHA256 that is set but not 64
+// lowercase hex digits.
+func (p MemoryDeleteParams) Validate() error {
+	if p.ExpectedContentSHA256 == "" {
+		return nil
+	}
+	return validateSHA256("expected_content_sha256", p.ExpectedContentSHA256)
+}
+
 // MemoryListParams are the parameters of [MemoriesService.List] and
 // [MemoriesService.ListPage].
 type MemoryListParams struct {
@@ -341,18 +352,18 @@ func (p MemoryListParams) Validate() error {
 	return nil
 }
 
-func (p MemoryListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
-	l := newListCall(c, path, p.Limit, opts, memoryBetas...)
+func (p MemoryListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.PathPrefix != "" {
-		l.query.Set("path_prefix", p.PathPrefix)
+		q.Set("path_prefix", p.PathPrefix)
 	}
 	if p.Depth > 0 {
-		l.query.Set("depth", strconv.Itoa(p.Depth))
+		q.Set("depth", strconv.Itoa(p.Depth))
 	}
 	if p.View != "" {
-		l.query.Set("view", string(p.View))
+		q.Set("view", string(p.View))
 	}
-	return l
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // Create writes a new memory (POST
@@ -366,7 +377,7 @@ func (s *MemoriesService) Create(ctx context.Context, storeID string, p MemoryCr
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[Memory](ctx, s.client, http.MethodPost, sp+"/memories", p.View.query(), p, opts)
+	return memoryEndpoint[Memory](s.client, sp+"/memories", p.View.query()).post(ctx, p, opts)
 }
 
 // Get retrieves a memory (GET …/memories/{memory_id}); its Content is set
@@ -376,10 +387,10 @@ func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, p M
 	if err != nil {
 		return nil, err
 	}
-	if err := p.View.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[Memory](ctx, s.client, http.MethodGet, path, p.View.query(), nil, opts)
+	return memoryEndpoint[Memory](s.client, path, p.View.query()).get(ctx, opts)
 }
 
 // Update changes a memory's content or path (POST …/memories/{memory_id}).
@@ -393,7 +404,7 @@ func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[Memory](ctx, s.client, http.MethodPost, path, p.View.query(), p, opts)
+	return memoryEndpoint[Memory](s.client, path, p.View.query()).post(ctx, p, opts)
 }
 
 // Delete deletes a memory (DELETE …/memories/{memory_id}); its versions
@@ -404,14 +415,14 @@ func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, 
 	if err != nil {
 		return nil, err
 	}
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	var q url.Values
 	if p.ExpectedContentSHA256 != "" {
-		if err := validateSHA256("expected_content_sha256", p.ExpectedContentSHA256); err != nil {
-			return nil, err
-		}
 		q = url.Values{"expected_content_sha256": {p.ExpectedContentSHA256}}
 	}
-	return sendMemory[MemoryDeleted](ctx, s.client, http.MethodDelete, path, q, nil, opts)
+	return memoryEndpoint[MemoryDeleted](s.client, path, q).delete(ctx, opts)
 }
 
 // List iterates over a store's memories and rolled-up prefixes, fetching
@@ -420,25 +431,19 @@ func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, 
 // sent before the loop starts; an error is yielded once, last.
 func (s *MemoriesService) List(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) iter.Seq2[MemoryListItem, error] {
 	sp, err := memoryStorePath(storeID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return listError[MemoryListItem](err)
 	}
-	return listByCursor[MemoryListItem](ctx, p.call(s.client, sp+"/memories", opts), p.Page, false)
+	return memoryEndpoint[MemoryListItem](s.client, sp+"/memories", nil).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a store's memories (GET …/memories).
 func (s *MemoriesService) ListPage(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) (*Page[MemoryListItem], error) {
 	sp, err := memoryStorePath(storeID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[MemoryListItem](ctx, p.call(s.client, sp+"/memories", opts), p.Page)
+	return memoryEndpoint[MemoryListItem](s.client, sp+"/memories", nil).listPage(ctx, p, opts)
 }
 
 // memoryPath checks both ids and returns the memory's path.

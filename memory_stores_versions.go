@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -175,18 +174,18 @@ func (p MemoryVersionListParams) Validate() error {
 	return p.View.validate()
 }
 
-func (p MemoryVersionListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
-	l := newListCall(c, path, p.Limit, opts, memoryBetas...)
+func (p MemoryVersionListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	for k, v := range map[string]string{
 		"memory_id": p.MemoryID, "operation": string(p.Operation), "session_id": p.SessionID,
 		"api_key_id": p.APIKeyID, "service_account_id": p.ServiceAccountID, "view": string(p.View),
 	} {
 		if v != "" {
-			l.query.Set(k, v)
+			q.Set(k, v)
 		}
 	}
-	setCreatedRange(l.query, p.CreatedAfter, p.CreatedBefore)
-	return l
+	setCreatedRange(q, p.CreatedAfter, p.CreatedBefore)
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // MemoryVersionGetParams are the parameters of [MemoryVersionsService.Get].
@@ -194,6 +193,9 @@ type MemoryVersionGetParams struct {
 	// View is sent as the view query parameter.
 	View MemoryView
 }
+
+// Validate reports a bad view.
+func (p MemoryVersionGetParams) Validate() error { return p.View.validate() }
 
 // Get retrieves a version (GET …/memory_versions/{memory_version_id}); its
 // Content is set only with p.View [MemoryViewFull] and while the version
@@ -203,10 +205,10 @@ func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID stri
 	if err != nil {
 		return nil, err
 	}
-	if err := p.View.validate(); err != nil {
+	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendMemory[MemoryVersionRecord](ctx, s.client, http.MethodGet, path, p.View.query(), nil, opts)
+	return memoryEndpoint[MemoryVersionRecord](s.client, path, p.View.query()).get(ctx, opts)
 }
 
 // Redact erases a version's content, hash, size and path for good (POST
@@ -217,7 +219,7 @@ func (s *MemoryVersionsService) Redact(ctx context.Context, storeID, versionID s
 	if err != nil {
 		return nil, err
 	}
-	return sendMemory[MemoryVersionRecord](ctx, s.client, http.MethodPost, path+"/redact", nil, nil, opts)
+	return memoryEndpoint[MemoryVersionRecord](s.client, path, nil).action(ctx, "/redact", nil, opts)
 }
 
 // List iterates over a store's versions, newest first, fetching pages as
@@ -225,25 +227,19 @@ func (s *MemoryVersionsService) Redact(ctx context.Context, storeID, versionID s
 // the loop starts; an error is yielded once, last.
 func (s *MemoryVersionsService) List(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) iter.Seq2[MemoryVersionRecord, error] {
 	sp, err := memoryStorePath(storeID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return listError[MemoryVersionRecord](err)
 	}
-	return listByCursor[MemoryVersionRecord](ctx, p.call(s.client, sp+"/memory_versions", opts), p.Page, false)
+	return memoryEndpoint[MemoryVersionRecord](s.client, sp+"/memory_versions", nil).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a store's versions (GET …/memory_versions).
 func (s *MemoryVersionsService) ListPage(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) (*Page[MemoryVersionRecord], error) {
 	sp, err := memoryStorePath(storeID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[MemoryVersionRecord](ctx, p.call(s.client, sp+"/memory_versions", opts), p.Page)
+	return memoryEndpoint[MemoryVersionRecord](s.client, sp+"/memory_versions", nil).listPage(ctx, p, opts)
 }
 
 // memoryVersionPath checks both ids and returns the version's path.

@@ -227,7 +227,7 @@ func (p prompt) betas() []string {
 
 // Validate checks the parameters against the service's rules; Create calls
 // it before sending. The error is a *ValidationError naming the field.
-func (p *MessageCreateParams) Validate() error {
+func (p MessageCreateParams) Validate() error {
 	if err := p.prompt().validate(); err != nil {
 		return err
 	}
@@ -284,7 +284,7 @@ func (p *MessageCreateParams) betas() []string {
 }
 
 // Validate checks the parameters; CountTokens calls it before sending.
-func (p *MessageCountTokensParams) Validate() error { return p.prompt().validate() }
+func (p MessageCountTokensParams) Validate() error { return p.prompt().validate() }
 
 func (p *MessageCountTokensParams) betas() []string { return p.prompt().betas() }
 

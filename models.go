@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"net/url"
 	"time"
 
@@ -44,10 +43,13 @@ func (p ModelListParams) Validate() error {
 	return validateIDParams(p.Limit, p.AfterID, p.BeforeID)
 }
 
-func (p ModelListParams) position() (afterID, beforeID string) { return p.AfterID, p.BeforeID }
+func (p ModelListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: idStart(p.AfterID, p.BeforeID)}
+}
 
-func (p ModelListParams) call(c *Client, opts []option.RequestOption) listCall {
-	return newListCall(c, "/v1/models", p.Limit, opts)
+// endpoint is /v1/models followed by path, paged by the id scheme.
+func (s *ModelsService) endpoint(path string) endpoint[ModelInfo] {
+	return endpoint[ModelInfo]{c: s.client, path: "/v1/models" + path, scheme: idScheme}
 }
 
 // List iterates over the models, newest release first, fetching pages of
@@ -67,31 +69,26 @@ func (p ModelListParams) call(c *Client, opts []option.RequestOption) listCall {
 // With p.BeforeID set the list goes backwards, page by page, towards newer
 // models; each page's models still come newest first.
 func (s *ModelsService) List(ctx context.Context, p ModelListParams, opts ...option.RequestOption) iter.Seq2[ModelInfo, error] {
-	return listIDs(ctx, s.client, p, opts, listByID[ModelInfo])
+	return s.endpoint("").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of models (GET /v1/models). Continue with
 // AfterID set to the page's LastID while HasMore is true (or BeforeID set to
 // its FirstID to go backwards).
 func (s *ModelsService) ListPage(ctx context.Context, p ModelListParams, opts ...option.RequestOption) (*Page[ModelInfo], error) {
-	return fetchIDParamsPage[ModelInfo](ctx, s.client, p, opts)
+	return s.endpoint("").listPage(ctx, p, opts)
 }
 
 // Get retrieves one model by id or alias (GET /v1/models/{model_id}); an
 // alias comes back resolved to the model's own id.
-func (s *ModelsService) Get(ctx context.Context, id string, opts ...option.RequestOption) (*ModelInfo, error) {
-	switch id {
+func (s *ModelsService) Get(ctx context.Context, modelID string, opts ...option.RequestOption) (*ModelInfo, error) {
+	switch modelID {
 	case "":
 		return nil, invalid("model_id", "must not be empty")
 	case ".", "..":
-		return nil, invalid("model_id", "must not be %q", id)
+		return nil, invalid("model_id", "must not be %q", modelID)
 	}
-	var m ModelInfo
-	r := &request{method: http.MethodGet, path: "/v1/models/" + url.PathEscape(id), out: &m}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return s.endpoint("/"+url.PathEscape(modelID)).get(ctx, opts)
 }
 
 // ModelInfo describes a model (the wire type "model"). Members this SDK

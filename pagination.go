@@ -12,7 +12,6 @@ import (
 	"strconv"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
-	"github.com/mms-sdk/mms-go/option"
 )
 
 // Page is one page of a list endpoint, for callers who keep their own
@@ -72,23 +71,31 @@ const (
 	ListOrderDesc ListOrder = "desc"
 )
 
-// listCall is one list call as a service builds it from its params. The
-// drivers below do the paging: a service's List is a Validate plus one
-// driver call, and its page-level call a Validate plus one fetch.
-//
-//	func (s *FooService) List(ctx context.Context, p FooListParams, opts ...option.RequestOption) iter.Seq2[Foo, error] {
-//		if err := p.Validate(); err != nil {
-//			return listError[Foo](err)
-//		}
-//		return listByCursor[Foo](ctx, p.call(s.client, opts), p.Page, false)
-//	}
+// listScheme is how a list pages.
+type listScheme uint8
+
+const (
+	// cursorScheme: page = next_page (or prev_page backwards), has_more
+	// where the endpoint sends it. The zero value: most lists use it.
+	cursorScheme listScheme = iota
+	// idScheme: after_id = last_id (or before_id = first_id backwards)
+	// while has_more.
+	idScheme
+	// idOrCursorScheme is the id scheme, but a page that comes in the
+	// cursor scheme (no has_more) is followed by its next_page, as the
+	// Files list may answer.
+	idOrCursorScheme
+)
+
+// listCall is one list call: an endpoint's list with a params' arguments
+// and the call's options. The drivers below do the paging.
 type listCall struct {
-	call call   // the List call's options, applied once for all its pages
-	path string // escaped, e.g. "/v1/models"
+	call   call   // the List call's options, applied once for all its pages
+	path   string // escaped, e.g. "/v1/models"
+	scheme listScheme
 	// query holds limit and filters but not the paging members (after_id,
-	// before_id, page), which the drivers set. Array filters go in with
-	// addQueryArray. A list with an order puts the params' order here itself
-	// when set. The drivers copy query for each request and never change it.
+	// before_id, page), which the drivers set. The drivers copy it for each
+	// request and never change it.
 	query url.Values
 	// order is the order the list is sorted in (the params' order, else the
 	// endpoint's default), which cursors are checked against and recorded
@@ -97,9 +104,58 @@ type listCall struct {
 	betas []string // the endpoint's required betas
 }
 
+// listParams are the params of a list: checked, then turned into the
+// list's arguments.
+type listParams interface {
+	Validate() error
+	listArgs() listArgs
+}
+
+// listArgs is what a list's params give its call.
+type listArgs struct {
+	// query holds limit and filters (see listCall.query). A list with an
+	// order puts the params' order here itself when set. Array filters go
+	// in with addQueryArray.
+	query url.Values
+	order ListOrder // see listCall.order
+	start listPos   // where List and ListPage start
+}
+
+// listPos is a position in a list: the paging members of one request, at
+// most one of them set (none: the list's start), and the direction an
+// iteration goes from it.
+type listPos struct {
+	afterID, beforeID string // the id scheme
+	page              Cursor // the cursor scheme
+	// backward walks towards the list's start: along first_id (the id
+	// scheme, set by a before_id start) or prev_page (the cursor scheme).
+	backward bool
+}
+
+// idStart is the start of an id-scheme list at the params' after_id or
+// before_id; a before_id pages backwards.
+func idStart(afterID, beforeID string) listPos {
+	return listPos{afterID: afterID, beforeID: beforeID, backward: beforeID != ""}
+}
+
+// limitQuery is a list's query with its page size when set; the params add
+// their filters.
+func limitQuery(limit int) url.Values {
+	q := url.Values{}
+	if limit != 0 {
+		q.Set("limit", strconv.Itoa(limit))
+	}
+	return q
+}
+
 // listPageWire is a page as the service sends it, in either scheme.
 type listPageWire[T any] struct {
-	Data     []T     `json:"data"`
+	Data []T `json:"data"`
+	listPaging
+}
+
+// listPaging is the paging members of a page as the service sends them.
+type listPaging struct {
 	HasMore  *bool   `json:"has_more"`
 	FirstID  *string `json:"first_id"`
 	LastID   *string `json:"last_id"`
@@ -162,15 +218,19 @@ func decodeItems[T any](data []byte) ([]T, error) {
 	return out, err
 }
 
-// getListPage sends one list request with the paging members in paging.
-func getListPage[T any](ctx context.Context, l listCall, paging map[string]string) (*listPageWire[T], error) {
-	q := make(url.Values, len(l.query)+len(paging))
+// getListPage sends one list request at pos. A cursor issued under another
+// order than the call's is refused before anything is sent.
+func getListPage[T any](ctx context.Context, l listCall, pos listPos) (*listPageWire[T], error) {
+	if err := checkCursor(pos.page, l.order); err != nil {
+		return nil, err
+	}
+	q := make(url.Values, len(l.query)+1)
 	for k, v := range l.query {
 		q[k] = append([]string(nil), v...)
 	}
-	for k, v := range paging {
-		if v != "" {
-			q.Set(k, v)
+	for _, m := range [...]struct{ key, value string }{{"after_id", pos.afterID}, {"before_id", pos.beforeID}, {"page", pos.page.Token}} {
+		if m.value != "" {
+			q.Set(m.key, m.value)
 		}
 	}
 	var page listPageWire[T]
@@ -181,70 +241,101 @@ func getListPage[T any](ctx context.Context, l listCall, paging map[string]strin
 	return &page, nil
 }
 
-// fetchIDPage fetches one page of an id-scheme list: the page after afterID,
-// or before beforeID, or the first page when both are "".
-func fetchIDPage[T any](ctx context.Context, l listCall, afterID, beforeID string) (*Page[T], error) {
-	w, err := getListPage[T](ctx, l, map[string]string{"after_id": afterID, "before_id": beforeID})
+// fetchListPage fetches the one page at pos: what a ListPage returns.
+// HasMore is has_more where the page sends it; else, in the cursor scheme,
+// whether next_page is set. Cursor members are passed on in every scheme
+// (the id scheme may grow them, files.md).
+func fetchListPage[T any](ctx context.Context, l listCall, pos listPos) (*Page[T], error) {
+	w, err := getListPage[T](ctx, l, pos)
 	if err != nil {
 		return nil, err
 	}
-	return &Page[T]{
-		Data: w.Data, HasMore: w.HasMore != nil && *w.HasMore,
-		FirstID: w.FirstID, LastID: w.LastID,
-		// The id scheme may grow cursor fields (files.md); pass them on.
+	p := &Page[T]{
+		Data: w.Data, FirstID: w.FirstID, LastID: w.LastID,
 		NextPage: cursorOf(w.NextPage, l.order), PrevPage: cursorOf(w.PrevPage, l.order),
-	}, nil
+	}
+	switch {
+	case w.HasMore != nil:
+		p.HasMore = *w.HasMore
+	case l.scheme == cursorScheme:
+		p.HasMore = p.NextPage != nil
+	}
+	return p, nil
 }
 
-// listByID iterates over every item of an id-scheme list from the params'
-// position: forwards with after_id = last_id, or backwards with before_id =
-// first_id when the caller started with beforeID. Each page's items come in
-// the list's order. It stops on an empty page or has_more = false, and
-// with an error when a page leads back to a position already read.
-func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) iter.Seq2[T, error] {
+// listItems iterates over every item of a list from start, in any scheme:
+// forwards (after_id = last_id, page = next_page) or backwards (before_id =
+// first_id, page = prev_page); each page's items come in the list's order.
+// It stops on an empty page or at the list's end (see next), and with an
+// error when a page leads back to a position already read.
+func listItems[T any](ctx context.Context, l listCall, start listPos) iter.Seq2[T, error] {
 	return observeList(ctx, l, func(ctx context.Context, yield func(T, error) bool) {
-		after, before := afterID, beforeID // per range: the sequence restarts
-		backward := before != ""
+		pos := start // per range: the sequence restarts
 		seen := positions{}
 		for {
-			var err error
-			if backward {
-				err = seen.visit(l.path, "before_id", before)
-			} else {
-				err = seen.visit(l.path, "after_id", after)
+			if err := seen.visitPos(l.path, pos); err != nil {
+				yieldError(yield, err)
+				return
 			}
+			w, err := getListPage[T](ctx, l, pos)
 			if err != nil {
 				yieldError(yield, err)
 				return
 			}
-			page, err := fetchIDPage[T](ctx, l, after, before)
-			if err != nil {
-				yieldError(yield, err)
-				return
-			}
-			for _, v := range page.Data {
+			for _, v := range w.Data {
 				if !yield(v, nil) {
 					return
 				}
 			}
-			if len(page.Data) == 0 || !page.HasMore {
+			if len(w.Data) == 0 {
 				return
 			}
-			next, name := page.LastID, "last_id"
-			if backward {
-				next, name = page.FirstID, "first_id"
-			}
-			if next == nil || *next == "" {
-				yieldError(yield, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", l.path, name))
+			next, more, err := l.next(&w.listPaging, pos)
+			if err != nil {
+				yieldError(yield, err)
 				return
 			}
-			if backward {
-				before = *next
-			} else {
-				after = *next
+			if !more {
+				return
 			}
+			pos = next
 		}
 	})
+}
+
+// next is the position after a page read at pos, or more = false at the
+// list's end. The id scheme ends at has_more = false (or absent); the
+// cursor scheme forwards at a null or empty next_page or has_more = false,
+// backwards at a null or empty prev_page. A Files page without has_more is
+// in the cursor scheme, followed forwards only.
+func (l listCall) next(w *listPaging, pos listPos) (_ listPos, more bool, _ error) {
+	if l.scheme == cursorScheme || l.scheme == idOrCursorScheme && w.HasMore == nil && !pos.backward {
+		token := w.NextPage
+		if pos.backward {
+			token = w.PrevPage
+		} else if w.HasMore != nil && !*w.HasMore {
+			return listPos{}, false, nil
+		}
+		c := cursorOf(token, l.order)
+		if c == nil {
+			return listPos{}, false, nil
+		}
+		return listPos{page: *c, backward: pos.backward}, true, nil
+	}
+	if w.HasMore == nil || !*w.HasMore {
+		return listPos{}, false, nil
+	}
+	id, name := w.LastID, "last_id"
+	if pos.backward {
+		id, name = w.FirstID, "first_id"
+	}
+	if id == nil || *id == "" {
+		return listPos{}, false, fmt.Errorf("mms: GET %s: the page says has_more but gives no %s", l.path, name)
+	}
+	if pos.backward {
+		return listPos{beforeID: *id, backward: true}, true, nil
+	}
+	return listPos{afterID: *id}, true, nil
 }
 
 // positions records the paging positions (after_id, before_id or page
@@ -252,6 +343,17 @@ func listByID[T any](ctx context.Context, l listCall, afterID, beforeID string) 
 // them (a → b → a) would make the iteration loop forever; it ends with an
 // error instead.
 type positions map[string]struct{}
+
+// visitPos records the paging members of pos (see visit).
+func (p positions) visitPos(path string, pos listPos) error {
+	if err := p.visit(path, "after_id", pos.afterID); err != nil {
+		return err
+	}
+	if err := p.visit(path, "before_id", pos.beforeID); err != nil {
+		return err
+	}
+	return p.visit(path, "page", pos.page.Token)
+}
 
 // visit records the position name=value, or reports that the iteration
 // asked for it before. The start of a list ("") is not a position.
@@ -265,67 +367,6 @@ func (p positions) visit(path, name, value string) error {
 	}
 	p[key] = struct{}{}
 	return nil
-}
-
-// fetchCursorPage fetches one page of a cursor-scheme list at cursor (the
-// first page when its Token is ""). A cursor issued under another order than
-// the call's is refused before anything is sent.
-func fetchCursorPage[T any](ctx context.Context, l listCall, cursor Cursor) (*Page[T], error) {
-	if err := checkCursor(cursor, l.order); err != nil {
-		return nil, err
-	}
-	w, err := getListPage[T](ctx, l, map[string]string{"page": cursor.Token})
-	if err != nil {
-		return nil, err
-	}
-	p := &Page[T]{
-		Data: w.Data, FirstID: w.FirstID, LastID: w.LastID,
-		NextPage: cursorOf(w.NextPage, l.order), PrevPage: cursorOf(w.PrevPage, l.order),
-	}
-	p.HasMore = p.NextPage != nil
-	if w.HasMore != nil {
-		p.HasMore = *w.HasMore
-	}
-	return p, nil
-}
-
-// listByCursor iterates over every item of a cursor-scheme list from start:
-// forwards along next_page, or, when backward, along prev_page (each page's
-// items still in the list's order). Forwards it stops when next_page is
-// null or empty, data is empty, or has_more is false; backwards when
-// prev_page is null or empty or data is empty. A cursor already read in
-// this iteration ends it with an error.
-func listByCursor[T any](ctx context.Context, l listCall, start Cursor, backward bool) iter.Seq2[T, error] {
-	return observeList(ctx, l, func(ctx context.Context, yield func(T, error) bool) {
-		cur := start // per range: the sequence restarts
-		seen := positions{}
-		for {
-			if err := seen.visit(l.path, "page", cur.Token); err != nil {
-				yieldError(yield, err)
-				return
-			}
-			page, err := fetchCursorPage[T](ctx, l, cur)
-			if err != nil {
-				yieldError(yield, err)
-				return
-			}
-			for _, v := range page.Data {
-				if !yield(v, nil) {
-					return
-				}
-			}
-			next := page.NextPage
-			if backward {
-				next = page.PrevPage
-			} else if !page.HasMore {
-				return
-			}
-			if len(page.Data) == 0 || next == nil {
-				return
-			}
-			cur = *next
-		}
-	})
 }
 
 // checkCursor refuses a cursor issued under another order than order. A
@@ -397,45 +438,6 @@ func validateIDParams(limit int, afterID, beforeID string) error {
 		return invalid("after_id", "cannot be used together with before_id")
 	}
 	return nil
-}
-
-// newListCall returns the call to path with limit in its query when set;
-// the caller adds its filters to the query.
-func newListCall(c *Client, path string, limit int, opts []option.RequestOption, betas ...string) listCall {
-	q := url.Values{}
-	if limit != 0 {
-		q.Set("limit", strconv.Itoa(limit))
-	}
-	return listCall{call: c.newCall(opts), path: path, query: q, betas: betas}
-}
-
-// idListParams are the params of an id-scheme list, as listIDs and
-// fetchIDParamsPage take them.
-type idListParams interface {
-	Validate() error
-	call(c *Client, opts []option.RequestOption) listCall
-	position() (afterID, beforeID string)
-}
-
-// listIDs is the List of an id-scheme service: p validated, then drive
-// (listByID, or a variant) from p's position.
-func listIDs[T any](ctx context.Context, c *Client, p idListParams, opts []option.RequestOption,
-	drive func(context.Context, listCall, string, string) iter.Seq2[T, error]) iter.Seq2[T, error] {
-	if err := p.Validate(); err != nil {
-		return listError[T](err)
-	}
-	after, before := p.position()
-	return drive(ctx, p.call(c, opts), after, before)
-}
-
-// fetchIDParamsPage is the ListPage of an id-scheme service: p validated,
-// then the page at p's position.
-func fetchIDParamsPage[T any](ctx context.Context, c *Client, p idListParams, opts []option.RequestOption) (*Page[T], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	after, before := p.position()
-	return fetchIDPage[T](ctx, p.call(c, opts), after, before)
 }
 
 // observeList runs one iteration of a list as an observed operation (all

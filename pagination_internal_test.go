@@ -184,7 +184,7 @@ func TestCursorListForward(t *testing.T) {
 			if tt.setup != nil {
 				tt.setup(s)
 			}
-			got, err := ids(t, listByCursor[thing](context.Background(), s.call(t, tt.order, ListOrderDesc), Cursor{}, false))
+			got, err := ids(t, listItems[thing](context.Background(), s.call(t, tt.order, ListOrderDesc), listPos{page: Cursor{}, backward: false}))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -213,7 +213,7 @@ func TestCursorListBackward(t *testing.T) {
 	ctx := context.Background()
 
 	// Walk to the last page with the page-level call, then go back.
-	p, err := fetchCursorPage[thing](ctx, l, Cursor{})
+	p, err := fetchListPage[thing](ctx, l, listPos{page: Cursor{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -221,14 +221,14 @@ func TestCursorListBackward(t *testing.T) {
 		t.Fatalf("first page = %+v", p)
 	}
 	for p.NextPage != nil {
-		if p, err = fetchCursorPage[thing](ctx, l, *p.NextPage); err != nil {
+		if p, err = fetchListPage[thing](ctx, l, listPos{page: *p.NextPage}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if p.HasMore || p.PrevPage == nil || *p.PrevPage != (Cursor{Token: "asc:3", Order: ListOrderAsc}) {
 		t.Fatalf("last page = %+v", p)
 	}
-	got, err := ids(t, listByCursor[thing](ctx, l, *p.PrevPage, true))
+	got, err := ids(t, listItems[thing](ctx, l, listPos{page: *p.PrevPage, backward: true}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,10 +257,10 @@ func TestCursorOrderMismatchRefused(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newCursorServer(t, 7)
 			l := s.call(t, tt.order, ListOrderDesc)
-			_, pageErr := fetchCursorPage[thing](ctx, l, tt.cursor)
+			_, pageErr := fetchListPage[thing](ctx, l, listPos{page: tt.cursor})
 			n := 0
 			var seqErr error
-			for _, err := range listByCursor[thing](ctx, l, tt.cursor, false) {
+			for _, err := range listItems[thing](ctx, l, listPos{page: tt.cursor, backward: false}) {
 				n++
 				if err != nil {
 					seqErr = err
@@ -289,14 +289,14 @@ func TestCursorOrderMismatchRefused(t *testing.T) {
 
 	// A cursor from a page is checked against a later call with the other order.
 	s := newCursorServer(t, 7)
-	p, err := fetchCursorPage[thing](ctx, s.call(t, "", ListOrderDesc), Cursor{})
+	p, err := fetchListPage[thing](ctx, s.call(t, "", ListOrderDesc), listPos{page: Cursor{}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p.NextPage.Order != ListOrderDesc {
 		t.Fatalf("cursor issued under the default order records %q", p.NextPage.Order)
 	}
-	if _, err := fetchCursorPage[thing](ctx, s.call(t, ListOrderAsc, ListOrderDesc), *p.NextPage); !errors.Is(err, ErrInvalidParams) {
+	if _, err := fetchListPage[thing](ctx, s.call(t, ListOrderAsc, ListOrderDesc), listPos{page: *p.NextPage}); !errors.Is(err, ErrInvalidParams) {
 		t.Errorf("reuse under asc: %v", err)
 	}
 	if got := len(s.sent()); got != 1 {
@@ -306,7 +306,7 @@ func TestCursorOrderMismatchRefused(t *testing.T) {
 
 func TestCursorListLazyRestartableBreak(t *testing.T) {
 	s := newCursorServer(t, 10)
-	seq := listByCursor[thing](context.Background(), s.call(t, ListOrderAsc, ListOrderDesc), Cursor{}, false)
+	seq := listItems[thing](context.Background(), s.call(t, ListOrderAsc, ListOrderDesc), listPos{page: Cursor{}, backward: false})
 	if len(s.sent()) != 0 {
 		t.Fatal("request sent before ranging")
 	}
@@ -336,7 +336,7 @@ func TestCursorListStopsOnLoopAndErrors(t *testing.T) {
 		s := newCursorServer(t, 9)
 		s.stuck = true
 		// The first page has no cursor to repeat; start from one.
-		got, err := ids(t, listByCursor[thing](ctx, s.call(t, ListOrderAsc, ""), Cursor{Token: "asc:3"}, false))
+		got, err := ids(t, listItems[thing](ctx, s.call(t, ListOrderAsc, ""), listPos{page: Cursor{Token: "asc:3"}, backward: false}))
 		if err == nil || len(got) != 3 || len(s.sent()) != 1 {
 			t.Fatalf("ids %v, err %v, %d requests", got, err, len(s.sent()))
 		}
@@ -344,7 +344,7 @@ func TestCursorListStopsOnLoopAndErrors(t *testing.T) {
 	t.Run("service error yielded once", func(t *testing.T) {
 		s := newCursorServer(t, 9)
 		n, errs := 0, 0
-		for _, err := range listByCursor[thing](ctx, s.call(t, ListOrderAsc, ""), Cursor{Token: "desc:3"}, false) {
+		for _, err := range listItems[thing](ctx, s.call(t, ListOrderAsc, ""), listPos{page: Cursor{Token: "desc:3"}, backward: false}) {
 			n++
 			if err != nil {
 				errs++
@@ -354,7 +354,7 @@ func TestCursorListStopsOnLoopAndErrors(t *testing.T) {
 		if n != 1 || errs != 1 {
 			t.Fatalf("yielded %d values, %d errors", n, errs)
 		}
-		_, err := fetchCursorPage[thing](ctx, s.call(t, ListOrderAsc, ""), Cursor{Token: "desc:3"})
+		_, err := fetchListPage[thing](ctx, s.call(t, ListOrderAsc, ""), listPos{page: Cursor{Token: "desc:3"}})
 		if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 			t.Errorf("err = %v", err)
 		}
@@ -374,7 +374,7 @@ func TestIDListStopsOnLoop(t *testing.T) {
 	}
 	n := 0
 	var last error
-	for _, err := range listByID[thing](context.Background(), listCall{call: c.newCall(nil), path: "/v1/x"}, "", "") {
+	for _, err := range listItems[thing](context.Background(), listCall{call: c.newCall(nil), path: "/v1/x", scheme: idScheme}, listPos{}) {
 		n++
 		last = err
 		if n > 10 {
@@ -435,17 +435,33 @@ func TestListsStopOnCycle(t *testing.T) {
 		want         []string
 		wantInErr    string
 	}{
-		{"id forwards", "id", func(l listCall) iter.Seq2[thing, error] { return listByID[thing](ctx, l, "", "") },
+		{"id forwards", "id", func(l listCall) iter.Seq2[thing, error] {
+			l.scheme = idScheme
+			return listItems[thing](ctx, l, listPos{})
+		},
 			[]string{"a", "b", "a"}, `after_id "a"`},
-		{"id backwards", "id", func(l listCall) iter.Seq2[thing, error] { return listByID[thing](ctx, l, "", "b") },
+		{"id backwards", "id", func(l listCall) iter.Seq2[thing, error] {
+			l.scheme = idScheme
+			return listItems[thing](ctx, l, idStart("", "b"))
+		},
 			[]string{"a", "b"}, `before_id "b"`},
-		{"cursor forwards", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByCursor[thing](ctx, l, Cursor{}, false) },
+		{"cursor forwards", "cursor", func(l listCall) iter.Seq2[thing, error] {
+			return listItems[thing](ctx, l, listPos{page: Cursor{}, backward: false})
+		},
 			[]string{"at-", "at-a", "at-b"}, `page "a"`},
-		{"cursor backwards", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByCursor[thing](ctx, l, Cursor{Token: "b"}, true) },
+		{"cursor backwards", "cursor", func(l listCall) iter.Seq2[thing, error] {
+			return listItems[thing](ctx, l, listPos{page: Cursor{Token: "b"}, backward: true})
+		},
 			[]string{"at-b", "at-a"}, `page "b"`},
-		{"files, id scheme", "id", func(l listCall) iter.Seq2[thing, error] { return listByIDOrCursor[thing](ctx, l, "", "") },
+		{"files, id scheme", "id", func(l listCall) iter.Seq2[thing, error] {
+			l.scheme = idOrCursorScheme
+			return listItems[thing](ctx, l, listPos{})
+		},
 			[]string{"a", "b", "a"}, `after_id "a"`},
-		{"files, cursor scheme", "cursor", func(l listCall) iter.Seq2[thing, error] { return listByIDOrCursor[thing](ctx, l, "", "") },
+		{"files, cursor scheme", "cursor", func(l listCall) iter.Seq2[thing, error] {
+			l.scheme = idOrCursorScheme
+			return listItems[thing](ctx, l, listPos{})
+		},
 			[]string{"at-", "at-a", "at-b"}, `page "a"`},
 	}
 	for _, tt := range tests {
@@ -499,7 +515,7 @@ func TestListPageWireDecode(t *testing.T) {
 			if err := decodeInto([]byte(page), &got); err != nil {
 				t.Fatal(err)
 			}
-			if d := cmp.Diff(want, plainPage(got)); d != "" {
+			if d := cmp.Diff(want, plainPage(got), cmp.AllowUnexported(plainPage{})); d != "" {
 				t.Errorf("page (-encoding/json +decoder):\n%s", d)
 			}
 			var things listPageWire[thing] // no decoder of its own

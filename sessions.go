@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"net/url"
 	"strconv"
 	"time"
@@ -649,7 +648,7 @@ func (s *SessionsService) Create(ctx context.Context, p SessionCreateParams, opt
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/sessions", p, opts)
+	return managedEndpoint[Session](s.client, "/v1/sessions").post(ctx, p, opts)
 }
 
 // Get retrieves a session (GET /v1/sessions/{session_id}).
@@ -658,7 +657,7 @@ func (s *SessionsService) Get(ctx context.Context, sessionID string, opts ...opt
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodGet, "/v1/sessions/"+seg, nil, opts)
+	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).get(ctx, opts)
 }
 
 // Update changes a session's title, metadata, agent tools or budget (POST
@@ -671,7 +670,7 @@ func (s *SessionsService) Update(ctx context.Context, sessionID string, p Sessio
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/sessions/"+seg, p, opts)
+	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).post(ctx, p, opts)
 }
 
 // Archive archives a session (POST /v1/sessions/{session_id}/archive): it
@@ -681,7 +680,7 @@ func (s *SessionsService) Archive(ctx context.Context, sessionID string, opts ..
 	if err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, "/v1/sessions/"+seg+"/archive", nil, opts)
+	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a session (DELETE /v1/sessions/{session_id}).
@@ -690,17 +689,7 @@ func (s *SessionsService) Delete(ctx context.Context, sessionID string, opts ...
 	if err != nil {
 		return nil, err
 	}
-	var out SessionDeleted
-	r := &request{method: http.MethodDelete, path: "/v1/sessions/" + seg, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
-}
-
-// send makes one sessions call that answers a Session.
-func (s *SessionsService) send(ctx context.Context, method, path string, body any, opts []option.RequestOption) (*Session, error) {
-	return sendManaged[Session](ctx, s.client, method, path, body, opts)
+	return managedEndpoint[SessionDeleted](s.client, "/v1/sessions/"+seg).delete(ctx, opts)
 }
 
 // SessionListParams are the parameters of [SessionsService.List] and
@@ -759,14 +748,13 @@ func (p SessionListParams) Validate() error {
 	return nil
 }
 
-func (p SessionListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/sessions", p.Limit, opts, managedAgentsBetas...)
-	l.order = ListOrderDesc
+func (p SessionListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
+	order := ListOrderDesc
 	if p.Order != "" {
-		l.order = p.Order
-		l.query.Set("order", string(p.Order))
+		order = p.Order
+		q.Set("order", string(p.Order))
 	}
-	q := l.query
 	for key, v := range map[string]string{"agent_id": p.AgentID, "deployment_id": p.DeploymentID, "memory_store_id": p.MemoryStoreID} {
 		if v != "" {
 			q.Set(key, v)
@@ -780,7 +768,7 @@ func (p SessionListParams) call(c *Client, opts []option.RequestOption) listCall
 	}
 	addQueryArray(q, "statuses", p.Statuses)
 	setTimeFilters(q, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
-	return l
+	return listArgs{query: q, order: order, start: listPos{page: p.Page, backward: p.FollowPrevPage}}
 }
 
 // setTimeFilters sets key[gt], key[gte], key[lt] and key[lte] for the
@@ -801,17 +789,15 @@ func setTimeFilters(q url.Values, key string, gt, gte, lt, lte time.Time) {
 // p.FollowPrevPage. Nothing is sent before the loop starts; ranging again
 // lists again from p.Page; an error is yielded once, last.
 func (s *SessionsService) List(ctx context.Context, p SessionListParams, opts ...option.RequestOption) iter.Seq2[Session, error] {
-	if err := p.Validate(); err != nil {
-		return listError[Session](err)
-	}
-	return listByCursor[Session](ctx, p.call(s.client, opts), p.Page, p.FollowPrevPage)
+	return managedEndpoint[Session](s.client, "/v1/sessions").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of sessions (GET /v1/sessions). Continue with
 // Page set to the page's *NextPage, or go back with *PrevPage.
 func (s *SessionsService) ListPage(ctx context.Context, p SessionListParams, opts ...option.RequestOption) (*Page[Session], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[Session](ctx, p.call(s.client, opts), p.Page)
+	return managedEndpoint[Session](s.client, "/v1/sessions").listPage(ctx, p, opts)
 }
+
+// Validate returns nil: an agent this SDK version does not model has
+// nothing to check client-side.
+func (UnknownSessionAgentParams) Validate() error { return nil }

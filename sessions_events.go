@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -56,7 +55,7 @@ func (s *SessionEventsService) Send(ctx context.Context, sessionID string, p Ses
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendManaged[SessionEventSendResult](ctx, s.client, http.MethodPost, path, p, opts)
+	return managedEndpoint[SessionEventSendResult](s.client, path).post(ctx, p, opts)
 }
 
 // SessionEventListParams are the parameters of [SessionEventsService.List]
@@ -93,20 +92,16 @@ func (p SessionEventListParams) Validate() error {
 	return nil
 }
 
-func (p SessionEventListParams) call(c *Client, sessionID string, opts []option.RequestOption) (listCall, error) {
-	path, err := sessionEventsPath(sessionID)
-	if err == nil {
-		err = p.Validate()
-	}
-	l := newListCall(c, path, p.Limit, opts, managedAgentsBetas...)
-	l.order = ListOrderAsc
+func (p SessionEventListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
+	order := ListOrderAsc
 	if p.Order != "" {
-		l.order = p.Order
-		l.query.Set("order", string(p.Order))
+		order = p.Order
+		q.Set("order", string(p.Order))
 	}
-	addQueryArray(l.query, "types", p.Types)
-	setTimeFilters(l.query, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
-	return l, err
+	addQueryArray(q, "types", p.Types)
+	setTimeFilters(q, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
+	return listArgs{query: q, order: order, start: listPos{page: p.Page}}
 }
 
 // List iterates over a session's stored events, fetching pages as it goes
@@ -115,21 +110,21 @@ func (p SessionEventListParams) call(c *Client, sessionID string, opts []option.
 // again; an error is yielded once, last. Events of kinds this SDK version
 // does not know come as [UnknownSessionEvent].
 func (s *SessionEventsService) List(ctx context.Context, sessionID string, p SessionEventListParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionEventsPath(sessionID)
 	if err != nil {
 		return listError[SessionEvent](err)
 	}
-	return listByCursor[SessionEvent](ctx, l, p.Page, false)
+	return managedEndpoint[SessionEvent](s.client, path).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's events. Continue with Page set
 // to the page's *NextPage.
 func (s *SessionEventsService) ListPage(ctx context.Context, sessionID string, p SessionEventListParams, opts ...option.RequestOption) (*Page[SessionEvent], error) {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionEventsPath(sessionID)
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[SessionEvent](ctx, l, p.Page)
+	return managedEndpoint[SessionEvent](s.client, path).listPage(ctx, p, opts)
 }
 
 // Stream streams a session's events as they happen (GET
@@ -161,7 +156,7 @@ func (s *SessionEventsService) Stream(ctx context.Context, sessionID string, p S
 func (s *SessionEventsService) stream(ctx context.Context, sessionID string, p SessionEventStreamParams, opts []option.RequestOption, phase func(live bool)) iter.Seq2[SessionEvent, error] {
 	path, err := sessionEventsPath(sessionID)
 	if err == nil {
-		err = p.validate()
+		err = p.Validate()
 	}
 	if err != nil {
 		return listError[SessionEvent](err)
@@ -203,32 +198,28 @@ type SessionThreadEventListParams struct {
 // Validate reports Limit outside 1–100 when set.
 func (p SessionThreadEventListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p SessionThreadEventListParams) call(c *Client, sessionID, threadID string, opts []option.RequestOption) (listCall, error) {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err == nil {
-		err = p.Validate()
-	}
-	return newListCall(c, path+"/events", p.Limit, opts, managedAgentsBetas...), err
+func (p SessionThreadEventListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
 }
 
 // List iterates over a thread's stored events (GET
 // /v1/sessions/{session_id}/threads/{thread_id}/events), fetching pages as
 // it goes.
 func (s *SessionThreadEventsService) List(ctx context.Context, sessionID, threadID string, p SessionThreadEventListParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
-	l, err := p.call(s.client, sessionID, threadID, opts)
+	path, err := sessionThreadPath(sessionID, threadID, false)
 	if err != nil {
 		return listError[SessionEvent](err)
 	}
-	return listByCursor[SessionEvent](ctx, l, p.Page, false)
+	return managedEndpoint[SessionEvent](s.client, path+"/events").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a thread's events.
 func (s *SessionThreadEventsService) ListPage(ctx context.Context, sessionID, threadID string, p SessionThreadEventListParams, opts ...option.RequestOption) (*Page[SessionEvent], error) {
-	l, err := p.call(s.client, sessionID, threadID, opts)
+	path, err := sessionThreadPath(sessionID, threadID, false)
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[SessionEvent](ctx, l, p.Page)
+	return managedEndpoint[SessionEvent](s.client, path+"/events").listPage(ctx, p, opts)
 }
 
 // Stream streams a thread's events (GET
@@ -240,7 +231,7 @@ func (s *SessionThreadEventsService) ListPage(ctx context.Context, sessionID, th
 func (s *SessionThreadEventsService) Stream(ctx context.Context, sessionID, threadID string, p SessionEventStreamParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
 	path, err := sessionThreadPath(sessionID, threadID, false)
 	if err == nil {
-		err = p.validate()
+		err = p.Validate()
 	}
 	if err != nil {
 		return listError[SessionEvent](err)

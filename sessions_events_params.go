@@ -510,3 +510,31 @@ func (u UnknownSessionContentBlock) MarshalJSON() ([]byte, error) { return marsh
 
 func (RedactedBlock) validate(string) error              { return nil }
 func (UnknownSessionContentBlock) validate(string) error { return nil }
+
+// Exported checks of the event variants. A variant checked alone names its
+// fields under "event"; [SessionEventSendParams.Validate] names them under
+// events[i].
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e UserMessageEventParams) Validate() error { return e.validate("event") }
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e UserToolConfirmationEventParams) Validate() error { return e.validate("event") }
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e UserCustomToolResultEventParams) Validate() error { return e.validate("event") }
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e UserToolResultEventParams) Validate() error { return e.validate("event") }
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e SystemMessageEventParams) Validate() error { return e.validate("event") }
+
+// Validate reports the first rule the event breaks; nothing is sent for it.
+func (e UserDefineOutcomeEventParams) Validate() error { return e.validate("event") }
+
+// Validate returns nil: an interrupt has nothing to check client-side.
+func (UserInterruptEventParams) Validate() error { return nil }
+
+// Validate returns nil: an event this SDK version does not model has nothing to check client-side.
+func (UnknownSessionEventParams) Validate() error { return nil }

@@ -80,7 +80,10 @@ const (
 	defaultSessionStreamIdle = 90 * time.Second
 )
 
-func (p SessionEventStreamParams) validate() error {
+// Validate reports the first rule the params break: an empty event delta
+// type, a negative reconnect attempt count or delay, or an initial delay
+// above the maximum.
+func (p SessionEventStreamParams) Validate() error {
 	for i, d := range p.EventDeltas {
 		if d == "" {
 			return invalid(fmt.Sprintf("event_deltas[%d]", i), "must not be empty")

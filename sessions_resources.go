@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
@@ -331,18 +330,17 @@ func (s *SessionResourcesService) Add(ctx context.Context, sessionID string, p F
 	if err := p.validate("resource"); err != nil {
 		return nil, err
 	}
-	var out FileResource
-	r := &request{method: http.MethodPost, path: path, body: p, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[FileResource](s.client, path).post(ctx, p, opts)
 }
 
 // Get retrieves one resource of a session (GET
 // /v1/sessions/{session_id}/resources/{resource_id}).
 func (s *SessionResourcesService) Get(ctx context.Context, sessionID, resourceID string, opts ...option.RequestOption) (SessionResource, error) {
-	return s.send(ctx, http.MethodGet, sessionID, resourceID, nil, opts)
+	path, err := sessionResourcePath(sessionID, resourceID, false)
+	if err != nil {
+		return nil, err
+	}
+	return resourceOf(managedEndpoint[sessionResourceValue](s.client, path).get(ctx, opts))
 }
 
 // Update rotates a GitHub repository resource's token (POST
@@ -351,7 +349,11 @@ func (s *SessionResourcesService) Update(ctx context.Context, sessionID, resourc
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return s.send(ctx, http.MethodPost, sessionID, resourceID, p, opts)
+	path, err := sessionResourcePath(sessionID, resourceID, false)
+	if err != nil {
+		return nil, err
+	}
+	return resourceOf(managedEndpoint[sessionResourceValue](s.client, path).post(ctx, p, opts))
 }
 
 // Delete removes a resource from a session (DELETE
@@ -361,25 +363,15 @@ func (s *SessionResourcesService) Delete(ctx context.Context, sessionID, resourc
 	if err != nil {
 		return nil, err
 	}
-	var out SessionResourceDeleted
-	r := &request{method: http.MethodDelete, path: path, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[SessionResourceDeleted](s.client, path).delete(ctx, opts)
 }
 
-func (s *SessionResourcesService) send(ctx context.Context, method, sessionID, resourceID string, body any, opts []option.RequestOption) (SessionResource, error) {
-	path, err := sessionResourcePath(sessionID, resourceID, false)
+// resourceOf unwraps the union a resource call answered.
+func resourceOf(v *sessionResourceValue, err error) (SessionResource, error) {
 	if err != nil {
 		return nil, err
 	}
-	var out sessionResourceValue
-	r := &request{method: method, path: path, body: body, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return out.v, nil
+	return v.v, nil
 }
 
 // SessionResourceListParams are the parameters of
@@ -394,29 +386,41 @@ type SessionResourceListParams struct {
 // Validate reports Limit outside 1–100 when set.
 func (p SessionResourceListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p SessionResourceListParams) call(c *Client, sessionID string, opts []option.RequestOption) (listCall, error) {
-	path, err := sessionResourcePath(sessionID, "", true)
-	if err == nil {
-		err = p.Validate()
-	}
-	return newListCall(c, path, p.Limit, opts, managedAgentsBetas...), err
+func (p SessionResourceListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
 }
 
 // List iterates over a session's resources, fetching pages as it goes
 // (GET /v1/sessions/{session_id}/resources, cursor scheme).
 func (s *SessionResourcesService) List(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) iter.Seq2[SessionResource, error] {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionResourcePath(sessionID, "", true)
 	if err != nil {
 		return listError[SessionResource](err)
 	}
-	return listByCursor[SessionResource](ctx, l, p.Page, false)
+	return managedEndpoint[SessionResource](s.client, path).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's resources.
 func (s *SessionResourcesService) ListPage(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) (*Page[SessionResource], error) {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionResourcePath(sessionID, "", true)
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[SessionResource](ctx, l, p.Page)
+	return managedEndpoint[SessionResource](s.client, path).listPage(ctx, p, opts)
 }
+
+// Exported checks of the resource variants, their fields named under
+// "resource" as [SessionResourcesService.Add] names them.
+
+// Validate reports the first rule the resource breaks.
+func (r GitHubRepositoryResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate reports a missing file id.
+func (r FileResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate reports the first rule the resource breaks.
+func (r MemoryStoreResourceParams) Validate() error { return r.validate("resource") }
+
+// Validate returns nil: a resource this SDK version does not model has
+// nothing to check client-side.
+func (UnknownSessionResourceParams) Validate() error { return nil }

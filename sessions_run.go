@@ -105,7 +105,7 @@ func (p SessionRunParams) Validate() error {
 	case p.ToolTimeout < 0, p.ResultTimeout < 0, p.IdleTimeout < 0:
 		return invalid("ToolTimeout", "timeouts must not be negative")
 	}
-	return p.Stream.validate()
+	return p.Stream.Validate()
 }
 
 // SessionRunStepKind says what a [SessionRunStep] reports.

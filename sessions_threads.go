@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
@@ -90,26 +89,21 @@ func sessionThreadPath(sessionID, threadID string, collection bool) (string, err
 
 // Get retrieves a thread (GET /v1/sessions/{session_id}/threads/{thread_id}).
 func (s *SessionThreadsService) Get(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
-	return s.send(ctx, http.MethodGet, sessionID, threadID, "", opts)
+	path, err := sessionThreadPath(sessionID, threadID, false)
+	if err != nil {
+		return nil, err
+	}
+	return managedEndpoint[SessionThread](s.client, path).get(ctx, opts)
 }
 
 // Archive archives a thread (POST
 // /v1/sessions/{session_id}/threads/{thread_id}/archive).
 func (s *SessionThreadsService) Archive(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
-	return s.send(ctx, http.MethodPost, sessionID, threadID, "/archive", opts)
-}
-
-func (s *SessionThreadsService) send(ctx context.Context, method, sessionID, threadID, suffix string, opts []option.RequestOption) (*SessionThread, error) {
 	path, err := sessionThreadPath(sessionID, threadID, false)
 	if err != nil {
 		return nil, err
 	}
-	var out SessionThread
-	r := &request{method: method, path: path + suffix, betas: managedAgentsBetas, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return managedEndpoint[SessionThread](s.client, path).action(ctx, "/archive", nil, opts)
 }
 
 // SessionThreadListParams are the parameters of
@@ -124,29 +118,25 @@ type SessionThreadListParams struct {
 // Validate reports Limit outside 1–100 when set.
 func (p SessionThreadListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p SessionThreadListParams) call(c *Client, sessionID string, opts []option.RequestOption) (listCall, error) {
-	path, err := sessionThreadPath(sessionID, "", true)
-	if err == nil {
-		err = p.Validate()
-	}
-	return newListCall(c, path, p.Limit, opts, managedAgentsBetas...), err
+func (p SessionThreadListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
 }
 
 // List iterates over a session's threads, fetching pages as it goes (GET
 // /v1/sessions/{session_id}/threads, cursor scheme).
 func (s *SessionThreadsService) List(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) iter.Seq2[SessionThread, error] {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionThreadPath(sessionID, "", true)
 	if err != nil {
 		return listError[SessionThread](err)
 	}
-	return listByCursor[SessionThread](ctx, l, p.Page, false)
+	return managedEndpoint[SessionThread](s.client, path).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's threads.
 func (s *SessionThreadsService) ListPage(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) (*Page[SessionThread], error) {
-	l, err := p.call(s.client, sessionID, opts)
+	path, err := sessionThreadPath(sessionID, "", true)
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[SessionThread](ctx, l, p.Page)
+	return managedEndpoint[SessionThread](s.client, path).listPage(ctx, p, opts)
 }

@@ -9,7 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"iter"
-	"net/http"
 	"os"
 	"path"
 	"path/filepath"
@@ -213,11 +212,7 @@ func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ..
 	if err != nil {
 		return nil, err
 	}
-	var out Skill
-	if err := s.client.sendForm(ctx, "/v1/skills", form, wire.BetaSkills, &out, opts); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[Skill](s.client, "/v1/skills").upload(ctx, form, opts)
 }
 
 // SkillListParams are the parameters of [SkillsService.List] and
@@ -238,12 +233,21 @@ func (p SkillListParams) Validate() error {
 	return validateLimit(p.Limit, 100)
 }
 
-func (p SkillListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/skills", p.Limit, opts, wire.BetaSkills)
+func (p SkillListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
 	if p.Source != "" {
-		l.query.Set("source", string(p.Source))
+		q.Set("source", string(p.Source))
 	}
-	return l
+	return listArgs{query: q, start: listPos{page: p.Page}}
+}
+
+// skillsBetas is the endpoint beta list of every skills request.
+var skillsBetas = []string{wire.BetaSkills}
+
+// skillsEndpoint is the skills endpoint at path (escaped), the beta added,
+// answering a T.
+func skillsEndpoint[T any](c *Client, path string) endpoint[T] {
+	return endpoint[T]{c: c, path: path, betas: skillsBetas}
 }
 
 // List iterates over the skills, fetching pages of p.Limit as it goes
@@ -251,19 +255,13 @@ func (p SkillListParams) call(c *Client, opts []option.RequestOption) listCall {
 // Nothing is sent before the loop starts; ranging again lists again from
 // p.Page; an error is yielded once, last.
 func (s *SkillsService) List(ctx context.Context, p SkillListParams, opts ...option.RequestOption) iter.Seq2[Skill, error] {
-	if err := p.Validate(); err != nil {
-		return listError[Skill](err)
-	}
-	return listByCursor[Skill](ctx, p.call(s.client, opts), p.Page, false)
+	return skillsEndpoint[Skill](s.client, "/v1/skills").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of skills (GET /v1/skills). Continue with Page
 // set to the page's *NextPage while HasMore is true.
 func (s *SkillsService) ListPage(ctx context.Context, p SkillListParams, opts ...option.RequestOption) (*Page[Skill], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[Skill](ctx, p.call(s.client, opts), p.Page)
+	return skillsEndpoint[Skill](s.client, "/v1/skills").listPage(ctx, p, opts)
 }
 
 // Get retrieves a skill (GET /v1/skills/{skill_id}).
@@ -272,12 +270,7 @@ func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.
 	if err != nil {
 		return nil, err
 	}
-	var out Skill
-	r := &request{method: http.MethodGet, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[Skill](s.client, "/v1/skills/"+seg).get(ctx, opts)
 }
 
 // Delete deletes a skill (DELETE /v1/skills/{skill_id}).
@@ -286,12 +279,7 @@ func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...opti
 	if err != nil {
 		return nil, err
 	}
-	var out DeletedSkill
-	r := &request{method: http.MethodDelete, path: "/v1/skills/" + seg, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[DeletedSkill](s.client, "/v1/skills/"+seg).delete(ctx, opts)
 }
 
 // SkillVersionCreateParams are the parameters of
@@ -321,11 +309,7 @@ func (s *SkillVersionsService) Create(ctx context.Context, skillID string, p Ski
 	if err != nil {
 		return nil, err
 	}
-	var out SkillVersion
-	if err := s.client.sendForm(ctx, "/v1/skills/"+seg+"/versions", form, wire.BetaSkills, &out, opts); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").upload(ctx, form, opts)
 }
 
 // SkillVersionListParams are the parameters of [SkillVersionsService.List]
@@ -343,8 +327,8 @@ func (p SkillVersionListParams) Validate() error {
 	return validateLimit(p.Limit, 1000)
 }
 
-func (p SkillVersionListParams) call(c *Client, seg string, opts []option.RequestOption) listCall {
-	return newListCall(c, "/v1/skills/"+seg+"/versions", p.Limit, opts, wire.BetaSkills)
+func (p SkillVersionListParams) listArgs() listArgs {
+	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
 }
 
 // List iterates over a skill's versions, newest first (GET
@@ -353,26 +337,20 @@ func (p SkillVersionListParams) call(c *Client, seg string, opts []option.Reques
 // last.
 func (s *SkillVersionsService) List(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) iter.Seq2[SkillVersion, error] {
 	seg, err := pathID("skill_id", skillID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return listError[SkillVersion](err)
 	}
-	return listByCursor[SkillVersion](ctx, p.call(s.client, seg, opts), p.Page, false)
+	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a skill's versions (GET
 // /v1/skills/{skill_id}/versions).
 func (s *SkillVersionsService) ListPage(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) (*Page[SkillVersion], error) {
 	seg, err := pathID("skill_id", skillID)
-	if err == nil {
-		err = p.Validate()
-	}
 	if err != nil {
 		return nil, err
 	}
-	return fetchCursorPage[SkillVersion](ctx, p.call(s.client, seg, opts), p.Page)
+	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").listPage(ctx, p, opts)
 }
 
 // Get retrieves one version of a skill (GET
@@ -383,12 +361,7 @@ func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string,
 	if err != nil {
 		return nil, err
 	}
-	var out SkillVersion
-	r := &request{method: http.MethodGet, path: p, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[SkillVersion](s.client, p).get(ctx, opts)
 }
 
 // Delete deletes one version of a skill (DELETE
@@ -398,12 +371,7 @@ func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version stri
 	if err != nil {
 		return nil, err
 	}
-	var out DeletedSkillVersion
-	r := &request{method: http.MethodDelete, path: p, betas: []string{wire.BetaSkills}, out: &out}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
-		return nil, err
-	}
-	return &out, nil
+	return skillsEndpoint[DeletedSkillVersion](s.client, p).delete(ctx, opts)
 }
 
 func versionPath(skillID, version string) (string, error) {

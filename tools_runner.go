@@ -209,7 +209,7 @@ func (r *ToolRunner) run(ctx context.Context, stream bool, yield func(ToolRunEve
 		}
 		tctx, turnOp := startOp(ctx, r.observer, observe.Op{Kind: observe.AgentTurn, Name: "ToolRunner.Turn",
 			Model: params.Model, Iteration: r.sent + 1, Stream: stream, Request: &params})
-		msg, ok, err := r.send(tctx, params, stream, yield)
+		msg, ok, err := r.fetchReply(tctx, params, stream, yield)
 		if !ok {
 			endOp(turnOp, nil)
 			return
@@ -260,17 +260,27 @@ func (r *ToolRunner) maxIterations() int {
 	return defaultMaxIterations
 }
 
+// Validate reports a negative MaxIterations, MaxConcurrency or
+// ToolTimeout. The tools and the request are checked when the runner
+// starts (a nil or duplicate tool, then [MessageCreateParams.Validate]).
+func (p ToolRunnerParams) Validate() error {
+	switch {
+	case p.MaxIterations < 0:
+		return invalid("MaxIterations", "must not be negative, got %d", p.MaxIterations)
+	case p.MaxConcurrency < 0:
+		return invalid("MaxConcurrency", "must not be negative, got %d", p.MaxConcurrency)
+	case p.ToolTimeout < 0:
+		return invalid("ToolTimeout", "must not be negative")
+	}
+	return nil
+}
+
 // prepare checks the runner's params and returns the request with the
 // runner's tools appended, and the tools by name. Nothing has been sent.
 func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, error) {
 	p := r.p
-	switch {
-	case p.MaxIterations < 0:
-		return MessageCreateParams{}, nil, invalid("MaxIterations", "must not be negative, got %d", p.MaxIterations)
-	case p.MaxConcurrency < 0:
-		return MessageCreateParams{}, nil, invalid("MaxConcurrency", "must not be negative, got %d", p.MaxConcurrency)
-	case p.ToolTimeout < 0:
-		return MessageCreateParams{}, nil, invalid("ToolTimeout", "must not be negative")
+	if err := p.Validate(); err != nil {
+		return MessageCreateParams{}, nil, err
 	}
 	params := p.Params
 	params.Messages = r.messages
@@ -307,9 +317,10 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 	return params, byName, nil
 }
 
-// send sends one request and returns the reply. ok is false when the
-// program stopped the iteration (a Stream loop body broke out).
-func (r *ToolRunner) send(ctx context.Context, params MessageCreateParams, stream bool, yield func(ToolRunEvent, error) bool) (msg *Message, ok bool, err error) {
+// fetchReply asks the model for its next reply (one Create or Stream) and
+// returns it. ok is false when the program stopped the iteration (a Stream
+// loop body broke out).
+func (r *ToolRunner) fetchReply(ctx context.Context, params MessageCreateParams, stream bool, yield func(ToolRunEvent, error) bool) (msg *Message, ok bool, err error) {
 	if !stream {
 		msg, err = r.s.Create(ctx, params, r.opts...)
 		return msg, true, err

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -27,9 +26,10 @@ const BetaMCPTunnels = "mcp-tunnels-2026-06-22"
 // tunnelBetas is the endpoint beta list of every tunnels request.
 var tunnelBetas = []string{wire.BetaMCPTunnels}
 
-// sendTunnel makes one tunnels call (the beta added) that answers a T.
-func sendTunnel[T any](ctx context.Context, c *Client, method, path string, body any, opts []option.RequestOption) (*T, error) {
-	return sendFamily[T](ctx, c, tunnelBetas, method, path, nil, body, opts)
+// tunnelEndpoint is the tunnels endpoint at path (escaped), the beta added,
+// answering a T.
+func tunnelEndpoint[T any](c *Client, path string) endpoint[T] {
+	return endpoint[T]{c: c, path: path, betas: tunnelBetas}
 }
 
 // TunnelsService creates, retrieves, lists and archives MCP tunnels
@@ -135,6 +135,10 @@ func (p TunnelRotateTokenParams) MarshalJSON() ([]byte, error) { return marshalR
 // UnmarshalJSON decodes a request body.
 func (p *TunnelRotateTokenParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
+// Validate returns nil: the service sets no limit on Reason, so there is
+// nothing to check client-side.
+func (p TunnelRotateTokenParams) Validate() error { return nil }
+
 // Create creates a tunnel (POST /v1/tunnels); the service assigns its
 // domain. The params are checked first (see [TunnelCreateParams.Validate]);
 // a *ValidationError means nothing was sent.
@@ -142,7 +146,7 @@ func (s *TunnelsService) Create(ctx context.Context, p TunnelCreateParams, opts 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendTunnel[Tunnel](ctx, s.client, http.MethodPost, "/v1/tunnels", p, opts)
+	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").post(ctx, p, opts)
 }
 
 // Get retrieves a tunnel (GET /v1/tunnels/{tunnel_id}).
@@ -151,7 +155,7 @@ func (s *TunnelsService) Get(ctx context.Context, tunnelID string, opts ...optio
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[Tunnel](ctx, s.client, http.MethodGet, path, nil, opts)
+	return tunnelEndpoint[Tunnel](s.client, path).get(ctx, opts)
 }
 
 // Archive archives a tunnel (POST /v1/tunnels/{tunnel_id}/archive). It
@@ -163,7 +167,7 @@ func (s *TunnelsService) Archive(ctx context.Context, tunnelID string, opts ...o
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[Tunnel](ctx, s.client, http.MethodPost, path+"/archive", nil, opts)
+	return tunnelEndpoint[Tunnel](s.client, path).action(ctx, "/archive", nil, opts)
 }
 
 // RevealToken returns the tunnel's connector token (POST
@@ -174,7 +178,7 @@ func (s *TunnelsService) RevealToken(ctx context.Context, tunnelID string, opts 
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[TunnelToken](ctx, s.client, http.MethodPost, path+"/reveal_token", nil, opts)
+	return tunnelEndpoint[TunnelToken](s.client, path).action(ctx, "/reveal_token", nil, opts)
 }
 
 // RotateToken replaces the tunnel's connector token and returns the new
@@ -185,17 +189,17 @@ func (s *TunnelsService) RotateToken(ctx context.Context, tunnelID string, p Tun
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[TunnelToken](ctx, s.client, http.MethodPost, path+"/rotate_token", p, opts)
+	return tunnelEndpoint[TunnelToken](s.client, path).action(ctx, "/rotate_token", p, opts)
 }
 
-// TunnelListParams are the parameters of [TunnelsService.List],
-// [TunnelsService.ListPage] and the certificates' lists.
+// TunnelListParams are the parameters of [TunnelsService.List] and
+// [TunnelsService.ListPage].
 type TunnelListParams struct {
 	// Limit is the page size, 1–100; 0 leaves it to the service (20).
 	Limit int
 	// Page starts the list at a page returned before as NextPage.
 	Page Cursor
-	// IncludeArchived lists archived records too.
+	// IncludeArchived lists archived tunnels too.
 	IncludeArchived bool
 }
 
@@ -203,28 +207,18 @@ type TunnelListParams struct {
 // when set.
 func (p TunnelListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p TunnelListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
-	l := newListCall(c, path, p.Limit, opts, tunnelBetas...)
-	if p.IncludeArchived {
-		l.query.Set("include_archived", "true")
-	}
-	return l
+func (p TunnelListParams) listArgs() listArgs {
+	return archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
 }
 
-// listTunnelItems and pageTunnelItems are List and ListPage of a tunnels
-// list at path (its segments already checked).
-func listTunnelItems[T any](ctx context.Context, c *Client, path string, p TunnelListParams, opts []option.RequestOption) iter.Seq2[T, error] {
-	if err := p.Validate(); err != nil {
-		return listError[T](err)
+// archivedListArgs are the arguments of a cursor list whose only filter is
+// include_archived.
+func archivedListArgs(limit int, page Cursor, includeArchived bool) listArgs {
+	q := limitQuery(limit)
+	if includeArchived {
+		q.Set("include_archived", "true")
 	}
-	return listByCursor[T](ctx, p.call(c, path, opts), p.Page, false)
-}
-
-func pageTunnelItems[T any](ctx context.Context, c *Client, path string, p TunnelListParams, opts []option.RequestOption) (*Page[T], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[T](ctx, p.call(c, path, opts), p.Page)
+	return listArgs{query: q, start: listPos{page: page}}
 }
 
 // List iterates over the tunnels, newest first, fetching pages as it goes
@@ -232,13 +226,13 @@ func pageTunnelItems[T any](ctx context.Context, c *Client, path string, p Tunne
 // starts; ranging again lists again from p.Page; an error is yielded once,
 // last.
 func (s *TunnelsService) List(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) iter.Seq2[Tunnel, error] {
-	return listTunnelItems[Tunnel](ctx, s.client, "/v1/tunnels", p, opts)
+	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of tunnels (GET /v1/tunnels). Continue with
 // Page set to the page's *NextPage while it is not nil.
 func (s *TunnelsService) ListPage(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) (*Page[Tunnel], error) {
-	return pageTunnelItems[Tunnel](ctx, s.client, "/v1/tunnels", p, opts)
+	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").listPage(ctx, p, opts)
 }
 
 // tunnelPath checks a tunnel id and returns the tunnel's path.

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"iter"
-	"net/http"
 	"strings"
 	"time"
 
@@ -134,7 +133,7 @@ func (s *TunnelCertificatesService) Create(ctx context.Context, tunnelID string,
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendTunnel[TunnelCertificate](ctx, s.client, http.MethodPost, path+"/certificates", p, opts)
+	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").post(ctx, p, opts)
 }
 
 // Get retrieves a certificate (GET
@@ -144,7 +143,7 @@ func (s *TunnelCertificatesService) Get(ctx context.Context, tunnelID, certifica
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[TunnelCertificate](ctx, s.client, http.MethodGet, path, nil, opts)
+	return tunnelEndpoint[TunnelCertificate](s.client, path).get(ctx, opts)
 }
 
 // Archive archives a certificate (POST
@@ -154,28 +153,47 @@ func (s *TunnelCertificatesService) Archive(ctx context.Context, tunnelID, certi
 	if err != nil {
 		return nil, err
 	}
-	return sendTunnel[TunnelCertificate](ctx, s.client, http.MethodPost, path+"/archive", nil, opts)
+	return tunnelEndpoint[TunnelCertificate](s.client, path).action(ctx, "/archive", nil, opts)
+}
+
+// TunnelCertificateListParams are the parameters of
+// [TunnelCertificatesService.List] and [TunnelCertificatesService.ListPage].
+type TunnelCertificateListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived certificates too.
+	IncludeArchived bool
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p TunnelCertificateListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p TunnelCertificateListParams) listArgs() listArgs {
+	return archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
 }
 
 // List iterates over a tunnel's certificates, newest first, fetching pages
 // as it goes (GET /v1/tunnels/{tunnel_id}/certificates, cursor scheme).
 // Nothing is sent before the loop starts; an error is yielded once, last.
-func (s *TunnelCertificatesService) List(ctx context.Context, tunnelID string, p TunnelListParams, opts ...option.RequestOption) iter.Seq2[TunnelCertificate, error] {
+func (s *TunnelCertificatesService) List(ctx context.Context, tunnelID string, p TunnelCertificateListParams, opts ...option.RequestOption) iter.Seq2[TunnelCertificate, error] {
 	path, err := tunnelPath(tunnelID)
 	if err != nil {
 		return listError[TunnelCertificate](err)
 	}
-	return listTunnelItems[TunnelCertificate](ctx, s.client, path+"/certificates", p, opts)
+	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a tunnel's certificates (GET
 // /v1/tunnels/{tunnel_id}/certificates).
-func (s *TunnelCertificatesService) ListPage(ctx context.Context, tunnelID string, p TunnelListParams, opts ...option.RequestOption) (*Page[TunnelCertificate], error) {
+func (s *TunnelCertificatesService) ListPage(ctx context.Context, tunnelID string, p TunnelCertificateListParams, opts ...option.RequestOption) (*Page[TunnelCertificate], error) {
 	path, err := tunnelPath(tunnelID)
 	if err != nil {
 		return nil, err
 	}
-	return pageTunnelItems[TunnelCertificate](ctx, s.client, path+"/certificates", p, opts)
+	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").listPage(ctx, p, opts)
 }
 
 // tunnelCertificatePath checks both ids and returns the certificate's

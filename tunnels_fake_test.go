@@ -168,7 +168,7 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 	if ar, err := tc.Archive(ctx, tn.ID, c1.ID); err != nil || ar.ArchivedAt == nil {
 		t.Fatalf("Archive: %+v %v", ar, err)
 	}
-	ids := func(p mms.TunnelListParams) []string {
+	ids := func(p mms.TunnelCertificateListParams) []string {
 		t.Helper()
 		var out []string
 		for x, err := range tc.List(ctx, tn.ID, p) {
@@ -179,13 +179,13 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 		}
 		return out
 	}
-	if got := ids(mms.TunnelListParams{}); !cmp.Equal(got, []string{c2.ID}) {
+	if got := ids(mms.TunnelCertificateListParams{}); !cmp.Equal(got, []string{c2.ID}) {
 		t.Errorf("list %v", got)
 	}
-	if got := ids(mms.TunnelListParams{IncludeArchived: true, Limit: 1}); !cmp.Equal(got, []string{c2.ID, c1.ID}) {
+	if got := ids(mms.TunnelCertificateListParams{IncludeArchived: true, Limit: 1}); !cmp.Equal(got, []string{c2.ID, c1.ID}) {
 		t.Errorf("list archived %v", got)
 	}
-	if p, err := tc.ListPage(ctx, tn.ID, mms.TunnelListParams{}); err != nil || len(p.Data) != 1 {
+	if p, err := tc.ListPage(ctx, tn.ID, mms.TunnelCertificateListParams{}); err != nil || len(p.Data) != 1 {
 		t.Errorf("ListPage %+v %v", p, err)
 	}
 

@@ -157,10 +157,10 @@ func TestTunnelCertificatesWire(t *testing.T) {
 			return err
 		}, "POST", base + "/tcrt_1/archive", "", "", nil},
 		{"list", reply{body: page}, func(ctx context.Context, c *mms.Client) error {
-			return drain(c.Tunnels.Certificates.List(ctx, "tnl_1", mms.TunnelListParams{Limit: 3, IncludeArchived: true}))
+			return drain(c.Tunnels.Certificates.List(ctx, "tnl_1", mms.TunnelCertificateListParams{Limit: 3, IncludeArchived: true}))
 		}, "GET", base, "include_archived=true&limit=3", "", nil},
 		{"list page, escaped id", reply{body: page}, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.Tunnels.Certificates.ListPage(ctx, "tnl 1", mms.TunnelListParams{Page: mms.Cursor{Token: "page_y"}})
+			_, err := c.Tunnels.Certificates.ListPage(ctx, "tnl 1", mms.TunnelCertificateListParams{Page: mms.Cursor{Token: "page_y"}})
 			return err
 		}, "GET", "/v1/tunnels/tnl 1/certificates", "page=page_y", "", nil},
 	})
@@ -228,19 +228,22 @@ func TestTunnelValidation(t *testing.T) {
 		call  func() error
 		field string
 	}{
-		"get":           {func() error { _, err := c.Tunnels.Get(ctx, ""); return err }, "tunnel_id"},
-		"archive":       {func() error { _, err := c.Tunnels.Archive(ctx, ".."); return err }, "tunnel_id"},
-		"reveal":        {func() error { _, err := c.Tunnels.RevealToken(ctx, ""); return err }, "tunnel_id"},
-		"rotate":        {func() error { _, err := c.Tunnels.RotateToken(ctx, ".", mms.TunnelRotateTokenParams{}); return err }, "tunnel_id"},
-		"limit 101":     {func() error { _, err := c.Tunnels.ListPage(ctx, mms.TunnelListParams{Limit: 101}); return err }, "limit"},
-		"list limit":    {func() error { return drain(c.Tunnels.List(ctx, mms.TunnelListParams{Limit: -1})) }, "limit"},
-		"cert create":   {func() error { _, err := tc.Create(ctx, "", ca); return err }, "tunnel_id"},
-		"cert get":      {func() error { _, err := tc.Get(ctx, "tnl_1", ""); return err }, "certificate_id"},
-		"cert get tnl":  {func() error { _, err := tc.Get(ctx, "", "tcrt_1"); return err }, "tunnel_id"},
-		"cert archive":  {func() error { _, err := tc.Archive(ctx, "tnl_1", ".."); return err }, "certificate_id"},
-		"cert list":     {func() error { return drain(tc.List(ctx, "", mms.TunnelListParams{})) }, "tunnel_id"},
-		"cert page":     {func() error { _, err := tc.ListPage(ctx, "", mms.TunnelListParams{}); return err }, "tunnel_id"},
-		"cert page 101": {func() error { _, err := tc.ListPage(ctx, "tnl_1", mms.TunnelListParams{Limit: 101}); return err }, "limit"},
+		"get":          {func() error { _, err := c.Tunnels.Get(ctx, ""); return err }, "tunnel_id"},
+		"archive":      {func() error { _, err := c.Tunnels.Archive(ctx, ".."); return err }, "tunnel_id"},
+		"reveal":       {func() error { _, err := c.Tunnels.RevealToken(ctx, ""); return err }, "tunnel_id"},
+		"rotate":       {func() error { _, err := c.Tunnels.RotateToken(ctx, ".", mms.TunnelRotateTokenParams{}); return err }, "tunnel_id"},
+		"limit 101":    {func() error { _, err := c.Tunnels.ListPage(ctx, mms.TunnelListParams{Limit: 101}); return err }, "limit"},
+		"list limit":   {func() error { return drain(c.Tunnels.List(ctx, mms.TunnelListParams{Limit: -1})) }, "limit"},
+		"cert create":  {func() error { _, err := tc.Create(ctx, "", ca); return err }, "tunnel_id"},
+		"cert get":     {func() error { _, err := tc.Get(ctx, "tnl_1", ""); return err }, "certificate_id"},
+		"cert get tnl": {func() error { _, err := tc.Get(ctx, "", "tcrt_1"); return err }, "tunnel_id"},
+		"cert archive": {func() error { _, err := tc.Archive(ctx, "tnl_1", ".."); return err }, "certificate_id"},
+		"cert list":    {func() error { return drain(tc.List(ctx, "", mms.TunnelCertificateListParams{})) }, "tunnel_id"},
+		"cert page":    {func() error { _, err := tc.ListPage(ctx, "", mms.TunnelCertificateListParams{}); return err }, "tunnel_id"},
+		"cert page 101": {func() error {
+			_, err := tc.ListPage(ctx, "tnl_1", mms.TunnelCertificateListParams{Limit: 101})
+			return err
+		}, "limit"},
 	} {
 		var ve *mms.ValidationError
 		if err := tt.call(); !errors.As(err, &ve) || ve.Field != tt.field {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -262,6 +261,9 @@ func (p UserProfileCreateParams) Validate() error {
 			return invalid("metadata."+k, "must not be empty on create (an empty value deletes a key on update)")
 		}
 	}
+	if p.ExternalUserDetails == nil {
+		return nil
+	}
 	return p.ExternalUserDetails.Validate()
 }
 
@@ -337,6 +339,9 @@ func (p UserProfileUpdateParams) Validate() error {
 	if err := validateMetadata("metadata", p.Metadata); err != nil {
 		return err
 	}
+	if p.ExternalUserDetails == nil {
+		return nil
+	}
 	return p.ExternalUserDetails.Validate()
 }
 
@@ -359,10 +364,7 @@ type UserProfileExternalUserDetailsParams struct {
 // Validate reports the first rule the details break: a country other than
 // two uppercase letters, or a hash or reference id over 255 characters
 // (an empty one is not sent).
-func (d *UserProfileExternalUserDetailsParams) Validate() error {
-	if d == nil {
-		return nil
-	}
+func (d UserProfileExternalUserDetailsParams) Validate() error {
 	const path = "external_user_details."
 	if c := d.Country; c != "" && (len(c) != 2 || !isUpperASCII(c[0]) || !isUpperASCII(c[1])) {
 		return invalid(path+"country", "must be an ISO 3166-1 alpha-2 code (two uppercase letters), got %q", c)
@@ -386,7 +388,7 @@ func (s *UserProfilesService) Create(ctx context.Context, p UserProfileCreatePar
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendFamily[UserProfile](ctx, s.client, userProfileBetas, http.MethodPost, "/v1/user_profiles", nil, p, opts)
+	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").post(ctx, p, opts)
 }
 
 // Get retrieves a user profile (GET /v1/user_profiles/{user_profile_id}).
@@ -395,7 +397,7 @@ func (s *UserProfilesService) Get(ctx context.Context, userProfileID string, opt
 	if err != nil {
 		return nil, err
 	}
-	return sendFamily[UserProfile](ctx, s.client, userProfileBetas, http.MethodGet, path, nil, nil, opts)
+	return profileEndpoint[UserProfile](s.client, path).get(ctx, opts)
 }
 
 // Update changes a user profile (POST /v1/user_profiles/{user_profile_id}).
@@ -408,7 +410,7 @@ func (s *UserProfilesService) Update(ctx context.Context, userProfileID string, 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendFamily[UserProfile](ctx, s.client, userProfileBetas, http.MethodPost, path, nil, p, opts)
+	return profileEndpoint[UserProfile](s.client, path).post(ctx, p, opts)
 }
 
 // CreateEnrollmentURL mints a trust-grant enrollment link for a user
@@ -420,7 +422,7 @@ func (s *UserProfilesService) CreateEnrollmentURL(ctx context.Context, userProfi
 	if err != nil {
 		return nil, err
 	}
-	return sendFamily[UserProfileEnrollmentURL](ctx, s.client, userProfileBetas, http.MethodPost, path+"/enrollment_url", nil, nil, opts)
+	return profileEndpoint[UserProfileEnrollmentURL](s.client, path).action(ctx, "/enrollment_url", nil, opts)
 }
 
 // UserProfileListOrderBy is the field a user-profile list is sorted by.
@@ -465,17 +467,23 @@ func (p UserProfileListParams) Validate() error {
 	return invalid("order_by", "must be %q or %q, got %q", UserProfileListOrderByCreatedAt, UserProfileListOrderByName, p.OrderBy)
 }
 
-func (p UserProfileListParams) call(c *Client, opts []option.RequestOption) listCall {
-	l := newListCall(c, "/v1/user_profiles", p.Limit, opts, userProfileBetas...)
-	l.order = ListOrderDesc
+func (p UserProfileListParams) listArgs() listArgs {
+	q := limitQuery(p.Limit)
+	order := ListOrderDesc
 	if p.Order != "" {
-		l.order = p.Order
-		l.query.Set("order", string(p.Order))
+		order = p.Order
+		q.Set("order", string(p.Order))
 	}
 	if p.OrderBy != "" {
-		l.query.Set("order_by", string(p.OrderBy))
+		q.Set("order_by", string(p.OrderBy))
 	}
-	return l
+	return listArgs{query: q, order: order, start: listPos{page: p.Page}}
+}
+
+// profileEndpoint is the user-profiles endpoint at path (escaped), the beta
+// added, answering a T.
+func profileEndpoint[T any](c *Client, path string) endpoint[T] {
+	return endpoint[T]{c: c, path: path, betas: userProfileBetas}
 }
 
 // List iterates over the user profiles, fetching pages as it goes (GET
@@ -483,19 +491,13 @@ func (p UserProfileListParams) call(c *Client, opts []option.RequestOption) list
 // Nothing is sent before the loop starts; ranging again lists again from
 // p.Page; an error is yielded once, last.
 func (s *UserProfilesService) List(ctx context.Context, p UserProfileListParams, opts ...option.RequestOption) iter.Seq2[UserProfile, error] {
-	if err := p.Validate(); err != nil {
-		return listError[UserProfile](err)
-	}
-	return listByCursor[UserProfile](ctx, p.call(s.client, opts), p.Page, false)
+	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of user profiles (GET /v1/user_profiles).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *UserProfilesService) ListPage(ctx context.Context, p UserProfileListParams, opts ...option.RequestOption) (*Page[UserProfile], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[UserProfile](ctx, p.call(s.client, opts), p.Page)
+	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").listPage(ctx, p, opts)
 }
 
 // userProfilePath checks a profile id and returns the profile's path.

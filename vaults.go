@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -143,7 +142,7 @@ func (s *VaultsService) Create(ctx context.Context, p VaultCreateParams, opts ..
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendManaged[Vault](ctx, s.client, http.MethodPost, "/v1/vaults", p, opts)
+	return managedEndpoint[Vault](s.client, "/v1/vaults").post(ctx, p, opts)
 }
 
 // Get retrieves a vault (GET /v1/vaults/{vault_id}).
@@ -152,7 +151,7 @@ func (s *VaultsService) Get(ctx context.Context, vaultID string, opts ...option.
 	if err != nil {
 		return nil, err
 	}
-	return sendManaged[Vault](ctx, s.client, http.MethodGet, path, nil, opts)
+	return managedEndpoint[Vault](s.client, path).get(ctx, opts)
 }
 
 // Update changes a vault's name or metadata (POST /v1/vaults/{vault_id}).
@@ -164,7 +163,7 @@ func (s *VaultsService) Update(ctx context.Context, vaultID string, p VaultUpdat
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendManaged[Vault](ctx, s.client, http.MethodPost, path, p, opts)
+	return managedEndpoint[Vault](s.client, path).post(ctx, p, opts)
 }
 
 // Archive archives a vault (POST /v1/vaults/{vault_id}/archive): the
@@ -175,7 +174,7 @@ func (s *VaultsService) Archive(ctx context.Context, vaultID string, opts ...opt
 	if err != nil {
 		return nil, err
 	}
-	return sendManaged[Vault](ctx, s.client, http.MethodPost, path+"/archive", nil, opts)
+	return managedEndpoint[Vault](s.client, path).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a vault and its credentials for good (DELETE
@@ -185,17 +184,17 @@ func (s *VaultsService) Delete(ctx context.Context, vaultID string, opts ...opti
 	if err != nil {
 		return nil, err
 	}
-	return sendManaged[VaultDeleted](ctx, s.client, http.MethodDelete, path, nil, opts)
+	return managedEndpoint[VaultDeleted](s.client, path).delete(ctx, opts)
 }
 
-// VaultListParams are the parameters of [VaultsService.List],
-// [VaultsService.ListPage] and the credentials' lists.
+// VaultListParams are the parameters of [VaultsService.List] and
+// [VaultsService.ListPage].
 type VaultListParams struct {
 	// Limit is the page size, 1–100; 0 leaves it to the service (20).
 	Limit int
 	// Page starts the list at a page returned before as NextPage.
 	Page Cursor
-	// IncludeArchived lists archived records too.
+	// IncludeArchived lists archived vaults too.
 	IncludeArchived bool
 }
 
@@ -203,41 +202,21 @@ type VaultListParams struct {
 // when set.
 func (p VaultListParams) Validate() error { return validateLimit(p.Limit, 100) }
 
-func (p VaultListParams) call(c *Client, path string, opts []option.RequestOption) listCall {
-	l := newListCall(c, path, p.Limit, opts, managedAgentsBetas...)
-	if p.IncludeArchived {
-		l.query.Set("include_archived", "true")
-	}
-	return l
-}
-
-// listVaultItems and pageVaultItems are List and ListPage of a vaults
-// list at path (its segments already checked).
-func listVaultItems[T any](ctx context.Context, c *Client, path string, p VaultListParams, opts []option.RequestOption) iter.Seq2[T, error] {
-	if err := p.Validate(); err != nil {
-		return listError[T](err)
-	}
-	return listByCursor[T](ctx, p.call(c, path, opts), p.Page, false)
-}
-
-func pageVaultItems[T any](ctx context.Context, c *Client, path string, p VaultListParams, opts []option.RequestOption) (*Page[T], error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return fetchCursorPage[T](ctx, p.call(c, path, opts), p.Page)
+func (p VaultListParams) listArgs() listArgs {
+	return archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
 }
 
 // List iterates over the vaults, newest first, fetching pages as it goes
 // (GET /v1/vaults, cursor scheme). Nothing is sent before the loop starts;
 // ranging again lists again from p.Page; an error is yielded once, last.
 func (s *VaultsService) List(ctx context.Context, p VaultListParams, opts ...option.RequestOption) iter.Seq2[Vault, error] {
-	return listVaultItems[Vault](ctx, s.client, "/v1/vaults", p, opts)
+	return managedEndpoint[Vault](s.client, "/v1/vaults").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of vaults (GET /v1/vaults). Continue with Page
 // set to the page's *NextPage while it is not nil.
 func (s *VaultsService) ListPage(ctx context.Context, p VaultListParams, opts ...option.RequestOption) (*Page[Vault], error) {
-	return pageVaultItems[Vault](ctx, s.client, "/v1/vaults", p, opts)
+	return managedEndpoint[Vault](s.client, "/v1/vaults").listPage(ctx, p, opts)
 }
 
 // vaultPath checks a vault id and returns the vault's path.

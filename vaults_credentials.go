@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"iter"
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -267,13 +266,17 @@ func (s *VaultCredentialsService) Create(ctx context.Context, vaultID string, p 
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendManaged[VaultCredential](ctx, s.client, http.MethodPost, path+"/credentials", p, opts)
+	return managedEndpoint[VaultCredential](s.client, path+"/credentials").post(ctx, p, opts)
 }
 
 // Get retrieves a credential (GET
 // /v1/vaults/{vault_id}/credentials/{credential_id}).
 func (s *VaultCredentialsService) Get(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredential, error) {
-	return s.at(ctx, http.MethodGet, vaultID, credentialID, "", opts)
+	path, err := credentialPath(vaultID, credentialID)
+	if err != nil {
+		return nil, err
+	}
+	return managedEndpoint[VaultCredential](s.client, path).get(ctx, opts)
 }
 
 // Update changes a credential (POST
@@ -287,14 +290,18 @@ func (s *VaultCredentialsService) Update(ctx context.Context, vaultID, credentia
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	return sendManaged[VaultCredential](ctx, s.client, http.MethodPost, path, p, opts)
+	return managedEndpoint[VaultCredential](s.client, path).post(ctx, p, opts)
 }
 
 // Archive archives a credential (POST …/credentials/{credential_id}/archive):
 // its secret is purged, the record kept, and its server URL or secret name
 // is free for a new credential.
 func (s *VaultCredentialsService) Archive(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredential, error) {
-	return s.at(ctx, http.MethodPost, vaultID, credentialID, "/archive", opts)
+	path, err := credentialPath(vaultID, credentialID)
+	if err != nil {
+		return nil, err
+	}
+	return managedEndpoint[VaultCredential](s.client, path).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a credential for good (DELETE
@@ -304,7 +311,7 @@ func (s *VaultCredentialsService) Delete(ctx context.Context, vaultID, credentia
 	if err != nil {
 		return nil, err
 	}
-	return sendManaged[VaultCredentialDeleted](ctx, s.client, http.MethodDelete, path, nil, opts)
+	return managedEndpoint[VaultCredentialDeleted](s.client, path).delete(ctx, opts)
 }
 
 // ValidateMCPOAuth checks an mcp_oauth credential against its MCP server
@@ -314,37 +321,47 @@ func (s *VaultCredentialsService) ValidateMCPOAuth(ctx context.Context, vaultID,
 	if err != nil {
 		return nil, err
 	}
-	return sendManaged[VaultCredentialValidation](ctx, s.client, http.MethodPost, path+"/mcp_oauth_validate", nil, opts)
+	return managedEndpoint[VaultCredentialValidation](s.client, path).action(ctx, "/mcp_oauth_validate", nil, opts)
 }
 
-// at makes a body-less call on a credential that answers its record.
-func (s *VaultCredentialsService) at(ctx context.Context, method, vaultID, credentialID, suffix string, opts []option.RequestOption) (*VaultCredential, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	return sendManaged[VaultCredential](ctx, s.client, method, path+suffix, nil, opts)
+// VaultCredentialListParams are the parameters of
+// [VaultCredentialsService.List] and [VaultCredentialsService.ListPage].
+type VaultCredentialListParams struct {
+	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page Cursor
+	// IncludeArchived lists archived credentials too.
+	IncludeArchived bool
+}
+
+// Validate reports the first rule the params break: Limit outside 1–100
+// when set.
+func (p VaultCredentialListParams) Validate() error { return validateLimit(p.Limit, 100) }
+
+func (p VaultCredentialListParams) listArgs() listArgs {
+	return archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
 }
 
 // List iterates over a vault's credentials, newest first, fetching pages
 // as it goes (GET /v1/vaults/{vault_id}/credentials, cursor scheme).
 // Nothing is sent before the loop starts; an error is yielded once, last.
-func (s *VaultCredentialsService) List(ctx context.Context, vaultID string, p VaultListParams, opts ...option.RequestOption) iter.Seq2[VaultCredential, error] {
+func (s *VaultCredentialsService) List(ctx context.Context, vaultID string, p VaultCredentialListParams, opts ...option.RequestOption) iter.Seq2[VaultCredential, error] {
 	path, err := vaultPath(vaultID)
 	if err != nil {
 		return listError[VaultCredential](err)
 	}
-	return listVaultItems[VaultCredential](ctx, s.client, path+"/credentials", p, opts)
+	return managedEndpoint[VaultCredential](s.client, path+"/credentials").list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a vault's credentials (GET
 // /v1/vaults/{vault_id}/credentials).
-func (s *VaultCredentialsService) ListPage(ctx context.Context, vaultID string, p VaultListParams, opts ...option.RequestOption) (*Page[VaultCredential], error) {
+func (s *VaultCredentialsService) ListPage(ctx context.Context, vaultID string, p VaultCredentialListParams, opts ...option.RequestOption) (*Page[VaultCredential], error) {
 	path, err := vaultPath(vaultID)
 	if err != nil {
 		return nil, err
 	}
-	return pageVaultItems[VaultCredential](ctx, s.client, path+"/credentials", p, opts)
+	return managedEndpoint[VaultCredential](s.client, path+"/credentials").listPage(ctx, p, opts)
 }
 
 // LogValue prints the params for slog with their secrets redacted (see

@@ -675,3 +675,38 @@ func (t TokenEndpointAuthClientSecretBasic) LogValue() slog.Value { return logRe
 
 // LogValue prints the params for slog with their secrets redacted.
 func (t TokenEndpointAuthClientSecretPost) LogValue() slog.Value { return logRedacted(t) }
+
+// Exported checks of the credential auth params, their fields named under
+// "auth" (and "refresh"), as the create and update params name them; an
+// expiry is checked against the current time.
+
+// Validate reports the first rule the auth breaks.
+func (a MCPOAuthAuthParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate reports the first rule the refresh settings break.
+func (r MCPOAuthRefreshParams) Validate() error { return r.validate("refresh") }
+
+// Validate reports the first rule the auth breaks.
+func (a StaticBearerAuthParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate reports the first rule the auth breaks.
+func (a EnvironmentVariableAuthParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate reports the first rule the update breaks.
+func (a MCPOAuthAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate returns nil: a token update has nothing to check client-side
+// ("" keeps the token).
+func (a StaticBearerAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate reports the first rule the update breaks.
+func (a EnvironmentVariableAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
+
+// Validate reports a token endpoint auth method the update cannot set
+// ([TokenEndpointAuthNone]).
+func (r MCPOAuthRefreshUpdateParams) Validate() error {
+	if r.TokenEndpointAuth == nil {
+		return nil
+	}
+	return r.TokenEndpointAuth.validate("refresh.token_endpoint_auth", false)
+}

@@ -205,7 +205,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 		t.Errorf("Get: %+v %v", g, err)
 	}
 	var ids []string
-	for x, err := range cr.List(ctx, v.ID, mms.VaultListParams{Limit: 1}) {
+	for x, err := range cr.List(ctx, v.ID, mms.VaultCredentialListParams{Limit: 1}) {
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -220,7 +220,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	if _, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: "t"}}); err != nil {
 		t.Errorf("key not freed by archive: %v", err)
 	}
-	if p, err := cr.ListPage(ctx, v.ID, mms.VaultListParams{IncludeArchived: true, Limit: 10}); err != nil || len(p.Data) != 5 || p.NextPage != nil {
+	if p, err := cr.ListPage(ctx, v.ID, mms.VaultCredentialListParams{IncludeArchived: true, Limit: 10}); err != nil || len(p.Data) != 5 || p.NextPage != nil {
 		t.Errorf("ListPage archived: %v %v", p, err)
 	}
 	if d, err := cr.Delete(ctx, v.ID, oauth.ID); err != nil || d.ID != oauth.ID {
@@ -233,7 +233,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	if _, err := c.Vaults.Archive(ctx, v.ID); err != nil {
 		t.Fatal(err)
 	}
-	if p, err := cr.ListPage(ctx, v.ID, mms.VaultListParams{}); err != nil || len(p.Data) != 0 {
+	if p, err := cr.ListPage(ctx, v.ID, mms.VaultCredentialListParams{}); err != nil || len(p.Data) != 0 {
 		t.Errorf("after vault archive: %v %v", p, err)
 	}
 	if srv.VaultCredentialHoldsSecret(env.ID, "secret_value", "sv-2") {

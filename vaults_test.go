@@ -150,10 +150,10 @@ func TestVaultCredentialsWire(t *testing.T) {
 			return err
 		}, "POST", base + "/vcrd_1/mcp_oauth_validate", "", "", nil},
 		{"list", reply{body: page}, func(ctx context.Context, c *mms.Client) error {
-			return drain(c.Vaults.Credentials.List(ctx, "vlt_1", mms.VaultListParams{Limit: 3, IncludeArchived: true}))
+			return drain(c.Vaults.Credentials.List(ctx, "vlt_1", mms.VaultCredentialListParams{Limit: 3, IncludeArchived: true}))
 		}, "GET", base, "include_archived=true&limit=3", "", nil},
 		{"list page, escaped id", reply{body: page}, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.Vaults.Credentials.ListPage(ctx, "vlt 1", mms.VaultListParams{Page: mms.Cursor{Token: "page_y"}})
+			_, err := c.Vaults.Credentials.ListPage(ctx, "vlt 1", mms.VaultCredentialListParams{Page: mms.Cursor{Token: "page_y"}})
 			return err
 		}, "GET", "/v1/vaults/vlt 1/credentials", "page=page_y", "", nil},
 	})
@@ -389,10 +389,10 @@ func TestVaultCredentialUpdateValidation(t *testing.T) {
 		"cred archive":  {func() error { _, err := cr.Archive(ctx, "vlt_1", ""); return err }, "credential_id"},
 		"cred delete":   {func() error { _, err := cr.Delete(ctx, "vlt_1", ""); return err }, "credential_id"},
 		"cred validate": {func() error { _, err := cr.ValidateMCPOAuth(ctx, "vlt_1", ""); return err }, "credential_id"},
-		"cred list":     {func() error { return drain(cr.List(ctx, "", mms.VaultListParams{})) }, "vault_id"},
-		"cred page":     {func() error { _, err := cr.ListPage(ctx, "", mms.VaultListParams{}); return err }, "vault_id"},
+		"cred list":     {func() error { return drain(cr.List(ctx, "", mms.VaultCredentialListParams{})) }, "vault_id"},
+		"cred page":     {func() error { _, err := cr.ListPage(ctx, "", mms.VaultCredentialListParams{}); return err }, "vault_id"},
 		"cred list limit": {func() error {
-			_, err := cr.ListPage(ctx, "vlt_1", mms.VaultListParams{Limit: 101})
+			_, err := cr.ListPage(ctx, "vlt_1", mms.VaultCredentialListParams{Limit: 101})
 			return err
 		}, "limit"},
 	} {

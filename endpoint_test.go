@@ -1,0 +1,251 @@
+package mms
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/mms-sdk/mms-go/internal/multipart"
+	"github.com/mms-sdk/mms-go/option"
+)
+
+// seenRequest is what the test server saw of one request.
+type seenRequest struct {
+	method, path, query, beta, body string
+}
+
+// recordingServer answers every request with reply(r) and records it.
+func recordingServer(t *testing.T, reply func(r *http.Request) (int, string)) (*Client, func() []seenRequest) {
+	t.Helper()
+	var mu sync.Mutex
+	var seen []seenRequest
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		mu.Lock()
+		seen = append(seen, seenRequest{r.Method, r.URL.EscapedPath(), r.URL.RawQuery, r.Header.Get("vendor-beta"), string(body)})
+		mu.Unlock()
+		status, out := reply(r)
+		if out != "" {
+			w.Header().Set("Content-Type", "application/json")
+		}
+		w.WriteHeader(status)
+		fmt.Fprint(w, out)
+	}))
+	t.Cleanup(srv.Close)
+	c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
+	require.NoError(t, err)
+	return c, func() []seenRequest {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]seenRequest(nil), seen...)
+	}
+}
+
+// TestEndpointVerbs: each verb sends its method to its path with the
+// endpoint's betas and query, the body in request form, and decodes the
+// answer into a T.
+func TestEndpointVerbs(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"id":"x_1","type":"thing"}` })
+	e := endpoint[thing]{c: c, path: "/v1/things/x_1", betas: []string{"b-1"}, query: url.Values{"view": {"full"}}}
+	ctx := context.Background()
+	body := map[string]string{"name": "n"}
+	calls := []struct {
+		name string
+		do   func() (*thing, error)
+		want seenRequest
+	}{
+		{"get", func() (*thing, error) { return e.get(ctx, nil) }, seenRequest{"GET", "/v1/things/x_1", "view=full", "b-1", ""}},
+		{"post", func() (*thing, error) { return e.post(ctx, body, nil) }, seenRequest{"POST", "/v1/things/x_1", "view=full", "b-1", `{"name":"n"}`}},
+		{"action", func() (*thing, error) { return e.action(ctx, "/archive", nil, nil) }, seenRequest{"POST", "/v1/things/x_1/archive", "view=full", "b-1", ""}},
+		{"delete", func() (*thing, error) { return e.delete(ctx, nil) }, seenRequest{"DELETE", "/v1/things/x_1", "view=full", "b-1", ""}},
+	}
+	for i, tt := range calls {
+		got, err := tt.do()
+		require.NoError(t, err, tt.name)
+		assert.Equal(t, "x_1", got.ID, tt.name)
+		require.Len(t, seen(), i+1)
+		assert.Equal(t, tt.want, seen()[i], tt.name)
+	}
+}
+
+// TestEndpointErrors: a bad option or an error answer comes back as the
+// error with no value; a body-less answer is an error unless the endpoint
+// allows it (emptyOK), when it gives a zero T.
+func TestEndpointErrors(t *testing.T) {
+	status := 404
+	c, seen := recordingServer(t, func(*http.Request) (int, string) {
+		if status == 204 {
+			return 204, ""
+		}
+		return status, `{"type":"error","error":{"type":"not_found_error","message":"no"}}`
+	})
+	ctx := context.Background()
+	e := endpoint[thing]{c: c, path: "/v1/things/x"}
+
+	got, err := e.get(ctx, nil)
+	var apiErr *Error
+	require.ErrorAs(t, err, &apiErr)
+	assert.Equal(t, 404, apiErr.StatusCode)
+	assert.Nil(t, got)
+
+	_, err = e.get(ctx, []option.RequestOption{option.WithAPIKey("")})
+	require.Error(t, err)
+	assert.Len(t, seen(), 1, "a bad option sends nothing")
+
+	status = 204
+	_, err = e.delete(ctx, nil)
+	require.Error(t, err, "an empty answer does not decode")
+	e.emptyOK = true
+	got, err = e.delete(ctx, nil)
+	require.NoError(t, err)
+	assert.Equal(t, thing{}, *got)
+}
+
+// badParams are list params that fail validation.
+type badParams struct{}
+
+func (badParams) Validate() error    { return invalid("limit", "bad") }
+func (badParams) listArgs() listArgs { panic("listArgs of params that failed validation") }
+
+// startParams list from a fixed position.
+type startParams struct{ args listArgs }
+
+func (p startParams) Validate() error    { return nil }
+func (p startParams) listArgs() listArgs { return p.args }
+
+// TestEndpointList: list and listPage validate first and send nothing for
+// bad params; they send the params' query with the start's paging member.
+func TestEndpointList(t *testing.T) {
+	c, seen := recordingServer(t, func(r *http.Request) (int, string) {
+		return 200, `{"data":[{"id":"a"}],"has_more":false,"first_id":"a","last_id":"a"}`
+	})
+	ctx := context.Background()
+	e := endpoint[thing]{c: c, path: "/v1/things", betas: []string{"b-1"}, scheme: idScheme}
+
+	for _, err := range e.list(ctx, badParams{}, nil) {
+		assert.ErrorIs(t, err, ErrInvalidParams)
+	}
+	_, err := e.listPage(ctx, badParams{}, nil)
+	require.ErrorIs(t, err, ErrInvalidParams)
+	assert.Empty(t, seen())
+
+	p := startParams{listArgs{query: limitQuery(2), start: idStart("z", "")}}
+	var ids []string
+	for v, err := range e.list(ctx, p, nil) {
+		require.NoError(t, err)
+		ids = append(ids, v.ID)
+	}
+	assert.Equal(t, []string{"a"}, ids)
+	page, err := e.listPage(ctx, p, nil)
+	require.NoError(t, err)
+	assert.False(t, page.HasMore)
+	want := seenRequest{"GET", "/v1/things", "after_id=z&limit=2", "b-1", ""}
+	assert.Equal(t, []seenRequest{want, want}, seen())
+}
+
+// TestListNext: the step of every scheme from one page, forwards and
+// backwards.
+func TestListNext(t *testing.T) {
+	yes, no := true, false
+	s := func(v string) *string { return &v }
+	tests := []struct {
+		name    string
+		scheme  listScheme
+		page    listPaging
+		at      listPos
+		want    listPos
+		more    bool
+		wantErr string
+	}{
+		{"id forwards", idScheme, listPaging{HasMore: &yes, FirstID: s("a"), LastID: s("b")}, listPos{}, listPos{afterID: "b"}, true, ""},
+		{"id backwards", idScheme, listPaging{HasMore: &yes, FirstID: s("a"), LastID: s("b")}, idStart("", "c"), listPos{beforeID: "a", backward: true}, true, ""},
+		{"id end", idScheme, listPaging{HasMore: &no, LastID: s("b")}, listPos{}, listPos{}, false, ""},
+		{"id without has_more", idScheme, listPaging{LastID: s("b"), NextPage: s("n")}, listPos{}, listPos{}, false, ""},
+		{"id without last_id", idScheme, listPaging{HasMore: &yes}, listPos{}, listPos{}, false, "gives no last_id"},
+		{"cursor forwards", cursorScheme, listPaging{NextPage: s("n"), PrevPage: s("p")}, listPos{}, listPos{page: Cursor{Token: "n", Order: "asc"}}, true, ""},
+		{"cursor has_more false", cursorScheme, listPaging{HasMore: &no, NextPage: s("n")}, listPos{}, listPos{}, false, ""},
+		{"cursor empty next", cursorScheme, listPaging{NextPage: s("")}, listPos{}, listPos{}, false, ""},
+		{"cursor backwards", cursorScheme, listPaging{HasMore: &no, NextPage: s("n"), PrevPage: s("p")}, listPos{backward: true}, listPos{page: Cursor{Token: "p", Order: "asc"}, backward: true}, true, ""},
+		{"files, id page", idOrCursorScheme, listPaging{HasMore: &yes, LastID: s("b"), NextPage: s("n")}, listPos{}, listPos{afterID: "b"}, true, ""},
+		{"files, cursor page", idOrCursorScheme, listPaging{NextPage: s("n")}, listPos{}, listPos{page: Cursor{Token: "n", Order: "asc"}}, true, ""},
+		{"files, cursor page backwards", idOrCursorScheme, listPaging{NextPage: s("n"), PrevPage: s("p")}, idStart("", "c"), listPos{}, false, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			l := listCall{path: "/v1/things", scheme: tt.scheme, order: ListOrderAsc}
+			got, more, err := l.next(&tt.page, tt.at)
+			if tt.wantErr != "" {
+				require.ErrorContains(t, err, tt.wantErr)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tt.more, more)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestFetchListPageHasMore: HasMore is has_more where the page sends it;
+// without it, next_page decides in the cursor scheme only.
+func TestFetchListPageHasMore(t *testing.T) {
+	for _, tt := range []struct {
+		scheme listScheme
+		body   string
+		want   bool
+	}{
+		{cursorScheme, `{"data":[],"next_page":"n"}`, true},
+		{cursorScheme, `{"data":[],"next_page":"n","has_more":false}`, false},
+		{idScheme, `{"data":[],"next_page":"n"}`, false},
+		{idOrCursorScheme, `{"data":[],"next_page":"n"}`, false},
+		{idOrCursorScheme, `{"data":[],"has_more":true,"next_page":"n"}`, true},
+	} {
+		c, _ := recordingServer(t, func(*http.Request) (int, string) { return 200, tt.body })
+		l := listCall{call: c.newCall(nil), path: "/v1/things", scheme: tt.scheme}
+		p, err := fetchListPage[thing](context.Background(), l, listPos{})
+		require.NoError(t, err)
+		assert.Equal(t, tt.want, p.HasMore, "%d %s", tt.scheme, tt.body)
+		require.NotNil(t, p.NextPage, "%d %s", tt.scheme, tt.body)
+		assert.Equal(t, "n", p.NextPage.Token)
+	}
+}
+
+// TestEndpointListRefusesCursorOfOtherOrder: a start cursor issued under
+// another order fails before anything is sent, in List and ListPage.
+func TestEndpointListRefusesCursorOfOtherOrder(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"data":[]}` })
+	e := endpoint[thing]{c: c, path: "/v1/things"}
+	p := startParams{listArgs{query: url.Values{}, order: ListOrderAsc, start: listPos{page: Cursor{Token: "t", Order: ListOrderDesc}}}}
+	_, err := e.listPage(context.Background(), p, nil)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "page", ve.Field)
+	var errs []error
+	for _, err := range e.list(context.Background(), p, nil) {
+		errs = append(errs, err)
+	}
+	require.Len(t, errs, 1)
+	assert.True(t, errors.As(errs[0], &ve))
+	assert.Empty(t, seen())
+}
+
+// TestEndpointUploadDecodes: upload posts the form and decodes the answer.
+func TestEndpointUploadDecodes(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"id":"f_1"}` })
+	form := multipart.New()
+	form.AddField("purpose", "test")
+	got, err := endpoint[thing]{c: c, path: "/v1/files", betas: filesBetas}.upload(context.Background(), form, nil)
+	require.NoError(t, err)
+	assert.Equal(t, "f_1", got.ID)
+	require.Len(t, seen(), 1)
+	assert.Equal(t, "POST", seen()[0].method)
+	assert.Contains(t, seen()[0].body, `name="purpose"`)
+}
