@@ -148,8 +148,16 @@ type ModelConfigParams struct {
 	InferenceGeo string `json:"inference_geo,omitzero"`
 }
 
+// AgentModel returns the [ModelConfigParams] of an agent or session naming
+// the model id alone, sent as the bare id string. (The Models API's record
+// of a model is [ModelInfo].)
+func AgentModel(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
+
 // Model returns [ModelConfigParams] naming the model id alone.
-func Model(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
+//
+// Deprecated: use AgentModel; the name Model reads as the Models API's
+// record, which is [ModelInfo].
+func Model(id string) ModelConfigParams { return AgentModel(id) }
 
 // MarshalJSON writes the model as a bare id or an object.
 func (m ModelConfigParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
@@ -332,7 +340,7 @@ func (u UnknownRosterEntry) MarshalJSON() ([]byte, error) { return marshalJSON(u
 type AgentCreateParams struct {
 	// Name is the agent's name. Required.
 	Name string `json:"name"`
-	// Model is the model, e.g. mms.Model("model-id"). Required.
+	// Model is the model, e.g. mms.AgentModel("model-id"). Required.
 	Model ModelConfigParams `json:"model"`
 	// Description says what the agent does.
 	Description string `json:"description,omitzero"`

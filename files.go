@@ -372,7 +372,7 @@ func (s *FilesService) Download(ctx context.Context, id string, opts ...option.R
 
 // Delete deletes a file (DELETE /v1/files/{file_id}). Its id stops working
 // in messages.
-func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.RequestOption) (*DeletedFile, error) {
+func (s *FilesService) Delete(ctx context.Context, id string, opts ...option.RequestOption) (*FileDeleted, error) {
 	seg, err := pathID("file_id", id)
 	if err != nil {
 		return nil, err
@@ -444,8 +444,8 @@ func (f *FileScope) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 // MarshalJSON encodes the scope, Extra included.
 func (f FileScope) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
-// DeletedFile is the answer to [FilesService.Delete].
-type DeletedFile struct {
+// FileDeleted is the answer to [FilesService.Delete].
+type FileDeleted struct {
 	// ID is the deleted file's id.
 	ID string `json:"id"`
 	// Type is "file_deleted"; the service may leave it out.
@@ -456,7 +456,10 @@ type DeletedFile struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedFile) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *FileDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedFile) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d FileDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Deprecated: use FileDeleted.
+type DeletedFile = FileDeleted

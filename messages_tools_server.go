@@ -225,18 +225,22 @@ func (t CodeExecutionTool) validate(path string) error {
 	return validateToolCommon(path, t.CacheControl, nil)
 }
 
-// MemoryVersion is the wire type of a [MemoryTool]. Unknown values pass
+// MemoryToolVersion is the wire type of a [MemoryTool]. Unknown values pass
 // through.
-type MemoryVersion string
+type MemoryToolVersion string
+
+// Deprecated: use MemoryToolVersion; a memory store's version record is
+// [MemoryVersionRecord].
+type MemoryVersion = MemoryToolVersion
 
 // Memory tool versions.
-const Memory20250818 MemoryVersion = "memory_20250818"
+const Memory20250818 MemoryToolVersion = "memory_20250818"
 
 // A MemoryTool gives the model a file-like memory that the client stores.
 // Its name is always "memory".
 type MemoryTool struct {
 	// Version is the wire type, Memory20250818. Required.
-	Version MemoryVersion `json:"type"`
+	Version MemoryToolVersion `json:"type"`
 	// Name is "memory"; encoding fills it in when empty.
 	Name string `json:"name"`
 	// AllowedCallers limits who may invoke the tool.

@@ -94,9 +94,11 @@ func (s *ModelsService) Get(ctx context.Context, id string, opts ...option.Reque
 	return &m, nil
 }
 
-// ModelInfo describes a model (the wire type "model"). Members this SDK
-// version does not model are kept in Extra, so json.Marshal writes a reply
-// back without loss.
+// ModelInfo is the Models API's record of a model (the wire type "model"),
+// returned by [ModelsService.Get] and [ModelsService.List]. (An agent's or
+// session's model setting is [ModelConfig]; [AgentModel] builds its
+// params.) Members this SDK version does not model are kept in Extra, so
+// json.Marshal writes a reply back without loss.
 type ModelInfo struct {
 	// ID is the model identifier, e.g. "mms-large-1".
 	ID string `json:"id"`

@@ -281,7 +281,7 @@ func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.
 }
 
 // Delete deletes a skill (DELETE /v1/skills/{skill_id}).
-func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*DeletedSkill, error) {
+func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*SkillDeleted, error) {
 	seg, err := pathID("skill_id", skillID)
 	if err != nil {
 		return nil, err
@@ -393,7 +393,7 @@ func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string,
 
 // Delete deletes one version of a skill (DELETE
 // /v1/skills/{skill_id}/versions/{version}).
-func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*DeletedSkillVersion, error) {
+func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersionDeleted, error) {
 	p, err := versionPath(skillID, version)
 	if err != nil {
 		return nil, err
@@ -488,9 +488,9 @@ func (v *SkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(d
 // MarshalJSON encodes the record as the service sends it, Extra included.
 func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-// DeletedSkill is the answer to [SkillsService.Delete] (the wire type
+// SkillDeleted is the answer to [SkillsService.Delete] (the wire type
 // "skill_deleted").
-type DeletedSkill struct {
+type SkillDeleted struct {
 	// ID is the deleted skill's id.
 	ID string `json:"id"`
 	// Extra holds members this SDK version does not model and explicit
@@ -499,14 +499,17 @@ type DeletedSkill struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *SkillDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkill) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d SkillDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
-// DeletedSkillVersion is the answer to [SkillVersionsService.Delete] (the
+// Deprecated: use SkillDeleted.
+type DeletedSkill = SkillDeleted
+
+// SkillVersionDeleted is the answer to [SkillVersionsService.Delete] (the
 // wire type "skill_version_deleted").
-type DeletedSkillVersion struct {
+type SkillVersionDeleted struct {
 	// ID is the deleted version's identifier.
 	ID string `json:"id"`
 	// Extra holds members this SDK version does not model and explicit
@@ -515,7 +518,10 @@ type DeletedSkillVersion struct {
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *SkillVersionDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d SkillVersionDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Deprecated: use SkillVersionDeleted.
+type DeletedSkillVersion = SkillVersionDeleted
