@@ -9,10 +9,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The tools of an agent (§1.5 of the managed-agents reference): the
-// toolsets and custom tools of Agent.Tools, the per-tool configs of a
-// toolset, and the permission policies. Records and params share these
-// types: an agent's tools go back into an update as they are.
+// The tools of an agent: the toolsets and custom tools of Agent.Tools, the
+// per-tool configs of a toolset, and the permission policies. Records and
+// params share these types: an agent's tools go back into an update as they
+// are.
 
 // An AgentTool is one entry of an agent's tools: [AgentToolset20260401],
 // [AgentMCPToolset], [AgentCustomTool] or [UnknownAgentTool].

@@ -1,7 +1,11 @@
 // Package mms is the Go client for the Model Messaging Service: Messages
 // (with streaming and token counting), Message Batches, Models, Files and
-// Skills. Endpoints not typed yet (the managed-agents resources) are reached
-// with [Client.Do] through the same pipeline.
+// Skills, and the managed-agents resources: Agents, Environments (with the
+// work queue of self-hosted ones), Sessions (with their events, resources
+// and threads), Vaults and their credentials, Memory Stores (with their
+// memories and versions), Tunnels and User Profiles. Every one of these is
+// typed; an endpoint this SDK version does not know yet is reached with
+// [Client.Do] through the same pipeline.
 //
 // Build a client from options, then call the services hanging off it:
 //

@@ -107,7 +107,10 @@ type Message struct {
 	Role Role `json:"role"`
 	// Model is the model that served the request (after any fallback).
 	Model string `json:"model"`
-	// Content continues a prefilled assistant turn directly.
+	// Content is the reply: the blocks the model wrote, in order (text,
+	// thinking, tool calls, server tool calls and their results). When the
+	// request ended with an assistant turn (a prefill), Content continues
+	// that turn directly and does not repeat it.
 	Content ContentBlocks `json:"content"`
 	// Container is the code-execution container used (nil: absent or null).
 	Container *Container `json:"container,omitzero"`

@@ -7,7 +7,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The agent.* events (§4.3): what the agent said, thought and called.
+// The agent.* events: what the agent said, thought and called.
 
 func init() {
 	codec.Register(ToolPermission{}, toolPermissionSpec)
@@ -53,8 +53,8 @@ type AgentToolUseEvent struct {
 	// EvaluatedPermission is the permission policy's verdict; nil when
 	// absent or null.
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
-	// Evaluation is the verdict under its newer name (§7 row 1); nil when
-	// absent or null.
+	// Evaluation is the verdict under its newer name (newer services send
+	// evaluation, older ones evaluated_permission); nil when absent or null.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
@@ -100,8 +100,8 @@ type AgentMCPToolUseEvent struct {
 	// EvaluatedPermission is the permission policy's verdict; nil when
 	// absent or null.
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
-	// Evaluation is the verdict under its newer name (§7 row 1); nil when
-	// absent or null.
+	// Evaluation is the verdict under its newer name (newer services send
+	// evaluation, older ones evaluated_permission); nil when absent or null.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
@@ -214,9 +214,9 @@ const (
 // ToolPermission is a permission policy's verdict on a tool call: the
 // evaluated_permission or evaluation member of [AgentToolUseEvent] and
 // [AgentMCPToolUseEvent]. The service has sent it both as a bare string
-// ("ask", §4.3) and as an object ({"type":"deny","reason_code":"high_risk"},
-// §7 row 1); both decode here, and each encodes back in the form it came
-// in.
+// ("ask", the older form) and as an object
+// ({"type":"deny","reason_code":"high_risk"}, the newer one); both decode
+// here, and each encodes back in the form it came in.
 type ToolPermission struct {
 	// Type is the verdict: [PermissionAllow], [PermissionAsk],
 	// [PermissionDeny]; other values pass through.
@@ -261,9 +261,9 @@ func (p *ToolPermission) UnmarshalJSON(data []byte) error { return unmarshalJSON
 func (p ToolPermission) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
 
 // Permission is the verdict on the call: [PermissionAllow] when the event
-// carries none, [PermissionAsk] for a verdict this SDK version does not
-// know (§7 row 1), and the stricter one when evaluated_permission and
-// evaluation disagree.
+// carries none, [PermissionAsk] for a verdict this SDK version does not know
+// (the service may add verdicts; asking is the safe reading), and the
+// stricter one when evaluated_permission and evaluation disagree.
 func (e AgentToolUseEvent) Permission() string {
 	return permissionOf(e.EvaluatedPermission, e.Evaluation)
 }

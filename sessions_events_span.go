@@ -6,7 +6,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The span.* events (§4.3): the start and end of each model request and of
+// The span.* events: the start and end of each model request and of
 // each outcome evaluation.
 
 func init() {

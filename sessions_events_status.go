@@ -7,7 +7,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The session.* events (§4.3): status changes, errors, updates, usage and
+// The session.* events: status changes, errors, updates, usage and
 // threads, with the unions they carry (idle stop reasons, session errors
 // and their retry status).
 

@@ -8,11 +8,11 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The events of a session (§4.3 and §6 of the managed-agents reference):
-// the stored events that list pages and the stream carry, and the stream's
-// previews. The variants live in sessions_events_user.go, _agent.go,
-// _status.go and _span.go; this file holds the union, its Unknown variant,
-// the previews and the stream's decoder.
+// The events of a session: the stored events that list pages and the stream
+// carry, and the stream's previews. The variants live in
+// sessions_events_user.go, _agent.go, _status.go and _span.go; this file
+// holds the union, its Unknown variant, the previews and the stream's
+// decoder.
 
 func init() {
 	codec.Objects(SessionEventRef{})
@@ -187,12 +187,12 @@ func (d SessionContentDelta) MarshalJSON() ([]byte, error)          { return mar
 func (d *SessionContentDelta) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, d) }
 func (u UnknownSessionEventDeltaBody) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
-// decodeSessionEvent decodes one SSE event of a session stream. A "ping"
-// is (nil, nil), to be skipped; an "error" event is its *Error, as on the
-// Messages stream; malformed JSON is an error. Any other payload is
-// decoded by its own "type", whatever the event's name (§6: names and
-// payload types may differ between versions), and one whose type this
-// version does not know, or that has none, is an [UnknownSessionEvent]
+// decodeSessionEvent decodes one SSE event of a session stream. A "ping" is
+// (nil, nil), to be skipped; an "error" event is its *Error, as on the
+// Messages stream; malformed JSON is an error. Any other payload is decoded
+// by its own "type", whatever the event's name (the SSE name and the
+// payload's type may differ between service versions), and one whose type
+// this version does not know, or that has none, is an [UnknownSessionEvent]
 // (Type the payload's type, else name): an unknown name is never an error.
 func decodeSessionEvent(name string, data []byte) (SessionEvent, error) {
 	switch name {

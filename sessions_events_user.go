@@ -2,10 +2,10 @@ package mms
 
 import "encoding/json"
 
-// The stored user.* and system.message events (§4.3): what a client sent,
-// echoed once the service has stored it. ProcessedAt is "" while the event
-// is queued (the service sends null); define_outcome, custom_tool_result
-// and tool_result arrive processed (§7 row 5).
+// The stored user.* and system.message events: what a client sent, echoed
+// once the service has stored it. ProcessedAt is "" while the event is
+// queued (the service sends null); define_outcome, custom_tool_result and
+// tool_result arrive processed.
 
 // UserMessageEvent is a user turn as stored (the wire type "user.message").
 type UserMessageEvent struct {
@@ -22,8 +22,8 @@ type UserMessageEvent struct {
 }
 
 // UserInterruptEvent is an interrupt as stored (the wire type
-// "user.interrupt"). An interrupt may have no id (§7 row 5), so it cannot
-// be told from another by id.
+// "user.interrupt"). The service may store an interrupt without an id,
+// so it cannot be told from another by id.
 type UserInterruptEvent struct {
 	// ID identifies the event; "" when it has none.
 	ID string `json:"id,omitzero"`
@@ -50,7 +50,8 @@ type UserToolConfirmationEvent struct {
 	// DenyMessage is the reason given with a deny; "" when null or absent.
 	DenyMessage string `json:"deny_message,omitzero"`
 	// SessionThreadID is the thread of the tool call, informational only
-	// (§7 row 2); nil when null or absent.
+	// (the service routes a confirmation by its tool use id); nil when null
+	// or absent.
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.

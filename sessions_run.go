@@ -81,7 +81,7 @@ const (
 	resultRetryMin          = time.Second
 	resultRetryMax          = 30 * time.Second
 	// emptyToolOutput replaces an empty result, which the service refuses
-	// (spec §7 row 6).
+	// with a 400.
 	emptyToolOutput = "(no output)"
 )
 

@@ -12,14 +12,13 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// A credential's auth (§1.4 of the vaults reference) comes in three forms,
-// each a union on "type" (mcp_oauth, static_bearer, environment_variable):
-// the record's [VaultCredentialAuth], which never holds a secret (the
-// service does not return them); the create request's
-// [VaultCredentialAuthParams]; and the update request's
-// [VaultCredentialAuthUpdateParams], whose members are all optional and
-// which holds only what can change. Every write-only secret of a request
-// is a [Secret].
+// A credential's auth comes in three forms, each a union on "type"
+// (mcp_oauth, static_bearer, environment_variable): the record's
+// [VaultCredentialAuth], which never holds a secret (the service does not
+// return them); the create request's [VaultCredentialAuthParams]; and the
+// update request's [VaultCredentialAuthUpdateParams], whose members are all
+// optional and which holds only what can change. Every write-only secret of
+// a request is a [Secret].
 
 // The auth kinds.
 const (
