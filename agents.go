@@ -66,8 +66,7 @@ type Agent struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the agent was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -99,8 +98,7 @@ type ModelConfig struct {
 	Speed ModelSpeed `json:"speed,omitzero"`
 	// InferenceGeo is where inference runs; "" when not sent.
 	InferenceGeo string `json:"inference_geo,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -108,7 +106,7 @@ type ModelConfig struct {
 type ModelEffort struct {
 	// Type is the effort level.
 	Type Effort `json:"type"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -200,7 +198,7 @@ type AgentMCPServer struct {
 	Name string `json:"name"`
 	// URL is the server's endpoint. Required.
 	URL string `json:"url,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -237,8 +235,7 @@ type AgentSkill struct {
 	SkillID string `json:"skill_id"`
 	// Version pins a version; nil in params means the latest.
 	Version *string `json:"version,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -253,7 +250,7 @@ func (s AgentSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 type AgentMultiagent struct {
 	// Agents is the roster.
 	Agents []RosterEntry `json:"agents"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -294,13 +291,13 @@ type RosterAgent struct {
 	// Version pins the agent's version; nil means the latest (records
 	// always carry it).
 	Version *int `json:"version,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // RosterSelf is the coordinator itself (the wire type "self").
 type RosterSelf struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -309,7 +306,7 @@ type RosterSelf struct {
 type RosterAdvisor struct {
 	// Model is the advisor's model id. Required.
 	Model string `json:"model"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

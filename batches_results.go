@@ -227,8 +227,7 @@ type BatchResult struct {
 	// Result is the outcome: [SucceededBatchResult], [ErroredBatchResult],
 	// [CanceledBatchResult], [ExpiredBatchResult] or [UnknownBatchResult].
 	Result BatchResultValue `json:"result"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -257,8 +256,7 @@ var batchResultValueUnion = codec.NewUnion[BatchResultValue]("BatchResultValue",
 // Message is the reply Messages.Create would have returned.
 type SucceededBatchResult struct {
 	Message Message `json:"message"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -275,8 +273,7 @@ func (r SucceededBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON
 // the request got; [ErroredBatchResult.Err] gives it as an *[Error].
 type ErroredBatchResult struct {
 	Error ErrorResponse `json:"error"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -304,8 +301,7 @@ func (r ErroredBatchResult) Err() *Error {
 // CanceledBatchResult is a "canceled" result: the batch was canceled before
 // the request ran.
 type CanceledBatchResult struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -320,8 +316,7 @@ func (r CanceledBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(
 // ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
 // before the request ran.
 type ExpiredBatchResult struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -412,8 +412,7 @@ type FileMetadata struct {
 	// ExpiresAt is when the bytes become unavailable (RFC 3339); nil when
 	// absent or null (the file never expires). Newer (GA) files API only.
 	ExpiresAt *string `json:"expires_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -433,8 +432,7 @@ type FileScope struct {
 	Type string `json:"type"`
 	// ID identifies it.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -450,8 +448,7 @@ type FileDeleted struct {
 	ID string `json:"id"`
 	// Type is "file_deleted"; the service may leave it out.
 	Type string `json:"type,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

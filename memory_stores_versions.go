@@ -66,8 +66,7 @@ type MemoryVersionRecord struct {
 	// redacted; nil while it is not.
 	RedactedAt *string            `json:"redacted_at,omitzero"`
 	RedactedBy MemoryVersionActor `json:"redacted_by,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -100,7 +99,7 @@ type Actor = MemoryVersionActor
 // made the change (the wire type "session_actor").
 type MemoryVersionSessionActor struct {
 	SessionID string `json:"session_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -111,14 +110,14 @@ type SessionActor = MemoryVersionSessionActor
 // APIActor is a request made with an API key (the wire type "api_actor").
 type APIActor struct {
 	APIKeyID string `json:"api_key_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UserActor is a user (the wire type "user_actor").
 type UserActor struct {
 	UserID string `json:"user_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -126,7 +125,7 @@ type UserActor struct {
 // "service_account_actor").
 type ServiceAccountActor struct {
 	ServiceAccountID string `json:"service_account_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -18,10 +18,7 @@ type MessageMetadata struct {
 	// most 512 characters. It must not contain personal data such as a
 	// name, email or phone number.
 	UserID string `json:"user_id,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero ("user_id": null), which encoding writes back while
-	// the field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -112,8 +112,7 @@ type MessageTokensCount struct {
 	InputTokens int `json:"input_tokens"`
 	// ContextManagement (beta) reports the count before context edits.
 	ContextManagement *TokensCountContextManagement `json:"context_management,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

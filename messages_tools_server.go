@@ -146,10 +146,7 @@ type BashTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -202,10 +199,7 @@ type CodeExecutionTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -253,10 +247,7 @@ type MemoryTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -310,10 +301,7 @@ type TextEditorTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -385,10 +373,7 @@ type ComputerTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -455,10 +440,7 @@ type UserLocation struct {
 	Region string `json:"region,omitzero"`
 	// Timezone is an IANA time zone ("America/New_York").
 	Timezone string `json:"timezone,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -547,10 +529,7 @@ type WebSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -602,10 +581,7 @@ const (
 type WebFetchCitations struct {
 	// Enabled turns citations on.
 	Enabled bool `json:"enabled,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -648,10 +624,7 @@ type WebFetchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -717,10 +690,7 @@ type ToolSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -770,10 +740,7 @@ type AdvisorTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

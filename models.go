@@ -117,8 +117,7 @@ type ModelInfo struct {
 	// responses to beta requests carry it: nil means absent or null (a null
 	// is kept in Extra, so it is written back as null).
 	AllowedFallbackModels []string `json:"allowed_fallback_models,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -148,8 +147,7 @@ type ModelCapabilities struct {
 	Effort EffortCapability `json:"effort"`
 	// Thinking lists the supported thinking modes.
 	Thinking ThinkingCapability `json:"thinking"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -162,8 +160,7 @@ func (c ModelCapabilities) MarshalJSON() ([]byte, error) { return marshalJSON(c)
 // CapabilitySupport says whether one capability is supported.
 type CapabilitySupport struct {
 	Supported bool `json:"supported"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -180,8 +177,7 @@ type ContextManagementCapability struct {
 	ClearThinking20251015 *CapabilitySupport `json:"clear_thinking_20251015"`
 	ClearToolUses20250919 *CapabilitySupport `json:"clear_tool_uses_20250919"`
 	Compact20260112       *CapabilitySupport `json:"compact_20260112"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -200,8 +196,7 @@ type EffortCapability struct {
 	High      CapabilitySupport  `json:"high"`
 	Max       CapabilitySupport  `json:"max"`
 	XHigh     *CapabilitySupport `json:"xhigh"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -215,8 +210,7 @@ func (c EffortCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) 
 type ThinkingCapability struct {
 	Supported bool                    `json:"supported"`
 	Types     ThinkingCapabilityTypes `json:"types"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -230,8 +224,7 @@ func (c ThinkingCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c
 type ThinkingCapabilityTypes struct {
 	Enabled  CapabilitySupport `json:"enabled"`
 	Adaptive CapabilitySupport `json:"adaptive"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

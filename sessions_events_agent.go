@@ -22,8 +22,7 @@ type AgentMessageEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -34,8 +33,7 @@ type AgentThinkingEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -61,8 +59,7 @@ type AgentToolUseEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -79,8 +76,7 @@ type AgentToolResultEvent struct {
 	IsError bool `json:"is_error,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -108,8 +104,7 @@ type AgentMCPToolUseEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -126,8 +121,7 @@ type AgentMCPToolResultEvent struct {
 	IsError bool `json:"is_error,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -147,8 +141,7 @@ type AgentCustomToolUseEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -159,8 +152,7 @@ type AgentThreadContextCompactedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -177,8 +169,7 @@ type AgentThreadMessageSentEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,8 +186,7 @@ type AgentThreadMessageReceivedEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -227,8 +217,7 @@ type ToolPermission struct {
 	// Bare records that the verdict came as a bare JSON string: it is
 	// written back as one while ReasonCode and Extra are empty.
 	Bare bool `json:"-"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

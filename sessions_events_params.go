@@ -437,7 +437,7 @@ var outcomeRubricUnion = codec.NewUnion[OutcomeRubric]("OutcomeRubric", UnknownO
 type TextRubric struct {
 	// Content is the rubric's text. Required.
 	Content string `json:"content"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -445,7 +445,7 @@ type TextRubric struct {
 type FileRubric struct {
 	// FileID names the file. Required.
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -485,7 +485,7 @@ var sessionContentBlockUnion = codec.NewUnion[SessionContentBlock]("SessionConte
 // RedactedBlock stands for content the service withheld (the wire type
 // "redacted").
 type RedactedBlock struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

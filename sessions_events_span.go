@@ -20,8 +20,7 @@ type SpanModelRequestStartEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -39,8 +38,7 @@ type SpanModelRequestEndEvent struct {
 	ModelUsage SpanModelUsage `json:"model_usage"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -53,8 +51,7 @@ type SpanModelUsage struct {
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	// Speed is the speed mode the request ran in; "" when absent.
 	Speed ModelSpeed `json:"speed,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -69,8 +66,7 @@ type SpanOutcomeEvaluationStartEvent struct {
 	Iteration int `json:"iteration"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -85,8 +81,7 @@ type SpanOutcomeEvaluationOngoingEvent struct {
 	Iteration int `json:"iteration"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -109,8 +104,7 @@ type SpanOutcomeEvaluationEndEvent struct {
 	Usage SpanModelUsage `json:"usage"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

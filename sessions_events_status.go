@@ -23,8 +23,7 @@ type SessionStatusRunningEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -39,8 +38,7 @@ type SessionStatusIdleEvent struct {
 	StopReason SessionStopReason `json:"stop_reason"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -51,8 +49,7 @@ type SessionStatusRescheduledEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -63,8 +60,7 @@ type SessionStatusTerminatedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -78,8 +74,7 @@ type SessionErrorEvent struct {
 	Error SessionError `json:"error"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -90,8 +85,7 @@ type SessionDeletedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -114,8 +108,7 @@ type SessionUpdatedEvent struct {
 	Budget Update[SessionBudget] `json:"budget,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -125,8 +118,7 @@ type SessionAgentChange struct {
 	// Tools and MCPServers are the new lists; nil when unchanged.
 	Tools      []AgentTool      `json:"tools,omitzero"`
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -163,8 +155,7 @@ type SessionUsageEvent struct {
 	Budget *SessionBudget `json:"budget,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -179,8 +170,7 @@ type SessionThreadCreatedEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,8 +185,7 @@ type SessionThreadStatusRunningEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -213,8 +202,7 @@ type SessionThreadStatusIdleEvent struct {
 	StopReason SessionStopReason `json:"stop_reason"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -229,8 +217,7 @@ type SessionThreadStatusRescheduledEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -245,8 +232,7 @@ type SessionThreadStatusTerminatedEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -266,7 +252,7 @@ var sessionStopReasonUnion = codec.NewUnion[SessionStopReason]("SessionStopReaso
 
 // SessionEndTurn: the agent finished its turn (the wire type "end_turn").
 type SessionEndTurn struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -276,21 +262,21 @@ type SessionEndTurn struct {
 type SessionRequiresAction struct {
 	// EventIDs are the blocking events.
 	EventIDs []string `json:"event_ids"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetriesExhausted: the turn was abandoned after errors (the wire
 // type "retries_exhausted").
 type SessionRetriesExhausted struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionBudgetReached: the session reached its budget (the wire type
 // "budget_reached"); raising the budget resumes it.
 type SessionBudgetReached struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -338,7 +324,7 @@ var sessionErrorUnion = codec.NewUnion[SessionError]("SessionError", UnknownSess
 type SessionUnknownError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -347,7 +333,7 @@ type SessionUnknownError struct {
 type SessionModelOverloadedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -356,7 +342,7 @@ type SessionModelOverloadedError struct {
 type SessionModelRateLimitedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -365,7 +351,7 @@ type SessionModelRateLimitedError struct {
 type SessionModelRequestFailedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -376,7 +362,7 @@ type SessionMCPConnectionFailedError struct {
 	RetryStatus SessionRetryStatus `json:"retry_status"`
 	// MCPServerName is the server's name.
 	MCPServerName string `json:"mcp_server_name"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -387,7 +373,7 @@ type SessionMCPAuthenticationFailedError struct {
 	RetryStatus SessionRetryStatus `json:"retry_status"`
 	// MCPServerName is the server's name.
 	MCPServerName string `json:"mcp_server_name"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -396,7 +382,7 @@ type SessionMCPAuthenticationFailedError struct {
 type SessionBillingError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -408,7 +394,7 @@ type SessionCredentialHostUnreachableError struct {
 	// VaultID and CredentialID name the credential.
 	VaultID      string `json:"vault_id"`
 	CredentialID string `json:"credential_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -446,21 +432,21 @@ var sessionRetryStatusUnion = codec.NewUnion[SessionRetryStatus]("SessionRetrySt
 
 // SessionRetrying: the service retries (the wire type "retrying").
 type SessionRetrying struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetryExhausted: the turn was abandoned (the wire type
 // "exhausted").
 type SessionRetryExhausted struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetryTerminal: the session will terminate (the wire type
 // "terminal").
 type SessionRetryTerminal struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

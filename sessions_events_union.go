@@ -124,7 +124,7 @@ func rawStringMember(raw []byte, key string) string {
 type SessionEventStart struct {
 	// Event names the event to come.
 	Event SessionEventRef `json:"event"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -134,7 +134,7 @@ type SessionEventRef struct {
 	Type string `json:"type"`
 	// ID is the id the event will have.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -149,7 +149,7 @@ type SessionEventDelta struct {
 	// Delta is the fragment: [SessionContentDelta] or
 	// [UnknownSessionEventDeltaBody].
 	Delta SessionEventDeltaBody `json:"delta"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -170,7 +170,7 @@ type SessionContentDelta struct {
 	Index *int `json:"index,omitzero"`
 	// Content is the fragment, a [TextBlock].
 	Content SessionContentBlock `json:"content"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

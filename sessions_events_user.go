@@ -16,8 +16,7 @@ type UserMessageEvent struct {
 	// ProcessedAt is when the service processed the event (RFC 3339); ""
 	// while it is queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -33,8 +32,7 @@ type UserInterruptEvent struct {
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -56,8 +54,7 @@ type UserToolConfirmationEvent struct {
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -77,8 +74,7 @@ type UserCustomToolResultEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -98,8 +94,7 @@ type UserToolResultEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -120,8 +115,7 @@ type UserDefineOutcomeEvent struct {
 	MaxIterations *int `json:"max_iterations,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -135,8 +129,7 @@ type SystemMessageEvent struct {
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

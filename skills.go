@@ -443,8 +443,7 @@ type Skill struct {
 	// them (see [Skill.Created]).
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -474,8 +473,7 @@ type SkillVersion struct {
 	Directory string `json:"directory"`
 	// CreatedAt is an ISO 8601 string as the service sent it.
 	CreatedAt string `json:"created_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -493,8 +491,7 @@ func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 type SkillDeleted struct {
 	// ID is the deleted skill's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -512,8 +509,7 @@ type DeletedSkill = SkillDeleted
 type SkillVersionDeleted struct {
 	// ID is the deleted version's identifier.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
