@@ -33,6 +33,15 @@ func rootFiles(t *testing.T) (*token.FileSet, []*ast.File) {
 	return fset, files
 }
 
+// parseSource parses src as the file p.go, comments included.
+func parseSource(t *testing.T, src string) (*token.FileSet, []*ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	require.NoError(t, err)
+	return fset, []*ast.File{f}
+}
+
 // extraDoc is the one comment of every Extra field; the type Extra says
 // what the field holds.
 const extraDoc = "// Extra keeps what this SDK version does not model; see [Extra]."
@@ -97,9 +106,7 @@ type C struct {
 	Extra map[string]json.RawMessage
 }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	require.NoError(t, err)
-	bad := badExtraDocs(fset, []*ast.File{f})
+	fset, files := parseSource(t, src)
+	bad := badExtraDocs(fset, files)
 	require.Equal(t, []string{"p.go:5:2", "p.go:9:2"}, bad)
 }

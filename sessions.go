@@ -368,7 +368,8 @@ type SessionCreateParams struct {
 }
 
 // A SessionAgentParams names a session's agent: [SessionAgentID],
-// [SessionAgentRef] or [SessionAgentWithOverrides].
+// [SessionAgentRef] or [SessionAgentWithOverrides]; a value this SDK
+// version cannot name decodes to [UnknownSessionAgentParams].
 type SessionAgentParams interface {
 	json.Marshaler
 	isSessionAgentParams()

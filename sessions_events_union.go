@@ -18,10 +18,36 @@ func init() {
 	codec.Objects(SessionEventRef{})
 }
 
-// A SessionEvent is one event of a session: stored events (§4.3) and the
-// stream's previews (§6). Switch on its concrete type (UserMessageEvent,
-// AgentMessageEvent, SessionStatusIdleEvent, …); an event this SDK version
-// cannot name is an [UnknownSessionEvent], never dropped.
+// A SessionEvent is one event of a session: the stored events that list
+// pages and streams carry, and the previews a stream sends when asked.
+// Switch on its concrete type; an event this SDK version cannot name is an
+// [UnknownSessionEvent], never dropped. The variants, by wire family:
+//
+//   - user.* and system.message, what a client sent: [UserMessageEvent],
+//     [UserInterruptEvent], [UserToolConfirmationEvent],
+//     [UserCustomToolResultEvent], [UserToolResultEvent],
+//     [UserDefineOutcomeEvent], [SystemMessageEvent];
+//   - agent.*, what the agent said, thought and called:
+//     [AgentMessageEvent], [AgentThinkingEvent], [AgentToolUseEvent],
+//     [AgentToolResultEvent], [AgentMCPToolUseEvent],
+//     [AgentMCPToolResultEvent], [AgentCustomToolUseEvent],
+//     [AgentThreadContextCompactedEvent], [AgentThreadMessageSentEvent],
+//     [AgentThreadMessageReceivedEvent];
+//   - session.*, the session's status and life: [SessionStatusRunningEvent],
+//     [SessionStatusIdleEvent], [SessionStatusRescheduledEvent],
+//     [SessionStatusTerminatedEvent], [SessionErrorEvent],
+//     [SessionDeletedEvent], [SessionUpdatedEvent], [SessionUsageEvent];
+//   - session.thread_*, the sub-agent threads: [SessionThreadCreatedEvent],
+//     [SessionThreadStatusRunningEvent], [SessionThreadStatusIdleEvent],
+//     [SessionThreadStatusRescheduledEvent],
+//     [SessionThreadStatusTerminatedEvent];
+//   - span.*, model requests and outcome evaluations:
+//     [SpanModelRequestStartEvent], [SpanModelRequestEndEvent],
+//     [SpanOutcomeEvaluationStartEvent], [SpanOutcomeEvaluationOngoingEvent],
+//     [SpanOutcomeEvaluationEndEvent];
+//   - the stream's previews (event_start, event_delta): [SessionEventStart],
+//     [SessionEventDelta];
+//   - anything else: [UnknownSessionEvent].
 type SessionEvent interface {
 	json.Marshaler
 	// EventID is the event's id; "" for previews and for stored events

@@ -24,7 +24,8 @@ type SessionResourcesService struct {
 
 // A SessionResourceParams is a resource given at session creation:
 // [GitHubRepositoryResourceParams], [FileResourceParams] or
-// [MemoryStoreResourceParams].
+// [MemoryStoreResourceParams]; a kind this SDK version cannot name decodes
+// to [UnknownSessionResourceParams].
 type SessionResourceParams interface {
 	json.Marshaler
 	isSessionResourceParams()
