@@ -96,6 +96,8 @@ type BatchResultLineError struct {
 	Err error
 }
 
+// Error names the batch, the line and its custom_id when known, then the
+// line's error.
 func (e *BatchResultLineError) Error() string {
 	if e.CustomID != "" {
 		return fmt.Sprintf("mms: results of batch %s, line %d (custom_id %q): %v", e.BatchID, e.Line, e.CustomID, e.Err)
@@ -103,6 +105,7 @@ func (e *BatchResultLineError) Error() string {
 	return fmt.Sprintf("mms: results of batch %s, line %d: %v", e.BatchID, e.Line, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *BatchResultLineError) Unwrap() error { return e.Err }
 
 // lineCustomID returns the custom_id of a results line that did not decode,

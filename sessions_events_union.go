@@ -110,19 +110,32 @@ type UnknownSessionEvent struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionEvent) isSessionEvent()                  {}
-func (u UnknownSessionEvent) EventType() string              { return u.Type }
-func (u UnknownSessionEvent) MarshalJSON() ([]byte, error)   { return marshalJSON(u) }
-func (u UnknownSessionEvent) EventID() string                { return rawStringMember(u.Raw, "id") }
-func (u UnknownSessionEvent) processedAt() string            { return rawStringMember(u.Raw, "processed_at") }
-func (SessionEventStart) isSessionEvent()                    {}
-func (SessionEventStart) EventID() string                    { return "" }
+func (UnknownSessionEvent) isSessionEvent() {}
+
+// EventType returns the payload's type, or the SSE event name when
+// the payload has none.
+func (u UnknownSessionEvent) EventType() string            { return u.Type }
+func (u UnknownSessionEvent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// EventID returns the payload's "id" member, or "" when it has none.
+func (u UnknownSessionEvent) EventID() string     { return rawStringMember(u.Raw, "id") }
+func (u UnknownSessionEvent) processedAt() string { return rawStringMember(u.Raw, "processed_at") }
+func (SessionEventStart) isSessionEvent()         {}
+
+// EventID returns "": a preview has no id of its own.
+func (SessionEventStart) EventID() string { return "" }
+
+// EventType returns "event_start", the event's wire type.
 func (SessionEventStart) EventType() string                  { return "event_start" }
 func (SessionEventStart) processedAt() string                { return "" }
 func (e SessionEventStart) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *SessionEventStart) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (SessionEventDelta) isSessionEvent()                    {}
-func (SessionEventDelta) EventID() string                    { return "" }
+
+// EventID returns "": a preview has no id of its own.
+func (SessionEventDelta) EventID() string { return "" }
+
+// EventType returns "event_delta", the event's wire type.
 func (SessionEventDelta) EventType() string                  { return "event_delta" }
 func (SessionEventDelta) processedAt() string                { return "" }
 func (e SessionEventDelta) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }

@@ -133,45 +133,73 @@ type SystemMessageEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (UserMessageEvent) isSessionEvent()                             {}
-func (e UserMessageEvent) EventID() string                           { return e.ID }
-func (UserMessageEvent) EventType() string                           { return "user.message" }
-func (e UserMessageEvent) processedAt() string                       { return e.ProcessedAt }
-func (e UserMessageEvent) MarshalJSON() ([]byte, error)              { return marshalJSON(e) }
-func (e *UserMessageEvent) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, e) }
-func (UserInterruptEvent) isSessionEvent()                           {}
-func (e UserInterruptEvent) EventID() string                         { return e.ID }
-func (UserInterruptEvent) EventType() string                         { return "user.interrupt" }
-func (e UserInterruptEvent) processedAt() string                     { return e.ProcessedAt }
-func (e UserInterruptEvent) MarshalJSON() ([]byte, error)            { return marshalJSON(e) }
-func (e *UserInterruptEvent) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, e) }
-func (UserToolConfirmationEvent) isSessionEvent()                    {}
-func (e UserToolConfirmationEvent) EventID() string                  { return e.ID }
+func (UserMessageEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e UserMessageEvent) EventID() string { return e.ID }
+
+// EventType returns "user.message", the event's wire type.
+func (UserMessageEvent) EventType() string                  { return "user.message" }
+func (e UserMessageEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserInterruptEvent) isSessionEvent()                  {}
+
+// EventID returns the event's id.
+func (e UserInterruptEvent) EventID() string { return e.ID }
+
+// EventType returns "user.interrupt", the event's wire type.
+func (UserInterruptEvent) EventType() string                  { return "user.interrupt" }
+func (e UserInterruptEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserInterruptEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserInterruptEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserToolConfirmationEvent) isSessionEvent()             {}
+
+// EventID returns the event's id.
+func (e UserToolConfirmationEvent) EventID() string { return e.ID }
+
+// EventType returns "user.tool_confirmation", the event's wire type.
 func (UserToolConfirmationEvent) EventType() string                  { return "user.tool_confirmation" }
 func (e UserToolConfirmationEvent) processedAt() string              { return e.ProcessedAt }
 func (e UserToolConfirmationEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *UserToolConfirmationEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (UserCustomToolResultEvent) isSessionEvent()                    {}
-func (e UserCustomToolResultEvent) EventID() string                  { return e.ID }
+
+// EventID returns the event's id.
+func (e UserCustomToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "user.custom_tool_result", the event's wire type.
 func (UserCustomToolResultEvent) EventType() string                  { return "user.custom_tool_result" }
 func (e UserCustomToolResultEvent) processedAt() string              { return e.ProcessedAt }
 func (e UserCustomToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *UserCustomToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (UserToolResultEvent) isSessionEvent()                          {}
-func (e UserToolResultEvent) EventID() string                        { return e.ID }
-func (UserToolResultEvent) EventType() string                        { return "user.tool_result" }
-func (e UserToolResultEvent) processedAt() string                    { return e.ProcessedAt }
-func (e UserToolResultEvent) MarshalJSON() ([]byte, error)           { return marshalJSON(e) }
-func (e *UserToolResultEvent) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, e) }
-func (UserDefineOutcomeEvent) isSessionEvent()                       {}
-func (e UserDefineOutcomeEvent) EventID() string                     { return e.ID }
-func (UserDefineOutcomeEvent) EventType() string                     { return "user.define_outcome" }
-func (e UserDefineOutcomeEvent) processedAt() string                 { return e.ProcessedAt }
-func (e UserDefineOutcomeEvent) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (e *UserDefineOutcomeEvent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (SystemMessageEvent) isSessionEvent()                           {}
-func (e SystemMessageEvent) EventID() string                         { return e.ID }
-func (SystemMessageEvent) EventType() string                         { return "system.message" }
-func (e SystemMessageEvent) processedAt() string                     { return e.ProcessedAt }
-func (e SystemMessageEvent) MarshalJSON() ([]byte, error)            { return marshalJSON(e) }
-func (e *SystemMessageEvent) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, e) }
+
+// EventID returns the event's id.
+func (e UserToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "user.tool_result", the event's wire type.
+func (UserToolResultEvent) EventType() string                  { return "user.tool_result" }
+func (e UserToolResultEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserDefineOutcomeEvent) isSessionEvent()                 {}
+
+// EventID returns the event's id.
+func (e UserDefineOutcomeEvent) EventID() string { return e.ID }
+
+// EventType returns "user.define_outcome", the event's wire type.
+func (UserDefineOutcomeEvent) EventType() string                  { return "user.define_outcome" }
+func (e UserDefineOutcomeEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserDefineOutcomeEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserDefineOutcomeEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SystemMessageEvent) isSessionEvent()                        {}
+
+// EventID returns the event's id.
+func (e SystemMessageEvent) EventID() string { return e.ID }
+
+// EventType returns "system.message", the event's wire type.
+func (SystemMessageEvent) EventType() string                  { return "system.message" }
+func (e SystemMessageEvent) processedAt() string              { return e.ProcessedAt }
+func (e SystemMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SystemMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }

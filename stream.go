@@ -40,6 +40,7 @@ type StreamIdleError struct {
 	Events int
 }
 
+// Error says how long the stream was silent and after how many events.
 func (e *StreamIdleError) Error() string {
 	return fmt.Sprintf("mms: stream idle: no bytes received for %v (after %d events); the connection was closed", e.Timeout, e.Events)
 }

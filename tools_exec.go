@@ -52,4 +52,6 @@ type ToolPanicError struct {
 	Stack []byte
 }
 
+// Error gives the panic value only (it is what the agent is told), never
+// the stack.
 func (e *ToolPanicError) Error() string { return fmt.Sprintf("the tool panicked: %v", e.Value) }
