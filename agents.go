@@ -65,8 +65,7 @@ type Agent struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the agent was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -98,8 +97,7 @@ type ModelConfig struct {
 	Speed ModelSpeed `json:"speed,omitzero"`
 	// InferenceGeo is where inference runs; "" when not sent.
 	InferenceGeo string `json:"inference_geo,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -107,7 +105,7 @@ type ModelConfig struct {
 type ModelEffort struct {
 	// Type is the effort level.
 	Type Effort `json:"type"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -156,8 +154,16 @@ func (p ModelConfigParams) Validate() error {
 	return nil
 }
 
+// AgentModel returns the [ModelConfigParams] of an agent or session naming
+// the model id alone, sent as the bare id string. (The Models API's record
+// of a model is [ModelInfo].)
+func AgentModel(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
+
 // Model returns [ModelConfigParams] naming the model id alone.
-func Model(id string) ModelConfigParams { return ModelConfigParams{ID: id} }
+//
+// Deprecated: use AgentModel; the name Model reads as the Models API's
+// record, which is [ModelInfo].
+func Model(id string) ModelConfigParams { return AgentModel(id) }
 
 // MarshalJSON writes the model as a bare id or an object.
 func (m ModelConfigParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
@@ -200,7 +206,7 @@ type AgentMCPServer struct {
 	Name string `json:"name"`
 	// URL is the server's endpoint. Required.
 	URL string `json:"url,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -237,8 +243,7 @@ type AgentSkill struct {
 	SkillID string `json:"skill_id"`
 	// Version pins a version; nil in params means the latest.
 	Version *string `json:"version,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -253,7 +258,7 @@ func (s AgentSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 type AgentMultiagent struct {
 	// Agents is the roster.
 	Agents []RosterEntry `json:"agents"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -294,13 +299,13 @@ type RosterAgent struct {
 	// Version pins the agent's version; nil means the latest (records
 	// always carry it).
 	Version *int `json:"version,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // RosterSelf is the coordinator itself (the wire type "self").
 type RosterSelf struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -309,7 +314,7 @@ type RosterSelf struct {
 type RosterAdvisor struct {
 	// Model is the advisor's model id. Required.
 	Model string `json:"model"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -340,7 +345,7 @@ func (u UnknownRosterEntry) MarshalJSON() ([]byte, error) { return marshalJSON(u
 type AgentCreateParams struct {
 	// Name is the agent's name. Required.
 	Name string `json:"name"`
-	// Model is the model, e.g. mms.Model("model-id"). Required.
+	// Model is the model, e.g. mms.AgentModel("model-id"). Required.
 	Model ModelConfigParams `json:"model"`
 	// Description says what the agent does.
 	Description string `json:"description,omitzero"`

@@ -80,7 +80,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 		t.Errorf("versions %v", versions)
 	}
 
-	b, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "second", Model: mms.Model("m")})
+	b, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "second", Model: mms.AgentModel("m")})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestAgentsWire(t *testing.T) {
 		body                string
 	}{
 		{"create", testAgentJSON, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "a", Model: mms.Model("m"), Metadata: map[string]string{"k": "v"}})
+			_, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "a", Model: mms.AgentModel("m"), Metadata: map[string]string{"k": "v"}})
 			return err
 		}, "POST", "/v1/agents", "", `{"name":"a","model":"m","metadata":{"k":"v"}}`},
 		{"get", testAgentJSON, func(ctx context.Context, c *mms.Client) error {
@@ -142,7 +142,7 @@ func TestAgentCreateValidation(t *testing.T) {
 			p.Name = "a"
 		}
 		if p.Model.ID == "" {
-			p.Model = mms.Model("m")
+			p.Model = mms.AgentModel("m")
 		}
 		return p
 	}
@@ -168,7 +168,7 @@ func TestAgentCreateValidation(t *testing.T) {
 		field string // "" when valid
 	}{
 		{"minimal", ok(mms.AgentCreateParams{}), ""},
-		{"no name", mms.AgentCreateParams{Model: mms.Model("m")}, "name"},
+		{"no name", mms.AgentCreateParams{Model: mms.AgentModel("m")}, "name"},
 		{"long name", ok(mms.AgentCreateParams{Name: strings.Repeat("n", 5000)}), ""},
 		{"no model", mms.AgentCreateParams{Name: "a"}, "model.id"},
 		{"long description", ok(mms.AgentCreateParams{Description: strings.Repeat("é", 5000)}), ""},

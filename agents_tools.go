@@ -9,10 +9,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The tools of an agent (§1.5 of the managed-agents reference): the
-// toolsets and custom tools of Agent.Tools, the per-tool configs of a
-// toolset, and the permission policies. Records and params share these
-// types: an agent's tools go back into an update as they are.
+// The tools of an agent: the toolsets and custom tools of Agent.Tools, the
+// per-tool configs of a toolset, and the permission policies. Records and
+// params share these types: an agent's tools go back into an update as they
+// are.
 
 // An AgentTool is one entry of an agent's tools: [AgentToolset20260401],
 // [AgentMCPToolset], [AgentCustomTool] or [UnknownAgentTool].
@@ -36,8 +36,7 @@ type AgentToolset20260401 struct {
 	DefaultConfig *AgentToolsetDefaultConfig `json:"default_config,omitzero"`
 	// Configs configures single tools of the set.
 	Configs []AgentToolConfig `json:"configs,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -51,8 +50,7 @@ type AgentMCPToolset struct {
 	DefaultConfig *AgentToolsetDefaultConfig `json:"default_config,omitzero"`
 	// Configs configures single tools of the server, by name.
 	Configs []AgentMCPToolConfig `json:"configs,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -67,8 +65,7 @@ type AgentCustomTool struct {
 	// InputSchema is the JSON Schema of the tool's input; its "type" must
 	// be "object".
 	InputSchema InputSchema `json:"input_schema"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -99,8 +96,7 @@ type AgentToolsetDefaultConfig struct {
 	// PermissionPolicy says whether a call needs a confirmation; nil
 	// leaves the default.
 	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -113,8 +109,7 @@ type AgentMCPToolConfig struct {
 	// PermissionPolicy says whether a call needs a confirmation; nil
 	// leaves the default.
 	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -149,20 +144,20 @@ var permissionPolicyUnion = codec.NewUnion[PermissionPolicy]("PermissionPolicy",
 // AlwaysAllowPolicy runs the tool without asking (the wire type
 // "always_allow").
 type AlwaysAllowPolicy struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AlwaysAskPolicy asks the client to confirm each call (the wire type
 // "always_ask").
 type AlwaysAskPolicy struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // AutoPolicy lets the service decide per call (the wire type "auto").
 type AutoPolicy struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -250,48 +245,53 @@ type BashToolConfig struct {
 	// PermissionPolicy says whether a call needs a confirmation; nil
 	// leaves the default.
 	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // EditToolConfig configures the file edit tool ("edit"); fields as in
 // [BashToolConfig].
 type EditToolConfig struct {
-	Enabled          *bool                      `json:"enabled,omitzero"`
-	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
-	Extra            map[string]json.RawMessage `json:"-"`
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // ReadToolConfig configures the file read tool ("read"); fields as in
 // [BashToolConfig].
 type ReadToolConfig struct {
-	Enabled          *bool                      `json:"enabled,omitzero"`
-	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
-	Extra            map[string]json.RawMessage `json:"-"`
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // WriteToolConfig configures the file write tool ("write"); fields as in
 // [BashToolConfig].
 type WriteToolConfig struct {
-	Enabled          *bool                      `json:"enabled,omitzero"`
-	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
-	Extra            map[string]json.RawMessage `json:"-"`
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // GlobToolConfig configures the glob tool ("glob"); fields as in
 // [BashToolConfig].
 type GlobToolConfig struct {
-	Enabled          *bool                      `json:"enabled,omitzero"`
-	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
-	Extra            map[string]json.RawMessage `json:"-"`
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // GrepToolConfig configures the grep tool ("grep"); fields as in
 // [BashToolConfig].
 type GrepToolConfig struct {
-	Enabled          *bool                      `json:"enabled,omitzero"`
-	PermissionPolicy PermissionPolicy           `json:"permission_policy,omitzero"`
-	Extra            map[string]json.RawMessage `json:"-"`
+	Enabled          *bool            `json:"enabled,omitzero"`
+	PermissionPolicy PermissionPolicy `json:"permission_policy,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // WebFetchToolConfig configures the web fetch tool ("web_fetch").
@@ -303,7 +303,7 @@ type WebFetchToolConfig struct {
 	BlockedDomains []string `json:"blocked_domains,omitzero"`
 	// MaxContentTokens caps a fetched page's tokens; nil leaves no cap.
 	MaxContentTokens *int `json:"max_content_tokens,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -316,7 +316,7 @@ type WebSearchToolConfig struct {
 	BlockedDomains []string `json:"blocked_domains,omitzero"`
 	// UserLocation localises the results; nil sends none.
 	UserLocation *UserLocation `json:"user_location,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

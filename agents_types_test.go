@@ -108,20 +108,20 @@ func TestAgentRequestForms(t *testing.T) {
 		in   any
 		want string
 	}{
-		{"bare model id", AgentCreateParams{Name: "a", Model: Model("m")}, `{"name":"a","model":"m"}`},
+		{"bare model id", AgentCreateParams{Name: "a", Model: AgentModel("m")}, `{"name":"a","model":"m"}`},
 		{"model object, bare effort", AgentCreateParams{Name: "a", Model: ModelConfigParams{ID: "m", Effort: EffortHigh, Speed: ModelSpeedFast}},
 			`{"name":"a","model":{"id":"m","effort":"high","speed":"fast"}}`},
-		{"tool configs carry their name", AgentCreateParams{Name: "a", Model: Model("m"), Tools: []AgentTool{
+		{"tool configs carry their name", AgentCreateParams{Name: "a", Model: AgentModel("m"), Tools: []AgentTool{
 			AgentToolset20260401{Configs: []AgentToolConfig{BashToolConfig{Enabled: Ptr(false)},
 				WebFetchToolConfig{MaxContentTokens: Ptr(0), PermissionPolicy: AlwaysAskPolicy{}}}},
 		}}, `{"name":"a","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[` +
 			`{"type":"bash","name":"bash","enabled":false},` +
 			`{"type":"web_fetch","name":"web_fetch","permission_policy":{"type":"always_ask"},"max_content_tokens":0}]}]}`},
-		{"roster forms", AgentCreateParams{Name: "a", Model: Model("m"), Multiagent: &AgentMultiagent{Agents: []RosterEntry{
+		{"roster forms", AgentCreateParams{Name: "a", Model: AgentModel("m"), Multiagent: &AgentMultiagent{Agents: []RosterEntry{
 			RosterAgentID("agent_1"), RosterAgent{ID: "agent_2"}, RosterAgent{ID: "agent_3", Version: Ptr(2)}, RosterSelf{}, RosterAdvisor{Model: "adv"},
 		}}}, `{"name":"a","model":"m","multiagent":{"type":"coordinator","agents":["agent_1",{"type":"agent","id":"agent_2"},` +
 			`{"type":"agent","id":"agent_3","version":2},{"type":"self"},{"type":"advisor","model":"adv"}]}}`},
-		{"mcp server type defaults to url", AgentCreateParams{Name: "a", Model: Model("m"), Tools: []AgentTool{AgentMCPToolset{MCPServerName: "s"}},
+		{"mcp server type defaults to url", AgentCreateParams{Name: "a", Model: AgentModel("m"), Tools: []AgentTool{AgentMCPToolset{MCPServerName: "s"}},
 			MCPServers: []AgentMCPServer{{Name: "s", URL: "u"}}},
 			`{"name":"a","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}],"mcp_servers":[{"type":"url","name":"s","url":"u"}]}`},
 		{"empty update", AgentUpdateParams{}, `{}`},
@@ -166,7 +166,7 @@ func TestAgentParamsDecode(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	var m ModelConfigParams
-	if err := json.Unmarshal([]byte(`"bare"`), &m); err != nil || m != Model("bare") {
+	if err := json.Unmarshal([]byte(`"bare"`), &m); err != nil || m != AgentModel("bare") {
 		t.Errorf("bare model: %+v %v", m, err)
 	}
 }

@@ -435,8 +435,7 @@ type Batch struct {
 	// ResultsURL locates the JSONL results once processing has ended; nil
 	// until then. [BatchesService.Results] reads them.
 	ResultsURL *string `json:"results_url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -462,8 +461,7 @@ type BatchRequestCounts struct {
 	Errored   int `json:"errored"`
 	Canceled  int `json:"canceled"`
 	Expired   int `json:"expired"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -483,8 +481,7 @@ func (c BatchRequestCounts) MarshalJSON() ([]byte, error) { return marshalJSON(c
 type BatchDeleted struct {
 	// ID is the deleted batch's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -96,6 +96,8 @@ type BatchResultLineError struct {
 	Err error
 }
 
+// Error names the batch, the line and its custom_id when known, then the
+// line's error.
 func (e *BatchResultLineError) Error() string {
 	if e.CustomID != "" {
 		return fmt.Sprintf("mms: results of batch %s, line %d (custom_id %q): %v", e.BatchID, e.Line, e.CustomID, e.Err)
@@ -103,6 +105,7 @@ func (e *BatchResultLineError) Error() string {
 	return fmt.Sprintf("mms: results of batch %s, line %d: %v", e.BatchID, e.Line, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *BatchResultLineError) Unwrap() error { return e.Err }
 
 // lineCustomID returns the custom_id of a results line that did not decode,
@@ -227,8 +230,7 @@ type BatchResult struct {
 	// Result is the outcome: [SucceededBatchResult], [ErroredBatchResult],
 	// [CanceledBatchResult], [ExpiredBatchResult] or [UnknownBatchResult].
 	Result BatchResultValue `json:"result"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -257,8 +259,7 @@ var batchResultValueUnion = codec.NewUnion[BatchResultValue]("BatchResultValue",
 // Message is the reply Messages.Create would have returned.
 type SucceededBatchResult struct {
 	Message Message `json:"message"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -275,8 +276,7 @@ func (r SucceededBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON
 // the request got; [ErroredBatchResult.Err] gives it as an *[Error].
 type ErroredBatchResult struct {
 	Error ErrorResponse `json:"error"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -304,8 +304,7 @@ func (r ErroredBatchResult) Err() *Error {
 // CanceledBatchResult is a "canceled" result: the batch was canceled before
 // the request ran.
 type CanceledBatchResult struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -320,8 +319,7 @@ func (r CanceledBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(
 // ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
 // before the request ran.
 type ExpiredBatchResult struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

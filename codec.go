@@ -13,6 +13,20 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
+// Extra is what a wire value holds beyond its modelled fields; most wire
+// types have a field Extra of this type. Decoding puts there every member
+// this SDK version does not model, and every explicit zero (null, "",
+// false, 0) of an optional field, which the field alone cannot tell from
+// absent. Response mode (json.Marshal of a record, a reply or an event)
+// writes both back, so a decoded reply re-encodes to the JSON it came
+// from; a remembered zero is written only while its field is still zero
+// (a value set later wins). Request mode (request bodies, the params types
+// and the request-only types) writes only the remembered zeros of modelled
+// request fields: unknown members are dropped, because the service refuses
+// members its request schema does not define. Values built in code leave
+// it nil.
+type Extra = map[string]json.RawMessage
+
 // marshalJSON is the MarshalJSON of a registered type: the response form,
 // everything it holds, Extra included.
 func marshalJSON(v any) ([]byte, error) { return codec.MarshalOwned(v) }

@@ -1,7 +1,11 @@
 // Package mms is the Go client for the Model Messaging Service: Messages
 // (with streaming and token counting), Message Batches, Models, Files and
-// Skills. Endpoints not typed yet (the managed-agents resources) are reached
-// with [Client.Do] through the same pipeline.
+// Skills, and the managed-agents resources: Agents, Environments (with the
+// work queue of self-hosted ones), Sessions (with their events, resources
+// and threads), Vaults and their credentials, Memory Stores (with their
+// memories and versions), Tunnels and User Profiles. Every one of these is
+// typed; an endpoint this SDK version does not know yet is reached with
+// [Client.Do] through the same pipeline.
 //
 // Build a client from options, then call the services hanging off it:
 //
@@ -22,13 +26,7 @@
 //
 // # Extra
 //
-// Most wire types have a field Extra map[string]json.RawMessage. Decoding
-// puts there every member this SDK version does not model, and every
-// optional member sent with a value its field cannot tell from absent (an
-// explicit null, "", false or 0). json.Marshal of a decoded value writes
-// both back, so a reply re-encodes to the JSON it came from; a remembered
-// zero is written only while its field is still zero (a value set later
-// wins). Request bodies carry the request form: unknown members are
-// dropped (the service refuses members its request schema does not
-// define), remembered zeros of request fields are kept.
+// Most wire types have a field Extra of type [Extra]: what the value holds
+// beyond its modelled fields, so a reply re-encodes to the JSON it came
+// from.
 package mms

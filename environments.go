@@ -67,8 +67,7 @@ type Environment struct {
 	// ArchivedAt is when the environment was archived; nil while it is
 	// not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -86,7 +85,7 @@ func (e Environment) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 type EnvironmentDeleted struct {
 	// ID is the deleted environment's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -122,8 +121,7 @@ type CloudEnvironmentConfig struct {
 	// Packages are installed in the container; nil in params leaves them
 	// out.
 	Packages *EnvironmentPackages `json:"packages,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -131,7 +129,7 @@ type CloudEnvironmentConfig struct {
 // caller's workers, which take them from the work queue (the wire type
 // "self_hosted"; see [EnvironmentWorkService]).
 type SelfHostedEnvironmentConfig struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -192,7 +190,7 @@ var environmentNetworkingUnion = codec.NewUnion[EnvironmentNetworking]("Environm
 // UnrestrictedNetworking allows every outbound connection (the wire type
 // "unrestricted").
 type UnrestrictedNetworking struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -208,8 +206,7 @@ type LimitedNetworking struct {
 	// AllowPackageManagers also allows the package registries; nil leaves
 	// the default (false).
 	AllowPackageManagers *bool `json:"allow_package_managers,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -246,8 +243,7 @@ type EnvironmentPackages struct {
 	Go    []string `json:"go,omitzero"`
 	Npm   []string `json:"npm,omitzero"`
 	Pip   []string `json:"pip,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

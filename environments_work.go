@@ -72,7 +72,7 @@ type Work struct {
 	LatestHeartbeatAt *string `json:"latest_heartbeat_at"`
 	StopRequestedAt   *string `json:"stop_requested_at"`
 	StoppedAt         *string `json:"stopped_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -132,7 +132,7 @@ var workDataUnion = codec.NewUnion[WorkData]("WorkData", UnknownWorkData{}).
 type WorkSession struct {
 	// ID is the session's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -141,7 +141,7 @@ type WorkSession struct {
 type WorkHealthcheck struct {
 	// ID identifies the check.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -172,7 +172,7 @@ type WorkHeartbeat struct {
 	State WorkState `json:"state"`
 	// TTLSeconds is how long the lease now lasts without a heartbeat.
 	TTLSeconds int `json:"ttl_seconds"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,7 +195,7 @@ type WorkQueueStats struct {
 	// WorkersPolling is the number of workers polling now; nil when the
 	// service does not say.
 	WorkersPolling *int `json:"workers_polling"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

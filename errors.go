@@ -183,8 +183,7 @@ type ErrorResponse struct {
 	Error ErrorDetail `json:"error"`
 	// RequestID is the id of the failed request; nil when null.
 	RequestID *string `json:"request_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -200,8 +199,7 @@ type ErrorDetail struct {
 	Type string `json:"type"`
 	// Message says what went wrong.
 	Message string `json:"message"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -32,6 +32,8 @@ type RequestTooLargeError struct {
 	Sent bool
 }
 
+// Error names the request and the limit, and says whether any of the
+// body was sent.
 func (e *RequestTooLargeError) Error() string {
 	if e.Sent {
 		return fmt.Sprintf("mms: request body for %s %s exceeded the %d-byte limit while streaming; the request was aborted", e.Method, e.Path, e.Limit)
@@ -55,6 +57,7 @@ type ResponseTooLargeError struct {
 	ContentLength int64
 }
 
+// Error names the request, the limit and whether the body was read.
 func (e *ResponseTooLargeError) Error() string {
 	if e.ContentLength > e.Limit {
 		return fmt.Sprintf("mms: response body of %s %s is %d bytes, over the %d-byte limit (option.WithMaxResponseSize); it was not read", e.Method, e.Path, e.ContentLength, e.Limit)
@@ -81,6 +84,7 @@ type RedirectError struct {
 	Err error
 }
 
+// Error names the request, the redirect it did not follow and why.
 func (e *RedirectError) Error() string {
 	s := fmt.Sprintf("mms: %s %s: did not follow the %d redirect to %s: %s", e.Method, e.Path, e.StatusCode, e.Host, e.Reason)
 	if e.Err != nil {
@@ -102,6 +106,7 @@ type AttemptTimeoutError struct {
 	Timeout time.Duration
 }
 
+// Error says how long the attempt ran.
 func (e *AttemptTimeoutError) Error() string {
 	return fmt.Sprintf("mms: attempt timed out after %v", e.Timeout)
 }

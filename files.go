@@ -279,7 +279,7 @@ func (s *FilesService) Download(ctx context.Context, fileID string, opts ...opti
 
 // Delete deletes a file (DELETE /v1/files/{file_id}). Its id stops working
 // in messages.
-func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option.RequestOption) (*DeletedFile, error) {
+func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileDeleted, error) {
 	seg, err := pathID("file_id", fileID)
 	if err != nil {
 		return nil, err
@@ -314,8 +314,7 @@ type FileMetadata struct {
 	// ExpiresAt is when the bytes become unavailable (RFC 3339); nil when
 	// absent or null (the file never expires). Newer (GA) files API only.
 	ExpiresAt *string `json:"expires_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -335,8 +334,7 @@ type FileScope struct {
 	Type string `json:"type"`
 	// ID identifies it.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -346,19 +344,21 @@ func (f *FileScope) UnmarshalJSON(data []byte) error { return unmarshalJSON(data
 // MarshalJSON encodes the scope, Extra included.
 func (f FileScope) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
-// DeletedFile is the answer to [FilesService.Delete].
-type DeletedFile struct {
+// FileDeleted is the answer to [FilesService.Delete].
+type FileDeleted struct {
 	// ID is the deleted file's id.
 	ID string `json:"id"`
 	// Type is "file_deleted"; the service may leave it out.
 	Type string `json:"type,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedFile) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *FileDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedFile) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d FileDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Deprecated: use FileDeleted.
+type DeletedFile = FileDeleted

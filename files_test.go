@@ -695,7 +695,7 @@ func TestFilesRecordedRoundTrip(t *testing.T) {
 			}
 		})
 		t.Run(fixtures.Name(filepath.Join(s.dir, s.deleted)), func(t *testing.T) {
-			d := roundTrip[mms.DeletedFile](t, read(s.deleted))
+			d := roundTrip[mms.FileDeleted](t, read(s.deleted))
 			if d.ID != s.uploadID || d.Type != "file_deleted" {
 				t.Errorf("decoded %+v", d)
 			}
@@ -719,7 +719,7 @@ func TestFileRecordsRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("deleted without type", func(t *testing.T) {
-		if d := roundTrip[mms.DeletedFile](t, []byte(`{"id":"file_1"}`)); d.Type != "" {
+		if d := roundTrip[mms.FileDeleted](t, []byte(`{"id":"file_1"}`)); d.Type != "" {
 			t.Errorf("decoded %+v", d)
 		}
 	})

@@ -1,8 +1,10 @@
 package mms
 
-// Pieces shared by the managed-agents services (agents, sessions,
-// environments and vaults): their beta, the tri-state update
-// field and the metadata patch of update bodies, and the metadata rules.
+// Pieces shared by the managed-agents services (agents, environments,
+// sessions, vaults, memory stores, tunnels and user profiles): the beta
+// of the first four, the tri-state update field and the metadata patch of
+// update bodies, and the metadata rules. Their requests go through
+// endpoint.go.
 
 import (
 	"errors"

@@ -72,8 +72,7 @@ type MemoryStore struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the store was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -93,7 +92,7 @@ func (m MemoryStore) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 type MemoryStoreDeleted struct {
 	// ID is the deleted store's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -91,8 +91,7 @@ type Memory struct {
 	// them.
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -101,7 +100,7 @@ type Memory struct {
 type MemoryPrefix struct {
 	// Path is the directory, with a trailing "/".
 	Path string `json:"path"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -127,7 +126,7 @@ func (u UnknownMemoryListItem) MarshalJSON() ([]byte, error) { return marshalJSO
 type MemoryDeleted struct {
 	// ID is the deleted memory's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

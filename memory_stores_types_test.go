@@ -27,7 +27,7 @@ func TestMemoryStoreGoldenRoundTrip(t *testing.T) {
 		{"version_created.json", nil},
 		{"version_deleted.json", nil},
 		{"version_redacted.json", nil},
-		{"version_unknown.json", []string{".CreatedBy: UnknownActor"}},
+		{"version_unknown.json", []string{".CreatedBy: UnknownMemoryVersionActor"}},
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			roundTrip[MemoryVersionRecord](t, readGolden(t, "memory_stores", tt.file), tt.unknown)
@@ -117,14 +117,14 @@ func TestMemoryGoldenValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	if redacted.Path != nil || redacted.ContentSHA256 != nil || redacted.ContentSizeBytes != nil || redacted.RedactedAt == nil ||
-		!cmp.Equal(redacted.CreatedBy, Actor(ServiceAccountActor{ServiceAccountID: "svcacct_01"})) ||
-		!cmp.Equal(redacted.RedactedBy, Actor(UserActor{UserID: "user_01"})) {
+		!cmp.Equal(redacted.CreatedBy, MemoryVersionActor(ServiceAccountActor{ServiceAccountID: "svcacct_01"})) ||
+		!cmp.Equal(redacted.RedactedBy, MemoryVersionActor(UserActor{UserID: "user_01"})) {
 		t.Errorf("redacted %+v", redacted)
 	}
 	if err := json.Unmarshal(readGolden(t, "memory_stores", "version_unknown.json"), &unknown); err != nil {
 		t.Fatal(err)
 	}
-	if unknown.Operation != "restored" || unknown.CreatedBy.(UnknownActor).Type != "scheduler_actor" ||
+	if unknown.Operation != "restored" || unknown.CreatedBy.(UnknownMemoryVersionActor).Type != "scheduler_actor" ||
 		string(unknown.RedactedBy.(APIActor).Extra["label"]) != `"ci"` || unknown.Content != nil || unknown.Path != nil {
 		t.Errorf("unknown %+v", unknown)
 	}

@@ -35,7 +35,8 @@ const (
 )
 
 // MemoryVersionRecord is a memory version's record (the wire type
-// "memory_version"); the name MemoryVersion is the memory tool's version.
+// "memory_version"), the item of [MemoryVersionsService]. (The memory
+// tool's version, a Messages tool setting, is [MemoryToolVersion].)
 // Members this SDK version does not model are kept in Extra.
 type MemoryVersionRecord struct {
 	// ID identifies the version ("memver_…").
@@ -59,13 +60,12 @@ type MemoryVersionRecord struct {
 	// redacted.
 	Path *string `json:"path,omitzero"`
 	// CreatedBy is who made the change; nil when absent.
-	CreatedBy Actor `json:"created_by,omitzero"`
+	CreatedBy MemoryVersionActor `json:"created_by,omitzero"`
 	// RedactedAt and RedactedBy say when and by whom the version was
 	// redacted; nil while it is not.
-	RedactedAt *string `json:"redacted_at,omitzero"`
-	RedactedBy Actor   `json:"redacted_by,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	RedactedAt *string            `json:"redacted_at,omitzero"`
+	RedactedBy MemoryVersionActor `json:"redacted_by,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -75,37 +75,48 @@ func (v *MemoryVersionRecord) UnmarshalJSON(data []byte) error { return unmarsha
 // MarshalJSON encodes the record as the service sends it, Extra included.
 func (v MemoryVersionRecord) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-// An Actor is who made or redacted a memory version: a [SessionActor],
-// [APIActor], [UserActor], [ServiceAccountActor] or [UnknownActor].
-type Actor interface {
+// A MemoryVersionActor is who made or redacted a memory version
+// ([MemoryVersionRecord.CreatedBy], [MemoryVersionRecord.RedactedBy]).
+// Variants: [MemoryVersionSessionActor], [APIActor], [UserActor],
+// [ServiceAccountActor] and [UnknownMemoryVersionActor].
+type MemoryVersionActor interface {
 	json.Marshaler
 	isActor()
 }
 
-var actorUnion = codec.NewUnion[Actor]("Actor", UnknownActor{}).
-	Add("session_actor", SessionActor{}).
+var actorUnion = codec.NewUnion[MemoryVersionActor]("MemoryVersionActor", UnknownMemoryVersionActor{}).
+	Add("session_actor", MemoryVersionSessionActor{}).
 	Add("api_actor", APIActor{}).
 	Add("user_actor", UserActor{}).
 	Add("service_account_actor", ServiceAccountActor{})
 
-// SessionActor is an agent's session (the wire type "session_actor").
-type SessionActor struct {
+// Deprecated: use MemoryVersionActor; other APIs have actor unions of
+// their own.
+type Actor = MemoryVersionActor
+
+// MemoryVersionSessionActor is a [MemoryVersionActor]: an agent's session
+// made the change (the wire type "session_actor").
+type MemoryVersionSessionActor struct {
 	SessionID string `json:"session_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// Deprecated: use MemoryVersionSessionActor; this is a memory-version
+// actor, not a part of sessions.
+type SessionActor = MemoryVersionSessionActor
 
 // APIActor is a request made with an API key (the wire type "api_actor").
 type APIActor struct {
 	APIKeyID string `json:"api_key_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UserActor is a user (the wire type "user_actor").
 type UserActor struct {
 	UserID string `json:"user_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -113,32 +124,35 @@ type UserActor struct {
 // "service_account_actor").
 type ServiceAccountActor struct {
 	ServiceAccountID string `json:"service_account_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnknownActor keeps an actor kind this SDK version cannot name; it is
+// UnknownMemoryVersionActor keeps an actor kind this SDK version cannot name; it is
 // sent back as it came.
-type UnknownActor struct {
+type UnknownMemoryVersionActor struct {
 	Type string
 	Raw  json.RawMessage
 }
 
-func (SessionActor) isActor()        {}
-func (APIActor) isActor()            {}
-func (UserActor) isActor()           {}
-func (ServiceAccountActor) isActor() {}
-func (UnknownActor) isActor()        {}
+// Deprecated: use UnknownMemoryVersionActor.
+type UnknownActor = UnknownMemoryVersionActor
 
-func (a SessionActor) MarshalJSON() ([]byte, error)            { return marshalJSON(a) }
-func (a *SessionActor) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, a) }
-func (a APIActor) MarshalJSON() ([]byte, error)                { return marshalJSON(a) }
-func (a *APIActor) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, a) }
-func (a UserActor) MarshalJSON() ([]byte, error)               { return marshalJSON(a) }
-func (a *UserActor) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, a) }
-func (a ServiceAccountActor) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
-func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (u UnknownActor) MarshalJSON() ([]byte, error)            { return marshalJSON(u) }
+func (MemoryVersionSessionActor) isActor() {}
+func (APIActor) isActor()                  {}
+func (UserActor) isActor()                 {}
+func (ServiceAccountActor) isActor()       {}
+func (UnknownMemoryVersionActor) isActor() {}
+
+func (a MemoryVersionSessionActor) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
+func (a *MemoryVersionSessionActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+func (a APIActor) MarshalJSON() ([]byte, error)                      { return marshalJSON(a) }
+func (a *APIActor) UnmarshalJSON(data []byte) error                  { return unmarshalJSON(data, a) }
+func (a UserActor) MarshalJSON() ([]byte, error)                     { return marshalJSON(a) }
+func (a *UserActor) UnmarshalJSON(data []byte) error                 { return unmarshalJSON(data, a) }
+func (a ServiceAccountActor) MarshalJSON() ([]byte, error)           { return marshalJSON(a) }
+func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, a) }
+func (u UnknownMemoryVersionActor) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
 
 // MemoryVersionListParams are the parameters of
 // [MemoryVersionsService.List] and [MemoryVersionsService.ListPage]. Each

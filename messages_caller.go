@@ -24,8 +24,7 @@ var callerUnion = codec.NewUnion[Caller]("Caller", UnknownCaller{}).
 // DirectCaller is the {"type":"direct"} caller: the model called the tool
 // itself (the default).
 type DirectCaller struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -45,8 +44,7 @@ type CodeExecution20250825Caller struct {
 	// ToolID is the server_tool_use id of the code execution
 	// (^srvtoolu_[a-zA-Z0-9_]+$).
 	ToolID string `json:"tool_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -67,8 +65,7 @@ func (c CodeExecution20250825Caller) validate(path string) error {
 type CodeExecution20260120Caller struct {
 	// ToolID is the server_tool_use id of the code execution.
 	ToolID string `json:"tool_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -87,8 +84,9 @@ func (c CodeExecution20260120Caller) validate(path string) error {
 // toolIDCaller is the shape of the code-execution callers: each converts
 // itself to it for its codec, request form and validation.
 type toolIDCaller struct {
-	ToolID string                     `json:"tool_id"`
-	Extra  map[string]json.RawMessage `json:"-"`
+	ToolID string `json:"tool_id"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (c toolIDCaller) validate(path string) error {

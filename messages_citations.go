@@ -134,8 +134,7 @@ type CharLocationCitation struct {
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
 	FileID *string `json:"file_id,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model, and an explicit
-	// null file_id.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -176,8 +175,7 @@ type PageLocationCitation struct {
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
 	FileID *string `json:"file_id,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model, and an explicit
-	// null file_id.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -218,8 +216,7 @@ type ContentBlockLocationCitation struct {
 	// FileID names the cited file when the document came from the Files
 	// API. Response only: request encoding drops it.
 	FileID *string `json:"file_id,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model, and an explicit
-	// null file_id.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -260,8 +257,7 @@ type WebSearchResultLocationCitation struct {
 	Title *string `json:"title"`
 	// URL is 1 to 2048 characters in a request.
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -304,8 +300,7 @@ type SearchResultLocationCitation struct {
 	EndBlockIndex int `json:"end_block_index"`
 	// Title is null (nil) when the result has none.
 	Title *string `json:"title"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -130,8 +130,7 @@ type TextBlock struct {
 	// may carry them; a request may echo them (without file_id).
 	Citations    Citations     `json:"citations,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model. A decoded reply
-	// writes them back (json.Marshal); request encoding drops them.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -166,8 +165,7 @@ type ImageBlock struct {
 	// Transformations says what to do with an oversized image.
 	Transformations *ImageTransformations `json:"transformations,omitzero"`
 	CacheControl    *CacheControl         `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model. A decoded reply
-	// writes them back; request encoding drops them.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -202,8 +200,7 @@ type ImageTransformations struct {
 	// OversizedImage is OversizedImageDownsize (the default) or
 	// OversizedImageError.
 	OversizedImage OversizedImage `json:"oversized_image,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -242,8 +239,7 @@ type DocumentBlock struct {
 	// may carry an explicit null, kept by the null memory (see Extra).
 	Title        *string       `json:"title,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model. A decoded reply
-	// writes them back; request encoding drops them.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -278,8 +274,7 @@ func (b DocumentBlock) validate(path string) error {
 type CitationsConfig struct {
 	// Enabled turns citations on. Citations are off when it is nil or false.
 	Enabled *bool `json:"enabled,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -304,8 +299,7 @@ type SearchResultBlock struct {
 	// Citations turns citations on for this result.
 	Citations    *CitationsConfig `json:"citations,omitzero"`
 	CacheControl *CacheControl    `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -338,8 +332,7 @@ func (b SearchResultBlock) validate(path string) error {
 type ThinkingBlock struct {
 	Thinking  string `json:"thinking"`
 	Signature string `json:"signature"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -362,8 +355,7 @@ func (b ThinkingBlock) validate(path string) error {
 // Send it back unchanged.
 type RedactedThinkingBlock struct {
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -400,8 +392,7 @@ type ToolUseBlock struct {
 	// ToolsetName names the toolset for a toolset member's call.
 	ToolsetName  string        `json:"toolset_name,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -466,8 +457,7 @@ type ServerToolUseBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -507,8 +497,7 @@ type ToolReferenceBlock struct {
 	// ToolName matches ^[a-zA-Z0-9_-]{1,256}$.
 	ToolName     string        `json:"tool_name"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -535,8 +524,7 @@ func (b ToolReferenceBlock) validate(path string) error {
 type ContainerUploadBlock struct {
 	FileID       string        `json:"file_id"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -568,8 +556,7 @@ type MCPToolUseBlock struct {
 	// Input is the tool input, a JSON object kept byte for byte.
 	Input        json.RawMessage `json:"input"`
 	CacheControl *CacheControl   `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -611,8 +598,7 @@ type MCPToolResultBlock struct {
 	// IsError marks a failed call.
 	IsError      *bool         `json:"is_error,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -650,8 +636,7 @@ type CompactionBlock struct {
 	// EncryptedContent is the encrypted form (nil: absent or null).
 	EncryptedContent *string       `json:"encrypted_content,omitzero"`
 	CacheControl     *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional fields (see the package's null memory).
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -686,8 +671,7 @@ type FallbackBlock struct {
 	To   FallbackModel `json:"to"`
 	// Trigger says why the fallback happened.
 	Trigger *FallbackTrigger `json:"trigger,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -712,8 +696,7 @@ func (b FallbackBlock) validate(path string) error {
 // FallbackModel is the {"model": …} end of a fallback.
 type FallbackModel struct {
 	Model string `json:"model"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -728,8 +711,7 @@ func (m FallbackModel) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 type FallbackTrigger struct {
 	Type     string          `json:"type"`
 	Category RefusalCategory `json:"category"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -747,8 +729,7 @@ func (t FallbackTrigger) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 type ToolAdditionBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -767,8 +748,7 @@ func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).va
 type ToolRemovalBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -785,9 +765,10 @@ func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).val
 // toolChange is the shape of the tool_addition and tool_removal blocks:
 // each converts itself to it for validation.
 type toolChange struct {
-	Tool         ToolChangeRef              `json:"tool"`
-	CacheControl *CacheControl              `json:"cache_control,omitzero"`
-	Extra        map[string]json.RawMessage `json:"-"`
+	Tool         ToolChangeRef `json:"tool"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (c toolChange) validate(path string) error {
@@ -818,8 +799,7 @@ var toolChangeRefUnion = codec.NewUnion[ToolChangeRef]("ToolChangeRef", UnknownT
 // tool.
 type ToolRef struct {
 	Name string `json:"name"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -842,8 +822,7 @@ func (r ToolRef) validate(path string) error {
 type MCPToolRef struct {
 	ServerName string `json:"server_name"`
 	Name       string `json:"name"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -869,8 +848,7 @@ func (r MCPToolRef) validate(path string) error {
 // server.
 type MCPToolsetRef struct {
 	ServerName string `json:"server_name"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -38,10 +38,7 @@ func init() {
 type ContextManagement struct {
 	// Edits run in order.
 	Edits ContextEdits `json:"edits,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -189,10 +186,7 @@ type ClearToolUsesEdit struct {
 	ClearToolInputs *ClearToolInputs `json:"clear_tool_inputs,omitzero"`
 	// ExcludeTools names tools whose uses are never cleared.
 	ExcludeTools []string `json:"exclude_tools,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -338,10 +332,7 @@ type CompactEdit struct {
 	// PauseAfterCompaction ends the turn after compacting (stop reason
 	// "compaction").
 	PauseAfterCompaction bool `json:"pause_after_compaction,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -382,8 +373,7 @@ func (e UnknownContextEdit) validate(path string) error {
 type TokensCountContextManagement struct {
 	// OriginalInputTokens is the count before the context edits ran.
 	OriginalInputTokens int `json:"original_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

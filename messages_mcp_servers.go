@@ -63,10 +63,7 @@ type MCPServerDefinition struct {
 	// ToolConfiguration enables the server's tools and picks which
 	// (mcp-client-2025-04-04 generation).
 	ToolConfiguration *MCPToolConfiguration `json:"tool_configuration,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -104,10 +101,7 @@ type MCPToolConfiguration struct {
 	Enabled *bool `json:"enabled,omitzero"`
 	// AllowedTools lists the tools the model may call; nil allows all.
 	AllowedTools []string `json:"allowed_tools,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

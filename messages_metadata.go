@@ -10,16 +10,15 @@ func init() {
 	codec.Objects(Metadata{})
 }
 
-// Metadata describes the request for the service's own records.
-type Metadata struct {
+// MessageMetadata describes a Messages request for the service's own
+// records ([MessageCreateParams.Metadata]). (The managed-agents resources
+// carry metadata as a map[string]string, updated with [MetadataPatch].)
+type MessageMetadata struct {
 	// UserID is an opaque identifier of the end user (a uuid or hash), at
 	// most 512 characters. It must not contain personal data such as a
 	// name, email or phone number.
 	UserID string `json:"user_id,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero ("user_id": null), which encoding writes back while
-	// the field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -28,12 +27,16 @@ type Metadata struct {
 const maxUserIDLen = 512
 
 // validate checks the user id's length; path is "metadata".
-func (m *Metadata) validate(path string) error {
+func (m *MessageMetadata) validate(path string) error {
 	return validateLength(path+".user_id", m.UserID, 0, maxUserIDLen)
 }
 
 // UnmarshalJSON decodes the metadata.
-func (m *Metadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+func (m *MessageMetadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON writes the metadata.
-func (m Metadata) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
+func (m MessageMetadata) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
+
+// Deprecated: use MessageMetadata; managed-agents metadata is a
+// map[string]string.
+type Metadata = MessageMetadata

@@ -22,10 +22,7 @@ type OutputConfig struct {
 	// TaskBudget is a total token budget across contexts. Beta-only; the
 	// spec names no beta value for it.
 	TaskBudget *TaskBudget `json:"task_budget,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -101,10 +98,7 @@ type TaskBudget struct {
 	Total int `json:"total"`
 	// Remaining is what is left of it; nil means Total.
 	Remaining *int `json:"remaining,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

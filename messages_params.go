@@ -50,11 +50,11 @@ type MessageCreateParams struct {
 	// Container reuses a code-execution container.
 	Container *ContainerParam `json:"container,omitzero"`
 	// InferenceGeo says where inference runs, e.g. "us".
-	InferenceGeo  string        `json:"inference_geo,omitzero"`
-	Metadata      *Metadata     `json:"metadata,omitzero"`
-	OutputConfig  *OutputConfig `json:"output_config,omitzero"`
-	ServiceTier   ServiceTier   `json:"service_tier,omitzero"`
-	StopSequences []string      `json:"stop_sequences,omitzero"`
+	InferenceGeo  string           `json:"inference_geo,omitzero"`
+	Metadata      *MessageMetadata `json:"metadata,omitzero"`
+	OutputConfig  *OutputConfig    `json:"output_config,omitzero"`
+	ServiceTier   ServiceTier      `json:"service_tier,omitzero"`
+	StopSequences []string         `json:"stop_sequences,omitzero"`
 	// Temperature, TopK and TopP are pointers: 0 is a meaningful value. Set
 	// them with mms.Ptr.
 	Temperature *float64       `json:"temperature,omitzero"`
@@ -112,8 +112,7 @@ type MessageTokensCount struct {
 	InputTokens int `json:"input_tokens"`
 	// ContextManagement (beta) reports the count before context edits.
 	ContextManagement *TokensCountContextManagement `json:"context_management,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -107,7 +107,10 @@ type Message struct {
 	Role Role `json:"role"`
 	// Model is the model that served the request (after any fallback).
 	Model string `json:"model"`
-	// Content continues a prefilled assistant turn directly.
+	// Content is the reply: the blocks the model wrote, in order (text,
+	// thinking, tool calls, server tool calls and their results). When the
+	// request ended with an assistant turn (a prefill), Content continues
+	// that turn directly and does not repeat it.
 	Content ContentBlocks `json:"content"`
 	// Container is the code-execution container used (nil: absent or null).
 	Container *Container `json:"container,omitzero"`
@@ -124,8 +127,7 @@ type Message struct {
 	ContextManagement *ContextManagementResponse `json:"context_management,omitzero"`
 	// Diagnostics explains a prompt-cache miss (beta; nil: absent or null).
 	Diagnostics *MessageDiagnostics `json:"diagnostics,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -175,8 +177,7 @@ type StopDetails struct {
 	FallbackHasPrefillClaim *bool `json:"fallback_has_prefill_claim,omitzero"`
 	// RecommendedModel is a model to retry with (beta; nil: absent or null).
 	RecommendedModel *string `json:"recommended_model,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -212,8 +213,7 @@ type Container struct {
 	ExpiresAt string `json:"expires_at"`
 	// Skills are the skills loaded in the container (nil: absent or null).
 	Skills []ContainerSkill `json:"skills,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -232,8 +232,7 @@ type ContainerSkill struct {
 	Type    string `json:"type"`
 	SkillID string `json:"skill_id"`
 	Version string `json:"version"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -278,8 +277,7 @@ type Usage struct {
 	// FallbackCredit reports a fallback credit redemption (beta; nil: absent
 	// or null).
 	FallbackCredit *FallbackCreditUsage `json:"fallback_credit,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -306,8 +304,7 @@ func (u Usage) TotalInputTokens() int {
 type CacheCreation struct {
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -320,8 +317,7 @@ func (c CacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 // OutputTokensDetails breaks down output tokens.
 type OutputTokensDetails struct {
 	ThinkingTokens int `json:"thinking_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -336,8 +332,7 @@ type ServerToolUsage struct {
 	WebSearchRequests int `json:"web_search_requests"`
 	// WebFetchRequests is nil when absent (older responses).
 	WebFetchRequests *int `json:"web_fetch_requests,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -405,8 +400,7 @@ type MessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the model that ran (empty: absent).
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -426,8 +420,7 @@ type CompactionIterationUsage struct {
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	// CacheCreation is nil when null.
 	CacheCreation *CacheCreation `json:"cache_creation"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -450,8 +443,7 @@ type AdvisorMessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the advisor model.
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -476,8 +468,7 @@ type FallbackMessageIterationUsage struct {
 	CacheCreation *CacheCreation `json:"cache_creation"`
 	// Model is the fallback model.
 	Model string `json:"model,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -507,8 +498,7 @@ func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSO
 // (beta usage.fallback_credit).
 type FallbackCreditUsage struct {
 	Status FallbackCreditStatus `json:"status"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -533,8 +523,7 @@ var fallbackCreditStatusUnion = codec.NewUnion[FallbackCreditStatus]("FallbackCr
 
 // FallbackCreditRedeemed is the "redeemed" status: the credit applied.
 type FallbackCreditRedeemed struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -553,8 +542,7 @@ type FallbackCreditNotApplied struct {
 	// RemoveToRedeem lists request fields whose removal would let the credit
 	// apply (nil: absent or null).
 	RemoveToRedeem []string `json:"remove_to_redeem,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -585,8 +573,7 @@ func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return mars
 // (beta; the request side is context_management.edits).
 type ContextManagementResponse struct {
 	AppliedEdits AppliedEdits `json:"applied_edits"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -618,8 +605,7 @@ var appliedEditUnion = codec.NewUnion[AppliedEdit]("AppliedEdit", UnknownApplied
 type AppliedClearToolUses struct {
 	ClearedInputTokens int `json:"cleared_input_tokens"`
 	ClearedToolUses    int `json:"cleared_tool_uses"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -635,8 +621,7 @@ func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) { return marshalJSON
 type AppliedClearThinking struct {
 	ClearedInputTokens   int `json:"cleared_input_tokens"`
 	ClearedThinkingTurns int `json:"cleared_thinking_turns"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -668,8 +653,7 @@ func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e
 type MessageDiagnostics struct {
 	// CacheMissReason is nil when null (no miss, or nothing to compare).
 	CacheMissReason CacheMiss `json:"cache_miss_reason"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -700,8 +684,7 @@ var cacheMissUnion = codec.NewUnion[CacheMiss]("CacheMiss", UnknownCacheMiss{}).
 // CacheMissModelChanged is the "model_changed" cache miss.
 type CacheMissModelChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -716,8 +699,7 @@ func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) { return marshalJSO
 // CacheMissSystemChanged is the "system_changed" cache miss.
 type CacheMissSystemChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -732,8 +714,7 @@ func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) { return marshalJS
 // CacheMissToolsChanged is the "tools_changed" cache miss.
 type CacheMissToolsChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -748,8 +729,7 @@ func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) { return marshalJSO
 // CacheMissMessagesChanged is the "messages_changed" cache miss.
 type CacheMissMessagesChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -764,8 +744,7 @@ func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) { return marshal
 // CacheMissPreviousMessageNotFound is the "previous_message_not_found"
 // cache miss: the previous_message_id was unknown.
 type CacheMissPreviousMessageNotFound struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -781,8 +760,7 @@ func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) { return
 
 // CacheMissUnavailable is the "unavailable" cache miss: no diagnosis.
 type CacheMissUnavailable struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -57,10 +57,11 @@ type toolResultContent[C any] interface {
 // validation. A field added to one of those blocks goes here too (or the
 // block gets its own validate); the conversions do not compile otherwise.
 type toolResult[C toolResultContent[C]] struct {
-	ToolUseID    string                     `json:"tool_use_id"`
-	Content      C                          `json:"content"`
-	CacheControl *CacheControl              `json:"cache_control,omitzero"`
-	Extra        map[string]json.RawMessage `json:"-"`
+	ToolUseID    string        `json:"tool_use_id"`
+	Content      C             `json:"content"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (r toolResult[C]) validate(path string) error {
@@ -73,11 +74,12 @@ func (r toolResult[C]) validate(path string) error {
 // callerToolResult is [toolResult] with the caller member (web search and
 // web fetch).
 type callerToolResult[C toolResultContent[C]] struct {
-	ToolUseID    string                     `json:"tool_use_id"`
-	Content      C                          `json:"content"`
-	Caller       Caller                     `json:"caller,omitzero"`
-	CacheControl *CacheControl              `json:"cache_control,omitzero"`
-	Extra        map[string]json.RawMessage `json:"-"`
+	ToolUseID    string        `json:"tool_use_id"`
+	Content      C             `json:"content"`
+	Caller       Caller        `json:"caller,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (r callerToolResult[C]) validate(path string) error {
@@ -95,8 +97,9 @@ func (r callerToolResult[C]) validate(path string) error {
 // toolError is the shape of the server tools' error variants that carry
 // only an error code: each converts itself to it for validation.
 type toolError struct {
-	ErrorCode ToolErrorCode              `json:"error_code"`
-	Extra     map[string]json.RawMessage `json:"-"`
+	ErrorCode ToolErrorCode `json:"error_code"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (e toolError) validate(path string) error {
@@ -132,8 +135,7 @@ type WebSearchToolResultBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -198,8 +200,7 @@ type WebSearchResult struct {
 	PageAge *string `json:"page_age"`
 	Title   string  `json:"title"`
 	URL     string  `json:"url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -216,8 +217,7 @@ func (r WebSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 type WebSearchToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -259,8 +259,7 @@ type WebFetchToolResultBlock struct {
 	// Caller says who invoked the tool (nil: not stated).
 	Caller       Caller        `json:"caller,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -296,8 +295,7 @@ type WebFetchResult struct {
 	Content DocumentBlock `json:"content"`
 	// RetrievedAt is when the page was fetched (nil: null).
 	RetrievedAt *string `json:"retrieved_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -321,8 +319,7 @@ func (v WebFetchResult) validate(path string) error {
 type WebFetchToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

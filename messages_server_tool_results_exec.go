@@ -24,8 +24,7 @@ type CodeExecutionToolResultBlock struct {
 	// Content is the result or an error.
 	Content      CodeExecutionToolResultContent `json:"content"`
 	CacheControl *CacheControl                  `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -66,8 +65,7 @@ type CodeExecutionResult struct {
 	ReturnCode int    `json:"return_code"`
 	// Content lists the files the code wrote.
 	Content []CodeExecutionOutput `json:"content"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -89,8 +87,7 @@ type EncryptedCodeExecutionResult struct {
 	ReturnCode      int    `json:"return_code"`
 	// Content lists the files the code wrote.
 	Content []CodeExecutionOutput `json:"content"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -110,8 +107,7 @@ func (EncryptedCodeExecutionResult) validate(string) error { return nil }
 // executed code; download it with the Files API.
 type CodeExecutionOutput struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -128,8 +124,7 @@ func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(
 type CodeExecutionToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -171,8 +166,7 @@ type BashCodeExecutionToolResultBlock struct {
 	// Content is the result or an error.
 	Content      BashCodeExecutionToolResultContent `json:"content"`
 	CacheControl *CacheControl                      `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -212,8 +206,7 @@ type BashCodeExecutionResult struct {
 	ReturnCode int    `json:"return_code"`
 	// Content lists the files the command wrote.
 	Content []BashCodeExecutionOutput `json:"content"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -231,8 +224,7 @@ func (BashCodeExecutionResult) validate(string) error { return nil }
 // written by a bash command; download it with the Files API.
 type BashCodeExecutionOutput struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -249,8 +241,7 @@ func (o BashCodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJ
 type BashCodeExecutionToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -297,8 +288,7 @@ type TextEditorCodeExecutionToolResultBlock struct {
 	// Content is the result or an error.
 	Content      TextEditorCodeExecutionToolResultContent `json:"content"`
 	CacheControl *CacheControl                            `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -354,8 +344,7 @@ type TextEditorCodeExecutionViewResult struct {
 	NumLines   *int `json:"num_lines"`
 	StartLine  *int `json:"start_line"`
 	TotalLines *int `json:"total_lines"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -376,8 +365,7 @@ func (TextEditorCodeExecutionViewResult) validate(string) error { return nil }
 type TextEditorCodeExecutionCreateResult struct {
 	// IsFileUpdate is true when an existing file was overwritten.
 	IsFileUpdate bool `json:"is_file_update"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -403,8 +391,7 @@ type TextEditorCodeExecutionStrReplaceResult struct {
 	NewStart *int `json:"new_start"`
 	OldLines *int `json:"old_lines"`
 	OldStart *int `json:"old_start"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -427,8 +414,7 @@ type TextEditorCodeExecutionToolResultError struct {
 	ErrorCode ToolErrorCode `json:"error_code"`
 	// ErrorMessage explains the error (nil: null).
 	ErrorMessage *string `json:"error_message"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -477,8 +463,7 @@ type ToolSearchToolResultBlock struct {
 	// Content is the result or an error.
 	Content      ToolSearchToolResultContent `json:"content"`
 	CacheControl *CacheControl               `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -511,8 +496,7 @@ var toolSearchToolResultContentUnion = codec.NewUnion[ToolSearchToolResultConten
 // tools found.
 type ToolSearchToolSearchResult struct {
 	ToolReferences []ToolReferenceBlock `json:"tool_references"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -541,8 +525,7 @@ type ToolSearchToolResultError struct {
 	// ErrorMessage explains the error (nil: absent or null). Response only:
 	// request encoding drops it.
 	ErrorMessage *string `json:"error_message,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -587,8 +570,7 @@ type AdvisorToolResultBlock struct {
 	// Content is the result or an error.
 	Content      AdvisorToolResultContent `json:"content"`
 	CacheControl *CacheControl            `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -624,8 +606,7 @@ type AdvisorResult struct {
 	// StopReason is why the advisor stopped (empty: absent or null).
 	// Response only: request encoding drops it.
 	StopReason StopReason `json:"stop_reason,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -646,8 +627,7 @@ type AdvisorRedactedResult struct {
 	// StopReason is why the advisor stopped (empty: absent or null).
 	// Response only: request encoding drops it.
 	StopReason StopReason `json:"stop_reason,omitzero" mms:"response"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -666,8 +646,7 @@ func (AdvisorRedactedResult) validate(string) error { return nil }
 type AdvisorToolResultError struct {
 	// ErrorCode says what went wrong; unknown codes pass through.
 	ErrorCode ToolErrorCode `json:"error_code"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -47,8 +47,7 @@ type Base64ImageSource struct {
 	MediaType ImageMediaType `json:"media_type"`
 	// Data is the standard base64 encoding of the image.
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -76,8 +75,7 @@ func (s Base64ImageSource) validate(path string) error {
 // image.
 type URLImageSource struct {
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -100,8 +98,7 @@ func (s URLImageSource) validate(path string) error {
 // the Files API.
 type FileImageSource struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -159,8 +156,7 @@ type Base64PDFSource struct {
 	MediaType string `json:"media_type"`
 	// Data is the standard base64 encoding of the PDF.
 	Data string `json:"data"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -187,8 +183,7 @@ func (s Base64PDFSource) validate(path string) error {
 type PlainTextSource struct {
 	MediaType string `json:"media_type"`
 	Data      string `json:"data"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -216,8 +211,7 @@ type ContentSource struct {
 	// Content when it is a single plain TextBlock; decoding sets it when the
 	// wire used the string form. Otherwise the array form is written.
 	StringContent bool `json:"-"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -249,8 +243,7 @@ func (s ContentSource) validate(path string) error {
 // PDF.
 type URLPDFSource struct {
 	URL string `json:"url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -273,8 +266,7 @@ func (s URLPDFSource) validate(path string) error {
 // with the Files API.
 type FileDocumentSource struct {
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

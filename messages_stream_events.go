@@ -152,8 +152,7 @@ type MessageStreamEvent interface {
 // usage.
 type MessageStartEvent struct {
 	Message Message `json:"message"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -172,8 +171,7 @@ func (e MessageStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e)
 type ContentBlockStartEvent struct {
 	Index        int          `json:"index"`
 	ContentBlock ContentBlock `json:"content_block"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -191,8 +189,7 @@ func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) { return marshalJS
 type ContentBlockDeltaEvent struct {
 	Index int               `json:"index"`
 	Delta ContentBlockDelta `json:"delta"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -209,8 +206,7 @@ func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJS
 // complete.
 type ContentBlockStopEvent struct {
 	Index int `json:"index"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -231,8 +227,7 @@ type MessageDeltaEvent struct {
 	// ContextManagement reports the context edits applied (beta; nil:
 	// absent or null).
 	ContextManagement *ContextManagementResponse `json:"context_management,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -256,8 +251,7 @@ type MessageDeltaFields struct {
 	StopDetails *StopDetails `json:"stop_details,omitzero"`
 	// Container is the code-execution container used (nil: absent or null).
 	Container *Container `json:"container,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -285,8 +279,7 @@ type MessageDeltaUsage struct {
 	Iterations IterationUsages `json:"iterations,omitzero"`
 	// FallbackCredit reports a fallback credit redemption (beta).
 	FallbackCredit *FallbackCreditUsage `json:"fallback_credit,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -299,8 +292,7 @@ func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u)
 // MessageStopEvent is the "message_stop" event, the last of a successful
 // stream.
 type MessageStopEvent struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -314,8 +306,7 @@ func (e MessageStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) 
 
 // PingEvent is the "ping" keep-alive event; it may come at any point.
 type PingEvent struct {
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -363,8 +354,7 @@ type ContentBlockDelta interface {
 // TextDelta is a "text_delta": text appended to a text block.
 type TextDelta struct {
 	Text string `json:"text"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -382,8 +372,7 @@ func (d TextDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // stop. An empty fragment may occur.
 type InputJSONDelta struct {
 	PartialJSON string `json:"partial_json"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -402,8 +391,7 @@ type ThinkingDelta struct {
 	// only, never billable (beta thinking-token-count-2026-05-13; nil:
 	// absent or null).
 	EstimatedTokens *int `json:"estimated_tokens,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -419,8 +407,7 @@ func (d ThinkingDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // normally one per block just before its stop.
 type SignatureDelta struct {
 	Signature string `json:"signature"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -436,8 +423,7 @@ func (d SignatureDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 // block's citations.
 type CitationsDelta struct {
 	Citation Citation `json:"citation"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -457,8 +443,7 @@ type CompactionDelta struct {
 	Content *string `json:"content,omitzero"`
 	// EncryptedContent is the encrypted form (nil: absent or null).
 	EncryptedContent *string `json:"encrypted_content,omitzero"`
-	// Extra holds members this SDK version does not model, and explicit
-	// nulls of the optional members.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

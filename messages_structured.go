@@ -30,6 +30,7 @@ type OutputError struct {
 // maxOutputErrorText is how much of the reply text Error quotes.
 const maxOutputErrorText = 200
 
+// Error says why the text is not the output, quoting its start.
 func (e *OutputError) Error() string {
 	text := e.Text
 	if len(text) > maxOutputErrorText {

@@ -45,10 +45,7 @@ type ThinkingConfigEnabled struct {
 	BudgetTokens int `json:"budget_tokens"`
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -71,10 +68,7 @@ func (c ThinkingConfigEnabled) validate(path string) error {
 type ThinkingConfigAdaptive struct {
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

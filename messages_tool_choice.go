@@ -24,10 +24,7 @@ var toolChoiceUnion = codec.NewUnion[ToolChoice]("ToolChoice", UnknownToolChoice
 type ToolChoiceAuto struct {
 	// DisableParallelToolUse makes the model call at most one tool.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -44,10 +41,7 @@ func (c ToolChoiceAuto) MarshalJSON() ([]byte, error) { return marshalRequest(c)
 type ToolChoiceAny struct {
 	// DisableParallelToolUse makes the model call exactly one tool.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -66,10 +60,7 @@ type ToolChoiceTool struct {
 	Name string `json:"name"`
 	// DisableParallelToolUse makes the model call only that tool, once.
 	DisableParallelToolUse bool `json:"disable_parallel_tool_use,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -30,8 +30,7 @@ type ToolResultBlock struct {
 	// ToolsetName names the toolset of the answered call.
 	ToolsetName  string        `json:"toolset_name,omitzero"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -90,8 +89,7 @@ type BrowserStateBlock struct {
 	// StateChanges lists what changed; leave it nil rather than empty.
 	StateChanges BrowserStateChanges `json:"state_changes,omitzero"`
 	CacheControl *CacheControl       `json:"cache_control,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -142,8 +140,7 @@ type BrowserTab struct {
 	URL   string `json:"url"`
 	// Active marks the focused tab.
 	Active bool `json:"active,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -179,8 +176,7 @@ var browserStateChangeUnion = codec.NewUnion[BrowserStateChange]("BrowserStateCh
 // TabOpenedChange is a "tab_opened" state change.
 type TabOpenedChange struct {
 	TabID string `json:"tab_id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -203,8 +199,7 @@ func (c TabOpenedChange) validate(path string) error {
 type DownloadStartedChange struct {
 	DownloadID string `json:"download_id"`
 	URL        string `json:"url"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -238,8 +233,7 @@ type DownloadCompletedChange struct {
 	Path *string `json:"path,omitzero"`
 	// SizeBytes is the file size (nil: absent or null).
 	SizeBytes *int64 `json:"size_bytes,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -261,8 +255,7 @@ type DownloadFailedChange struct {
 	URL        string `json:"url"`
 	// Error says why (nil: absent or null).
 	Error *string `json:"error,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -25,13 +25,9 @@ func init() {
 // zero values cannot say "this member was there": "max_uses": null,
 // "description": "" and "disable_parallel_tool_use": false all decode to the
 // zero value that omitzero leaves out. Every type with such members carries
-// Extra map[string]json.RawMessage, which decoding fills with those explicit
-// zeros and with the members this SDK version does not model; the request
-// form writes the explicit zeros back while their field is still unset, and
-// drops the unknown members (the service rejects members a request does not
-// define). A value of a type this version cannot name decodes to the union's
-// Unknown variant, whose raw JSON goes back verbatim. Values built in code
-// leave Extra nil.
+// an Extra field (see [Extra]) that remembers them. A value of a type this
+// version cannot name decodes to the union's Unknown variant, whose raw JSON
+// goes back verbatim.
 //
 // Betas. Pieces that the service accepts only with a vendor-beta value report
 // it from an unexported betas() method ([Tools], [ContextManagement],
@@ -225,10 +221,7 @@ type CustomTool struct {
 	// Decoding sets it when the object had no type (or a null one), so the
 	// tool re-encodes in the form it came in.
 	OmitType bool `json:"-"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero ("description": "", "cache_control": null, "type":
-	// null), which the request form writes back while their field is unset,
-	// and members this SDK version does not model. Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -123,8 +123,8 @@ func limitCases(t *testing.T) []limitCase {
 
 		// metadata.user_id: at most 512 characters (not bytes).
 		{"metadata user_id", "metadata.user_id",
-			limCreateWith(func(p *mms.MessageCreateParams) { p.Metadata = &mms.Metadata{UserID: strings.Repeat("é", 512)} }),
-			limCreateWith(func(p *mms.MessageCreateParams) { p.Metadata = &mms.Metadata{UserID: limX(513)} })},
+			limCreateWith(func(p *mms.MessageCreateParams) { p.Metadata = &mms.MessageMetadata{UserID: strings.Repeat("é", 512)} }),
+			limCreateWith(func(p *mms.MessageCreateParams) { p.Metadata = &mms.MessageMetadata{UserID: limX(513)} })},
 
 		// container.skills: at most 8; skill_id and version 1–64.
 		{"container skills count", "container.skills",

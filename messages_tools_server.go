@@ -146,10 +146,7 @@ type BashTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -202,10 +199,7 @@ type CodeExecutionTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -225,18 +219,22 @@ func (t CodeExecutionTool) validate(path string) error {
 	return validateToolCommon(path, t.CacheControl, nil)
 }
 
-// MemoryVersion is the wire type of a [MemoryTool]. Unknown values pass
+// MemoryToolVersion is the wire type of a [MemoryTool]. Unknown values pass
 // through.
-type MemoryVersion string
+type MemoryToolVersion string
+
+// Deprecated: use MemoryToolVersion; a memory store's version record is
+// [MemoryVersionRecord].
+type MemoryVersion = MemoryToolVersion
 
 // Memory tool versions.
-const Memory20250818 MemoryVersion = "memory_20250818"
+const Memory20250818 MemoryToolVersion = "memory_20250818"
 
 // A MemoryTool gives the model a file-like memory that the client stores.
 // Its name is always "memory".
 type MemoryTool struct {
 	// Version is the wire type, Memory20250818. Required.
-	Version MemoryVersion `json:"type"`
+	Version MemoryToolVersion `json:"type"`
 	// Name is "memory"; encoding fills it in when empty.
 	Name string `json:"name"`
 	// AllowedCallers limits who may invoke the tool.
@@ -249,10 +247,7 @@ type MemoryTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -306,10 +301,7 @@ type TextEditorTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -381,10 +373,7 @@ type ComputerTool struct {
 	InputExamples []json.RawMessage `json:"input_examples,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -451,10 +440,7 @@ type UserLocation struct {
 	Region string `json:"region,omitzero"`
 	// Timezone is an IANA time zone ("America/New_York").
 	Timezone string `json:"timezone,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -543,10 +529,7 @@ type WebSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -598,10 +581,7 @@ const (
 type WebFetchCitations struct {
 	// Enabled turns citations on.
 	Enabled bool `json:"enabled,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -644,10 +624,7 @@ type WebFetchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -713,10 +690,7 @@ type ToolSearchTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -766,10 +740,7 @@ type AdvisorTool struct {
 	DeferLoading *bool `json:"defer_loading,omitzero"`
 	// Strict guarantees schema-valid inputs.
 	Strict *bool `json:"strict,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

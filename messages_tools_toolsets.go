@@ -25,10 +25,7 @@ type ToolsetConfig struct {
 	// DeferLoading keeps the member out of the initial prompt; nil inherits
 	// (not deferred by default).
 	DeferLoading *bool `json:"defer_loading,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -113,10 +110,7 @@ type ComputerToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -159,10 +153,7 @@ type BrowserToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -202,10 +193,7 @@ type MCPToolset struct {
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
-	// Extra holds members the decoded JSON carried with a value that
-	// decodes to zero (null, "", false), which encoding writes back while
-	// their field is unset, and members this SDK version does not model.
-	// Leave it nil.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

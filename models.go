@@ -91,9 +91,11 @@ func (s *ModelsService) Get(ctx context.Context, modelID string, opts ...option.
 	return s.endpoint("/"+url.PathEscape(modelID)).get(ctx, opts)
 }
 
-// ModelInfo describes a model (the wire type "model"). Members this SDK
-// version does not model are kept in Extra, so json.Marshal writes a reply
-// back without loss.
+// ModelInfo is the Models API's record of a model (the wire type "model"),
+// returned by [ModelsService.Get] and [ModelsService.List]. (An agent's or
+// session's model setting is [ModelConfig]; [AgentModel] builds its
+// params.) Members this SDK version does not model are kept in Extra, so
+// json.Marshal writes a reply back without loss.
 type ModelInfo struct {
 	// ID is the model identifier, e.g. "mms-large-1".
 	ID string `json:"id"`
@@ -112,8 +114,7 @@ type ModelInfo struct {
 	// responses to beta requests carry it: nil means absent or null (a null
 	// is kept in Extra, so it is written back as null).
 	AllowedFallbackModels []string `json:"allowed_fallback_models,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -143,8 +144,7 @@ type ModelCapabilities struct {
 	Effort EffortCapability `json:"effort"`
 	// Thinking lists the supported thinking modes.
 	Thinking ThinkingCapability `json:"thinking"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -157,8 +157,7 @@ func (c ModelCapabilities) MarshalJSON() ([]byte, error) { return marshalJSON(c)
 // CapabilitySupport says whether one capability is supported.
 type CapabilitySupport struct {
 	Supported bool `json:"supported"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -175,8 +174,7 @@ type ContextManagementCapability struct {
 	ClearThinking20251015 *CapabilitySupport `json:"clear_thinking_20251015"`
 	ClearToolUses20250919 *CapabilitySupport `json:"clear_tool_uses_20250919"`
 	Compact20260112       *CapabilitySupport `json:"compact_20260112"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,8 +193,7 @@ type EffortCapability struct {
 	High      CapabilitySupport  `json:"high"`
 	Max       CapabilitySupport  `json:"max"`
 	XHigh     *CapabilitySupport `json:"xhigh"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -210,8 +207,7 @@ func (c EffortCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) 
 type ThinkingCapability struct {
 	Supported bool                    `json:"supported"`
 	Types     ThinkingCapabilityTypes `json:"types"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -225,8 +221,7 @@ func (c ThinkingCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c
 type ThinkingCapabilityTypes struct {
 	Enabled  CapabilitySupport `json:"enabled"`
 	Adaptive CapabilitySupport `json:"adaptive"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -28,6 +28,7 @@ type SchemaError struct {
 	Reason string
 }
 
+// Error names the Go path of the type that cannot be expressed and why.
 func (e *SchemaError) Error() string {
 	at := ""
 	if e.Path != "" {

@@ -98,8 +98,7 @@ type Session struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the session was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -132,7 +131,7 @@ type SessionAgent struct {
 	// Multiagent is the coordinator's roster, each agent resolved to its
 	// snapshot; nil when null.
 	Multiagent *SessionMultiagent `json:"multiagent"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -147,7 +146,7 @@ func (a SessionAgent) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 type SessionMultiagent struct {
 	// Agents are the roster's members.
 	Agents []ThreadAgent `json:"agents"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -186,7 +185,7 @@ type SessionThreadAgent struct {
 	Tools      []AgentTool      `json:"tools"`
 	MCPServers []AgentMCPServer `json:"mcp_servers"`
 	Skills     []AgentSkill     `json:"skills"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -218,8 +217,7 @@ type SessionUsage struct {
 	ListCost *SessionCost `json:"list_cost,omitzero"`
 	// ServerToolUse counts server tool requests; nil when absent or null.
 	ServerToolUse *SessionServerToolUse `json:"server_tool_use,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -227,8 +225,7 @@ type SessionUsage struct {
 type SessionCacheCreation struct {
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens,omitzero"`
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -237,7 +234,7 @@ type SessionCacheCreation struct {
 type SessionCost struct {
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -245,8 +242,7 @@ type SessionCost struct {
 type SessionServerToolUse struct {
 	WebFetchRequests  int `json:"web_fetch_requests,omitzero"`
 	WebSearchRequests int `json:"web_search_requests,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -256,8 +252,7 @@ type SessionStats struct {
 	ActiveSeconds float64 `json:"active_seconds,omitzero"`
 	// DurationSeconds is the wall time since creation.
 	DurationSeconds float64 `json:"duration_seconds,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -266,7 +261,7 @@ type SessionStats struct {
 type SessionBudget struct {
 	// MaxListCost is the cap.
 	MaxListCost SessionCost `json:"max_list_cost"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -331,7 +326,7 @@ type OutcomeEvaluation struct {
 	Explanation *string `json:"explanation"`
 	// CompletedAt is when the evaluation ended; nil while it has not.
 	CompletedAt *string `json:"completed_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -340,7 +335,7 @@ type OutcomeEvaluation struct {
 type SessionDeleted struct {
 	// ID is the deleted session's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -372,7 +367,8 @@ type SessionCreateParams struct {
 }
 
 // A SessionAgentParams names a session's agent: [SessionAgentID],
-// [SessionAgentRef] or [SessionAgentWithOverrides].
+// [SessionAgentRef] or [SessionAgentWithOverrides]; a value this SDK
+// version cannot name decodes to [UnknownSessionAgentParams].
 type SessionAgentParams interface {
 	json.Marshaler
 	isSessionAgentParams()

@@ -29,7 +29,7 @@ type SessionEventSendResult struct {
 	// Data holds the stored events, in the order sent; empty when the
 	// service answered without them.
 	Data []SessionEvent `json:"data,omitzero"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

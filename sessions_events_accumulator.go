@@ -19,7 +19,7 @@ func (e AgentMessageEvent) Text() string {
 // SessionEventAccumulator folds the previews of a session stream (asked for
 // with SessionEventStreamParams.EventDeltas) into the events they announce,
 // so that a program can show an agent's text as it is written. Previews
-// are best-effort and the final event is authoritative (spec §6):
+// are best-effort and the final event, when it comes, replaces them:
 //
 //   - an event_start opens a pending [AgentMessageEvent] or
 //     [AgentThinkingEvent] with the announced id;

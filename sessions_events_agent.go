@@ -7,7 +7,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The agent.* events (§4.3): what the agent said, thought and called.
+// The agent.* events: what the agent said, thought and called.
 
 func init() {
 	codec.Register(ToolPermission{}, toolPermissionSpec)
@@ -22,8 +22,7 @@ type AgentMessageEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -34,8 +33,7 @@ type AgentThinkingEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -53,16 +51,15 @@ type AgentToolUseEvent struct {
 	// EvaluatedPermission is the permission policy's verdict; nil when
 	// absent or null.
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
-	// Evaluation is the verdict under its newer name (§7 row 1); nil when
-	// absent or null.
+	// Evaluation is the verdict under its newer name (newer services send
+	// evaluation, older ones evaluated_permission); nil when absent or null.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -79,8 +76,7 @@ type AgentToolResultEvent struct {
 	IsError bool `json:"is_error,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -100,16 +96,15 @@ type AgentMCPToolUseEvent struct {
 	// EvaluatedPermission is the permission policy's verdict; nil when
 	// absent or null.
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
-	// Evaluation is the verdict under its newer name (§7 row 1); nil when
-	// absent or null.
+	// Evaluation is the verdict under its newer name (newer services send
+	// evaluation, older ones evaluated_permission); nil when absent or null.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -126,8 +121,7 @@ type AgentMCPToolResultEvent struct {
 	IsError bool `json:"is_error,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -147,8 +141,7 @@ type AgentCustomToolUseEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -159,8 +152,7 @@ type AgentThreadContextCompactedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -177,8 +169,7 @@ type AgentThreadMessageSentEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,8 +186,7 @@ type AgentThreadMessageReceivedEvent struct {
 	Content []SessionContentBlock `json:"content"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -214,9 +204,9 @@ const (
 // ToolPermission is a permission policy's verdict on a tool call: the
 // evaluated_permission or evaluation member of [AgentToolUseEvent] and
 // [AgentMCPToolUseEvent]. The service has sent it both as a bare string
-// ("ask", §4.3) and as an object ({"type":"deny","reason_code":"high_risk"},
-// §7 row 1); both decode here, and each encodes back in the form it came
-// in.
+// ("ask", the older form) and as an object
+// ({"type":"deny","reason_code":"high_risk"}, the newer one); both decode
+// here, and each encodes back in the form it came in.
 type ToolPermission struct {
 	// Type is the verdict: [PermissionAllow], [PermissionAsk],
 	// [PermissionDeny]; other values pass through.
@@ -227,8 +217,7 @@ type ToolPermission struct {
 	// Bare records that the verdict came as a bare JSON string: it is
 	// written back as one while ReasonCode and Extra are empty.
 	Bare bool `json:"-"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -261,9 +250,9 @@ func (p *ToolPermission) UnmarshalJSON(data []byte) error { return unmarshalJSON
 func (p ToolPermission) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
 
 // Permission is the verdict on the call: [PermissionAllow] when the event
-// carries none, [PermissionAsk] for a verdict this SDK version does not
-// know (§7 row 1), and the stricter one when evaluated_permission and
-// evaluation disagree.
+// carries none, [PermissionAsk] for a verdict this SDK version does not know
+// (the service may add verdicts; asking is the safe reading), and the
+// stricter one when evaluated_permission and evaluation disagree.
 func (e AgentToolUseEvent) Permission() string {
 	return permissionOf(e.EvaluatedPermission, e.Evaluation)
 }
@@ -305,64 +294,104 @@ func permissionRank(v string) int {
 	return -1
 }
 
-func (AgentMessageEvent) isSessionEvent()                               {}
-func (e AgentMessageEvent) EventID() string                             { return e.ID }
-func (AgentMessageEvent) EventType() string                             { return "agent.message" }
-func (e AgentMessageEvent) processedAt() string                         { return e.ProcessedAt }
-func (e AgentMessageEvent) MarshalJSON() ([]byte, error)                { return marshalJSON(e) }
-func (e *AgentMessageEvent) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, e) }
-func (AgentThinkingEvent) isSessionEvent()                              {}
-func (e AgentThinkingEvent) EventID() string                            { return e.ID }
-func (AgentThinkingEvent) EventType() string                            { return "agent.thinking" }
-func (e AgentThinkingEvent) processedAt() string                        { return e.ProcessedAt }
-func (e AgentThinkingEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
-func (e *AgentThinkingEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
-func (AgentToolUseEvent) isSessionEvent()                               {}
-func (e AgentToolUseEvent) EventID() string                             { return e.ID }
-func (AgentToolUseEvent) EventType() string                             { return "agent.tool_use" }
-func (e AgentToolUseEvent) processedAt() string                         { return e.ProcessedAt }
-func (e AgentToolUseEvent) MarshalJSON() ([]byte, error)                { return marshalJSON(e) }
-func (e *AgentToolUseEvent) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, e) }
-func (AgentToolResultEvent) isSessionEvent()                            {}
-func (e AgentToolResultEvent) EventID() string                          { return e.ID }
-func (AgentToolResultEvent) EventType() string                          { return "agent.tool_result" }
-func (e AgentToolResultEvent) processedAt() string                      { return e.ProcessedAt }
-func (e AgentToolResultEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *AgentToolResultEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (AgentMCPToolUseEvent) isSessionEvent()                            {}
-func (e AgentMCPToolUseEvent) EventID() string                          { return e.ID }
-func (AgentMCPToolUseEvent) EventType() string                          { return "agent.mcp_tool_use" }
-func (e AgentMCPToolUseEvent) processedAt() string                      { return e.ProcessedAt }
-func (e AgentMCPToolUseEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *AgentMCPToolUseEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (AgentMCPToolResultEvent) isSessionEvent()                         {}
-func (e AgentMCPToolResultEvent) EventID() string                       { return e.ID }
-func (AgentMCPToolResultEvent) EventType() string                       { return "agent.mcp_tool_result" }
-func (e AgentMCPToolResultEvent) processedAt() string                   { return e.ProcessedAt }
-func (e AgentMCPToolResultEvent) MarshalJSON() ([]byte, error)          { return marshalJSON(e) }
-func (e *AgentMCPToolResultEvent) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, e) }
-func (AgentCustomToolUseEvent) isSessionEvent()                         {}
-func (e AgentCustomToolUseEvent) EventID() string                       { return e.ID }
-func (AgentCustomToolUseEvent) EventType() string                       { return "agent.custom_tool_use" }
-func (e AgentCustomToolUseEvent) processedAt() string                   { return e.ProcessedAt }
-func (e AgentCustomToolUseEvent) MarshalJSON() ([]byte, error)          { return marshalJSON(e) }
-func (e *AgentCustomToolUseEvent) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, e) }
-func (AgentThreadContextCompactedEvent) isSessionEvent()                {}
-func (e AgentThreadContextCompactedEvent) EventID() string              { return e.ID }
+func (AgentMessageEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e AgentMessageEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.message", the event's wire type.
+func (AgentMessageEvent) EventType() string                  { return "agent.message" }
+func (e AgentMessageEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentThinkingEvent) isSessionEvent()                   {}
+
+// EventID returns the event's id.
+func (e AgentThinkingEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.thinking", the event's wire type.
+func (AgentThinkingEvent) EventType() string                  { return "agent.thinking" }
+func (e AgentThinkingEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentThinkingEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentThinkingEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentToolUseEvent) isSessionEvent()                     {}
+
+// EventID returns the event's id.
+func (e AgentToolUseEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.tool_use", the event's wire type.
+func (AgentToolUseEvent) EventType() string                  { return "agent.tool_use" }
+func (e AgentToolUseEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentToolResultEvent) isSessionEvent()                 {}
+
+// EventID returns the event's id.
+func (e AgentToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.tool_result", the event's wire type.
+func (AgentToolResultEvent) EventType() string                  { return "agent.tool_result" }
+func (e AgentToolResultEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentMCPToolUseEvent) isSessionEvent()                    {}
+
+// EventID returns the event's id.
+func (e AgentMCPToolUseEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.mcp_tool_use", the event's wire type.
+func (AgentMCPToolUseEvent) EventType() string                  { return "agent.mcp_tool_use" }
+func (e AgentMCPToolUseEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentMCPToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentMCPToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentMCPToolResultEvent) isSessionEvent()                 {}
+
+// EventID returns the event's id.
+func (e AgentMCPToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.mcp_tool_result", the event's wire type.
+func (AgentMCPToolResultEvent) EventType() string                  { return "agent.mcp_tool_result" }
+func (e AgentMCPToolResultEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentMCPToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentMCPToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentCustomToolUseEvent) isSessionEvent()                    {}
+
+// EventID returns the event's id.
+func (e AgentCustomToolUseEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.custom_tool_use", the event's wire type.
+func (AgentCustomToolUseEvent) EventType() string                  { return "agent.custom_tool_use" }
+func (e AgentCustomToolUseEvent) processedAt() string              { return e.ProcessedAt }
+func (e AgentCustomToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *AgentCustomToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (AgentThreadContextCompactedEvent) isSessionEvent()           {}
+
+// EventID returns the event's id.
+func (e AgentThreadContextCompactedEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.thread_context_compacted", the event's wire type.
 func (AgentThreadContextCompactedEvent) EventType() string              { return "agent.thread_context_compacted" }
 func (e AgentThreadContextCompactedEvent) processedAt() string          { return e.ProcessedAt }
 func (e AgentThreadContextCompactedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *AgentThreadContextCompactedEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (AgentThreadMessageSentEvent) isSessionEvent()                    {}
-func (e AgentThreadMessageSentEvent) EventID() string                  { return e.ID }
+func (AgentThreadMessageSentEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e AgentThreadMessageSentEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.thread_message_sent", the event's wire type.
 func (AgentThreadMessageSentEvent) EventType() string                  { return "agent.thread_message_sent" }
 func (e AgentThreadMessageSentEvent) processedAt() string              { return e.ProcessedAt }
 func (e AgentThreadMessageSentEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *AgentThreadMessageSentEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (AgentThreadMessageReceivedEvent) isSessionEvent()                {}
-func (e AgentThreadMessageReceivedEvent) EventID() string              { return e.ID }
+
+// EventID returns the event's id.
+func (e AgentThreadMessageReceivedEvent) EventID() string { return e.ID }
+
+// EventType returns "agent.thread_message_received", the event's wire type.
 func (AgentThreadMessageReceivedEvent) EventType() string              { return "agent.thread_message_received" }
 func (e AgentThreadMessageReceivedEvent) processedAt() string          { return e.ProcessedAt }
 func (e AgentThreadMessageReceivedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }

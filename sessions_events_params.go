@@ -7,10 +7,9 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The events a client sends to a session (§4.2 of the managed-agents
-// reference). Sessions.Create takes user.message and user.define_outcome
-// as initial events; every kind goes to the events endpoint in a
-// [SessionEventSendParams].
+// The events a client sends to a session. Sessions.Create takes user.message
+// and user.define_outcome as initial events; every kind goes to the events
+// endpoint in a [SessionEventSendParams].
 
 func init() {
 	codec.Objects(SessionEventSendParams{})
@@ -208,16 +207,16 @@ func (p SessionEventSendParams) MarshalJSON() ([]byte, error) { return marshalRe
 // UnmarshalJSON decodes the params.
 func (p *SessionEventSendParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
-// Validate reports the first rule the params break: no event, a nil
-// event, more than one system.message or one that is not last (§7 row 7),
-// or an event that breaks its own rules: a user.message without content,
-// with a search_result or a Messages-only member of a block; a
-// tool confirmation without tool_use_id, with a result other than allow
-// and deny, or a deny_message with allow; a custom tool or tool result
-// without its id or with empty content (no block, or only empty text: the
-// service refuses it, send a placeholder such as "(no output)"); a
-// system.message with no block or one that is not text; a define_outcome
-// as [SessionCreateParams.Validate] checks it.
+// Validate reports the first rule the params break: no event, a nil event,
+// more than one system.message or one that is not last (the service refuses
+// both), or an event that breaks its own rules: a user.message without
+// content, with a search_result or a Messages-only member of a block; a tool
+// confirmation without tool_use_id, with a result other than allow and deny,
+// or a deny_message with allow; a custom tool or tool result without its id
+// or with empty content (no block, or only empty text: the service refuses
+// it, send a placeholder such as "(no output)"); a system.message with no
+// block or one that is not text; a define_outcome as
+// [SessionCreateParams.Validate] checks it.
 func (p SessionEventSendParams) Validate() error {
 	if len(p.Events) == 0 {
 		return invalid("events", "must hold at least one event")
@@ -341,7 +340,7 @@ func (e UserToolResultEventParams) validate(path string) error {
 }
 
 // validateToolResultContent refuses an empty tool result, as the service
-// does (§7 row 6): no block, or only empty text blocks.
+// does with a 400: no block, or only empty text blocks.
 func validateToolResultContent(path string, content []SessionContentBlock) error {
 	empty := true
 	for _, b := range content {
@@ -438,7 +437,7 @@ var outcomeRubricUnion = codec.NewUnion[OutcomeRubric]("OutcomeRubric", UnknownO
 type TextRubric struct {
 	// Content is the rubric's text. Required.
 	Content string `json:"content"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -446,7 +445,7 @@ type TextRubric struct {
 type FileRubric struct {
 	// FileID names the file. Required.
 	FileID string `json:"file_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -486,7 +485,7 @@ var sessionContentBlockUnion = codec.NewUnion[SessionContentBlock]("SessionConte
 // RedactedBlock stands for content the service withheld (the wire type
 // "redacted").
 type RedactedBlock struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

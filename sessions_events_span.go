@@ -6,7 +6,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The span.* events (§4.3): the start and end of each model request and of
+// The span.* events: the start and end of each model request and of
 // each outcome evaluation.
 
 func init() {
@@ -20,8 +20,7 @@ type SpanModelRequestStartEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -39,8 +38,7 @@ type SpanModelRequestEndEvent struct {
 	ModelUsage SpanModelUsage `json:"model_usage"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -53,8 +51,7 @@ type SpanModelUsage struct {
 	CacheReadInputTokens     int `json:"cache_read_input_tokens"`
 	// Speed is the speed mode the request ran in; "" when absent.
 	Speed ModelSpeed `json:"speed,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -69,8 +66,7 @@ type SpanOutcomeEvaluationStartEvent struct {
 	Iteration int `json:"iteration"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -85,8 +81,7 @@ type SpanOutcomeEvaluationOngoingEvent struct {
 	Iteration int `json:"iteration"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -109,41 +104,60 @@ type SpanOutcomeEvaluationEndEvent struct {
 	Usage SpanModelUsage `json:"usage"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (SpanModelRequestStartEvent) isSessionEvent()                       {}
-func (e SpanModelRequestStartEvent) EventID() string                     { return e.ID }
-func (SpanModelRequestStartEvent) EventType() string                     { return "span.model_request_start" }
-func (e SpanModelRequestStartEvent) processedAt() string                 { return e.ProcessedAt }
-func (e SpanModelRequestStartEvent) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (e *SpanModelRequestStartEvent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (SpanModelRequestEndEvent) isSessionEvent()                         {}
-func (e SpanModelRequestEndEvent) EventID() string                       { return e.ID }
-func (SpanModelRequestEndEvent) EventType() string                       { return "span.model_request_end" }
-func (e SpanModelRequestEndEvent) processedAt() string                   { return e.ProcessedAt }
-func (e SpanModelRequestEndEvent) MarshalJSON() ([]byte, error)          { return marshalJSON(e) }
-func (e *SpanModelRequestEndEvent) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, e) }
-func (u SpanModelUsage) MarshalJSON() ([]byte, error)                    { return marshalJSON(u) }
-func (u *SpanModelUsage) UnmarshalJSON(data []byte) error                { return unmarshalJSON(data, u) }
-func (SpanOutcomeEvaluationStartEvent) isSessionEvent()                  {}
-func (e SpanOutcomeEvaluationStartEvent) EventID() string                { return e.ID }
-func (SpanOutcomeEvaluationStartEvent) EventType() string                { return "span.outcome_evaluation_start" }
-func (e SpanOutcomeEvaluationStartEvent) processedAt() string            { return e.ProcessedAt }
-func (e SpanOutcomeEvaluationStartEvent) MarshalJSON() ([]byte, error)   { return marshalJSON(e) }
-func (e *SpanOutcomeEvaluationStartEvent) UnmarshalJSON(d []byte) error  { return unmarshalJSON(d, e) }
-func (SpanOutcomeEvaluationOngoingEvent) isSessionEvent()                {}
-func (e SpanOutcomeEvaluationOngoingEvent) EventID() string              { return e.ID }
+func (SpanModelRequestStartEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SpanModelRequestStartEvent) EventID() string { return e.ID }
+
+// EventType returns "span.model_request_start", the event's wire type.
+func (SpanModelRequestStartEvent) EventType() string                  { return "span.model_request_start" }
+func (e SpanModelRequestStartEvent) processedAt() string              { return e.ProcessedAt }
+func (e SpanModelRequestStartEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SpanModelRequestStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SpanModelRequestEndEvent) isSessionEvent()                      {}
+
+// EventID returns the event's id.
+func (e SpanModelRequestEndEvent) EventID() string { return e.ID }
+
+// EventType returns "span.model_request_end", the event's wire type.
+func (SpanModelRequestEndEvent) EventType() string                  { return "span.model_request_end" }
+func (e SpanModelRequestEndEvent) processedAt() string              { return e.ProcessedAt }
+func (e SpanModelRequestEndEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SpanModelRequestEndEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (u SpanModelUsage) MarshalJSON() ([]byte, error)               { return marshalJSON(u) }
+func (u *SpanModelUsage) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, u) }
+func (SpanOutcomeEvaluationStartEvent) isSessionEvent()             {}
+
+// EventID returns the event's id.
+func (e SpanOutcomeEvaluationStartEvent) EventID() string { return e.ID }
+
+// EventType returns "span.outcome_evaluation_start", the event's wire type.
+func (SpanOutcomeEvaluationStartEvent) EventType() string               { return "span.outcome_evaluation_start" }
+func (e SpanOutcomeEvaluationStartEvent) processedAt() string           { return e.ProcessedAt }
+func (e SpanOutcomeEvaluationStartEvent) MarshalJSON() ([]byte, error)  { return marshalJSON(e) }
+func (e *SpanOutcomeEvaluationStartEvent) UnmarshalJSON(d []byte) error { return unmarshalJSON(d, e) }
+func (SpanOutcomeEvaluationOngoingEvent) isSessionEvent()               {}
+
+// EventID returns the event's id.
+func (e SpanOutcomeEvaluationOngoingEvent) EventID() string { return e.ID }
+
+// EventType returns "span.outcome_evaluation_ongoing", the event's wire type.
 func (SpanOutcomeEvaluationOngoingEvent) EventType() string              { return "span.outcome_evaluation_ongoing" }
 func (e SpanOutcomeEvaluationOngoingEvent) processedAt() string          { return e.ProcessedAt }
 func (e SpanOutcomeEvaluationOngoingEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SpanOutcomeEvaluationOngoingEvent) UnmarshalJSON(d []byte) error {
 	return unmarshalJSON(d, e)
 }
-func (SpanOutcomeEvaluationEndEvent) isSessionEvent()                 {}
-func (e SpanOutcomeEvaluationEndEvent) EventID() string               { return e.ID }
+func (SpanOutcomeEvaluationEndEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SpanOutcomeEvaluationEndEvent) EventID() string { return e.ID }
+
+// EventType returns "span.outcome_evaluation_end", the event's wire type.
 func (SpanOutcomeEvaluationEndEvent) EventType() string               { return "span.outcome_evaluation_end" }
 func (e SpanOutcomeEvaluationEndEvent) processedAt() string           { return e.ProcessedAt }
 func (e SpanOutcomeEvaluationEndEvent) MarshalJSON() ([]byte, error)  { return marshalJSON(e) }

@@ -7,7 +7,7 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The session.* events (§4.3): status changes, errors, updates, usage and
+// The session.* events: status changes, errors, updates, usage and
 // threads, with the unions they carry (idle stop reasons, session errors
 // and their retry status).
 
@@ -23,8 +23,7 @@ type SessionStatusRunningEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event (RFC 3339).
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -39,8 +38,7 @@ type SessionStatusIdleEvent struct {
 	StopReason SessionStopReason `json:"stop_reason"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -51,8 +49,7 @@ type SessionStatusRescheduledEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -63,8 +60,7 @@ type SessionStatusTerminatedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -78,8 +74,7 @@ type SessionErrorEvent struct {
 	Error SessionError `json:"error"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -90,8 +85,7 @@ type SessionDeletedEvent struct {
 	ID string `json:"id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -114,8 +108,7 @@ type SessionUpdatedEvent struct {
 	Budget Update[SessionBudget] `json:"budget,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -125,8 +118,7 @@ type SessionAgentChange struct {
 	// Tools and MCPServers are the new lists; nil when unchanged.
 	Tools      []AgentTool      `json:"tools,omitzero"`
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -163,8 +155,7 @@ type SessionUsageEvent struct {
 	Budget *SessionBudget `json:"budget,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -179,8 +170,7 @@ type SessionThreadCreatedEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -195,8 +185,7 @@ type SessionThreadStatusRunningEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -213,8 +202,7 @@ type SessionThreadStatusIdleEvent struct {
 	StopReason SessionStopReason `json:"stop_reason"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -229,8 +217,7 @@ type SessionThreadStatusRescheduledEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -245,8 +232,7 @@ type SessionThreadStatusTerminatedEvent struct {
 	AgentName string `json:"agent_name"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -266,7 +252,7 @@ var sessionStopReasonUnion = codec.NewUnion[SessionStopReason]("SessionStopReaso
 
 // SessionEndTurn: the agent finished its turn (the wire type "end_turn").
 type SessionEndTurn struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -276,21 +262,21 @@ type SessionEndTurn struct {
 type SessionRequiresAction struct {
 	// EventIDs are the blocking events.
 	EventIDs []string `json:"event_ids"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetriesExhausted: the turn was abandoned after errors (the wire
 // type "retries_exhausted").
 type SessionRetriesExhausted struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionBudgetReached: the session reached its budget (the wire type
 // "budget_reached"); raising the budget resumes it.
 type SessionBudgetReached struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -338,7 +324,7 @@ var sessionErrorUnion = codec.NewUnion[SessionError]("SessionError", UnknownSess
 type SessionUnknownError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -347,7 +333,7 @@ type SessionUnknownError struct {
 type SessionModelOverloadedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -356,7 +342,7 @@ type SessionModelOverloadedError struct {
 type SessionModelRateLimitedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -365,7 +351,7 @@ type SessionModelRateLimitedError struct {
 type SessionModelRequestFailedError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -376,7 +362,7 @@ type SessionMCPConnectionFailedError struct {
 	RetryStatus SessionRetryStatus `json:"retry_status"`
 	// MCPServerName is the server's name.
 	MCPServerName string `json:"mcp_server_name"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -387,7 +373,7 @@ type SessionMCPAuthenticationFailedError struct {
 	RetryStatus SessionRetryStatus `json:"retry_status"`
 	// MCPServerName is the server's name.
 	MCPServerName string `json:"mcp_server_name"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -396,7 +382,7 @@ type SessionMCPAuthenticationFailedError struct {
 type SessionBillingError struct {
 	Message     string             `json:"message"`
 	RetryStatus SessionRetryStatus `json:"retry_status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -408,7 +394,7 @@ type SessionCredentialHostUnreachableError struct {
 	// VaultID and CredentialID name the credential.
 	VaultID      string `json:"vault_id"`
 	CredentialID string `json:"credential_id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -446,21 +432,21 @@ var sessionRetryStatusUnion = codec.NewUnion[SessionRetryStatus]("SessionRetrySt
 
 // SessionRetrying: the service retries (the wire type "retrying").
 type SessionRetrying struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetryExhausted: the turn was abandoned (the wire type
 // "exhausted").
 type SessionRetryExhausted struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // SessionRetryTerminal: the session will terminate (the wire type
 // "terminal").
 type SessionRetryTerminal struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -513,21 +499,42 @@ func (s SessionRetryTerminal) MarshalJSON() ([]byte, error)      { return marsha
 func (s *SessionRetryTerminal) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, s) }
 func (u UnknownSessionRetryStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
-func (SessionUnknownError) isSessionError()                            {}
-func (SessionUnknownError) ErrorType() string                          { return "unknown_error" }
-func (e SessionUnknownError) ErrorMessage() string                     { return e.Message }
-func (e SessionUnknownError) ErrorRetryStatus() string                 { return retryStatusType(e.RetryStatus) }
-func (e SessionUnknownError) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionUnknownError) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (SessionModelOverloadedError) isSessionError()                    {}
-func (SessionModelOverloadedError) ErrorType() string                  { return "model_overloaded_error" }
-func (e SessionModelOverloadedError) ErrorMessage() string             { return e.Message }
+func (SessionUnknownError) isSessionError() {}
+
+// ErrorType returns "unknown_error", the error's wire type.
+func (SessionUnknownError) ErrorType() string { return "unknown_error" }
+
+// ErrorMessage returns the error's message.
+func (e SessionUnknownError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
+func (e SessionUnknownError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
+func (e SessionUnknownError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionUnknownError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionModelOverloadedError) isSessionError()            {}
+
+// ErrorType returns "model_overloaded_error", the error's wire type.
+func (SessionModelOverloadedError) ErrorType() string { return "model_overloaded_error" }
+
+// ErrorMessage returns the error's message.
+func (e SessionModelOverloadedError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionModelOverloadedError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
 func (e SessionModelOverloadedError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *SessionModelOverloadedError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (SessionModelRateLimitedError) isSessionError()                   {}
-func (SessionModelRateLimitedError) ErrorType() string                 { return "model_rate_limited_error" }
-func (e SessionModelRateLimitedError) ErrorMessage() string            { return e.Message }
+
+// ErrorType returns "model_rate_limited_error", the error's wire type.
+func (SessionModelRateLimitedError) ErrorType() string { return "model_rate_limited_error" }
+
+// ErrorMessage returns the error's message.
+func (e SessionModelRateLimitedError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionModelRateLimitedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
@@ -535,9 +542,16 @@ func (e SessionModelRateLimitedError) MarshalJSON() ([]byte, error) { return mar
 func (e *SessionModelRateLimitedError) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionModelRequestFailedError) isSessionError()        {}
-func (SessionModelRequestFailedError) ErrorType() string      { return "model_request_failed_error" }
+func (SessionModelRequestFailedError) isSessionError() {}
+
+// ErrorType returns "model_request_failed_error", the error's wire type.
+func (SessionModelRequestFailedError) ErrorType() string { return "model_request_failed_error" }
+
+// ErrorMessage returns the error's message.
 func (e SessionModelRequestFailedError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionModelRequestFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
@@ -545,9 +559,16 @@ func (e SessionModelRequestFailedError) MarshalJSON() ([]byte, error) { return m
 func (e *SessionModelRequestFailedError) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionMCPConnectionFailedError) isSessionError()        {}
-func (SessionMCPConnectionFailedError) ErrorType() string      { return "mcp_connection_failed_error" }
+func (SessionMCPConnectionFailedError) isSessionError() {}
+
+// ErrorType returns "mcp_connection_failed_error", the error's wire type.
+func (SessionMCPConnectionFailedError) ErrorType() string { return "mcp_connection_failed_error" }
+
+// ErrorMessage returns the error's message.
 func (e SessionMCPConnectionFailedError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionMCPConnectionFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
@@ -556,10 +577,17 @@ func (e *SessionMCPConnectionFailedError) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
 func (SessionMCPAuthenticationFailedError) isSessionError() {}
+
+// ErrorType returns "mcp_authentication_failed_error", the error's wire type.
 func (SessionMCPAuthenticationFailedError) ErrorType() string {
 	return "mcp_authentication_failed_error"
 }
+
+// ErrorMessage returns the error's message.
 func (e SessionMCPAuthenticationFailedError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionMCPAuthenticationFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
@@ -567,17 +595,31 @@ func (e SessionMCPAuthenticationFailedError) MarshalJSON() ([]byte, error) { ret
 func (e *SessionMCPAuthenticationFailedError) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionBillingError) isSessionError()                    {}
-func (SessionBillingError) ErrorType() string                  { return "billing_error" }
-func (e SessionBillingError) ErrorMessage() string             { return e.Message }
+func (SessionBillingError) isSessionError() {}
+
+// ErrorType returns "billing_error", the error's wire type.
+func (SessionBillingError) ErrorType() string { return "billing_error" }
+
+// ErrorMessage returns the error's message.
+func (e SessionBillingError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionBillingError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
 func (e SessionBillingError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *SessionBillingError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (SessionCredentialHostUnreachableError) isSessionError()  {}
+
+// ErrorType returns "credential_host_unreachable_error", the error's wire type.
 func (SessionCredentialHostUnreachableError) ErrorType() string {
 	return "credential_host_unreachable_error"
 }
+
+// ErrorMessage returns the error's message.
 func (e SessionCredentialHostUnreachableError) ErrorMessage() string { return e.Message }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (e SessionCredentialHostUnreachableError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
@@ -585,92 +627,147 @@ func (e SessionCredentialHostUnreachableError) MarshalJSON() ([]byte, error) { r
 func (e *SessionCredentialHostUnreachableError) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (UnknownSessionError) isSessionError()                {}
-func (u UnknownSessionError) ErrorType() string            { return u.Type }
+func (UnknownSessionError) isSessionError() {}
+
+// ErrorType returns the error's wire type as sent.
+func (u UnknownSessionError) ErrorType() string { return u.Type }
+
+// ErrorMessage returns the error's message.
 func (u UnknownSessionError) ErrorMessage() string         { return rawStringMember(u.Raw, "message") }
 func (u UnknownSessionError) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// ErrorRetryStatus returns the type of the error's retry status, or ""
+// when it has none.
 func (u UnknownSessionError) ErrorRetryStatus() string {
 	return rawStringMember(codec.Member(u.Raw, "retry_status"), "type")
 }
 
-func (SessionStatusRunningEvent) isSessionEvent()                    {}
-func (e SessionStatusRunningEvent) EventID() string                  { return e.ID }
+func (SessionStatusRunningEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SessionStatusRunningEvent) EventID() string { return e.ID }
+
+// EventType returns "session.status_running", the event's wire type.
 func (SessionStatusRunningEvent) EventType() string                  { return "session.status_running" }
 func (e SessionStatusRunningEvent) processedAt() string              { return e.ProcessedAt }
 func (e SessionStatusRunningEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *SessionStatusRunningEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (SessionStatusIdleEvent) isSessionEvent()                       {}
-func (e SessionStatusIdleEvent) EventID() string                     { return e.ID }
-func (SessionStatusIdleEvent) EventType() string                     { return "session.status_idle" }
-func (e SessionStatusIdleEvent) processedAt() string                 { return e.ProcessedAt }
-func (e SessionStatusIdleEvent) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (e *SessionStatusIdleEvent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (SessionStatusRescheduledEvent) isSessionEvent()                {}
-func (e SessionStatusRescheduledEvent) EventID() string              { return e.ID }
+
+// EventID returns the event's id.
+func (e SessionStatusIdleEvent) EventID() string { return e.ID }
+
+// EventType returns "session.status_idle", the event's wire type.
+func (SessionStatusIdleEvent) EventType() string                  { return "session.status_idle" }
+func (e SessionStatusIdleEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionStatusIdleEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionStatusIdleEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionStatusRescheduledEvent) isSessionEvent()             {}
+
+// EventID returns the event's id.
+func (e SessionStatusRescheduledEvent) EventID() string { return e.ID }
+
+// EventType returns "session.status_rescheduled", the event's wire type.
 func (SessionStatusRescheduledEvent) EventType() string              { return "session.status_rescheduled" }
 func (e SessionStatusRescheduledEvent) processedAt() string          { return e.ProcessedAt }
 func (e SessionStatusRescheduledEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SessionStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionStatusTerminatedEvent) isSessionEvent()                {}
-func (e SessionStatusTerminatedEvent) EventID() string              { return e.ID }
+func (SessionStatusTerminatedEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SessionStatusTerminatedEvent) EventID() string { return e.ID }
+
+// EventType returns "session.status_terminated", the event's wire type.
 func (SessionStatusTerminatedEvent) EventType() string              { return "session.status_terminated" }
 func (e SessionStatusTerminatedEvent) processedAt() string          { return e.ProcessedAt }
 func (e SessionStatusTerminatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SessionStatusTerminatedEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionErrorEvent) isSessionEvent()                              {}
-func (e SessionErrorEvent) EventID() string                            { return e.ID }
-func (SessionErrorEvent) EventType() string                            { return "session.error" }
-func (e SessionErrorEvent) processedAt() string                        { return e.ProcessedAt }
-func (e SessionErrorEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
-func (e *SessionErrorEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
-func (SessionDeletedEvent) isSessionEvent()                            {}
-func (e SessionDeletedEvent) EventID() string                          { return e.ID }
-func (SessionDeletedEvent) EventType() string                          { return "session.deleted" }
-func (e SessionDeletedEvent) processedAt() string                      { return e.ProcessedAt }
-func (e SessionDeletedEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionDeletedEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (SessionUpdatedEvent) isSessionEvent()                            {}
-func (e SessionUpdatedEvent) EventID() string                          { return e.ID }
-func (SessionUpdatedEvent) EventType() string                          { return "session.updated" }
-func (e SessionUpdatedEvent) processedAt() string                      { return e.ProcessedAt }
-func (e SessionUpdatedEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionUpdatedEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (a SessionAgentChange) MarshalJSON() ([]byte, error)              { return marshalJSON(a) }
-func (a *SessionAgentChange) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, a) }
-func (SessionUsageEvent) isSessionEvent()                              {}
-func (e SessionUsageEvent) EventID() string                            { return e.ID }
-func (SessionUsageEvent) EventType() string                            { return "session.usage" }
-func (e SessionUsageEvent) processedAt() string                        { return e.ProcessedAt }
-func (e SessionUsageEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
-func (e *SessionUsageEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
-func (SessionThreadCreatedEvent) isSessionEvent()                      {}
-func (e SessionThreadCreatedEvent) EventID() string                    { return e.ID }
-func (SessionThreadCreatedEvent) EventType() string                    { return "session.thread_created" }
-func (e SessionThreadCreatedEvent) processedAt() string                { return e.ProcessedAt }
-func (e SessionThreadCreatedEvent) MarshalJSON() ([]byte, error)       { return marshalJSON(e) }
-func (e *SessionThreadCreatedEvent) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, e) }
-func (SessionThreadStatusRunningEvent) isSessionEvent()                {}
-func (e SessionThreadStatusRunningEvent) EventID() string              { return e.ID }
+func (SessionErrorEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SessionErrorEvent) EventID() string { return e.ID }
+
+// EventType returns "session.error", the event's wire type.
+func (SessionErrorEvent) EventType() string                  { return "session.error" }
+func (e SessionErrorEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionErrorEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionErrorEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionDeletedEvent) isSessionEvent()                  {}
+
+// EventID returns the event's id.
+func (e SessionDeletedEvent) EventID() string { return e.ID }
+
+// EventType returns "session.deleted", the event's wire type.
+func (SessionDeletedEvent) EventType() string                  { return "session.deleted" }
+func (e SessionDeletedEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionDeletedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionDeletedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionUpdatedEvent) isSessionEvent()                    {}
+
+// EventID returns the event's id.
+func (e SessionUpdatedEvent) EventID() string { return e.ID }
+
+// EventType returns "session.updated", the event's wire type.
+func (SessionUpdatedEvent) EventType() string                  { return "session.updated" }
+func (e SessionUpdatedEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionUpdatedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionUpdatedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (a SessionAgentChange) MarshalJSON() ([]byte, error)      { return marshalJSON(a) }
+func (a *SessionAgentChange) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, a) }
+func (SessionUsageEvent) isSessionEvent()                      {}
+
+// EventID returns the event's id.
+func (e SessionUsageEvent) EventID() string { return e.ID }
+
+// EventType returns "session.usage", the event's wire type.
+func (SessionUsageEvent) EventType() string                  { return "session.usage" }
+func (e SessionUsageEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionUsageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionUsageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionThreadCreatedEvent) isSessionEvent()            {}
+
+// EventID returns the event's id.
+func (e SessionThreadCreatedEvent) EventID() string { return e.ID }
+
+// EventType returns "session.thread_created", the event's wire type.
+func (SessionThreadCreatedEvent) EventType() string                  { return "session.thread_created" }
+func (e SessionThreadCreatedEvent) processedAt() string              { return e.ProcessedAt }
+func (e SessionThreadCreatedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SessionThreadCreatedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SessionThreadStatusRunningEvent) isSessionEvent()              {}
+
+// EventID returns the event's id.
+func (e SessionThreadStatusRunningEvent) EventID() string { return e.ID }
+
+// EventType returns "session.thread_status_running", the event's wire type.
 func (SessionThreadStatusRunningEvent) EventType() string              { return "session.thread_status_running" }
 func (e SessionThreadStatusRunningEvent) processedAt() string          { return e.ProcessedAt }
 func (e SessionThreadStatusRunningEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SessionThreadStatusRunningEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionThreadStatusIdleEvent) isSessionEvent()                {}
-func (e SessionThreadStatusIdleEvent) EventID() string              { return e.ID }
+func (SessionThreadStatusIdleEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e SessionThreadStatusIdleEvent) EventID() string { return e.ID }
+
+// EventType returns "session.thread_status_idle", the event's wire type.
 func (SessionThreadStatusIdleEvent) EventType() string              { return "session.thread_status_idle" }
 func (e SessionThreadStatusIdleEvent) processedAt() string          { return e.ProcessedAt }
 func (e SessionThreadStatusIdleEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SessionThreadStatusIdleEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionThreadStatusRescheduledEvent) isSessionEvent()   {}
+func (SessionThreadStatusRescheduledEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
 func (e SessionThreadStatusRescheduledEvent) EventID() string { return e.ID }
+
+// EventType returns "session.thread_status_rescheduled", the event's wire type.
 func (SessionThreadStatusRescheduledEvent) EventType() string {
 	return "session.thread_status_rescheduled"
 }
@@ -679,8 +776,12 @@ func (e SessionThreadStatusRescheduledEvent) MarshalJSON() ([]byte, error) { ret
 func (e *SessionThreadStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, e)
 }
-func (SessionThreadStatusTerminatedEvent) isSessionEvent()   {}
+func (SessionThreadStatusTerminatedEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
 func (e SessionThreadStatusTerminatedEvent) EventID() string { return e.ID }
+
+// EventType returns "session.thread_status_terminated", the event's wire type.
 func (SessionThreadStatusTerminatedEvent) EventType() string {
 	return "session.thread_status_terminated"
 }

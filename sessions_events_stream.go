@@ -1,11 +1,11 @@
 package mms
 
 // The session event stream that survives the network. The service has no
-// resume cursor (spec §6), so after a reconnect the stream lists the
-// events stored since the last one it saw and drops those it already
-// yielded, by id. Listing happens after the new connection is open, so an
-// event stored in between is on the connection or in the list, and the id
-// check keeps it from coming twice.
+// resume cursor, so after a reconnect the stream lists the events stored
+// since the last one it saw and drops those it already yielded, by id.
+// Listing happens after the new connection is open, so an event stored in
+// between is on the connection or in the list, and the id check keeps it
+// from coming twice.
 
 import (
 	"context"
@@ -69,7 +69,9 @@ type ReconnectPolicy struct {
 	ResetAfter time.Duration
 }
 
-// The reconnect defaults (spec §6).
+// The reconnect defaults: the first retry after 0.5 s, doubling to 10 s,
+// reset once a connection has stayed up 5 s, as the official Go SDK's
+// runner does.
 const (
 	defaultReconnectDelay    = 500 * time.Millisecond
 	defaultReconnectMaxDelay = 10 * time.Second

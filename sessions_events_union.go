@@ -8,20 +8,46 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// The events of a session (§4.3 and §6 of the managed-agents reference):
-// the stored events that list pages and the stream carry, and the stream's
-// previews. The variants live in sessions_events_user.go, _agent.go,
-// _status.go and _span.go; this file holds the union, its Unknown variant,
-// the previews and the stream's decoder.
+// The events of a session: the stored events that list pages and the stream
+// carry, and the stream's previews. The variants live in
+// sessions_events_user.go, _agent.go, _status.go and _span.go; this file
+// holds the union, its Unknown variant, the previews and the stream's
+// decoder.
 
 func init() {
 	codec.Objects(SessionEventRef{})
 }
 
-// A SessionEvent is one event of a session: stored events (§4.3) and the
-// stream's previews (§6). Switch on its concrete type (UserMessageEvent,
-// AgentMessageEvent, SessionStatusIdleEvent, …); an event this SDK version
-// cannot name is an [UnknownSessionEvent], never dropped.
+// A SessionEvent is one event of a session: the stored events that list
+// pages and streams carry, and the previews a stream sends when asked.
+// Switch on its concrete type; an event this SDK version cannot name is an
+// [UnknownSessionEvent], never dropped. The variants, by wire family:
+//
+//   - user.* and system.message, what a client sent: [UserMessageEvent],
+//     [UserInterruptEvent], [UserToolConfirmationEvent],
+//     [UserCustomToolResultEvent], [UserToolResultEvent],
+//     [UserDefineOutcomeEvent], [SystemMessageEvent];
+//   - agent.*, what the agent said, thought and called:
+//     [AgentMessageEvent], [AgentThinkingEvent], [AgentToolUseEvent],
+//     [AgentToolResultEvent], [AgentMCPToolUseEvent],
+//     [AgentMCPToolResultEvent], [AgentCustomToolUseEvent],
+//     [AgentThreadContextCompactedEvent], [AgentThreadMessageSentEvent],
+//     [AgentThreadMessageReceivedEvent];
+//   - session.*, the session's status and life: [SessionStatusRunningEvent],
+//     [SessionStatusIdleEvent], [SessionStatusRescheduledEvent],
+//     [SessionStatusTerminatedEvent], [SessionErrorEvent],
+//     [SessionDeletedEvent], [SessionUpdatedEvent], [SessionUsageEvent];
+//   - session.thread_*, the sub-agent threads: [SessionThreadCreatedEvent],
+//     [SessionThreadStatusRunningEvent], [SessionThreadStatusIdleEvent],
+//     [SessionThreadStatusRescheduledEvent],
+//     [SessionThreadStatusTerminatedEvent];
+//   - span.*, model requests and outcome evaluations:
+//     [SpanModelRequestStartEvent], [SpanModelRequestEndEvent],
+//     [SpanOutcomeEvaluationStartEvent], [SpanOutcomeEvaluationOngoingEvent],
+//     [SpanOutcomeEvaluationEndEvent];
+//   - the stream's previews (event_start, event_delta): [SessionEventStart],
+//     [SessionEventDelta];
+//   - anything else: [UnknownSessionEvent].
 type SessionEvent interface {
 	json.Marshaler
 	// EventID is the event's id; "" for previews and for stored events
@@ -84,19 +110,32 @@ type UnknownSessionEvent struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionEvent) isSessionEvent()                  {}
-func (u UnknownSessionEvent) EventType() string              { return u.Type }
-func (u UnknownSessionEvent) MarshalJSON() ([]byte, error)   { return marshalJSON(u) }
-func (u UnknownSessionEvent) EventID() string                { return rawStringMember(u.Raw, "id") }
-func (u UnknownSessionEvent) processedAt() string            { return rawStringMember(u.Raw, "processed_at") }
-func (SessionEventStart) isSessionEvent()                    {}
-func (SessionEventStart) EventID() string                    { return "" }
+func (UnknownSessionEvent) isSessionEvent() {}
+
+// EventType returns the payload's type, or the SSE event name when
+// the payload has none.
+func (u UnknownSessionEvent) EventType() string            { return u.Type }
+func (u UnknownSessionEvent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// EventID returns the payload's "id" member, or "" when it has none.
+func (u UnknownSessionEvent) EventID() string     { return rawStringMember(u.Raw, "id") }
+func (u UnknownSessionEvent) processedAt() string { return rawStringMember(u.Raw, "processed_at") }
+func (SessionEventStart) isSessionEvent()         {}
+
+// EventID returns "": a preview has no id of its own.
+func (SessionEventStart) EventID() string { return "" }
+
+// EventType returns "event_start", the event's wire type.
 func (SessionEventStart) EventType() string                  { return "event_start" }
 func (SessionEventStart) processedAt() string                { return "" }
 func (e SessionEventStart) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *SessionEventStart) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (SessionEventDelta) isSessionEvent()                    {}
-func (SessionEventDelta) EventID() string                    { return "" }
+
+// EventID returns "": a preview has no id of its own.
+func (SessionEventDelta) EventID() string { return "" }
+
+// EventType returns "event_delta", the event's wire type.
 func (SessionEventDelta) EventType() string                  { return "event_delta" }
 func (SessionEventDelta) processedAt() string                { return "" }
 func (e SessionEventDelta) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
@@ -124,7 +163,7 @@ func rawStringMember(raw []byte, key string) string {
 type SessionEventStart struct {
 	// Event names the event to come.
 	Event SessionEventRef `json:"event"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -134,7 +173,7 @@ type SessionEventRef struct {
 	Type string `json:"type"`
 	// ID is the id the event will have.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -149,7 +188,7 @@ type SessionEventDelta struct {
 	// Delta is the fragment: [SessionContentDelta] or
 	// [UnknownSessionEventDeltaBody].
 	Delta SessionEventDeltaBody `json:"delta"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -170,7 +209,7 @@ type SessionContentDelta struct {
 	Index *int `json:"index,omitzero"`
 	// Content is the fragment, a [TextBlock].
 	Content SessionContentBlock `json:"content"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -187,12 +226,12 @@ func (d SessionContentDelta) MarshalJSON() ([]byte, error)          { return mar
 func (d *SessionContentDelta) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, d) }
 func (u UnknownSessionEventDeltaBody) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
-// decodeSessionEvent decodes one SSE event of a session stream. A "ping"
-// is (nil, nil), to be skipped; an "error" event is its *Error, as on the
-// Messages stream; malformed JSON is an error. Any other payload is
-// decoded by its own "type", whatever the event's name (§6: names and
-// payload types may differ between versions), and one whose type this
-// version does not know, or that has none, is an [UnknownSessionEvent]
+// decodeSessionEvent decodes one SSE event of a session stream. A "ping" is
+// (nil, nil), to be skipped; an "error" event is its *Error, as on the
+// Messages stream; malformed JSON is an error. Any other payload is decoded
+// by its own "type", whatever the event's name (the SSE name and the
+// payload's type may differ between service versions), and one whose type
+// this version does not know, or that has none, is an [UnknownSessionEvent]
 // (Type the payload's type, else name): an unknown name is never an error.
 func decodeSessionEvent(name string, data []byte) (SessionEvent, error) {
 	switch name {

@@ -2,10 +2,10 @@ package mms
 
 import "encoding/json"
 
-// The stored user.* and system.message events (§4.3): what a client sent,
-// echoed once the service has stored it. ProcessedAt is "" while the event
-// is queued (the service sends null); define_outcome, custom_tool_result
-// and tool_result arrive processed (§7 row 5).
+// The stored user.* and system.message events: what a client sent, echoed
+// once the service has stored it. ProcessedAt is "" while the event is
+// queued (the service sends null); define_outcome, custom_tool_result and
+// tool_result arrive processed.
 
 // UserMessageEvent is a user turn as stored (the wire type "user.message").
 type UserMessageEvent struct {
@@ -16,14 +16,13 @@ type UserMessageEvent struct {
 	// ProcessedAt is when the service processed the event (RFC 3339); ""
 	// while it is queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UserInterruptEvent is an interrupt as stored (the wire type
-// "user.interrupt"). An interrupt may have no id (§7 row 5), so it cannot
-// be told from another by id.
+// "user.interrupt"). The service may store an interrupt without an id,
+// so it cannot be told from another by id.
 type UserInterruptEvent struct {
 	// ID identifies the event; "" when it has none.
 	ID string `json:"id,omitzero"`
@@ -33,8 +32,7 @@ type UserInterruptEvent struct {
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -50,13 +48,13 @@ type UserToolConfirmationEvent struct {
 	// DenyMessage is the reason given with a deny; "" when null or absent.
 	DenyMessage string `json:"deny_message,omitzero"`
 	// SessionThreadID is the thread of the tool call, informational only
-	// (§7 row 2); nil when null or absent.
+	// (the service routes a confirmation by its tool use id); nil when null
+	// or absent.
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -76,8 +74,7 @@ type UserCustomToolResultEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -97,8 +94,7 @@ type UserToolResultEvent struct {
 	SessionThreadID *string `json:"session_thread_id,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -119,8 +115,7 @@ type UserDefineOutcomeEvent struct {
 	MaxIterations *int `json:"max_iterations,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -134,50 +129,77 @@ type SystemMessageEvent struct {
 	// ProcessedAt is when the service processed the event; "" while it is
 	// queued.
 	ProcessedAt string `json:"processed_at,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (UserMessageEvent) isSessionEvent()                             {}
-func (e UserMessageEvent) EventID() string                           { return e.ID }
-func (UserMessageEvent) EventType() string                           { return "user.message" }
-func (e UserMessageEvent) processedAt() string                       { return e.ProcessedAt }
-func (e UserMessageEvent) MarshalJSON() ([]byte, error)              { return marshalJSON(e) }
-func (e *UserMessageEvent) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, e) }
-func (UserInterruptEvent) isSessionEvent()                           {}
-func (e UserInterruptEvent) EventID() string                         { return e.ID }
-func (UserInterruptEvent) EventType() string                         { return "user.interrupt" }
-func (e UserInterruptEvent) processedAt() string                     { return e.ProcessedAt }
-func (e UserInterruptEvent) MarshalJSON() ([]byte, error)            { return marshalJSON(e) }
-func (e *UserInterruptEvent) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, e) }
-func (UserToolConfirmationEvent) isSessionEvent()                    {}
-func (e UserToolConfirmationEvent) EventID() string                  { return e.ID }
+func (UserMessageEvent) isSessionEvent() {}
+
+// EventID returns the event's id.
+func (e UserMessageEvent) EventID() string { return e.ID }
+
+// EventType returns "user.message", the event's wire type.
+func (UserMessageEvent) EventType() string                  { return "user.message" }
+func (e UserMessageEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserInterruptEvent) isSessionEvent()                  {}
+
+// EventID returns the event's id.
+func (e UserInterruptEvent) EventID() string { return e.ID }
+
+// EventType returns "user.interrupt", the event's wire type.
+func (UserInterruptEvent) EventType() string                  { return "user.interrupt" }
+func (e UserInterruptEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserInterruptEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserInterruptEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserToolConfirmationEvent) isSessionEvent()             {}
+
+// EventID returns the event's id.
+func (e UserToolConfirmationEvent) EventID() string { return e.ID }
+
+// EventType returns "user.tool_confirmation", the event's wire type.
 func (UserToolConfirmationEvent) EventType() string                  { return "user.tool_confirmation" }
 func (e UserToolConfirmationEvent) processedAt() string              { return e.ProcessedAt }
 func (e UserToolConfirmationEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *UserToolConfirmationEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (UserCustomToolResultEvent) isSessionEvent()                    {}
-func (e UserCustomToolResultEvent) EventID() string                  { return e.ID }
+
+// EventID returns the event's id.
+func (e UserCustomToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "user.custom_tool_result", the event's wire type.
 func (UserCustomToolResultEvent) EventType() string                  { return "user.custom_tool_result" }
 func (e UserCustomToolResultEvent) processedAt() string              { return e.ProcessedAt }
 func (e UserCustomToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
 func (e *UserCustomToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 func (UserToolResultEvent) isSessionEvent()                          {}
-func (e UserToolResultEvent) EventID() string                        { return e.ID }
-func (UserToolResultEvent) EventType() string                        { return "user.tool_result" }
-func (e UserToolResultEvent) processedAt() string                    { return e.ProcessedAt }
-func (e UserToolResultEvent) MarshalJSON() ([]byte, error)           { return marshalJSON(e) }
-func (e *UserToolResultEvent) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, e) }
-func (UserDefineOutcomeEvent) isSessionEvent()                       {}
-func (e UserDefineOutcomeEvent) EventID() string                     { return e.ID }
-func (UserDefineOutcomeEvent) EventType() string                     { return "user.define_outcome" }
-func (e UserDefineOutcomeEvent) processedAt() string                 { return e.ProcessedAt }
-func (e UserDefineOutcomeEvent) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (e *UserDefineOutcomeEvent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (SystemMessageEvent) isSessionEvent()                           {}
-func (e SystemMessageEvent) EventID() string                         { return e.ID }
-func (SystemMessageEvent) EventType() string                         { return "system.message" }
-func (e SystemMessageEvent) processedAt() string                     { return e.ProcessedAt }
-func (e SystemMessageEvent) MarshalJSON() ([]byte, error)            { return marshalJSON(e) }
-func (e *SystemMessageEvent) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, e) }
+
+// EventID returns the event's id.
+func (e UserToolResultEvent) EventID() string { return e.ID }
+
+// EventType returns "user.tool_result", the event's wire type.
+func (UserToolResultEvent) EventType() string                  { return "user.tool_result" }
+func (e UserToolResultEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (UserDefineOutcomeEvent) isSessionEvent()                 {}
+
+// EventID returns the event's id.
+func (e UserDefineOutcomeEvent) EventID() string { return e.ID }
+
+// EventType returns "user.define_outcome", the event's wire type.
+func (UserDefineOutcomeEvent) EventType() string                  { return "user.define_outcome" }
+func (e UserDefineOutcomeEvent) processedAt() string              { return e.ProcessedAt }
+func (e UserDefineOutcomeEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *UserDefineOutcomeEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+func (SystemMessageEvent) isSessionEvent()                        {}
+
+// EventID returns the event's id.
+func (e SystemMessageEvent) EventID() string { return e.ID }
+
+// EventType returns "system.message", the event's wire type.
+func (SystemMessageEvent) EventType() string                  { return "system.message" }
+func (e SystemMessageEvent) processedAt() string              { return e.ProcessedAt }
+func (e SystemMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
+func (e *SystemMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }

@@ -37,7 +37,7 @@ func newSessionFake(t *testing.T) sessionFake {
 	srv := mmstest.NewServer(mmstest.WithManualClock(clock))
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv, option.WithMaxRetries(0))
-	a, err := c.Agents.Create(context.Background(), mms.AgentCreateParams{Name: "worker", Model: mms.Model("m"), System: "be brief",
+	a, err := c.Agents.Create(context.Background(), mms.AgentCreateParams{Name: "worker", Model: mms.AgentModel("m"), System: "be brief",
 		Tools: []mms.AgentTool{customTool("weather", "the weather")}})
 	if err != nil {
 		t.Fatal(err)
@@ -177,7 +177,7 @@ func mustJSON(t *testing.T, v any) string {
 func TestSessionsListAgainstFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
-	other, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "other", Model: mms.Model("m")})
+	other, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "other", Model: mms.AgentModel("m")})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -336,7 +336,7 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 func TestSessionThreadsAgainstFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
-	coord, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "lead", Model: mms.Model("m"), Multiagent: &mms.AgentMultiagent{
+	coord, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "lead", Model: mms.AgentModel("m"), Multiagent: &mms.AgentMultiagent{
 		Agents: []mms.RosterEntry{mms.RosterAgentID(f.agent.ID), mms.RosterAdvisor{Model: "adv"}}}})
 	if err != nil {
 		t.Fatal(err)

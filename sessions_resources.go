@@ -23,7 +23,8 @@ type SessionResourcesService struct {
 
 // A SessionResourceParams is a resource given at session creation:
 // [GitHubRepositoryResourceParams], [FileResourceParams] or
-// [MemoryStoreResourceParams].
+// [MemoryStoreResourceParams]; a kind this SDK version cannot name decodes
+// to [UnknownSessionResourceParams].
 type SessionResourceParams interface {
 	json.Marshaler
 	isSessionResourceParams()
@@ -150,7 +151,7 @@ var repositoryCheckoutUnion = codec.NewUnion[RepositoryCheckout]("RepositoryChec
 type BranchCheckout struct {
 	// Name is the branch. Required.
 	Name string `json:"name"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -158,7 +159,7 @@ type BranchCheckout struct {
 type CommitCheckout struct {
 	// SHA is the commit. Required.
 	SHA string `json:"sha"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -206,7 +207,7 @@ type GitHubRepositoryResource struct {
 	// CreatedAt and UpdatedAt are RFC 3339 strings.
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -222,7 +223,7 @@ type FileResource struct {
 	// CreatedAt and UpdatedAt are RFC 3339 strings.
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -239,8 +240,7 @@ type MemoryStoreResource struct {
 	Description  string `json:"description,omitzero"`
 	MountPath    string `json:"mount_path,omitzero"`
 	Name         string `json:"name,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -279,7 +279,7 @@ func (r *sessionResourceValue) UnmarshalJSON(data []byte) error {
 type SessionResourceDeleted struct {
 	// ID is the deleted resource's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"iter"
 	"net/http"
-	"runtime/debug"
 	"sync"
 	"time"
 
@@ -78,13 +77,11 @@ type SessionRunParams struct {
 
 // The runner's defaults.
 const (
-	defaultRunConcurrency   = 4
-	defaultRunToolTimeout   = 5 * time.Minute
 	defaultRunResultTimeout = 5 * time.Minute
 	resultRetryMin          = time.Second
 	resultRetryMax          = 30 * time.Second
 	// emptyToolOutput replaces an empty result, which the service refuses
-	// (spec §7 row 6).
+	// with a 400.
 	emptyToolOutput = "(no output)"
 )
 
@@ -183,10 +180,10 @@ func (s *SessionsService) Run(ctx context.Context, sessionID string, p SessionRu
 
 func (p SessionRunParams) withDefaults() SessionRunParams {
 	if p.MaxConcurrency == 0 {
-		p.MaxConcurrency = defaultRunConcurrency
+		p.MaxConcurrency = defaultToolConcurrency
 	}
 	if p.ToolTimeout == 0 {
-		p.ToolTimeout = defaultRunToolTimeout
+		p.ToolTimeout = defaultToolTimeout
 	}
 	if p.ResultTimeout == 0 {
 		p.ResultTimeout = defaultRunResultTimeout
@@ -517,43 +514,6 @@ func (r *sessionRun) decide(ctx context.Context, c *runCall) runDone {
 	step := SessionRunStep{Kind: StepConfirmation, Event: c.ev, Decision: d, Err: err}
 	return runDone{step: step, err: r.post(ctx, c.ev, ev)}
 }
-
-// runTool calls f in its own goroutine, turning a panic into a
-// *ToolPanicError, and returns when f does or ctx ends (a tool that
-// ignores its context is left to finish on its own).
-func runTool[T any](ctx context.Context, f func(context.Context) (T, error)) (T, error) {
-	type result struct {
-		out T
-		err error
-	}
-	ch := make(chan result, 1)
-	go func() {
-		defer func() {
-			if v := recover(); v != nil {
-				ch <- result{err: &ToolPanicError{Value: v, Stack: debug.Stack()}}
-			}
-		}()
-		out, err := f(ctx)
-		ch <- result{out, err}
-	}()
-	select {
-	case r := <-ch:
-		return r.out, r.err
-	case <-ctx.Done():
-		var zero T
-		return zero, fmt.Errorf("mms: the tool did not finish in time: %w", ctx.Err())
-	}
-}
-
-// ToolPanicError is the error of a tool that panicked. Its message, which
-// is what the agent is told, holds the panic value only; Stack is for the
-// program's own logs.
-type ToolPanicError struct {
-	Value any
-	Stack []byte
-}
-
-func (e *ToolPanicError) Error() string { return fmt.Sprintf("the tool panicked: %v", e.Value) }
 
 // toolOutput is the result text posted for a call's output and error.
 func toolOutput(out string, err error) (string, bool) {

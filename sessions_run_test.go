@@ -53,7 +53,7 @@ func newAgentFake(t *testing.T, tools []mms.AgentTool, config mms.EnvironmentCon
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	ctx := context.Background()
-	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "worker", Model: mms.Model("m"), Tools: tools})
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "worker", Model: mms.AgentModel("m"), Tools: tools})
 	if err != nil {
 		t.Fatal(err)
 	}

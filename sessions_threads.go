@@ -46,7 +46,7 @@ type SessionThread struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the thread was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -61,8 +61,7 @@ type SessionThreadStats struct {
 	ActiveSeconds   float64 `json:"active_seconds,omitzero"`
 	DurationSeconds float64 `json:"duration_seconds,omitzero"`
 	StartupSeconds  float64 `json:"startup_seconds,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -100,7 +100,7 @@ func TestSessionRequestForms(t *testing.T) {
 			`{"agent":{"type":"agent","id":"agent_1","version":2},"environment_id":"env_1"}`},
 		{"agent ref latest", base(SessionCreateParams{Agent: SessionAgentRef{ID: "agent_1"}}),
 			`{"agent":{"type":"agent","id":"agent_1"},"environment_id":"env_1"}`},
-		{"overrides", base(SessionCreateParams{Agent: SessionAgentWithOverrides{ID: "agent_1", Model: Model("m2"), System: Clear[string](),
+		{"overrides", base(SessionCreateParams{Agent: SessionAgentWithOverrides{ID: "agent_1", Model: AgentModel("m2"), System: Clear[string](),
 			Tools: []AgentTool{}, Skills: []AgentSkill{{Type: SkillSourceCustom, SkillID: "skill_1"}}}}),
 			`{"agent":{"type":"agent_with_overrides","id":"agent_1","model":"m2","system":null,"tools":[],"skills":[{"type":"custom","skill_id":"skill_1"}]},"environment_id":"env_1"}`},
 		{"overrides set system", base(SessionCreateParams{Agent: SessionAgentWithOverrides{ID: "agent_1", Version: Ptr(1), System: Set("s")}}),

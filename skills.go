@@ -274,7 +274,7 @@ func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.
 }
 
 // Delete deletes a skill (DELETE /v1/skills/{skill_id}).
-func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*DeletedSkill, error) {
+func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*SkillDeleted, error) {
 	seg, err := pathID("skill_id", skillID)
 	if err != nil {
 		return nil, err
@@ -366,7 +366,7 @@ func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string,
 
 // Delete deletes one version of a skill (DELETE
 // /v1/skills/{skill_id}/versions/{version}).
-func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*DeletedSkillVersion, error) {
+func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersionDeleted, error) {
 	p, err := versionPath(skillID, version)
 	if err != nil {
 		return nil, err
@@ -411,8 +411,7 @@ type Skill struct {
 	// them (see [Skill.Created]).
 	CreatedAt string `json:"created_at"`
 	UpdatedAt string `json:"updated_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -442,8 +441,7 @@ type SkillVersion struct {
 	Directory string `json:"directory"`
 	// CreatedAt is an ISO 8601 string as the service sent it.
 	CreatedAt string `json:"created_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -456,34 +454,38 @@ func (v *SkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(d
 // MarshalJSON encodes the record as the service sends it, Extra included.
 func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
-// DeletedSkill is the answer to [SkillsService.Delete] (the wire type
+// SkillDeleted is the answer to [SkillsService.Delete] (the wire type
 // "skill_deleted").
-type DeletedSkill struct {
+type SkillDeleted struct {
 	// ID is the deleted skill's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *SkillDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkill) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d SkillDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
-// DeletedSkillVersion is the answer to [SkillVersionsService.Delete] (the
+// Deprecated: use SkillDeleted.
+type DeletedSkill = SkillDeleted
+
+// SkillVersionDeleted is the answer to [SkillVersionsService.Delete] (the
 // wire type "skill_version_deleted").
-type DeletedSkillVersion struct {
+type SkillVersionDeleted struct {
 	// ID is the deleted version's identifier.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *DeletedSkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+func (d *SkillVersionDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
 
 // MarshalJSON encodes the record, Extra included.
-func (d DeletedSkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+func (d SkillVersionDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// Deprecated: use SkillVersionDeleted.
+type DeletedSkillVersion = SkillVersionDeleted

@@ -372,7 +372,7 @@ func TestSkillRecordsRoundTrip(t *testing.T) {
 		}
 	})
 	t.Run("deleted", func(t *testing.T) {
-		roundTrip[mms.DeletedSkill](t, []byte(`{"type":"skill_deleted","id":"skill_1"}`))
-		roundTrip[mms.DeletedSkillVersion](t, []byte(`{"type":"skill_version_deleted","id":"1"}`))
+		roundTrip[mms.SkillDeleted](t, []byte(`{"type":"skill_deleted","id":"skill_1"}`))
+		roundTrip[mms.SkillVersionDeleted](t, []byte(`{"type":"skill_version_deleted","id":"1"}`))
 	})
 }

@@ -40,6 +40,7 @@ type StreamIdleError struct {
 	Events int
 }
 
+// Error says how long the stream was silent and after how many events.
 func (e *StreamIdleError) Error() string {
 	return fmt.Sprintf("mms: stream idle: no bytes received for %v (after %d events); the connection was closed", e.Timeout, e.Events)
 }
@@ -55,8 +56,8 @@ var errNotEventStream = errors.New("expected an event stream")
 var errStreamReused = errors.New("mms: a stream can be ranged over only once; call Stream again for a new request")
 
 // streamHeaderTimeout bounds the wait for a stream's response headers when
-// the caller set no request timeout (streaming.md §1: no per-request
-// deadline, only the wait for headers).
+// the caller set no request timeout: a stream may last as long as the
+// model writes, so only the wait for headers is bounded.
 const streamHeaderTimeout = 10 * time.Minute
 
 // eventConn is one open event-stream response.

@@ -102,10 +102,12 @@ type ToolInputError struct {
 	Err  error
 }
 
+// Error names the tool and what is wrong with its input.
 func (e *ToolInputError) Error() string {
 	return fmt.Sprintf("invalid input for tool %s: %v", e.Tool, e.Err)
 }
 
+// Unwrap returns Err.
 func (e *ToolInputError) Unwrap() error { return e.Err }
 
 // ToolContent encodes a tool's output as tool_result content, as

@@ -62,11 +62,11 @@ func (r *ToolRunner) answer(ctx context.Context, tools map[string]RunnableTool, 
 func (r *ToolRunner) runCalls(ctx context.Context, tools map[string]RunnableTool, calls []ToolCall, run []int) {
 	limit := r.p.MaxConcurrency
 	if limit == 0 {
-		limit = defaultRunConcurrency
+		limit = defaultToolConcurrency
 	}
 	timeout := r.p.ToolTimeout
 	if timeout == 0 {
-		timeout = defaultRunToolTimeout
+		timeout = defaultToolTimeout
 	}
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup

@@ -60,8 +60,7 @@ type Tunnel struct {
 	CreatedAt string `json:"created_at"`
 	// ArchivedAt is when the tunnel was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -84,7 +83,7 @@ type TunnelToken struct {
 	ID string `json:"id"`
 	// TunnelToken is the secret the tunnel's connector authenticates with.
 	TunnelToken Secret `json:"tunnel_token"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -45,7 +45,7 @@ type TunnelCertificate struct {
 	// ArchivedAt is when the certificate was archived (on its own or with
 	// its tunnel); nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -133,8 +133,7 @@ type UserProfile struct {
 	ExternalUserOnboardedAt *string `json:"external_user_onboarded_at,omitzero"`
 	// ExternalUserDetails is sent under beta user-profiles-2026-09-04.
 	ExternalUserDetails *UserProfileExternalUserDetails `json:"external_user_details,omitzero"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -153,7 +152,7 @@ func (p UserProfile) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
 type UserProfileTrustGrant struct {
 	// Status is the grant's status.
 	Status UserProfileTrustGrantStatus `json:"status"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -178,7 +177,7 @@ type UserProfileExternalUserDetails struct {
 	ReferenceID *string `json:"reference_id"`
 	// OnboardedAt is an RFC 3339 string.
 	OnboardedAt *string `json:"onboarded_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -190,7 +189,7 @@ type UserProfileEnrollmentURL struct {
 	URL string `json:"url"`
 	// ExpiresAt is when the link stops working (RFC 3339).
 	ExpiresAt string `json:"expires_at"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

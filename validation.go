@@ -19,6 +19,7 @@ type ValidationError struct {
 	Rule string
 }
 
+// Error names the field and the rule it breaks.
 func (e *ValidationError) Error() string {
 	return "mms: invalid parameter " + e.Field + ": " + e.Rule
 }

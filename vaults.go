@@ -44,8 +44,7 @@ type Vault struct {
 	UpdatedAt string `json:"updated_at"`
 	// ArchivedAt is when the vault was archived; nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model (see the package
-	// documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -63,7 +62,7 @@ func (v Vault) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 type VaultDeleted struct {
 	// ID is the deleted vault's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

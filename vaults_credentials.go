@@ -50,8 +50,7 @@ type VaultCredential struct {
 	// ArchivedAt is when the credential was archived (its secret purged);
 	// nil while it is not.
 	ArchivedAt *string `json:"archived_at"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -66,7 +65,7 @@ func (c VaultCredential) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 type VaultCredentialDeleted struct {
 	// ID is the deleted credential's id.
 	ID string `json:"id"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -120,8 +119,7 @@ type VaultCredentialValidation struct {
 	MCPProbe *VaultCredentialMCPProbe `json:"mcp_probe,omitzero"`
 	// Refresh is the token refresh attempted; nil when absent or null.
 	Refresh *VaultCredentialRefreshCheck `json:"refresh,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -131,8 +129,7 @@ type VaultCredentialMCPProbe struct {
 	Method string `json:"method"`
 	// HTTPResponse is the server's answer; nil when absent or null.
 	HTTPResponse *VaultCredentialHTTPResponse `json:"http_response,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -142,8 +139,7 @@ type VaultCredentialRefreshCheck struct {
 	Status VaultCredentialRefreshStatus `json:"status"`
 	// HTTPResponse is the token endpoint's answer; nil when absent or null.
 	HTTPResponse *VaultCredentialHTTPResponse `json:"http_response,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -154,7 +150,7 @@ type VaultCredentialHTTPResponse struct {
 	ContentType   string `json:"content_type"`
 	Body          string `json:"body"`
 	BodyTruncated bool   `json:"body_truncated"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

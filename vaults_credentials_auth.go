@@ -12,14 +12,13 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-// A credential's auth (§1.4 of the vaults reference) comes in three forms,
-// each a union on "type" (mcp_oauth, static_bearer, environment_variable):
-// the record's [VaultCredentialAuth], which never holds a secret (the
-// service does not return them); the create request's
-// [VaultCredentialAuthParams]; and the update request's
-// [VaultCredentialAuthUpdateParams], whose members are all optional and
-// which holds only what can change. Every write-only secret of a request
-// is a [Secret].
+// A credential's auth comes in three forms, each a union on "type"
+// (mcp_oauth, static_bearer, environment_variable): the record's
+// [VaultCredentialAuth], which never holds a secret (the service does not
+// return them); the create request's [VaultCredentialAuthParams]; and the
+// update request's [VaultCredentialAuthUpdateParams], whose members are all
+// optional and which holds only what can change. Every write-only secret of
+// a request is a [Secret].
 
 // The auth kinds.
 const (
@@ -60,8 +59,7 @@ type MCPOAuthAuth struct {
 	// Refresh is how the service refreshes the token; nil when absent or
 	// null.
 	Refresh *MCPOAuthRefresh `json:"refresh,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -70,7 +68,7 @@ type MCPOAuthAuth struct {
 type StaticBearerAuth struct {
 	// MCPServerURL is the server the credential is for.
 	MCPServerURL string `json:"mcp_server_url"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -86,8 +84,7 @@ type EnvironmentVariableAuth struct {
 	// InjectionLocation says where the placeholder is replaced; nil when
 	// absent.
 	InjectionLocation *CredentialInjectionLocation `json:"injection_location,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -125,8 +122,7 @@ type MCPOAuthRefresh struct {
 	// null.
 	Resource *string `json:"resource,omitzero"`
 	Scope    *string `json:"scope,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// nulls of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -143,7 +139,7 @@ const (
 type TokenEndpointAuth struct {
 	// Type is the authentication method.
 	Type string `json:"type"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -160,8 +156,7 @@ type CredentialInjectionLocation struct {
 	// nil leaves the service's choice.
 	Body   *bool `json:"body,omitzero"`
 	Header *bool `json:"header,omitzero"`
-	// Extra holds members this SDK version does not model and explicit
-	// zeros of optional fields (see the package documentation, "Extra").
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -191,7 +186,7 @@ var credentialNetworkingUnion = codec.NewUnion[CredentialNetworking]("Credential
 // CredentialNetworkingUnrestricted leaves the hosts to the environment's
 // networking policy (the wire type "unrestricted").
 type CredentialNetworkingUnrestricted struct {
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
@@ -202,7 +197,7 @@ type CredentialNetworkingLimited struct {
 	// "*.domain" patterns (which match the subdomains, not the domain);
 	// no scheme, port, path or IPv6.
 	AllowedHosts []string `json:"allowed_hosts"`
-	// Extra holds members this SDK version does not model.
+	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 

@@ -591,7 +591,7 @@ func TestSemconvChoice(t *testing.T) {
 func TestSessionStream(t *testing.T) {
 	r := newRig(t, nil)
 	ctx := context.Background()
-	agent, err := r.client.Agents.Create(ctx, mms.AgentCreateParams{Name: "echo", Model: mms.Model(model)})
+	agent, err := r.client.Agents.Create(ctx, mms.AgentCreateParams{Name: "echo", Model: mms.AgentModel(model)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -43,7 +43,7 @@ func run(ctx context.Context, client *mms.Client, model string, out io.Writer) e
 	// the program would answer, and the tools of one MCP server.
 	agent, err := client.Agents.Create(ctx, mms.AgentCreateParams{
 		Name:   "support-triage",
-		Model:  mms.Model(model),
+		Model:  mms.AgentModel(model),
 		System: "You triage support tickets.",
 		Tools: []mms.AgentTool{
 			mms.AgentToolset20260401{Configs: []mms.AgentToolConfig{

@@ -331,7 +331,7 @@ func document(ctx context.Context, out io.Writer, c *mms.Client, srv *mmstest.Se
 // worker would.
 func managedAgents(ctx context.Context, out io.Writer, c *mms.Client, _ *mmstest.Server) error {
 	agent, err := c.Agents.Create(ctx, mms.AgentCreateParams{
-		Name: "helper", Model: mms.Model("mms-large-1"),
+		Name: "helper", Model: mms.AgentModel("mms-large-1"),
 		Tools: []mms.AgentTool{mms.AgentCustomTool{Name: "get_weather", Description: "The weather in a city.",
 			InputSchema: mms.InputSchema(`{"type":"object","properties":{"city":{"type":"string"}}}`)}},
 	})

@@ -74,7 +74,7 @@ func run(ctx context.Context, client *mms.Client, model string, out io.Writer) e
 	ask := mms.AlwaysAskPolicy{}
 	agent, err := client.Agents.Create(ctx, mms.AgentCreateParams{
 		Name:   "weather-desk",
-		Model:  mms.Model(model),
+		Model:  mms.AgentModel(model),
 		System: "You answer questions about the weather.",
 		Tools: []mms.AgentTool{
 			mms.AgentCustomTool{

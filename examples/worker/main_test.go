@@ -42,7 +42,7 @@ func TestRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	agent, err := client.Agents.Create(ctx, mms.AgentCreateParams{
-		Name: "weather", Model: mms.Model("mms-large-1"),
+		Name: "weather", Model: mms.AgentModel("mms-large-1"),
 		Tools: []mms.AgentTool{
 			mms.AgentCustomTool{Name: "get_weather", Description: "The weather.",
 				InputSchema: mms.InputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
