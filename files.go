@@ -20,7 +20,7 @@ import (
 )
 
 func init() {
-	codec.Objects(FileScope{}, DeletedFile{})
+	codec.Objects(FileScope{}, FileDeleted{})
 	codec.Register(FileMetadata{}, codec.Spec{Type: "file"})
 }
 
@@ -284,7 +284,7 @@ func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option
 	if err != nil {
 		return nil, err
 	}
-	return filesEndpoint[DeletedFile](s.client, "/"+seg).delete(ctx, opts)
+	return filesEndpoint[FileDeleted](s.client, "/"+seg).delete(ctx, opts)
 }
 
 // FileMetadata is a file's record (the wire type "file"). Members this SDK

@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	codec.Objects(Metadata{})
+	codec.Objects(MessageMetadata{})
 }
 
 // MessageMetadata describes a Messages request for the service's own

@@ -23,8 +23,8 @@ import (
 func init() {
 	codec.Register(Skill{}, codec.Spec{Type: "skill"})
 	codec.Register(SkillVersion{}, codec.Spec{Type: "skill_version"})
-	codec.Register(DeletedSkill{}, codec.Spec{Type: "skill_deleted"})
-	codec.Register(DeletedSkillVersion{}, codec.Spec{Type: "skill_version_deleted"})
+	codec.Register(SkillDeleted{}, codec.Spec{Type: "skill_deleted"})
+	codec.Register(SkillVersionDeleted{}, codec.Spec{Type: "skill_version_deleted"})
 }
 
 // SkillsService creates, lists, retrieves and deletes skills (/v1/skills);
@@ -279,7 +279,7 @@ func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...opti
 	if err != nil {
 		return nil, err
 	}
-	return skillsEndpoint[DeletedSkill](s.client, "/v1/skills/"+seg).delete(ctx, opts)
+	return skillsEndpoint[SkillDeleted](s.client, "/v1/skills/"+seg).delete(ctx, opts)
 }
 
 // SkillVersionCreateParams are the parameters of
@@ -371,7 +371,7 @@ func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version stri
 	if err != nil {
 		return nil, err
 	}
-	return skillsEndpoint[DeletedSkillVersion](s.client, p).delete(ctx, opts)
+	return skillsEndpoint[SkillVersionDeleted](s.client, p).delete(ctx, opts)
 }
 
 func versionPath(skillID, version string) (string, error) {
