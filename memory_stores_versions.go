@@ -11,10 +11,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(MemoryVersionRecord{}, codec.Spec{Type: "memory_version"})
-}
-
 // MemoryVersionsService retrieves, lists and redacts the versions of a
 // store's memories (/v1/memory_stores/{memory_store_id}/memory_versions):
 // one per create, modify and delete. Reach it as
@@ -38,6 +34,8 @@ const (
 // MemoryVersionRecord is a memory version's record (the wire type
 // "memory_version"); the name MemoryVersion is the memory tool's version.
 // Members this SDK version does not model are kept in Extra.
+//
+//mms:json type=memory_version
 type MemoryVersionRecord struct {
 	// ID identifies the version ("memver_…").
 	ID string `json:"id"`
@@ -69,12 +67,6 @@ type MemoryVersionRecord struct {
 	// nulls of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (v *MemoryVersionRecord) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (v MemoryVersionRecord) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 // An Actor is who made or redacted a memory version: a [SessionActor],
 // [APIActor], [UserActor], [ServiceAccountActor] or [UnknownActor].
@@ -124,22 +116,6 @@ type UnknownActor struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (SessionActor) isActor()        {}
-func (APIActor) isActor()            {}
-func (UserActor) isActor()           {}
-func (ServiceAccountActor) isActor() {}
-func (UnknownActor) isActor()        {}
-
-func (a SessionActor) MarshalJSON() ([]byte, error)            { return marshalJSON(a) }
-func (a *SessionActor) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, a) }
-func (a APIActor) MarshalJSON() ([]byte, error)                { return marshalJSON(a) }
-func (a *APIActor) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, a) }
-func (a UserActor) MarshalJSON() ([]byte, error)               { return marshalJSON(a) }
-func (a *UserActor) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, a) }
-func (a ServiceAccountActor) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
-func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (u UnknownActor) MarshalJSON() ([]byte, error)            { return marshalJSON(u) }
 
 // MemoryVersionListParams are the parameters of
 // [MemoryVersionsService.List] and [MemoryVersionsService.ListPage]. Each

@@ -29,10 +29,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(ImageTransformations{}, CitationsConfig{}, FallbackModel{}, FallbackTrigger{})
-}
-
 // A ContentBlock is one block of message content, in a request
 // ([MessageParam].Content) or in a response ([Message].Content). Variants:
 // [TextBlock], [ImageBlock], [DocumentBlock], [SearchResultBlock],
@@ -56,10 +52,9 @@ type ContentBlock interface {
 
 // ContentBlocks is a list of content blocks. It owns the union decoding, so
 // structs holding it need no custom code.
+//
+//mms:json
 type ContentBlocks []ContentBlock
-
-// UnmarshalJSON decodes each element by its "type".
-func (c *ContentBlocks) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // validate checks every block; allowed, when non-nil, limits the block types.
 func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, where string) error {
@@ -112,11 +107,6 @@ type UnknownContentBlock struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownContentBlock) isContentBlock() {}
-
-// MarshalJSON returns Raw unchanged.
-func (b UnknownContentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (UnknownContentBlock) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
@@ -134,14 +124,6 @@ type TextBlock struct {
 	// writes them back (json.Marshal); request encoding drops them.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TextBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *TextBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"text" and Extra (response mode).
-func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b TextBlock) validate(path string) error {
 	if b.Text == "" {
@@ -171,14 +153,6 @@ type ImageBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ImageBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ImageBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ImageBlock) validate(path string) error {
 	if b.Source == nil {
 		return invalid(path+".source", "is required")
@@ -198,6 +172,8 @@ func (b ImageBlock) validate(path string) error {
 
 // ImageTransformations controls server-side image handling. An empty value
 // is the same as none.
+//
+//mms:json
 type ImageTransformations struct {
 	// OversizedImage is OversizedImageDownsize (the default) or
 	// OversizedImageError.
@@ -206,12 +182,6 @@ type ImageTransformations struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *ImageTransformations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the object with Extra.
-func (t ImageTransformations) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // OversizedImage says what happens to an image larger than the model takes.
 type OversizedImage string
@@ -247,14 +217,6 @@ type DocumentBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (DocumentBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *DocumentBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b DocumentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b DocumentBlock) validate(path string) error {
 	if b.Source == nil {
 		return invalid(path+".source", "is required")
@@ -275,6 +237,8 @@ func (b DocumentBlock) validate(path string) error {
 
 // CitationsConfig is the {"enabled": bool} switch of a document or search
 // result (and of the web_fetch tool).
+//
+//mms:json
 type CitationsConfig struct {
 	// Enabled turns citations on. Citations are off when it is nil or false.
 	Enabled *bool `json:"enabled,omitzero"`
@@ -282,12 +246,6 @@ type CitationsConfig struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *CitationsConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the object with Extra.
-func (c CitationsConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ---------------------------------------------------------------------------
 // search_result
@@ -308,14 +266,6 @@ type SearchResultBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (SearchResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *SearchResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"search_result" and Extra.
-func (b SearchResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b SearchResultBlock) validate(path string) error {
 	if b.Content == nil {
@@ -343,14 +293,6 @@ type ThinkingBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ThinkingBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"thinking" and Extra.
-func (b ThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ThinkingBlock) validate(path string) error {
 	if b.Signature == "" {
 		return invalid(path+".signature", "must not be empty")
@@ -366,14 +308,6 @@ type RedactedThinkingBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (RedactedThinkingBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"redacted_thinking" and Extra.
-func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b RedactedThinkingBlock) validate(path string) error {
 	if b.Data == "" {
@@ -404,14 +338,6 @@ type ToolUseBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_use" and Extra.
-func (b ToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 // UnmarshalInput decodes Input into v.
 func (b ToolUseBlock) UnmarshalInput(v any) error { return json.Unmarshal(b.Input, v) }
@@ -471,14 +397,6 @@ type ServerToolUseBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ServerToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"server_tool_use" and Extra.
-func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ServerToolUseBlock) validate(path string) error {
 	if err := checkServerToolID(path+".id", b.ID); err != nil {
 		return err
@@ -512,14 +430,6 @@ type ToolReferenceBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolReferenceBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_reference" and Extra.
-func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ToolReferenceBlock) validate(path string) error {
 	if n := len(b.ToolName); n < 1 || n > 256 || !isIDString(b.ToolName) {
 		return invalid(path+".tool_name", "must match ^[a-zA-Z0-9_-]{1,256}$, got %q", b.ToolName)
@@ -539,14 +449,6 @@ type ContainerUploadBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ContainerUploadBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"container_upload" and Extra.
-func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ContainerUploadBlock) validate(path string) error {
 	if b.FileID == "" {
@@ -572,14 +474,6 @@ type MCPToolUseBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (MCPToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"mcp_tool_use" and Extra.
-func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b MCPToolUseBlock) validate(path string) error {
 	if err := checkToolID(path+".id", b.ID); err != nil {
@@ -616,14 +510,6 @@ type MCPToolResultBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b MCPToolResultBlock) validate(path string) error {
 	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
 		return err
@@ -655,14 +541,6 @@ type CompactionBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CompactionBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *CompactionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"compaction" and Extra.
-func (b CompactionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 // compactionSpec writes "content" in every request form, as null when
 // Content is nil: the service requires the member.
 var compactionSpec = codec.Spec{Fields: map[string]codec.FieldCodec{"content": {
@@ -691,14 +569,6 @@ type FallbackBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FallbackBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *FallbackBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"fallback" and Extra.
-func (b FallbackBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b FallbackBlock) validate(path string) error {
 	if b.From.Model == "" {
 		return invalid(path+".from.model", "must not be empty")
@@ -710,6 +580,8 @@ func (b FallbackBlock) validate(path string) error {
 }
 
 // FallbackModel is the {"model": …} end of a fallback.
+//
+//mms:json
 type FallbackModel struct {
 	Model string `json:"model"`
 	// Extra holds members this SDK version does not model and explicit
@@ -717,14 +589,10 @@ type FallbackModel struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (m *FallbackModel) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON writes the object with Extra.
-func (m FallbackModel) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
 // FallbackTrigger says why a fallback happened: Type "refusal" with the
 // refusal's category (empty when null).
+//
+//mms:json
 type FallbackTrigger struct {
 	Type     string          `json:"type"`
 	Category RefusalCategory `json:"category"`
@@ -732,12 +600,6 @@ type FallbackTrigger struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *FallbackTrigger) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the object with Extra.
-func (t FallbackTrigger) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // ---------------------------------------------------------------------------
 // tool_addition and tool_removal (beta: mid-conversation tool changes)
@@ -752,14 +614,6 @@ type ToolAdditionBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolAdditionBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_addition" and Extra.
-func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
@@ -771,14 +625,6 @@ type ToolRemovalBlock struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolRemovalBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_removal" and Extra.
-func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).validate(path) }
 
@@ -823,14 +669,6 @@ type ToolRef struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *ToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"tool_reference" and Extra.
-func (r ToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 func (r ToolRef) validate(path string) error {
 	if r.Name == "" {
 		return invalid(path+".name", "must not be empty")
@@ -846,14 +684,6 @@ type MCPToolRef struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (MCPToolRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"mcp_tool_reference" and Extra.
-func (r MCPToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r MCPToolRef) validate(path string) error {
 	if r.ServerName == "" {
@@ -874,15 +704,6 @@ type MCPToolsetRef struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolsetRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolsetRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"mcp_toolset_reference" and
-// Extra.
-func (r MCPToolsetRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 func (r MCPToolsetRef) validate(path string) error {
 	if r.ServerName == "" {
 		return invalid(path+".server_name", "must not be empty")
@@ -896,11 +717,6 @@ type UnknownToolChangeRef struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownToolChangeRef) isToolChangeRef() {}
-
-// MarshalJSON returns Raw unchanged.
-func (r UnknownToolChangeRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (UnknownToolChangeRef) validate(string) error { return nil }
 
@@ -942,11 +758,6 @@ var contentShorthand = codec.FieldCodec{
 // shorthandContent is the Spec of the types whose "content" member has the
 // string shorthand.
 var shorthandContent = codec.Spec{Fields: map[string]codec.FieldCodec{"content": contentShorthand}}
-
-func init() {
-	codec.Register(MessageParam{}, shorthandContent)
-	codec.Register(ContentBlocks(nil), codec.Spec{})
-}
 
 // stringForm reports whether content encodes in the string shorthand: the
 // caller asked for it and the content is exactly one plain TextBlock.

@@ -2,15 +2,11 @@ package mms
 
 import (
 	"encoding/json"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(Metadata{})
-}
-
 // Metadata describes the request for the service's own records.
+//
+//mms:json request
 type Metadata struct {
 	// UserID is an opaque identifier of the end user (a uuid or hash), at
 	// most 512 characters. It must not contain personal data such as a
@@ -31,9 +27,3 @@ const maxUserIDLen = 512
 func (m *Metadata) validate(path string) error {
 	return validateLength(path+".user_id", m.UserID, 0, maxUserIDLen)
 }
-
-// UnmarshalJSON decodes the metadata.
-func (m *Metadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON writes the metadata.
-func (m Metadata) MarshalJSON() ([]byte, error) { return marshalRequest(m) }

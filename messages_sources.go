@@ -52,14 +52,6 @@ type Base64ImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (Base64ImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64ImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"base64" and Extra.
-func (s Base64ImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s Base64ImageSource) validate(path string) error {
 	switch s.MediaType {
 	case ImageMediaTypeJPEG, ImageMediaTypePNG, ImageMediaTypeGIF, ImageMediaTypeWebP:
@@ -81,14 +73,6 @@ type URLImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (URLImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s URLImageSource) validate(path string) error {
 	if s.URL == "" {
 		return invalid(path+".url", "must not be empty")
@@ -105,14 +89,6 @@ type FileImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FileImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s FileImageSource) validate(path string) error {
 	if s.FileID == "" {
 		return invalid(path+".file_id", "must not be empty")
@@ -126,11 +102,6 @@ type UnknownImageSource struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownImageSource) isImageSource() {}
-
-// MarshalJSON returns Raw unchanged.
-func (s UnknownImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (UnknownImageSource) validate(string) error { return nil }
 
@@ -164,14 +135,6 @@ type Base64PDFSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (Base64PDFSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64PDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"base64" and Extra.
-func (s Base64PDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s Base64PDFSource) validate(path string) error {
 	if s.MediaType != MediaTypePDF {
 		return invalid(path+".media_type", "must be %q, got %q", MediaTypePDF, s.MediaType)
@@ -191,14 +154,6 @@ type PlainTextSource struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (PlainTextSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *PlainTextSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"text" and Extra.
-func (s PlainTextSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s PlainTextSource) validate(path string) error {
 	if s.MediaType != MediaTypePlainText {
@@ -220,14 +175,6 @@ type ContentSource struct {
 	// zeros of optional fields (see the package documentation, "Extra").
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ContentSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *ContentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with its "type" and Extra.
-func (s ContentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s ContentSource) validate(path string) error {
 	if s.Content == nil {
@@ -254,14 +201,6 @@ type URLPDFSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (URLPDFSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLPDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLPDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s URLPDFSource) validate(path string) error {
 	if s.URL == "" {
 		return invalid(path+".url", "must not be empty")
@@ -278,14 +217,6 @@ type FileDocumentSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FileDocumentSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileDocumentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s FileDocumentSource) validate(path string) error {
 	if s.FileID == "" {
 		return invalid(path+".file_id", "must not be empty")
@@ -299,10 +230,5 @@ type UnknownDocumentSource struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownDocumentSource) isDocumentSource() {}
-
-// MarshalJSON returns Raw unchanged.
-func (s UnknownDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (UnknownDocumentSource) validate(string) error { return nil }

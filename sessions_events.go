@@ -8,13 +8,8 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Objects(SessionEventSendResult{})
-}
 
 // SessionEventsService sends, lists and streams the events of a session
 // (/v1/sessions/{session_id}/events). Reach it as client.Sessions.Events;
@@ -26,6 +21,8 @@ type SessionEventsService struct {
 // SessionEventSendResult is the answer to [SessionEventsService.Send]: the
 // events as the service stored them (ids assigned; user messages have a
 // nil processed time while they wait in the queue).
+//
+//mms:json
 type SessionEventSendResult struct {
 	// Data holds the stored events, in the order sent; empty when the
 	// service answered without them.
@@ -33,12 +30,6 @@ type SessionEventSendResult struct {
 	// Extra holds members this SDK version does not model.
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (r *SessionEventSendResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON encodes the answer, Extra included.
-func (r SessionEventSendResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // Send sends events to a session (POST /v1/sessions/{session_id}/events):
 // user messages, interrupts, tool confirmations, tool results, outcomes

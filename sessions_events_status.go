@@ -12,7 +12,6 @@ import (
 // and their retry status).
 
 func init() {
-	codec.Objects(SessionAgentChange{})
 	codec.Register(Update[SessionBudget]{}, updateSpec[SessionBudget]())
 }
 
@@ -121,6 +120,8 @@ type SessionUpdatedEvent struct {
 
 // SessionAgentChange is the agent member of a [SessionUpdatedEvent]: the
 // lists an update replaced.
+//
+//mms:json
 type SessionAgentChange struct {
 	// Tools and MCPServers are the new lists; nil when unchanged.
 	Tools      []AgentTool      `json:"tools,omitzero"`
@@ -486,76 +487,27 @@ func retryStatusType(s SessionRetryStatus) string {
 	return ""
 }
 
-func (SessionEndTurn) isSessionStopReason()                        {}
-func (SessionRequiresAction) isSessionStopReason()                 {}
-func (SessionRetriesExhausted) isSessionStopReason()               {}
-func (SessionBudgetReached) isSessionStopReason()                  {}
-func (UnknownSessionStopReason) isSessionStopReason()              {}
-func (r SessionEndTurn) MarshalJSON() ([]byte, error)              { return marshalJSON(r) }
-func (r *SessionEndTurn) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, r) }
-func (r SessionRequiresAction) MarshalJSON() ([]byte, error)       { return marshalJSON(r) }
-func (r *SessionRequiresAction) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, r) }
-func (r SessionRetriesExhausted) MarshalJSON() ([]byte, error)     { return marshalJSON(r) }
-func (r *SessionRetriesExhausted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-func (r SessionBudgetReached) MarshalJSON() ([]byte, error)        { return marshalJSON(r) }
-func (r *SessionBudgetReached) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, r) }
-func (u UnknownSessionStopReason) MarshalJSON() ([]byte, error)    { return marshalJSON(u) }
-
-func (SessionRetrying) isSessionRetryStatus()                    {}
-func (SessionRetryExhausted) isSessionRetryStatus()              {}
-func (SessionRetryTerminal) isSessionRetryStatus()               {}
-func (UnknownSessionRetryStatus) isSessionRetryStatus()          {}
-func (s SessionRetrying) MarshalJSON() ([]byte, error)           { return marshalJSON(s) }
-func (s *SessionRetrying) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, s) }
-func (s SessionRetryExhausted) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
-func (s *SessionRetryExhausted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-func (s SessionRetryTerminal) MarshalJSON() ([]byte, error)      { return marshalJSON(s) }
-func (s *SessionRetryTerminal) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, s) }
-func (u UnknownSessionRetryStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
-func (SessionUnknownError) isSessionError()                            {}
-func (SessionUnknownError) ErrorType() string                          { return "unknown_error" }
-func (e SessionUnknownError) ErrorMessage() string                     { return e.Message }
-func (e SessionUnknownError) ErrorRetryStatus() string                 { return retryStatusType(e.RetryStatus) }
-func (e SessionUnknownError) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionUnknownError) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (SessionModelOverloadedError) isSessionError()                    {}
-func (SessionModelOverloadedError) ErrorType() string                  { return "model_overloaded_error" }
-func (e SessionModelOverloadedError) ErrorMessage() string             { return e.Message }
-func (e SessionModelOverloadedError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
-func (e SessionModelOverloadedError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionModelOverloadedError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionModelRateLimitedError) isSessionError()                   {}
-func (SessionModelRateLimitedError) ErrorType() string                 { return "model_rate_limited_error" }
-func (e SessionModelRateLimitedError) ErrorMessage() string            { return e.Message }
+func (SessionUnknownError) ErrorType() string                  { return "unknown_error" }
+func (e SessionUnknownError) ErrorMessage() string             { return e.Message }
+func (e SessionUnknownError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
+func (SessionModelOverloadedError) ErrorType() string          { return "model_overloaded_error" }
+func (e SessionModelOverloadedError) ErrorMessage() string     { return e.Message }
+func (e SessionModelOverloadedError) ErrorRetryStatus() string { return retryStatusType(e.RetryStatus) }
+func (SessionModelRateLimitedError) ErrorType() string         { return "model_rate_limited_error" }
+func (e SessionModelRateLimitedError) ErrorMessage() string    { return e.Message }
 func (e SessionModelRateLimitedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionModelRateLimitedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionModelRateLimitedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionModelRequestFailedError) isSessionError()        {}
 func (SessionModelRequestFailedError) ErrorType() string      { return "model_request_failed_error" }
 func (e SessionModelRequestFailedError) ErrorMessage() string { return e.Message }
 func (e SessionModelRequestFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionModelRequestFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionModelRequestFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionMCPConnectionFailedError) isSessionError()        {}
 func (SessionMCPConnectionFailedError) ErrorType() string      { return "mcp_connection_failed_error" }
 func (e SessionMCPConnectionFailedError) ErrorMessage() string { return e.Message }
 func (e SessionMCPConnectionFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionMCPConnectionFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionMCPConnectionFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionMCPAuthenticationFailedError) isSessionError() {}
 func (SessionMCPAuthenticationFailedError) ErrorType() string {
 	return "mcp_authentication_failed_error"
 }
@@ -563,17 +515,9 @@ func (e SessionMCPAuthenticationFailedError) ErrorMessage() string { return e.Me
 func (e SessionMCPAuthenticationFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionMCPAuthenticationFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionMCPAuthenticationFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionBillingError) isSessionError()                    {}
-func (SessionBillingError) ErrorType() string                  { return "billing_error" }
-func (e SessionBillingError) ErrorMessage() string             { return e.Message }
-func (e SessionBillingError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
-func (e SessionBillingError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionBillingError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionCredentialHostUnreachableError) isSessionError()  {}
+func (SessionBillingError) ErrorType() string          { return "billing_error" }
+func (e SessionBillingError) ErrorMessage() string     { return e.Message }
+func (e SessionBillingError) ErrorRetryStatus() string { return retryStatusType(e.RetryStatus) }
 func (SessionCredentialHostUnreachableError) ErrorType() string {
 	return "credential_host_unreachable_error"
 }
@@ -581,111 +525,8 @@ func (e SessionCredentialHostUnreachableError) ErrorMessage() string { return e.
 func (e SessionCredentialHostUnreachableError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionCredentialHostUnreachableError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionCredentialHostUnreachableError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (UnknownSessionError) isSessionError()                {}
-func (u UnknownSessionError) ErrorType() string            { return u.Type }
-func (u UnknownSessionError) ErrorMessage() string         { return rawStringMember(u.Raw, "message") }
-func (u UnknownSessionError) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+func (u UnknownSessionError) ErrorType() string    { return u.Type }
+func (u UnknownSessionError) ErrorMessage() string { return rawStringMember(u.Raw, "message") }
 func (u UnknownSessionError) ErrorRetryStatus() string {
 	return rawStringMember(codec.Member(u.Raw, "retry_status"), "type")
-}
-
-func (SessionStatusRunningEvent) isSessionEvent()                    {}
-func (e SessionStatusRunningEvent) EventID() string                  { return e.ID }
-func (SessionStatusRunningEvent) EventType() string                  { return "session.status_running" }
-func (e SessionStatusRunningEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionStatusRunningEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionStatusRunningEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionStatusIdleEvent) isSessionEvent()                       {}
-func (e SessionStatusIdleEvent) EventID() string                     { return e.ID }
-func (SessionStatusIdleEvent) EventType() string                     { return "session.status_idle" }
-func (e SessionStatusIdleEvent) processedAt() string                 { return e.ProcessedAt }
-func (e SessionStatusIdleEvent) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (e *SessionStatusIdleEvent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (SessionStatusRescheduledEvent) isSessionEvent()                {}
-func (e SessionStatusRescheduledEvent) EventID() string              { return e.ID }
-func (SessionStatusRescheduledEvent) EventType() string              { return "session.status_rescheduled" }
-func (e SessionStatusRescheduledEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionStatusRescheduledEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionStatusTerminatedEvent) isSessionEvent()                {}
-func (e SessionStatusTerminatedEvent) EventID() string              { return e.ID }
-func (SessionStatusTerminatedEvent) EventType() string              { return "session.status_terminated" }
-func (e SessionStatusTerminatedEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionStatusTerminatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionStatusTerminatedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionErrorEvent) isSessionEvent()                              {}
-func (e SessionErrorEvent) EventID() string                            { return e.ID }
-func (SessionErrorEvent) EventType() string                            { return "session.error" }
-func (e SessionErrorEvent) processedAt() string                        { return e.ProcessedAt }
-func (e SessionErrorEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
-func (e *SessionErrorEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
-func (SessionDeletedEvent) isSessionEvent()                            {}
-func (e SessionDeletedEvent) EventID() string                          { return e.ID }
-func (SessionDeletedEvent) EventType() string                          { return "session.deleted" }
-func (e SessionDeletedEvent) processedAt() string                      { return e.ProcessedAt }
-func (e SessionDeletedEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionDeletedEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (SessionUpdatedEvent) isSessionEvent()                            {}
-func (e SessionUpdatedEvent) EventID() string                          { return e.ID }
-func (SessionUpdatedEvent) EventType() string                          { return "session.updated" }
-func (e SessionUpdatedEvent) processedAt() string                      { return e.ProcessedAt }
-func (e SessionUpdatedEvent) MarshalJSON() ([]byte, error)             { return marshalJSON(e) }
-func (e *SessionUpdatedEvent) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, e) }
-func (a SessionAgentChange) MarshalJSON() ([]byte, error)              { return marshalJSON(a) }
-func (a *SessionAgentChange) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, a) }
-func (SessionUsageEvent) isSessionEvent()                              {}
-func (e SessionUsageEvent) EventID() string                            { return e.ID }
-func (SessionUsageEvent) EventType() string                            { return "session.usage" }
-func (e SessionUsageEvent) processedAt() string                        { return e.ProcessedAt }
-func (e SessionUsageEvent) MarshalJSON() ([]byte, error)               { return marshalJSON(e) }
-func (e *SessionUsageEvent) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, e) }
-func (SessionThreadCreatedEvent) isSessionEvent()                      {}
-func (e SessionThreadCreatedEvent) EventID() string                    { return e.ID }
-func (SessionThreadCreatedEvent) EventType() string                    { return "session.thread_created" }
-func (e SessionThreadCreatedEvent) processedAt() string                { return e.ProcessedAt }
-func (e SessionThreadCreatedEvent) MarshalJSON() ([]byte, error)       { return marshalJSON(e) }
-func (e *SessionThreadCreatedEvent) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, e) }
-func (SessionThreadStatusRunningEvent) isSessionEvent()                {}
-func (e SessionThreadStatusRunningEvent) EventID() string              { return e.ID }
-func (SessionThreadStatusRunningEvent) EventType() string              { return "session.thread_status_running" }
-func (e SessionThreadStatusRunningEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusRunningEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusRunningEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusIdleEvent) isSessionEvent()                {}
-func (e SessionThreadStatusIdleEvent) EventID() string              { return e.ID }
-func (SessionThreadStatusIdleEvent) EventType() string              { return "session.thread_status_idle" }
-func (e SessionThreadStatusIdleEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusIdleEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusIdleEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusRescheduledEvent) isSessionEvent()   {}
-func (e SessionThreadStatusRescheduledEvent) EventID() string { return e.ID }
-func (SessionThreadStatusRescheduledEvent) EventType() string {
-	return "session.thread_status_rescheduled"
-}
-func (e SessionThreadStatusRescheduledEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusRescheduledEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusTerminatedEvent) isSessionEvent()   {}
-func (e SessionThreadStatusTerminatedEvent) EventID() string { return e.ID }
-func (SessionThreadStatusTerminatedEvent) EventType() string {
-	return "session.thread_status_terminated"
-}
-func (e SessionThreadStatusTerminatedEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusTerminatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusTerminatedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
 }

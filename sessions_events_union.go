@@ -14,10 +14,6 @@ import (
 // _status.go and _span.go; this file holds the union, its Unknown variant,
 // the previews and the stream's decoder.
 
-func init() {
-	codec.Objects(SessionEventRef{})
-}
-
 // A SessionEvent is one event of a session: stored events (§4.3) and the
 // stream's previews (§6). Switch on its concrete type (UserMessageEvent,
 // AgentMessageEvent, SessionStatusIdleEvent, …); an event this SDK version
@@ -84,25 +80,8 @@ type UnknownSessionEvent struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionEvent) isSessionEvent()                  {}
-func (u UnknownSessionEvent) EventType() string              { return u.Type }
-func (u UnknownSessionEvent) MarshalJSON() ([]byte, error)   { return marshalJSON(u) }
-func (u UnknownSessionEvent) EventID() string                { return rawStringMember(u.Raw, "id") }
-func (u UnknownSessionEvent) processedAt() string            { return rawStringMember(u.Raw, "processed_at") }
-func (SessionEventStart) isSessionEvent()                    {}
-func (SessionEventStart) EventID() string                    { return "" }
-func (SessionEventStart) EventType() string                  { return "event_start" }
-func (SessionEventStart) processedAt() string                { return "" }
-func (e SessionEventStart) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionEventStart) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionEventDelta) isSessionEvent()                    {}
-func (SessionEventDelta) EventID() string                    { return "" }
-func (SessionEventDelta) EventType() string                  { return "event_delta" }
-func (SessionEventDelta) processedAt() string                { return "" }
-func (e SessionEventDelta) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionEventDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (r SessionEventRef) MarshalJSON() ([]byte, error)       { return marshalJSON(r) }
-func (r *SessionEventRef) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, r) }
+func (u UnknownSessionEvent) EventID() string     { return rawStringMember(u.Raw, "id") }
+func (u UnknownSessionEvent) processedAt() string { return rawStringMember(u.Raw, "processed_at") }
 
 // rawStringMember returns the string member key of the JSON object raw, or
 // "" when it is absent, null or not a string.
@@ -129,6 +108,8 @@ type SessionEventStart struct {
 }
 
 // SessionEventRef names an event being produced.
+//
+//mms:json
 type SessionEventRef struct {
 	// Type is the event's type: "agent.message" or "agent.thinking".
 	Type string `json:"type"`
@@ -180,12 +161,6 @@ type UnknownSessionEventDeltaBody struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (SessionContentDelta) isSessionEventDeltaBody()                {}
-func (UnknownSessionEventDeltaBody) isSessionEventDeltaBody()       {}
-func (d SessionContentDelta) MarshalJSON() ([]byte, error)          { return marshalJSON(d) }
-func (d *SessionContentDelta) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, d) }
-func (u UnknownSessionEventDeltaBody) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // decodeSessionEvent decodes one SSE event of a session stream. A "ping"
 // is (nil, nil), to be skipped; an "error" event is its *Error, as on the
