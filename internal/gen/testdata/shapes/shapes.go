@@ -17,8 +17,8 @@ var shapeUnion = codec.NewUnion[Shape]("Shape", UnknownShape{}).
 
 // Circle has an ID, so its EventID is derived.
 type Circle struct {
-	ID     string  `json:"id"`
-	Radius float64 `json:"radius"`
+	ID     string                     `json:"id"`
+	Radius float64                    `json:"radius"`
 	Extra  map[string]json.RawMessage `json:"-"`
 }
 
