@@ -15,13 +15,8 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(Agent{}, codec.Spec{Type: "agent"})
-	codec.Register(AgentMCPServer{}, codec.Spec{Fields: map[string]codec.FieldCodec{"type": mcpServerType}})
-	codec.Register(AgentMultiagent{}, codec.Spec{Type: "coordinator"})
-	codec.Objects(ModelConfig{}, ModelEffort{}, AgentSkill{}, AgentCreateParams{}, AgentUpdateParams{})
-	codec.Register(ModelConfigParams{}, modelConfigParamsSpec())
-}
+// agentMCPServerSpec gives AgentMCPServer's "type" its own codec.
+var agentMCPServerSpec = codec.Spec{Fields: map[string]codec.FieldCodec{"type": mcpServerType}}
 
 // AgentsService creates, retrieves, updates, lists and archives agents
 // (/v1/agents); Versions lists an agent's versions. Reach it as
@@ -36,6 +31,8 @@ type AgentsService struct {
 // Agent is an agent's record, one version of it (the wire type "agent").
 // Members this SDK version does not model are kept in Extra, so
 // json.Marshal writes a reply back without loss.
+//
+//mms:json type=agent
 type Agent struct {
 	// ID identifies the agent ("agent_…"); every version shares it.
 	ID string `json:"id"`
@@ -72,12 +69,6 @@ type Agent struct {
 // Created parses CreatedAt.
 func (a Agent) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, a.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (a *Agent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (a Agent) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
-
 // ModelSpeed is the model's output speed mode. Unknown values pass through.
 type ModelSpeed string
 
@@ -88,6 +79,8 @@ const (
 )
 
 // ModelConfig is an agent's model as records carry it.
+//
+//mms:json
 type ModelConfig struct {
 	// ID is the model id.
 	ID string `json:"id"`
@@ -102,24 +95,14 @@ type ModelConfig struct {
 }
 
 // ModelEffort is the effort object of a [ModelConfig].
+//
+//mms:json
 type ModelEffort struct {
 	// Type is the effort level.
 	Type Effort `json:"type"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the config, keeping unknown members in Extra.
-func (m *ModelConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the config, Extra included.
-func (m ModelConfig) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
-// UnmarshalJSON decodes the effort, keeping unknown members in Extra.
-func (m *ModelEffort) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the effort, Extra included.
-func (m ModelEffort) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // Params returns the config as params, for sending it back in an update.
 func (m ModelConfig) Params() ModelConfigParams {
@@ -134,6 +117,8 @@ func (m ModelConfig) Params() ModelConfigParams {
 // ID set it is sent as the bare id string; otherwise as an object, the
 // effort as its bare level (the service accepts {type: level} too, and
 // both decode here).
+//
+//mms:json spec=modelConfigParamsSpec()
 type ModelConfigParams struct {
 	// ID is the model id. Required.
 	ID string `json:"id"`
@@ -165,13 +150,6 @@ func AgentModel(id string) ModelConfigParams { return ModelConfigParams{ID: id} 
 // record, which is [ModelInfo].
 func Model(id string) ModelConfigParams { return AgentModel(id) }
 
-// MarshalJSON writes the model as a bare id or an object.
-func (m ModelConfigParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
-
-// UnmarshalJSON reads a bare id or an object; an effort object
-// {"type": level} decodes to its level.
-func (m *ModelConfigParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
 // modelConfigParamsSpec sends the model as a bare id when only ID is set,
 // and reads an effort given as a bare level or as {"type": level}.
 func modelConfigParamsSpec() codec.Spec {
@@ -196,6 +174,8 @@ func modelConfigParamsSpec() codec.Spec {
 }
 
 // AgentMCPServer is an MCP server an agent reaches over HTTP.
+//
+//mms:json spec=agentMCPServerSpec
 type AgentMCPServer struct {
 	// Type is the server's kind: "url", the only one the service
 	// documents, which an empty Type sends. A record's other kinds are
@@ -228,13 +208,9 @@ var mcpServerType = codec.FieldCodec{
 	Omit: func(*codec.Encoder, reflect.Value) bool { return false },
 }
 
-// UnmarshalJSON decodes the server, keeping unknown members in Extra.
-func (s *AgentMCPServer) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes the server, Extra included.
-func (s AgentMCPServer) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // AgentSkill is a skill an agent may use.
+//
+//mms:json
 type AgentSkill struct {
 	// Type is custom (a skill created with [SkillsService.Create]) or
 	// vendor (built in).
@@ -247,26 +223,16 @@ type AgentSkill struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the skill, keeping unknown members in Extra.
-func (s *AgentSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes the skill, Extra included.
-func (s AgentSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // AgentMultiagent makes an agent a coordinator of others (the wire type
 // "coordinator").
+//
+//mms:json type=coordinator
 type AgentMultiagent struct {
 	// Agents is the roster.
 	Agents []RosterEntry `json:"agents"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the roster, keeping unknown members in Extra.
-func (m *AgentMultiagent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the roster, Extra included.
-func (m AgentMultiagent) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // A RosterEntry is one member of a coordinator's roster: [RosterAgentID]
 // (params only: an agent id, its latest version), [RosterAgent],
@@ -324,24 +290,14 @@ type UnknownRosterEntry struct {
 	Raw  json.RawMessage
 }
 
-func (RosterAgentID) isRosterEntry()      {}
-func (RosterAgent) isRosterEntry()        {}
-func (RosterSelf) isRosterEntry()         {}
-func (RosterAdvisor) isRosterEntry()      {}
-func (UnknownRosterEntry) isRosterEntry() {}
+func (RosterAgentID) isRosterEntry() {}
 
 // MarshalJSON writes the id as a JSON string.
 func (id RosterAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
 
-func (r RosterAgent) MarshalJSON() ([]byte, error)        { return marshalJSON(r) }
-func (r *RosterAgent) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, r) }
-func (r RosterSelf) MarshalJSON() ([]byte, error)         { return marshalJSON(r) }
-func (r *RosterSelf) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, r) }
-func (r RosterAdvisor) MarshalJSON() ([]byte, error)      { return marshalJSON(r) }
-func (r *RosterAdvisor) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, r) }
-func (u UnknownRosterEntry) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // AgentCreateParams are the parameters of [AgentsService.Create].
+//
+//mms:json
 type AgentCreateParams struct {
 	// Name is the agent's name. Required.
 	Name string `json:"name"`
@@ -365,15 +321,11 @@ type AgentCreateParams struct {
 	Metadata map[string]string `json:"metadata,omitzero"`
 }
 
-// MarshalJSON writes the request body in request form.
-func (p AgentCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *AgentCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
 // AgentUpdateParams are the parameters of [AgentsService.Update]. A zero
 // field keeps the agent's value. The [Update] fields tell keep (zero), set
 // ([Set]) and clear ([Clear]) apart; lists are replaced whole.
+//
+//mms:json
 type AgentUpdateParams struct {
 	// Version, when not 0, makes the update conditional: it fails unless
 	// the agent's current version is Version.
@@ -395,12 +347,6 @@ type AgentUpdateParams struct {
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p AgentUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *AgentUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Limits of an agent's create and update bodies. The service documents the
 // tool, server and metadata limits, a system prompt of at most 100,000

@@ -76,20 +76,9 @@ type UnknownAgentTool struct {
 	Raw  json.RawMessage
 }
 
-func (AgentToolset20260401) isAgentTool() {}
-func (AgentMCPToolset) isAgentTool()      {}
-func (AgentCustomTool) isAgentTool()      {}
-func (UnknownAgentTool) isAgentTool()     {}
-
-func (t AgentToolset20260401) MarshalJSON() ([]byte, error)     { return marshalJSON(t) }
-func (t *AgentToolset20260401) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-func (t AgentMCPToolset) MarshalJSON() ([]byte, error)          { return marshalJSON(t) }
-func (t *AgentMCPToolset) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, t) }
-func (t AgentCustomTool) MarshalJSON() ([]byte, error)          { return marshalJSON(t) }
-func (t *AgentCustomTool) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, t) }
-func (u UnknownAgentTool) MarshalJSON() ([]byte, error)         { return marshalJSON(u) }
-
 // AgentToolsetDefaultConfig is the default_config of a toolset.
+//
+//mms:json
 type AgentToolsetDefaultConfig struct {
 	// Enabled switches the tools on or off; nil leaves the default.
 	Enabled *bool `json:"enabled,omitzero"`
@@ -101,6 +90,8 @@ type AgentToolsetDefaultConfig struct {
 }
 
 // AgentMCPToolConfig configures one tool of an MCP toolset.
+//
+//mms:json
 type AgentMCPToolConfig struct {
 	// Name is the tool's name on its MCP server. Required.
 	Name string `json:"name"`
@@ -112,20 +103,6 @@ type AgentMCPToolConfig struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func init() { codec.Objects(AgentToolsetDefaultConfig{}, AgentMCPToolConfig{}) }
-
-// UnmarshalJSON decodes the config, keeping unknown members in Extra.
-func (c *AgentToolsetDefaultConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the config, Extra included.
-func (c AgentToolsetDefaultConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
-// UnmarshalJSON decodes the config, keeping unknown members in Extra.
-func (c *AgentMCPToolConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the config, Extra included.
-func (c AgentMCPToolConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // A PermissionPolicy says whether the agent may run a tool on its own:
 // [AlwaysAllowPolicy], [AlwaysAskPolicy], [AutoPolicy] or
@@ -167,19 +144,6 @@ type UnknownPermissionPolicy struct {
 	Raw  json.RawMessage
 }
 
-func (AlwaysAllowPolicy) isPermissionPolicy()       {}
-func (AlwaysAskPolicy) isPermissionPolicy()         {}
-func (AutoPolicy) isPermissionPolicy()              {}
-func (UnknownPermissionPolicy) isPermissionPolicy() {}
-
-func (p AlwaysAllowPolicy) MarshalJSON() ([]byte, error)       { return marshalJSON(p) }
-func (p *AlwaysAllowPolicy) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, p) }
-func (p AlwaysAskPolicy) MarshalJSON() ([]byte, error)         { return marshalJSON(p) }
-func (p *AlwaysAskPolicy) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, p) }
-func (p AutoPolicy) MarshalJSON() ([]byte, error)              { return marshalJSON(p) }
-func (p *AutoPolicy) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, p) }
-func (u UnknownPermissionPolicy) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // An AgentToolConfig configures one tool of the built-in toolset. Its
 // variants are named for the tool: [BashToolConfig], [EditToolConfig],
 // [ReadToolConfig], [WriteToolConfig], [GlobToolConfig], [GrepToolConfig],
@@ -199,6 +163,8 @@ type toolConfigVariant struct {
 }
 
 // toolConfigVariants lists the built-in tools' config types by name.
+//
+//mms:variants AgentToolConfig
 var toolConfigVariants = []toolConfigVariant{
 	{"bash", BashToolConfig{}}, {"edit", EditToolConfig{}}, {"read", ReadToolConfig{}},
 	{"write", WriteToolConfig{}}, {"glob", GlobToolConfig{}}, {"grep", GrepToolConfig{}},
@@ -326,34 +292,6 @@ type UnknownAgentToolConfig struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (BashToolConfig) isAgentToolConfig()         {}
-func (EditToolConfig) isAgentToolConfig()         {}
-func (ReadToolConfig) isAgentToolConfig()         {}
-func (WriteToolConfig) isAgentToolConfig()        {}
-func (GlobToolConfig) isAgentToolConfig()         {}
-func (GrepToolConfig) isAgentToolConfig()         {}
-func (WebFetchToolConfig) isAgentToolConfig()     {}
-func (WebSearchToolConfig) isAgentToolConfig()    {}
-func (UnknownAgentToolConfig) isAgentToolConfig() {}
-
-func (c BashToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *BashToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c EditToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *EditToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c ReadToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *ReadToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c WriteToolConfig) MarshalJSON() ([]byte, error)         { return marshalJSON(c) }
-func (c *WriteToolConfig) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, c) }
-func (c GlobToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *GlobToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c GrepToolConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *GrepToolConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c WebFetchToolConfig) MarshalJSON() ([]byte, error)      { return marshalJSON(c) }
-func (c *WebFetchToolConfig) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, c) }
-func (c WebSearchToolConfig) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
-func (c *WebSearchToolConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-func (u UnknownAgentToolConfig) MarshalJSON() ([]byte, error)  { return marshalJSON(u) }
 
 // The limits of an agent's tools.
 const (

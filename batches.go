@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"io"
 	"iter"
 	"net/http"
@@ -16,12 +15,6 @@ import (
 
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Objects(BatchRequestCounts{})
-	codec.Register(Batch{}, codec.Spec{Type: "message_batch"})
-	codec.Register(BatchDeleted{}, codec.Spec{Type: "message_batch_deleted"})
-}
 
 // BatchesService sends many message requests at once, processed
 // asynchronously within 24 hours (/v1/messages/batches). Reach it as
@@ -51,6 +44,8 @@ const batchesPath = "/v1/messages/batches"
 // Create
 
 // BatchCreateParams is the body of POST /v1/messages/batches.
+//
+//mms:json
 type BatchCreateParams struct {
 	// Requests holds 1 to 100,000 requests. The encoded body may be at most
 	// 256 MiB; a larger one is refused before anything is sent.
@@ -58,6 +53,8 @@ type BatchCreateParams struct {
 }
 
 // BatchRequest is one request of a batch.
+//
+//mms:json request
 type BatchRequest struct {
 	// CustomID names the request, to match it with its result (results come
 	// back in any order). It is 1–64 characters from [a-zA-Z0-9_-] and
@@ -413,6 +410,8 @@ const (
 // Batch is a message batch (the wire type "message_batch"). Members this
 // SDK version does not model are kept in Extra, so json.Marshal writes a
 // reply back without loss (timestamps in RFC 3339 form).
+//
+//mms:json type=message_batch
 type Batch struct {
 	// ID identifies the batch; its format may change.
 	ID string `json:"id"`
@@ -444,14 +443,10 @@ func (b *Batch) ended() bool {
 	return b.ProcessingStatus == BatchStatusEnded || b.EndedAt != nil
 }
 
-// UnmarshalJSON decodes a batch record, keeping unknown members in Extra.
-func (b *Batch) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (b Batch) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 // BatchRequestCounts counts a batch's requests by state; the fields sum to
 // the number of requests.
+//
+//mms:json
 type BatchRequestCounts struct {
 	// Processing counts the requests not finished yet.
 	Processing int `json:"processing"`
@@ -470,23 +465,13 @@ func (c BatchRequestCounts) Total() int {
 	return c.Processing + c.Succeeded + c.Errored + c.Canceled + c.Expired
 }
 
-// UnmarshalJSON decodes the counts, keeping unknown members in Extra.
-func (c *BatchRequestCounts) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the counts, Extra included.
-func (c BatchRequestCounts) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // BatchDeleted is the answer of [BatchesService.Delete] (the wire type
 // "message_batch_deleted").
+//
+//mms:json type=message_batch_deleted
 type BatchDeleted struct {
 	// ID is the deleted batch's id.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (d *BatchDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the answer with "type":"message_batch_deleted".
-func (d BatchDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }

@@ -15,10 +15,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Objects(BatchResult{})
-}
-
 // Results streams the results of an ended batch
 // (GET /v1/messages/batches/{message_batch_id}/results, the batch's
 // results_url, sent with "Accept: application/x-jsonl"): one [BatchResult]
@@ -224,6 +220,8 @@ func decodeBatchResultLine(line []byte) (BatchResult, error) {
 
 // BatchResult is one line of a batch's results file: the outcome of the
 // request named CustomID. json.Marshal writes the line back without loss.
+//
+//mms:json
 type BatchResult struct {
 	// CustomID is the custom_id of the request.
 	CustomID string `json:"custom_id"`
@@ -233,12 +231,6 @@ type BatchResult struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes a results line, keeping unknown members in Extra.
-func (r *BatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the line, Extra included.
-func (r BatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // A BatchResultValue is the outcome of one batch request, told apart by its
 // "type". Variants: [SucceededBatchResult], [ErroredBatchResult],
@@ -263,14 +255,6 @@ type SucceededBatchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (SucceededBatchResult) isBatchResultValue() {}
-
-// UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *SucceededBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the result with "type":"succeeded" and Extra.
-func (r SucceededBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 // ErroredBatchResult is an "errored" result: the request failed, for
 // instance a validation error or a server error. Error is the error body
 // the request got; [ErroredBatchResult.Err] gives it as an *[Error].
@@ -279,14 +263,6 @@ type ErroredBatchResult struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ErroredBatchResult) isBatchResultValue() {}
-
-// UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *ErroredBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the result with "type":"errored" and Extra.
-func (r ErroredBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // Err returns the request's error as an *[Error], which matches the
 // sentinels of its type with errors.Is (an invalid_request_error matches
@@ -308,14 +284,6 @@ type CanceledBatchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CanceledBatchResult) isBatchResultValue() {}
-
-// UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *CanceledBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes {"type":"canceled"} and Extra.
-func (r CanceledBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 // ExpiredBatchResult is an "expired" result: the batch's 24 hours ran out
 // before the request ran.
 type ExpiredBatchResult struct {
@@ -323,22 +291,9 @@ type ExpiredBatchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ExpiredBatchResult) isBatchResultValue() {}
-
-// UnmarshalJSON decodes the result, keeping unknown members in Extra.
-func (r *ExpiredBatchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes {"type":"expired"} and Extra.
-func (r ExpiredBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 // UnknownBatchResult holds a result type this version cannot name; Raw is
 // written back verbatim.
 type UnknownBatchResult struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownBatchResult) isBatchResultValue() {}
-
-// MarshalJSON returns Raw unchanged.
-func (r UnknownBatchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }

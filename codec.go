@@ -1,10 +1,13 @@
 package mms
 
-// The root package's side of the codec (internal/codec): every wire type
-// is registered there, by a union table (codec.NewUnion(...).Add(...)), a
-// Spec, or codec.Objects, and its JSON methods are these one-liners. See
-// ARCHITECTURE.md, "Unions and the codec", for how to add a variant or a
-// union.
+// The root package's side of the codec (internal/codec). Every wire type
+// is registered there, by a union table (codec.NewUnion(...).Add(...)) or
+// by an //mms:json directive on the type; internal/gen writes the
+// registrations, the marker methods and the JSON methods (these
+// one-liners' callers) into zz_*.go. See ARCHITECTURE.md, "Unions and the
+// codec", for how to add a variant or a union.
+
+//go:generate go run ./internal/gen
 
 import (
 	"encoding/json"

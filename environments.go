@@ -13,12 +13,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(Environment{}, codec.Spec{Type: "environment"})
-	codec.Register(EnvironmentDeleted{}, codec.Spec{Type: "environment_deleted"})
-	codec.Objects(EnvironmentPackages{}, EnvironmentCreateParams{}, EnvironmentUpdateParams{})
-}
-
 // EnvironmentsService creates, retrieves, updates, lists, archives and
 // deletes environments (/v1/environments), the containers sessions run
 // in; Work is the work queue of a self-hosted environment. Reach it as
@@ -46,6 +40,8 @@ const (
 // Environment is an environment's record (the wire type "environment").
 // Members this SDK version does not model are kept in Extra, so
 // json.Marshal writes a reply back without loss.
+//
+//mms:json type=environment
 type Environment struct {
 	// ID identifies the environment ("env_…").
 	ID string `json:"id"`
@@ -74,26 +70,16 @@ type Environment struct {
 // Created parses CreatedAt.
 func (e Environment) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, e.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (e *Environment) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (e Environment) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // EnvironmentDeleted is the answer of [EnvironmentsService.Delete] (the
 // wire type "environment_deleted").
+//
+//mms:json type=environment_deleted
 type EnvironmentDeleted struct {
 	// ID is the deleted environment's id.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (d *EnvironmentDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the answer, Extra included.
-func (d EnvironmentDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // An EnvironmentConfig is what an environment runs on:
 // [CloudEnvironmentConfig] (a container the service runs),
@@ -139,16 +125,6 @@ type UnknownEnvironmentConfig struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (CloudEnvironmentConfig) isEnvironmentConfig()      {}
-func (SelfHostedEnvironmentConfig) isEnvironmentConfig() {}
-func (UnknownEnvironmentConfig) isEnvironmentConfig()    {}
-
-func (c CloudEnvironmentConfig) MarshalJSON() ([]byte, error)          { return marshalJSON(c) }
-func (c *CloudEnvironmentConfig) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, c) }
-func (c SelfHostedEnvironmentConfig) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
-func (c *SelfHostedEnvironmentConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-func (u UnknownEnvironmentConfig) MarshalJSON() ([]byte, error)        { return marshalJSON(u) }
 
 func (c CloudEnvironmentConfig) validate(path string) error {
 	switch n := c.Networking.(type) {
@@ -217,22 +193,12 @@ type UnknownEnvironmentNetworking struct {
 	Raw  json.RawMessage
 }
 
-func (UnrestrictedNetworking) isEnvironmentNetworking()       {}
-func (LimitedNetworking) isEnvironmentNetworking()            {}
-func (UnknownEnvironmentNetworking) isEnvironmentNetworking() {}
-
-func (n UnrestrictedNetworking) MarshalJSON() ([]byte, error)     { return marshalJSON(n) }
-func (n *UnrestrictedNetworking) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
-func (n LimitedNetworking) MarshalJSON() ([]byte, error)          { return marshalJSON(n) }
-func (n *LimitedNetworking) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, n) }
-func (u UnknownEnvironmentNetworking) MarshalJSON() ([]byte, error) {
-	return marshalJSON(u)
-}
-
 // EnvironmentPackages are the packages a cloud container installs, per
 // package manager, each pinned in the manager's own syntax if wanted
 // (e.g. "pkg==1.0.0" for pip). In params a nil list is left out (kept on
 // update) and an empty, non-nil list is sent as [] (no packages).
+//
+//mms:json
 type EnvironmentPackages struct {
 	// Type is "packages" when the service sends it; params may leave it
 	// empty (the member is optional).
@@ -247,12 +213,6 @@ type EnvironmentPackages struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the packages, keeping unknown members in Extra.
-func (p *EnvironmentPackages) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-// MarshalJSON encodes the packages, Extra included.
-func (p EnvironmentPackages) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
-
 type packageList struct {
 	name string
 	pkgs []string
@@ -264,6 +224,8 @@ func (p EnvironmentPackages) lists() []packageList {
 
 // EnvironmentCreateParams are the parameters of
 // [EnvironmentsService.Create].
+//
+//mms:json
 type EnvironmentCreateParams struct {
 	// Name is the environment's name. Required.
 	Name string `json:"name"`
@@ -280,15 +242,11 @@ type EnvironmentCreateParams struct {
 	Metadata map[string]string `json:"metadata,omitzero"`
 }
 
-// MarshalJSON writes the request body in request form.
-func (p EnvironmentCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *EnvironmentCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
 // EnvironmentUpdateParams are the parameters of
 // [EnvironmentsService.Update]. A zero field keeps the environment's
 // value.
+//
+//mms:json
 type EnvironmentUpdateParams struct {
 	// Name replaces the name (the spec lets an update send null, which
 	// keeps it, so "" here does the same).
@@ -307,12 +265,6 @@ type EnvironmentUpdateParams struct {
 	// service also accepts, deletes); others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p EnvironmentUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *EnvironmentUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a missing name, a
 // cloud config with an empty allowed host or package name, or metadata

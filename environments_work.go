@@ -17,13 +17,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(Work{}, codec.Spec{Type: "work"})
-	codec.Register(WorkHeartbeat{}, codec.Spec{Type: "work_heartbeat"})
-	codec.Register(WorkQueueStats{}, codec.Spec{Type: "work_queue_stats"})
-	codec.Objects(WorkUpdateParams{}, WorkHeartbeatParams{}, WorkStopParams{})
-}
-
 // EnvironmentWorkService is the work queue of a self-hosted environment
 // (/v1/environments/{environment_id}/work): a worker polls for a work
 // item (a session to run, or a health check), acknowledges it, keeps its
@@ -47,6 +40,8 @@ const (
 
 // Work is a work item of a self-hosted environment's queue (the wire type
 // "work"). Members this SDK version does not model are kept in Extra.
+//
+//mms:json type=work
 type Work struct {
 	// ID identifies the item.
 	ID string `json:"id"`
@@ -75,13 +70,6 @@ type Work struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (w *Work) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included
-// (the secret too: it is the caller's to keep safe).
-func (w Work) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
 
 // WorkSecret is the decoded [Work.Secret].
 type WorkSecret struct {
@@ -151,18 +139,10 @@ type UnknownWorkData struct {
 	Raw  json.RawMessage
 }
 
-func (WorkSession) isWorkData()     {}
-func (WorkHealthcheck) isWorkData() {}
-func (UnknownWorkData) isWorkData() {}
-
-func (d WorkSession) MarshalJSON() ([]byte, error)         { return marshalJSON(d) }
-func (d *WorkSession) UnmarshalJSON(data []byte) error     { return unmarshalJSON(data, d) }
-func (d WorkHealthcheck) MarshalJSON() ([]byte, error)     { return marshalJSON(d) }
-func (d *WorkHealthcheck) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-func (u UnknownWorkData) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
-
 // WorkHeartbeat is the answer of [EnvironmentWorkService.Heartbeat] (the
 // wire type "work_heartbeat").
+//
+//mms:json type=work_heartbeat
 type WorkHeartbeat struct {
 	// LastHeartbeat is when the service recorded this heartbeat (RFC 3339).
 	LastHeartbeat string `json:"last_heartbeat"`
@@ -176,14 +156,10 @@ type WorkHeartbeat struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (h *WorkHeartbeat) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, h) }
-
-// MarshalJSON encodes the answer, Extra included.
-func (h WorkHeartbeat) MarshalJSON() ([]byte, error) { return marshalJSON(h) }
-
 // WorkQueueStats is the answer of [EnvironmentWorkService.Stats] (the wire
 // type "work_queue_stats").
+//
+//mms:json type=work_queue_stats
 type WorkQueueStats struct {
 	// Depth is the number of queued items.
 	Depth int `json:"depth"`
@@ -198,12 +174,6 @@ type WorkQueueStats struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (s *WorkQueueStats) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes the answer, Extra included.
-func (s WorkQueueStats) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // EnvironmentWorkPollParams are the parameters of
 // [EnvironmentWorkService.Poll].
@@ -292,17 +262,13 @@ func (s *EnvironmentWorkService) Get(ctx context.Context, environmentID, workID 
 }
 
 // WorkUpdateParams are the parameters of [EnvironmentWorkService.Update].
+//
+//mms:json
 type WorkUpdateParams struct {
 	// Metadata upserts (a value) and deletes (nil) keys. Required: make
 	// it with MetadataPatch{}.Set(...).
 	Metadata MetadataPatch `json:"metadata"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p WorkUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *WorkUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: no metadata, or
 // metadata past 16 pairs, 64-character keys or 512-character values.
@@ -338,6 +304,8 @@ func (s *EnvironmentWorkService) Ack(ctx context.Context, environmentID, workID 
 
 // WorkHeartbeatParams are the parameters of
 // [EnvironmentWorkService.Heartbeat].
+//
+//mms:json
 type WorkHeartbeatParams struct {
 	// DesiredTTLSeconds asks for a lease of this many seconds; nil leaves
 	// the service's default.
@@ -348,12 +316,6 @@ type WorkHeartbeatParams struct {
 	// it.
 	ExpectedLastHeartbeat string `json:"expected_last_heartbeat,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p WorkHeartbeatParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *WorkHeartbeatParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports a DesiredTTLSeconds below 1.
 func (p WorkHeartbeatParams) Validate() error {
@@ -376,17 +338,13 @@ func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, environmentID, w
 }
 
 // WorkStopParams are the parameters of [EnvironmentWorkService.Stop].
+//
+//mms:json
 type WorkStopParams struct {
 	// Force stops the item at once instead of asking its worker to wind
 	// it down.
 	Force bool `json:"force,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p WorkStopParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *WorkStopParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate returns nil: a stop has nothing to check client-side.
 func (p WorkStopParams) Validate() error { return nil }

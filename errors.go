@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"net/http"
 	"strings"
 
@@ -178,6 +177,8 @@ func excerpt(body []byte) string {
 // ErrorResponse is the service's error body,
 // {"type":"error","error":{"type":…,"message":…},"request_id":…}, as an
 // errored batch result carries it.
+//
+//mms:json type=error
 type ErrorResponse struct {
 	// Error holds the error's type and message.
 	Error ErrorDetail `json:"error"`
@@ -187,13 +188,9 @@ type ErrorResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the body, keeping unknown members in Extra.
-func (e *ErrorResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the body with "type":"error" and Extra.
-func (e ErrorResponse) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // ErrorDetail is the "error" member of an error body.
+//
+//mms:json
 type ErrorDetail struct {
 	// Type is the error type, e.g. "invalid_request_error".
 	Type string `json:"type"`
@@ -201,15 +198,4 @@ type ErrorDetail struct {
 	Message string `json:"message"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *ErrorDetail) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the object, Extra included.
-func (d ErrorDetail) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
-func init() {
-	codec.Objects(ErrorDetail{})
-	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
 }

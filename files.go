@@ -13,16 +13,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/multipart"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Objects(FileScope{}, FileDeleted{})
-	codec.Register(FileMetadata{}, codec.Spec{Type: "file"})
-}
 
 // Beta names the Files and Skills services send on every call. The service
 // may accept the calls without them; switch one off with
@@ -290,6 +284,8 @@ func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option
 // FileMetadata is a file's record (the wire type "file"). Members this SDK
 // version does not model are kept in Extra, so json.Marshal writes a reply
 // back without loss.
+//
+//mms:json type=file
 type FileMetadata struct {
 	// ID identifies the file, e.g. "file_011CcQH3nbP5brKi4DsVcj7j"; use it
 	// as the file_id of image and document sources and container_upload
@@ -321,14 +317,9 @@ type FileMetadata struct {
 // Created parses CreatedAt.
 func (f FileMetadata) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, f.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra and
-// an explicit null scope or expires_at, so it is written back.
-func (f *FileMetadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (f FileMetadata) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
-
 // FileScope is the context a file belongs to, e.g. {type: "session", id}.
+//
+//mms:json
 type FileScope struct {
 	// Type is the kind of context, e.g. "session".
 	Type string `json:"type"`
@@ -338,13 +329,9 @@ type FileScope struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the scope, keeping unknown members in Extra.
-func (f *FileScope) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
-
-// MarshalJSON encodes the scope, Extra included.
-func (f FileScope) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
-
 // FileDeleted is the answer to [FilesService.Delete].
+//
+//mms:json
 type FileDeleted struct {
 	// ID is the deleted file's id.
 	ID string `json:"id"`
@@ -353,12 +340,6 @@ type FileDeleted struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *FileDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d FileDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // Deprecated: use FileDeleted.
 type DeletedFile = FileDeleted

@@ -8,16 +8,9 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(MemoryStore{}, codec.Spec{Type: "memory_store"})
-	codec.Register(MemoryStoreDeleted{}, codec.Spec{Type: "memory_store_deleted"})
-	codec.Objects(MemoryStoreCreateParams{}, MemoryStoreUpdateParams{})
-}
 
 // BetaAgentMemory is the beta every memory-store request carries
 // (/v1/memory_stores). It replaces [BetaManagedAgents] on these endpoints:
@@ -55,6 +48,8 @@ func newMemoryStoresService(c *Client) *MemoryStoresService {
 
 // MemoryStore is a memory store's record (the wire type "memory_store").
 // Members this SDK version does not model are kept in Extra.
+//
+//mms:json type=memory_store
 type MemoryStore struct {
 	// ID identifies the store ("memstore_…").
 	ID string `json:"id"`
@@ -81,26 +76,16 @@ func (m MemoryStore) Created() (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, m.CreatedAt)
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (m *MemoryStore) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (m MemoryStore) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
 // MemoryStoreDeleted is the answer to [MemoryStoresService.Delete] (the
 // wire type "memory_store_deleted").
+//
+//mms:json type=memory_store_deleted
 type MemoryStoreDeleted struct {
 	// ID is the deleted store's id.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *MemoryStoreDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d MemoryStoreDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // Limits of a memory store's members.
 const (
@@ -109,6 +94,8 @@ const (
 )
 
 // MemoryStoreCreateParams are the parameters of [MemoryStoresService.Create].
+//
+//mms:json
 type MemoryStoreCreateParams struct {
 	// Name names the store, 1 to 255 characters, no control characters.
 	// Required.
@@ -119,12 +106,6 @@ type MemoryStoreCreateParams struct {
 	// of at most 512.
 	Metadata map[string]string `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p MemoryStoreCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *MemoryStoreCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a name empty, longer
 // than 255 characters or holding a control character, a description
@@ -141,6 +122,8 @@ func (p MemoryStoreCreateParams) Validate() error {
 
 // MemoryStoreUpdateParams are the parameters of [MemoryStoresService.Update].
 // A zero field keeps the store's value.
+//
+//mms:json
 type MemoryStoreUpdateParams struct {
 	// Name sets the name (1 to 255 characters, no control characters).
 	// [Clear] sends null, which the schema allows; the spec does not say
@@ -152,12 +135,6 @@ type MemoryStoreUpdateParams struct {
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p MemoryStoreUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *MemoryStoreUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a name set but empty,
 // too long or holding a control character, a description set longer than

@@ -14,12 +14,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(MemoryDeleted{}, codec.Spec{Type: "memory_deleted"})
-	codec.Register(MemoryPrecondition{}, codec.Spec{Type: "content_sha256"})
-	codec.Objects(MemoryCreateParams{}, MemoryUpdateParams{})
-}
-
 // MemoriesService creates, retrieves, updates, lists and deletes the
 // memories of a store (/v1/memory_stores/{memory_store_id}/memories).
 // Reach it as client.MemoryStores.Memories. Every call sends the
@@ -111,30 +105,16 @@ type UnknownMemoryListItem struct {
 	Raw  json.RawMessage
 }
 
-func (Memory) isMemoryListItem()                {}
-func (MemoryPrefix) isMemoryListItem()          {}
-func (UnknownMemoryListItem) isMemoryListItem() {}
-
-func (m Memory) MarshalJSON() ([]byte, error)                { return marshalJSON(m) }
-func (m *Memory) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, m) }
-func (m MemoryPrefix) MarshalJSON() ([]byte, error)          { return marshalJSON(m) }
-func (m *MemoryPrefix) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, m) }
-func (u UnknownMemoryListItem) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // MemoryDeleted is the answer to [MemoriesService.Delete] (the wire type
 // "memory_deleted").
+//
+//mms:json type=memory_deleted
 type MemoryDeleted struct {
 	// ID is the deleted memory's id.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *MemoryDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d MemoryDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // Limits of a memory.
 const (
@@ -200,6 +180,8 @@ func validateSHA256(field, sum string) error {
 }
 
 // MemoryCreateParams are the parameters of [MemoriesService.Create].
+//
+//mms:json
 type MemoryCreateParams struct {
 	// Path is where the memory goes: it starts with "/", has at least one
 	// segment, none empty, "." or "..", no control character, and is at
@@ -212,12 +194,6 @@ type MemoryCreateParams struct {
 	// includes the content.
 	View MemoryView `json:"-"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p MemoryCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *MemoryCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a bad path, content
 // over 102,400 bytes, or a view other than basic and full.
@@ -235,6 +211,8 @@ func (p MemoryCreateParams) Validate() error {
 // content still has the hash given (the wire type "content_sha256");
 // otherwise the service answers 409 memory_precondition_failed_error
 // ([ErrMemoryPreconditionFailed]).
+//
+//mms:json request type=content_sha256
 type MemoryPrecondition struct {
 	// ContentSHA256 is the expected hash, 64 lowercase hex digits (see
 	// [ContentSHA256] and [Memory.ContentSHA256]).
@@ -243,6 +221,8 @@ type MemoryPrecondition struct {
 
 // MemoryUpdateParams are the parameters of [MemoriesService.Update]. A
 // zero field keeps the memory's value.
+//
+//mms:json
 type MemoryUpdateParams struct {
 	// Content replaces the text (at most 102,400 bytes; a pointer to ""
 	// empties it); nil keeps it.
@@ -255,12 +235,6 @@ type MemoryUpdateParams struct {
 	// View is sent as the view query parameter.
 	View MemoryView `json:"-"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p MemoryUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *MemoryUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: content over 102,400
 // bytes, a bad path, a precondition hash that is not 64 lowercase hex

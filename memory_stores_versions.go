@@ -10,10 +10,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(MemoryVersionRecord{}, codec.Spec{Type: "memory_version"})
-}
-
 // MemoryVersionsService retrieves, lists and redacts the versions of a
 // store's memories (/v1/memory_stores/{memory_store_id}/memory_versions):
 // one per create, modify and delete. Reach it as
@@ -38,6 +34,8 @@ const (
 // "memory_version"), the item of [MemoryVersionsService]. (The memory
 // tool's version, a Messages tool setting, is [MemoryToolVersion].)
 // Members this SDK version does not model are kept in Extra.
+//
+//mms:json type=memory_version
 type MemoryVersionRecord struct {
 	// ID identifies the version ("memver_…").
 	ID string `json:"id"`
@@ -68,12 +66,6 @@ type MemoryVersionRecord struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (v *MemoryVersionRecord) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (v MemoryVersionRecord) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 // A MemoryVersionActor is who made or redacted a memory version
 // ([MemoryVersionRecord.CreatedBy], [MemoryVersionRecord.RedactedBy]).
@@ -137,22 +129,6 @@ type UnknownMemoryVersionActor struct {
 
 // Deprecated: use UnknownMemoryVersionActor.
 type UnknownActor = UnknownMemoryVersionActor
-
-func (MemoryVersionSessionActor) isActor() {}
-func (APIActor) isActor()                  {}
-func (UserActor) isActor()                 {}
-func (ServiceAccountActor) isActor()       {}
-func (UnknownMemoryVersionActor) isActor() {}
-
-func (a MemoryVersionSessionActor) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
-func (a *MemoryVersionSessionActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (a APIActor) MarshalJSON() ([]byte, error)                      { return marshalJSON(a) }
-func (a *APIActor) UnmarshalJSON(data []byte) error                  { return unmarshalJSON(data, a) }
-func (a UserActor) MarshalJSON() ([]byte, error)                     { return marshalJSON(a) }
-func (a *UserActor) UnmarshalJSON(data []byte) error                 { return unmarshalJSON(data, a) }
-func (a ServiceAccountActor) MarshalJSON() ([]byte, error)           { return marshalJSON(a) }
-func (a *ServiceAccountActor) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, a) }
-func (u UnknownMemoryVersionActor) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
 
 // MemoryVersionListParams are the parameters of
 // [MemoryVersionsService.List] and [MemoryVersionsService.ListPage]. Each

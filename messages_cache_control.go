@@ -1,13 +1,9 @@
 package mms
 
-import "github.com/mms-sdk/mms-go/internal/codec"
-
-func init() {
-	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
-}
-
 // CacheControl marks a prompt-caching breakpoint on a block, tool or system
 // entry. Its wire type is always "ephemeral".
+//
+//mms:json request type=ephemeral
 type CacheControl struct {
 	// TTL is how long the cache entry lives: CacheTTL5m (the default when
 	// empty) or CacheTTL1h.
@@ -22,12 +18,6 @@ const (
 	CacheTTL5m CacheTTL = "5m"
 	CacheTTL1h CacheTTL = "1h"
 )
-
-// MarshalJSON writes the breakpoint with its constant "type":"ephemeral".
-func (c CacheControl) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
-// UnmarshalJSON decodes the breakpoint.
-func (c *CacheControl) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // validate checks the ttl against the values the service accepts.
 func (c *CacheControl) validate(path string) error {

@@ -28,14 +28,6 @@ type DirectCaller struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (DirectCaller) isCaller() {}
-
-// UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *DirectCaller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes {"type":"direct"} and Extra.
-func (c DirectCaller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 func (DirectCaller) validate(string) error { return nil }
 
 // CodeExecution20250825Caller is the "code_execution_20250825" caller: code
@@ -47,14 +39,6 @@ type CodeExecution20250825Caller struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CodeExecution20250825Caller) isCaller() {}
-
-// UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *CodeExecution20250825Caller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the caller with "type":"code_execution_20250825".
-func (c CodeExecution20250825Caller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c CodeExecution20250825Caller) validate(path string) error {
 	return toolIDCaller(c).validate(path)
@@ -68,14 +52,6 @@ type CodeExecution20260120Caller struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CodeExecution20260120Caller) isCaller() {}
-
-// UnmarshalJSON decodes the caller, keeping unknown members in Extra.
-func (c *CodeExecution20260120Caller) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the caller with "type":"code_execution_20260120".
-func (c CodeExecution20260120Caller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c CodeExecution20260120Caller) validate(path string) error {
 	return toolIDCaller(c).validate(path)
@@ -99,10 +75,5 @@ type UnknownCaller struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownCaller) isCaller() {}
-
-// MarshalJSON returns Raw unchanged.
-func (c UnknownCaller) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (UnknownCaller) validate(string) error { return nil }

@@ -8,10 +8,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(Citations(nil))
-}
-
 // A Citation points at the source of a piece of cited text, inside
 // [TextBlock].Citations. Responses and requests share these types; a request
 // drops the response-only file_id. Variants: [CharLocationCitation],
@@ -81,10 +77,9 @@ func strOrEmpty(s *string) string {
 }
 
 // Citations is a list of citations. It owns the union decoding.
+//
+//mms:json
 type Citations []Citation
-
-// UnmarshalJSON decodes each element by its "type".
-func (c *Citations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 func (c Citations) validate(path string) error {
 	for i, x := range c {
@@ -138,19 +133,11 @@ type CharLocationCitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CharLocationCitation) isCitation() {}
-
 // Location returns the cited text and its character range.
 func (c CharLocationCitation) Location() CitationLocation {
 	return documentLocation(CitationKindChar, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
 		c.StartCharIndex, c.EndCharIndex)
 }
-
-// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *CharLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the citation with "type":"char_location" and Extra.
-func (c CharLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c CharLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -179,19 +166,11 @@ type PageLocationCitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (PageLocationCitation) isCitation() {}
-
 // Location returns the cited text and its page range.
 func (c PageLocationCitation) Location() CitationLocation {
 	return documentLocation(CitationKindPage, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
 		c.StartPageNumber, c.EndPageNumber)
 }
-
-// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *PageLocationCitation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the citation with "type":"page_location" and Extra.
-func (c PageLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c PageLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -220,22 +199,11 @@ type ContentBlockLocationCitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ContentBlockLocationCitation) isCitation() {}
-
 // Location returns the cited text and its block range.
 func (c ContentBlockLocationCitation) Location() CitationLocation {
 	return documentLocation(CitationKindContentBlock, c.CitedText, c.DocumentIndex, c.DocumentTitle, c.FileID,
 		c.StartBlockIndex, c.EndBlockIndex)
 }
-
-// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *ContentBlockLocationCitation) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, c)
-}
-
-// MarshalJSON writes the citation with "type":"content_block_location" and
-// Extra.
-func (c ContentBlockLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c ContentBlockLocationCitation) validate(path string) error {
 	if err := validateDocumentCitation(path, c.DocumentIndex, c.DocumentTitle); err != nil {
@@ -261,21 +229,10 @@ type WebSearchResultLocationCitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebSearchResultLocationCitation) isCitation() {}
-
 // Location returns the cited text and the result's URL and title.
 func (c WebSearchResultLocationCitation) Location() CitationLocation {
 	return CitationLocation{Kind: CitationKindWebSearchResult, CitedText: c.CitedText, URL: c.URL, Title: strOrEmpty(c.Title)}
 }
-
-// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *WebSearchResultLocationCitation) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, c)
-}
-
-// MarshalJSON writes the citation with "type":"web_search_result_location"
-// and Extra.
-func (c WebSearchResultLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c WebSearchResultLocationCitation) validate(path string) error {
 	if c.Title != nil {
@@ -304,22 +261,11 @@ type SearchResultLocationCitation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (SearchResultLocationCitation) isCitation() {}
-
 // Location returns the cited text, the result and its block range.
 func (c SearchResultLocationCitation) Location() CitationLocation {
 	return CitationLocation{Kind: CitationKindSearchResult, CitedText: c.CitedText, SearchResultIndex: c.SearchResultIndex,
 		Source: c.Source, Title: strOrEmpty(c.Title), Start: c.StartBlockIndex, End: c.EndBlockIndex}
 }
-
-// UnmarshalJSON decodes the citation, keeping unknown members in Extra.
-func (c *SearchResultLocationCitation) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, c)
-}
-
-// MarshalJSON writes the citation with "type":"search_result_location" and
-// Extra.
-func (c SearchResultLocationCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c SearchResultLocationCitation) validate(path string) error {
 	if c.SearchResultIndex < 0 {
@@ -338,8 +284,6 @@ type UnknownCitation struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownCitation) isCitation() {}
-
 // Location returns the cited_text member of Raw, if it has a string one.
 func (c UnknownCitation) Location() CitationLocation {
 	var v struct {
@@ -348,8 +292,5 @@ func (c UnknownCitation) Location() CitationLocation {
 	_ = json.Unmarshal(c.Raw, &v) // a citation without it cites nothing known
 	return CitationLocation{Kind: CitationKindUnknown, CitedText: v.CitedText}
 }
-
-// MarshalJSON returns Raw unchanged.
-func (c UnknownCitation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (UnknownCitation) validate(string) error { return nil }

@@ -29,10 +29,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(ImageTransformations{}, CitationsConfig{}, FallbackModel{}, FallbackTrigger{})
-}
-
 // A ContentBlock is one block of message content, in a request
 // ([MessageParam].Content) or in a response ([Message].Content). Variants:
 // [TextBlock], [ImageBlock], [DocumentBlock], [SearchResultBlock],
@@ -56,10 +52,9 @@ type ContentBlock interface {
 
 // ContentBlocks is a list of content blocks. It owns the union decoding, so
 // structs holding it need no custom code.
+//
+//mms:json
 type ContentBlocks []ContentBlock
-
-// UnmarshalJSON decodes each element by its "type".
-func (c *ContentBlocks) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // validate checks every block; allowed, when non-nil, limits the block types.
 func (c ContentBlocks) validate(path string, allowed func(ContentBlock) bool, where string) error {
@@ -112,11 +107,6 @@ type UnknownContentBlock struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownContentBlock) isContentBlock() {}
-
-// MarshalJSON returns Raw unchanged.
-func (b UnknownContentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (UnknownContentBlock) validate(string) error { return nil }
 
 // ---------------------------------------------------------------------------
@@ -133,14 +123,6 @@ type TextBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TextBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *TextBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"text" and Extra (response mode).
-func (b TextBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b TextBlock) validate(path string) error {
 	if b.Text == "" {
@@ -169,14 +151,6 @@ type ImageBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ImageBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ImageBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b ImageBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ImageBlock) validate(path string) error {
 	if b.Source == nil {
 		return invalid(path+".source", "is required")
@@ -196,6 +170,8 @@ func (b ImageBlock) validate(path string) error {
 
 // ImageTransformations controls server-side image handling. An empty value
 // is the same as none.
+//
+//mms:json
 type ImageTransformations struct {
 	// OversizedImage is OversizedImageDownsize (the default) or
 	// OversizedImageError.
@@ -203,12 +179,6 @@ type ImageTransformations struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *ImageTransformations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the object with Extra.
-func (t ImageTransformations) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // OversizedImage says what happens to an image larger than the model takes.
 type OversizedImage string
@@ -243,14 +213,6 @@ type DocumentBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (DocumentBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *DocumentBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b DocumentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b DocumentBlock) validate(path string) error {
 	if b.Source == nil {
 		return invalid(path+".source", "is required")
@@ -271,18 +233,14 @@ func (b DocumentBlock) validate(path string) error {
 
 // CitationsConfig is the {"enabled": bool} switch of a document or search
 // result (and of the web_fetch tool).
+//
+//mms:json
 type CitationsConfig struct {
 	// Enabled turns citations on. Citations are off when it is nil or false.
 	Enabled *bool `json:"enabled,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *CitationsConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the object with Extra.
-func (c CitationsConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // ---------------------------------------------------------------------------
 // search_result
@@ -302,14 +260,6 @@ type SearchResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (SearchResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *SearchResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"search_result" and Extra.
-func (b SearchResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b SearchResultBlock) validate(path string) error {
 	if b.Content == nil {
@@ -336,14 +286,6 @@ type ThinkingBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ThinkingBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"thinking" and Extra.
-func (b ThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ThinkingBlock) validate(path string) error {
 	if b.Signature == "" {
 		return invalid(path+".signature", "must not be empty")
@@ -358,14 +300,6 @@ type RedactedThinkingBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (RedactedThinkingBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *RedactedThinkingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"redacted_thinking" and Extra.
-func (b RedactedThinkingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b RedactedThinkingBlock) validate(path string) error {
 	if b.Data == "" {
@@ -395,14 +329,6 @@ type ToolUseBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_use" and Extra.
-func (b ToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 // UnmarshalInput decodes Input into v.
 func (b ToolUseBlock) UnmarshalInput(v any) error { return json.Unmarshal(b.Input, v) }
@@ -461,14 +387,6 @@ type ServerToolUseBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ServerToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ServerToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"server_tool_use" and Extra.
-func (b ServerToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ServerToolUseBlock) validate(path string) error {
 	if err := checkServerToolID(path+".id", b.ID); err != nil {
 		return err
@@ -501,14 +419,6 @@ type ToolReferenceBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolReferenceBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolReferenceBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_reference" and Extra.
-func (b ToolReferenceBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ToolReferenceBlock) validate(path string) error {
 	if n := len(b.ToolName); n < 1 || n > 256 || !isIDString(b.ToolName) {
 		return invalid(path+".tool_name", "must match ^[a-zA-Z0-9_-]{1,256}$, got %q", b.ToolName)
@@ -527,14 +437,6 @@ type ContainerUploadBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ContainerUploadBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ContainerUploadBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"container_upload" and Extra.
-func (b ContainerUploadBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ContainerUploadBlock) validate(path string) error {
 	if b.FileID == "" {
@@ -559,14 +461,6 @@ type MCPToolUseBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (MCPToolUseBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolUseBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"mcp_tool_use" and Extra.
-func (b MCPToolUseBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b MCPToolUseBlock) validate(path string) error {
 	if err := checkToolID(path+".id", b.ID); err != nil {
@@ -602,14 +496,6 @@ type MCPToolResultBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *MCPToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b MCPToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b MCPToolResultBlock) validate(path string) error {
 	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
 		return err
@@ -640,14 +526,6 @@ type CompactionBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CompactionBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *CompactionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"compaction" and Extra.
-func (b CompactionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 // compactionSpec writes "content" in every request form, as null when
 // Content is nil: the service requires the member.
 var compactionSpec = codec.Spec{Fields: map[string]codec.FieldCodec{"content": {
@@ -675,14 +553,6 @@ type FallbackBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FallbackBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *FallbackBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"fallback" and Extra.
-func (b FallbackBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b FallbackBlock) validate(path string) error {
 	if b.From.Model == "" {
 		return invalid(path+".from.model", "must not be empty")
@@ -694,32 +564,24 @@ func (b FallbackBlock) validate(path string) error {
 }
 
 // FallbackModel is the {"model": …} end of a fallback.
+//
+//mms:json
 type FallbackModel struct {
 	Model string `json:"model"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (m *FallbackModel) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON writes the object with Extra.
-func (m FallbackModel) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
 // FallbackTrigger says why a fallback happened: Type "refusal" with the
 // refusal's category (empty when null).
+//
+//mms:json
 type FallbackTrigger struct {
 	Type     string          `json:"type"`
 	Category RefusalCategory `json:"category"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (t *FallbackTrigger) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the object with Extra.
-func (t FallbackTrigger) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // ---------------------------------------------------------------------------
 // tool_addition and tool_removal (beta: mid-conversation tool changes)
@@ -733,14 +595,6 @@ type ToolAdditionBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolAdditionBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolAdditionBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_addition" and Extra.
-func (b ToolAdditionBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
@@ -751,14 +605,6 @@ type ToolRemovalBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolRemovalBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolRemovalBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_removal" and Extra.
-func (b ToolRemovalBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).validate(path) }
 
@@ -803,14 +649,6 @@ type ToolRef struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *ToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"tool_reference" and Extra.
-func (r ToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 func (r ToolRef) validate(path string) error {
 	if r.Name == "" {
 		return invalid(path+".name", "must not be empty")
@@ -825,14 +663,6 @@ type MCPToolRef struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (MCPToolRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"mcp_tool_reference" and Extra.
-func (r MCPToolRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r MCPToolRef) validate(path string) error {
 	if r.ServerName == "" {
@@ -852,15 +682,6 @@ type MCPToolsetRef struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolsetRef) isToolChangeRef() {}
-
-// UnmarshalJSON decodes the reference, keeping unknown members in Extra.
-func (r *MCPToolsetRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the reference with "type":"mcp_toolset_reference" and
-// Extra.
-func (r MCPToolsetRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 func (r MCPToolsetRef) validate(path string) error {
 	if r.ServerName == "" {
 		return invalid(path+".server_name", "must not be empty")
@@ -874,11 +695,6 @@ type UnknownToolChangeRef struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownToolChangeRef) isToolChangeRef() {}
-
-// MarshalJSON returns Raw unchanged.
-func (r UnknownToolChangeRef) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (UnknownToolChangeRef) validate(string) error { return nil }
 
@@ -920,11 +736,6 @@ var contentShorthand = codec.FieldCodec{
 // shorthandContent is the Spec of the types whose "content" member has the
 // string shorthand.
 var shorthandContent = codec.Spec{Fields: map[string]codec.FieldCodec{"content": contentShorthand}}
-
-func init() {
-	codec.Register(MessageParam{}, shorthandContent)
-	codec.Register(ContentBlocks(nil), codec.Spec{})
-}
 
 // stringForm reports whether content encodes in the string shorthand: the
 // caller asked for it and the content is exactly one plain TextBlock.

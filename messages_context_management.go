@@ -9,44 +9,39 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(ContextManagement{}, TokensCountContextManagement{}, ContextEdits(nil))
-	codec.Register(ClearToolInputs{}, codec.Spec{
-		Encode: func(e *codec.Encoder, v reflect.Value) error {
-			c := v.Interface().(ClearToolInputs)
-			if c.Tools != nil {
-				return e.Any(c.Tools)
-			}
-			return e.Any(c.All)
-		},
-		Decode: func(data []byte, v reflect.Value) error {
-			c := ClearToolInputs{}
-			defer func() { v.Set(reflect.ValueOf(c)) }()
-			if len(data) > 0 && data[0] == '[' {
-				c.Tools = []string{}
-				return json.Unmarshal(data, &c.Tools)
-			}
-			return json.Unmarshal(data, &c.All)
-		},
-	})
+// clearToolInputsSpec writes ClearToolInputs as a list of tool names or
+// a bool, and reads either.
+var clearToolInputsSpec = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		c := v.Interface().(ClearToolInputs)
+		if c.Tools != nil {
+			return e.Any(c.Tools)
+		}
+		return e.Any(c.All)
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		c := ClearToolInputs{}
+		defer func() { v.Set(reflect.ValueOf(c)) }()
+		if len(data) > 0 && data[0] == '[' {
+			c.Tools = []string{}
+			return json.Unmarshal(data, &c.Tools)
+		}
+		return json.Unmarshal(data, &c.All)
+	},
 }
 
 // ContextManagement is the beta context_management request member: edits the
 // server applies to the conversation before the model sees it (clearing old
 // tool results or thinking, compaction). Beta-only: it needs
 // context-management-2025-06-27.
+//
+//mms:json request
 type ContextManagement struct {
 	// Edits run in order.
 	Edits ContextEdits `json:"edits,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the context management member.
-func (c *ContextManagement) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the context management member.
-func (c ContextManagement) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // validate checks every edit; path is "context_management".
 func (c *ContextManagement) validate(path string) error {
@@ -83,10 +78,9 @@ type ContextEdit interface {
 
 // ContextEdits is a list of context edits. It decodes each entry into its
 // [ContextEdit] variant.
+//
+//mms:json request
 type ContextEdits []ContextEdit
-
-// UnmarshalJSON decodes a JSON array of edits.
-func (e *ContextEdits) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 var contextEditUnion = codec.NewUnion[ContextEdit]("ContextEdit", UnknownContextEdit{}).
 	Add(clearToolUsesType, ClearToolUsesEdit{}).
@@ -160,6 +154,8 @@ func unitList(units []ContextUnit) string {
 // ClearToolInputs says which tool inputs a [ClearToolUsesEdit] clears along
 // with the results: all of them (All) or those of the named tools (Tools).
 // On the wire it is a bool or an array of tool names.
+//
+//mms:json request spec=clearToolInputsSpec
 type ClearToolInputs struct {
 	// All clears every tool's input. Ignored when Tools is non-nil.
 	All bool
@@ -167,14 +163,10 @@ type ClearToolInputs struct {
 	Tools []string
 }
 
-// MarshalJSON writes Tools as an array when non-nil, else All as a bool.
-func (c ClearToolInputs) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
-// UnmarshalJSON accepts a bool or an array of tool names.
-func (c *ClearToolInputs) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
 // ClearToolUsesEdit clears old tool uses and results once the context passes
 // Trigger (wire type clear_tool_uses_20250919).
+//
+//mms:json request
 type ClearToolUsesEdit struct {
 	// Trigger starts clearing: input tokens or tool uses.
 	Trigger *ContextAmount `json:"trigger,omitzero"`
@@ -190,14 +182,6 @@ type ClearToolUsesEdit struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ClearToolUsesEdit) isContextEdit() {}
-
-// UnmarshalJSON decodes the edit.
-func (e *ClearToolUsesEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the edit with its type.
-func (e ClearToolUsesEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
-
 func (e ClearToolUsesEdit) validate(path string) error {
 	if err := e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens, ContextUnitToolUses); err != nil {
 		return err
@@ -210,19 +194,13 @@ func (e ClearToolUsesEdit) validate(path string) error {
 
 // ClearThinkingEdit clears thinking blocks of earlier turns (wire type
 // clear_thinking_20251015).
+//
+//mms:json request
 type ClearThinkingEdit struct {
 	// Keep says which thinking to keep: [ThinkingKeepTurns] or
 	// [ThinkingKeepAll]. Nil leaves it to the service.
 	Keep ThinkingKeep `json:"keep,omitzero"`
 }
-
-func (ClearThinkingEdit) isContextEdit() {}
-
-// UnmarshalJSON decodes the edit and its keep union.
-func (e *ClearThinkingEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the edit with its type.
-func (e ClearThinkingEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
 
 func (e ClearThinkingEdit) validate(path string) error {
 	if k, ok := e.Keep.(ThinkingKeepTurns); ok {
@@ -281,33 +259,21 @@ func decodeThinkingKeepString(data []byte) (ThinkingKeep, bool, error) {
 }
 
 // ThinkingKeepTurns keeps the thinking of the last Value assistant turns.
+//
+//mms:json request
 type ThinkingKeepTurns struct {
 	// Value is the number of turns; at least 1.
 	Value int `json:"value"`
 }
 
-func (ThinkingKeepTurns) isThinkingKeep() {}
-
-// UnmarshalJSON decodes {"type":"thinking_turns","value":n}.
-func (k *ThinkingKeepTurns) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, k) }
-
-// MarshalJSON writes {"type":"thinking_turns","value":n}.
-func (k ThinkingKeepTurns) MarshalJSON() ([]byte, error) { return marshalRequest(k) }
-
 // ThinkingKeepAll keeps all thinking.
+//
+//mms:json request
 type ThinkingKeepAll struct {
 	// Bare writes the shorthand string "all" instead of {"type":"all"};
 	// decoding sets it when the wire used the string.
 	Bare bool `json:"-"`
 }
-
-func (ThinkingKeepAll) isThinkingKeep() {}
-
-// UnmarshalJSON accepts {"type":"all"} or "all".
-func (k *ThinkingKeepAll) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, k) }
-
-// MarshalJSON writes {"type":"all"}, or "all" when Bare.
-func (k ThinkingKeepAll) MarshalJSON() ([]byte, error) { return marshalRequest(k) }
 
 // UnknownThinkingKeep holds a keep value this SDK version cannot name. Raw
 // is written back verbatim.
@@ -317,13 +283,10 @@ type UnknownThinkingKeep struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownThinkingKeep) isThinkingKeep() {}
-
-// MarshalJSON writes Raw unchanged.
-func (k UnknownThinkingKeep) MarshalJSON() ([]byte, error) { return marshalJSON(k) }
-
 // CompactEdit summarises earlier context into a compaction block once the
 // input passes Trigger (wire type compact_20260112).
+//
+//mms:json request
 type CompactEdit struct {
 	// Trigger is the input-token threshold (150,000 by default).
 	Trigger *ContextAmount `json:"trigger,omitzero"`
@@ -336,14 +299,6 @@ type CompactEdit struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CompactEdit) isContextEdit() {}
-
-// UnmarshalJSON decodes the edit.
-func (e *CompactEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the edit with its type.
-func (e CompactEdit) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
-
 func (e CompactEdit) validate(path string) error {
 	return e.Trigger.validate(path+".trigger", 1, ContextUnitInputTokens)
 }
@@ -355,11 +310,6 @@ type UnknownContextEdit struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownContextEdit) isContextEdit() {}
-
-// MarshalJSON writes Raw unchanged.
-func (e UnknownContextEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 func (e UnknownContextEdit) validate(path string) error {
 	if !codec.IsObject(e.Raw) {
 		return invalid(path, "must hold a JSON object")
@@ -370,17 +320,11 @@ func (e UnknownContextEdit) validate(path string) error {
 // TokensCountContextManagement is count_tokens' context_management member.
 // Like every response type it keeps what it does not model, so a decoded
 // count re-encodes to the JSON it came from.
+//
+//mms:json
 type TokensCountContextManagement struct {
 	// OriginalInputTokens is the count before the context edits ran.
 	OriginalInputTokens int `json:"original_input_tokens"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the member, keeping unknown members in Extra.
-func (c *TokensCountContextManagement) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, c)
-}
-
-// MarshalJSON writes the member with Extra.
-func (c TokensCountContextManagement) MarshalJSON() ([]byte, error) { return marshalJSON(c) }

@@ -3,14 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func init() {
-	codec.Objects(MCPToolConfiguration{})
-	codec.Register(MCPServerDefinition{}, codec.Spec{Type: "url"})
-}
 
 // MCPServers is the beta mcp_servers request member: at most 20 remote MCP
 // servers the model may use in this request. Beta-only: it needs mcp-client-2025-11-20,
@@ -51,6 +44,8 @@ func (s MCPServers) betas() []string {
 // An MCPServerDefinition is a remote MCP server reached by URL (wire type
 // "url"). Its tools are offered through an [MCPToolset] naming it, or (older
 // beta) through ToolConfiguration.
+//
+//mms:json request type=url
 type MCPServerDefinition struct {
 	// Name identifies the server in mcp_toolset.mcp_server_name and
 	// mcp_tool_use.server_name. Required.
@@ -66,12 +61,6 @@ type MCPServerDefinition struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes a server definition.
-func (d *MCPServerDefinition) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the definition with "type":"url".
-func (d MCPServerDefinition) MarshalJSON() ([]byte, error) { return marshalRequest(d) }
 
 // String describes the server without its authorization token.
 func (d MCPServerDefinition) String() string {
@@ -95,6 +84,8 @@ func (d *MCPServerDefinition) validate(path string) error {
 // MCPToolConfiguration enables an MCP server's tools and restricts them to
 // AllowedTools (mcp-client-2025-04-04 generation; newer requests use an
 // [MCPToolset]).
+//
+//mms:json request
 type MCPToolConfiguration struct {
 	// Enabled switches the server's tools on or off; nil leaves the
 	// default.
@@ -104,9 +95,3 @@ type MCPToolConfiguration struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the tool configuration.
-func (c *MCPToolConfiguration) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the tool configuration.
-func (c MCPToolConfiguration) MarshalJSON() ([]byte, error) { return marshalRequest(c) }

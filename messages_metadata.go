@@ -2,17 +2,13 @@ package mms
 
 import (
 	"encoding/json"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func init() {
-	codec.Objects(MessageMetadata{})
-}
 
 // MessageMetadata describes a Messages request for the service's own
 // records ([MessageCreateParams.Metadata]). (The managed-agents resources
 // carry metadata as a map[string]string, updated with [MetadataPatch].)
+//
+//mms:json request
 type MessageMetadata struct {
 	// UserID is an opaque identifier of the end user (a uuid or hash), at
 	// most 512 characters. It must not contain personal data such as a
@@ -30,12 +26,6 @@ const maxUserIDLen = 512
 func (m *MessageMetadata) validate(path string) error {
 	return validateLength(path+".user_id", m.UserID, 0, maxUserIDLen)
 }
-
-// UnmarshalJSON decodes the metadata.
-func (m *MessageMetadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON writes the metadata.
-func (m MessageMetadata) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
 
 // Deprecated: use MessageMetadata; managed-agents metadata is a
 // map[string]string.

@@ -6,14 +6,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(OutputConfig{})
-	codec.Register(TaskBudget{}, codec.Spec{Type: "tokens"})
-	codec.Register(OutputFormat{}, codec.Spec{Type: "json_schema"})
-}
-
 // OutputConfig shapes the model's output: reasoning effort, a JSON Schema the
 // response text must match, and (beta) a token budget across contexts.
+//
+//mms:json request
 type OutputConfig struct {
 	// Effort is the reasoning effort.
 	Effort Effort `json:"effort,omitzero"`
@@ -25,12 +21,6 @@ type OutputConfig struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the output config.
-func (c *OutputConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the output config.
-func (c OutputConfig) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // validate checks the format and task budget; path is "output_config".
 func (c *OutputConfig) validate(path string) error {
@@ -62,17 +52,13 @@ const (
 // OutputFormat asks for structured output: the response text is JSON that
 // matches Schema. It is the value of output_config.format, and of the
 // deprecated beta top-level output_format (never send both).
+//
+//mms:json request type=json_schema
 type OutputFormat struct {
 	// Schema is the JSON Schema, kept as raw JSON so its key order
 	// survives. Required.
 	Schema json.RawMessage `json:"schema"`
 }
-
-// MarshalJSON writes the format with "type":"json_schema".
-func (f OutputFormat) MarshalJSON() ([]byte, error) { return marshalRequest(f) }
-
-// UnmarshalJSON decodes the format.
-func (f *OutputFormat) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
 
 // validate checks that the schema is a JSON object.
 func (f *OutputFormat) validate(path string) error {
@@ -93,6 +79,8 @@ func (f *OutputFormat) betas() []string {
 }
 
 // TaskBudget is a total token budget across contexts (beta).
+//
+//mms:json request type=tokens
 type TaskBudget struct {
 	// Total is the whole budget in tokens; at least 1024. Required.
 	Total int `json:"total"`
@@ -101,12 +89,6 @@ type TaskBudget struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the budget.
-func (b *TaskBudget) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the budget with "type":"tokens".
-func (b TaskBudget) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
 
 // minTaskBudget is the least task budget total (the service's request schema,
 // BetaTokenTaskBudget).

@@ -8,11 +8,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-func init() {
-	codec.Objects(MessageTokensCount{})
-	codec.Objects(MessageCreateParams{}, MessageCountTokensParams{}, BatchCreateParams{}, BatchRequest{})
-}
-
 // Beta names that request parameters switch on.
 const (
 	betaCacheDiagnosis  = "cache-diagnosis-2026-04-07"
@@ -37,6 +32,8 @@ const maxMessages = 100_000
 // Messages are required; MaxTokens 0 is sent (it only warms the cache).
 // Parameters marked beta add their beta name to the request automatically.
 // The "stream" flag is not a parameter: [MessagesService.Stream] sets it.
+//
+//mms:json
 type MessageCreateParams struct {
 	Model     string         `json:"model"`
 	MaxTokens int            `json:"max_tokens"`
@@ -90,6 +87,8 @@ type MessageCreateParams struct {
 
 // MessageCountTokensParams is the body of POST /v1/messages/count_tokens:
 // the prompt part of [MessageCreateParams], with the same rules.
+//
+//mms:json
 type MessageCountTokensParams struct {
 	Model    string         `json:"model"`
 	Messages []MessageParam `json:"messages"`
@@ -107,6 +106,8 @@ type MessageCountTokensParams struct {
 }
 
 // MessageTokensCount is the answer of count_tokens.
+//
+//mms:json
 type MessageTokensCount struct {
 	// InputTokens counts messages, system prompt and tools.
 	InputTokens int `json:"input_tokens"`
@@ -115,12 +116,6 @@ type MessageTokensCount struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the count, keeping unknown members in Extra.
-func (c *MessageTokensCount) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the count with Extra.
-func (c MessageTokensCount) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // prompt is the part both request bodies share; validation and betas are
 // written once against it.
@@ -287,13 +282,6 @@ func (p MessageCountTokensParams) Validate() error { return p.prompt().validate(
 
 func (p *MessageCountTokensParams) betas() []string { return p.prompt().betas() }
 
-// UnmarshalJSON decodes a request body, e.g. one logged by a proxy. A
-// "stream" member is ignored: streaming is a method, not a parameter.
-func (p *MessageCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-// UnmarshalJSON decodes a count_tokens request body.
-func (p *MessageCountTokensParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
 // ---------------------------------------------------------------------------
 // Encoding: one path for Create, Stream, CountTokens and batches
 
@@ -305,13 +293,3 @@ func (p *MessageCountTokensParams) UnmarshalJSON(data []byte) error { return unm
 func encodeMessageBody(p *MessageCreateParams, members string) ([]byte, error) {
 	return codec.MarshalRequestWith(p, members)
 }
-
-// MarshalJSON writes the request body in request form, as Create sends it
-// (without "stream").
-func (p MessageCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// MarshalJSON writes the count_tokens request body in request form.
-func (p MessageCountTokensParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// MarshalJSON writes the batch request body in request form.
-func (p BatchCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }

@@ -8,72 +8,83 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Register(SystemPrompt{}, codec.Spec{
-		Encode: func(e *codec.Encoder, v reflect.Value) error {
-			s := v.Interface().(SystemPrompt)
-			if s.Blocks == nil {
-				e.String(s.Text)
-				return nil
-			}
-			return e.Any(s.Blocks)
-		},
-		Decode: func(data []byte, v reflect.Value) error {
-			s := SystemPrompt{}
-			if len(data) > 0 && data[0] == '"' {
-				err := json.Unmarshal(data, &s.Text)
-				v.Set(reflect.ValueOf(s))
-				return err
-			}
-			if err := codec.UnmarshalOwned(data, &s.Blocks); err != nil {
-				return err
-			}
-			if s.Blocks == nil {
-				s.Blocks = []TextBlock{}
-			}
+// systemPromptSpec writes a SystemPrompt as a string or a list of blocks,
+// and reads either.
+var systemPromptSpec = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		s := v.Interface().(SystemPrompt)
+		if s.Blocks == nil {
+			e.String(s.Text)
+			return nil
+		}
+		return e.Any(s.Blocks)
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		s := SystemPrompt{}
+		if len(data) > 0 && data[0] == '"' {
+			err := json.Unmarshal(data, &s.Text)
 			v.Set(reflect.ValueOf(s))
-			return nil
-		},
-	})
-	codec.Register(ContainerParam{}, stringOrObject("ID", func(c ContainerParam) bool {
-		return c.Skills == nil && c.ID != ""
-	}))
-	codec.Register(FallbackCreditToken{}, stringOrObject("Token", func(t FallbackCreditToken) bool { return t.Mode == "" }))
-	codec.Register(Fallbacks{}, codec.Spec{
-		Encode: func(e *codec.Encoder, v reflect.Value) error {
-			switch f := v.Interface().(Fallbacks); {
-			case f.Default:
-				e.Raw([]byte(`"default"`))
-			case f.Models == nil:
-				e.Raw([]byte(`[]`))
-			default:
-				return e.Any(f.Models)
-			}
-			return nil
-		},
-		Decode: func(data []byte, v reflect.Value) error {
-			f := Fallbacks{}
-			defer func() { v.Set(reflect.ValueOf(f)) }()
-			if len(data) > 0 && data[0] == '"' {
-				var s string
-				if err := json.Unmarshal(data, &s); err != nil {
-					return err
-				}
-				if s != "default" {
-					return fmt.Errorf(`mms: fallbacks: unknown string form %q (want "default" or a list)`, s)
-				}
-				f.Default = true
-				return nil
-			}
-			return codec.UnmarshalOwned(data, &f.Models)
-		},
-	})
-	codec.Objects(SkillParam{}, FallbackParam{}, []TextBlock(nil), []FallbackParam(nil))
+			return err
+		}
+		if err := codec.UnmarshalOwned(data, &s.Blocks); err != nil {
+			return err
+		}
+		if s.Blocks == nil {
+			s.Blocks = []TextBlock{}
+		}
+		v.Set(reflect.ValueOf(s))
+		return nil
+	},
 }
+
+// containerParamSpec writes a ContainerParam that names only an id as
+// that id.
+var containerParamSpec = stringOrObject("ID", func(c ContainerParam) bool {
+	return c.Skills == nil && c.ID != ""
+})
+
+// fallbackCreditTokenSpec writes a FallbackCreditToken without a mode as
+// the token.
+var fallbackCreditTokenSpec = stringOrObject("Token", func(t FallbackCreditToken) bool { return t.Mode == "" })
+
+// fallbacksSpec writes Fallbacks as "default" or a list of models.
+var fallbacksSpec = codec.Spec{
+	Encode: func(e *codec.Encoder, v reflect.Value) error {
+		switch f := v.Interface().(Fallbacks); {
+		case f.Default:
+			e.Raw([]byte(`"default"`))
+		case f.Models == nil:
+			e.Raw([]byte(`[]`))
+		default:
+			return e.Any(f.Models)
+		}
+		return nil
+	},
+	Decode: func(data []byte, v reflect.Value) error {
+		f := Fallbacks{}
+		defer func() { v.Set(reflect.ValueOf(f)) }()
+		if len(data) > 0 && data[0] == '"' {
+			var s string
+			if err := json.Unmarshal(data, &s); err != nil {
+				return err
+			}
+			if s != "default" {
+				return fmt.Errorf(`mms: fallbacks: unknown string form %q (want "default" or a list)`, s)
+			}
+			f.Default = true
+			return nil
+		}
+		return codec.UnmarshalOwned(data, &f.Models)
+	},
+}
+
+func init() { codec.Objects([]TextBlock(nil), []FallbackParam(nil)) }
 
 // SystemPrompt is the system prompt: plain text, or text blocks (which may
 // carry cache_control and citations). Build it with [SystemText] or
 // [SystemBlocks]; the zero value is no system prompt.
+//
+//mms:json request spec=systemPromptSpec
 type SystemPrompt struct {
 	// Text is sent as a JSON string when Blocks is nil.
 	Text string
@@ -95,12 +106,6 @@ func SystemBlocks(blocks ...TextBlock) SystemPrompt {
 // IsZero reports whether there is no system prompt (omitzero uses it).
 func (s SystemPrompt) IsZero() bool { return s.Text == "" && s.Blocks == nil }
 
-// MarshalJSON writes the string or the blocks, in request form.
-func (s SystemPrompt) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
-
-// UnmarshalJSON reads a string or an array of text blocks.
-func (s *SystemPrompt) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
 func (s SystemPrompt) validate(path string) error {
 	for i, b := range s.Blocks {
 		if err := b.validate(fmt.Sprintf("%s[%d]", path, i)); err != nil {
@@ -113,6 +118,8 @@ func (s SystemPrompt) validate(path string) error {
 // ContainerParam names the code-execution container to reuse, and optionally
 // the skills to load into it. With no Skills it is sent as the plain id
 // string, the form every service version accepts.
+//
+//mms:json request spec=containerParamSpec
 type ContainerParam struct {
 	// ID is the container id; empty asks for a new container (object form).
 	ID string `json:"id,omitzero"`
@@ -121,6 +128,8 @@ type ContainerParam struct {
 }
 
 // SkillParam is a skill to load into a container.
+//
+//mms:json request
 type SkillParam struct {
 	// Type is "vendor" (a built-in skill) or "custom".
 	Type string `json:"type"`
@@ -130,12 +139,6 @@ type SkillParam struct {
 	// empty means latest.
 	Version string `json:"version,omitzero"`
 }
-
-// MarshalJSON writes the id string, or the object when skills are given.
-func (c ContainerParam) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
-// UnmarshalJSON reads the id string or the object.
-func (c *ContainerParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // Bounds of container.skills (the service's request schema, BetaContainerParams
 // and BetaSkillParams).
@@ -181,6 +184,8 @@ type Diagnostics struct {
 // stop_details.fallback_credit_token. With no Mode it is sent as the plain
 // token string; with a Mode, as an object (which needs a newer beta the SDK
 // adds).
+//
+//mms:json request spec=fallbackCreditTokenSpec
 type FallbackCreditToken struct {
 	Token string             `json:"token"`
 	Mode  FallbackCreditMode `json:"mode,omitzero"`
@@ -195,12 +200,6 @@ const (
 	FallbackCreditBestEffort FallbackCreditMode = "best_effort" // proceed; see usage.fallback_credit
 )
 
-// MarshalJSON writes the token string, or the object when Mode is set.
-func (t FallbackCreditToken) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
-
-// UnmarshalJSON reads the string or the object.
-func (t *FallbackCreditToken) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
 func (t *FallbackCreditToken) validate(path string) error {
 	if t != nil && t.Token == "" {
 		return invalid(path, "the token is empty")
@@ -211,12 +210,16 @@ func (t *FallbackCreditToken) validate(path string) error {
 // Fallbacks (beta) lists substitute models the service tries, in order,
 // when the requested model refuses for policy reasons; or, with Default,
 // lets the service pick (sent as the string "default").
+//
+//mms:json request spec=fallbacksSpec
 type Fallbacks struct {
 	Default bool
 	Models  []FallbackParam
 }
 
 // FallbackParam is one substitute model with optional per-attempt overrides.
+//
+//mms:json request
 type FallbackParam struct {
 	Model        string         `json:"model"`
 	MaxTokens    *int           `json:"max_tokens,omitzero"`
@@ -224,15 +227,6 @@ type FallbackParam struct {
 	OutputConfig *OutputConfig  `json:"output_config,omitzero"`
 	Speed        Speed          `json:"speed,omitzero"`
 }
-
-// MarshalJSON writes "default" or the list.
-func (f Fallbacks) MarshalJSON() ([]byte, error) { return marshalRequest(f) }
-
-// UnmarshalJSON reads "default" or the list.
-func (f *Fallbacks) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
-
-// UnmarshalJSON decodes one fallback, including its thinking union.
-func (p *FallbackParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 func (f *Fallbacks) validate(path string) error {
 	if f == nil || f.Default {

@@ -8,21 +8,14 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	for _, v := range []any{StopReason(""), RefusalCategory(""), ServiceTier("")} {
-		codec.Register(v, nullableString)
+// stopDetailsSpec writes a StopDetails without a type as a refusal's.
+var stopDetailsSpec = codec.Spec{Encode: func(e *codec.Encoder, v reflect.Value) error {
+	if d := v.Interface().(StopDetails); d.Type == "" {
+		d.Type = "refusal"
+		v = reflect.ValueOf(&d).Elem()
 	}
-	codec.Objects(Container{}, ContainerSkill{}, Usage{}, CacheCreation{}, OutputTokensDetails{}, ServerToolUsage{}, FallbackCreditUsage{}, ContextManagementResponse{}, MessageDiagnostics{})
-	codec.Register(Message{}, codec.Spec{Type: "message"})
-	codec.Register(StopDetails{}, codec.Spec{Encode: func(e *codec.Encoder, v reflect.Value) error {
-		if d := v.Interface().(StopDetails); d.Type == "" {
-			d.Type = "refusal"
-			v = reflect.ValueOf(&d).Elem()
-		}
-		return e.Struct(v)
-	}})
-	codec.Objects(IterationUsages(nil), AppliedEdits(nil))
-}
+	return e.Struct(v)
+}}
 
 // Role is the author of a message: RoleUser or RoleAssistant. There is no
 // system role; the system prompt is a request parameter.
@@ -46,6 +39,8 @@ const (
 // SDK does not model (Extra) and the response-only fields (citation file_id,
 // tool-search error_message); unknown blocks go back raw. Decoding accepts
 // the string shorthand ("content":"hi") and remembers it in StringContent.
+//
+//mms:json request spec=shorthandContent
 type MessageParam struct {
 	// Role is RoleUser or RoleAssistant.
 	Role Role `json:"role"`
@@ -58,13 +53,6 @@ type MessageParam struct {
 	// used the string form, so such a request re-encodes as it came.
 	StringContent bool `json:"-"`
 }
-
-// UnmarshalJSON decodes a turn; content may be a string or an array of
-// blocks. Members other than role and content are ignored.
-func (p *MessageParam) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-// MarshalJSON writes the turn in request form.
-func (p MessageParam) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
 
 // validate checks the turn against the service's rules; path is e.g.
 // "messages[3]".
@@ -101,6 +89,8 @@ func (p MessageParam) validate(path string) error {
 // members are remembered there too. An absent always-present member
 // (stop_reason, stop_sequence, usage, usage.service_tier and the other
 // always-present members of nested objects) re-encodes as null or zero.
+//
+//mms:json type=message
 type Message struct {
 	ID string `json:"id"`
 	// Role is always RoleAssistant.
@@ -131,15 +121,10 @@ type Message struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the message, keeping unknown members in Extra.
-func (m *Message) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON writes the message with "type":"message" and Extra (response
-// mode: everything decoded is written back).
-func (m Message) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
 // StopReason says why the model stopped. Unknown values pass through. The
 // empty value is JSON null.
+//
+//mms:json spec=nullableString
 type StopReason string
 
 // Stop reasons.
@@ -155,13 +140,9 @@ const (
 	StopReasonCompaction StopReason = "compaction"
 )
 
-// MarshalJSON writes the reason, or null when it is empty.
-func (r StopReason) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
-// UnmarshalJSON reads a string, or null as empty.
-func (r *StopReason) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
 // StopDetails describes why the model refused (stop_reason "refusal").
+//
+//mms:json spec=stopDetailsSpec
 type StopDetails struct {
 	// Type is "refusal", the only kind known ("refusal" is written when
 	// empty).
@@ -181,14 +162,10 @@ type StopDetails struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the details, keeping unknown members in Extra.
-func (d *StopDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the details with Extra.
-func (d StopDetails) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // RefusalCategory is the policy category of a refusal. Unknown values pass
 // through. The empty value is JSON null.
+//
+//mms:json spec=nullableString
 type RefusalCategory string
 
 // Refusal categories.
@@ -200,13 +177,9 @@ const (
 	RefusalCategoryGeneralHarms        RefusalCategory = "general_harms"
 )
 
-// MarshalJSON writes the category, or null when it is empty.
-func (c RefusalCategory) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
-// UnmarshalJSON reads a string, or null as empty.
-func (c *RefusalCategory) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
 // Container is the code-execution container a response used.
+//
+//mms:json
 type Container struct {
 	ID string `json:"id"`
 	// ExpiresAt is an RFC 3339 time, kept as sent; see [Container.Expires].
@@ -217,16 +190,12 @@ type Container struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the container, keeping unknown members in Extra.
-func (c *Container) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the container with Extra.
-func (c Container) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // Expires parses ExpiresAt.
 func (c Container) Expires() (time.Time, error) { return time.Parse(time.RFC3339Nano, c.ExpiresAt) }
 
 // ContainerSkill is a skill loaded in a container.
+//
+//mms:json
 type ContainerSkill struct {
 	// Type is "vendor" or "custom".
 	Type    string `json:"type"`
@@ -236,17 +205,13 @@ type ContainerSkill struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the skill, keeping unknown members in Extra.
-func (s *ContainerSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the skill with Extra.
-func (s ContainerSkill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // ---------------------------------------------------------------------------
 // Usage
 
 // Usage is the token accounting of a response. Total input is InputTokens
 // plus the cache creation and cache read tokens ([Usage.TotalInputTokens]).
+//
+//mms:json
 type Usage struct {
 	// InputTokens counts non-cached input.
 	InputTokens  int `json:"input_tokens"`
@@ -281,12 +246,6 @@ type Usage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *Usage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
-
-// MarshalJSON writes the usage with Extra.
-func (u Usage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // TotalInputTokens is InputTokens plus the cache creation and cache read
 // input tokens.
 func (u Usage) TotalInputTokens() int {
@@ -301,6 +260,8 @@ func (u Usage) TotalInputTokens() int {
 }
 
 // CacheCreation splits cache-creation input tokens by cache lifetime.
+//
+//mms:json
 type CacheCreation struct {
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens"`
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens"`
@@ -308,26 +269,18 @@ type CacheCreation struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *CacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the object with Extra.
-func (c CacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // OutputTokensDetails breaks down output tokens.
+//
+//mms:json
 type OutputTokensDetails struct {
 	ThinkingTokens int `json:"thinking_tokens"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *OutputTokensDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the object with Extra.
-func (d OutputTokensDetails) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // ServerToolUsage counts the server tool requests of a response.
+//
+//mms:json
 type ServerToolUsage struct {
 	WebSearchRequests int `json:"web_search_requests"`
 	// WebFetchRequests is nil when absent (older responses).
@@ -336,14 +289,10 @@ type ServerToolUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (s *ServerToolUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the object with Extra.
-func (s ServerToolUsage) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // ServiceTier is the capacity tier that served a response. Unknown values
 // pass through. The empty value is JSON null.
+//
+//mms:json spec=nullableString
 type ServiceTier string
 
 // Service tiers reported in usage.
@@ -352,12 +301,6 @@ const (
 	ServiceTierPriority ServiceTier = "priority"
 	ServiceTierBatch    ServiceTier = "batch"
 )
-
-// MarshalJSON writes the tier, or null when it is empty.
-func (t ServiceTier) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
-
-// UnmarshalJSON reads a string, or null as empty.
-func (t *ServiceTier) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // Speed is the output speed mode (beta). Unknown values pass through.
 type Speed string
@@ -378,10 +321,9 @@ type IterationUsage interface {
 }
 
 // IterationUsages is a list of iteration usages. It owns the union decoding.
+//
+//mms:json
 type IterationUsages []IterationUsage
-
-// UnmarshalJSON decodes each element by its "type".
-func (u *IterationUsages) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // iterationUsageUnion is the table of IterationUsage.
 var iterationUsageUnion = codec.NewUnion[IterationUsage]("IterationUsage", UnknownIterationUsage{}).
@@ -404,14 +346,6 @@ type MessageIterationUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MessageIterationUsage) isIterationUsage() {}
-
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *MessageIterationUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
-
-// MarshalJSON writes the usage with "type":"message" and Extra.
-func (u MessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // CompactionIterationUsage is a "compaction" iteration: a compaction step.
 type CompactionIterationUsage struct {
 	InputTokens              int `json:"input_tokens"`
@@ -423,14 +357,6 @@ type CompactionIterationUsage struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CompactionIterationUsage) isIterationUsage() {}
-
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *CompactionIterationUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
-
-// MarshalJSON writes the usage with "type":"compaction" and Extra.
-func (u CompactionIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // AdvisorMessageIterationUsage is an "advisor_message" iteration: an
 // advisor-model inference.
@@ -447,16 +373,6 @@ type AdvisorMessageIterationUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AdvisorMessageIterationUsage) isIterationUsage() {}
-
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *AdvisorMessageIterationUsage) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, u)
-}
-
-// MarshalJSON writes the usage with "type":"advisor_message" and Extra.
-func (u AdvisorMessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // FallbackMessageIterationUsage is a "fallback_message" iteration: an
 // inference of a fallback model.
 type FallbackMessageIterationUsage struct {
@@ -472,16 +388,6 @@ type FallbackMessageIterationUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FallbackMessageIterationUsage) isIterationUsage() {}
-
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *FallbackMessageIterationUsage) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, u)
-}
-
-// MarshalJSON writes the usage with "type":"fallback_message" and Extra.
-func (u FallbackMessageIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // UnknownIterationUsage holds an iteration type this version cannot name;
 // Raw is written back verbatim.
 type UnknownIterationUsage struct {
@@ -489,24 +395,15 @@ type UnknownIterationUsage struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownIterationUsage) isIterationUsage() {}
-
-// MarshalJSON returns Raw unchanged.
-func (u UnknownIterationUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // FallbackCreditUsage reports what happened to a fallback credit token
 // (beta usage.fallback_credit).
+//
+//mms:json
 type FallbackCreditUsage struct {
 	Status FallbackCreditStatus `json:"status"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (f *FallbackCreditUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, f) }
-
-// MarshalJSON writes the object with Extra.
-func (f FallbackCreditUsage) MarshalJSON() ([]byte, error) { return marshalJSON(f) }
 
 // A FallbackCreditStatus is the outcome of a fallback credit redemption.
 // Variants: [FallbackCreditRedeemed], [FallbackCreditNotApplied] and
@@ -527,14 +424,6 @@ type FallbackCreditRedeemed struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FallbackCreditRedeemed) isFallbackCreditStatus() {}
-
-// UnmarshalJSON decodes the status, keeping unknown members in Extra.
-func (s *FallbackCreditRedeemed) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the status with "type":"redeemed" and Extra.
-func (s FallbackCreditRedeemed) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // FallbackCreditNotApplied is the "not_applied" status: the credit did not
 // apply, for Reason (e.g. "expired", "body_mismatch").
 type FallbackCreditNotApplied struct {
@@ -546,14 +435,6 @@ type FallbackCreditNotApplied struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FallbackCreditNotApplied) isFallbackCreditStatus() {}
-
-// UnmarshalJSON decodes the status, keeping unknown members in Extra.
-func (s *FallbackCreditNotApplied) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the status with "type":"not_applied" and Extra.
-func (s FallbackCreditNotApplied) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // UnknownFallbackCreditStatus holds a status type this version cannot name;
 // Raw is written back verbatim.
 type UnknownFallbackCreditStatus struct {
@@ -561,27 +442,18 @@ type UnknownFallbackCreditStatus struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownFallbackCreditStatus) isFallbackCreditStatus() {}
-
-// MarshalJSON returns Raw unchanged.
-func (s UnknownFallbackCreditStatus) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // ---------------------------------------------------------------------------
 // context management (beta)
 
 // ContextManagementResponse reports the context edits the service applied
 // (beta; the request side is context_management.edits).
+//
+//mms:json
 type ContextManagementResponse struct {
 	AppliedEdits AppliedEdits `json:"applied_edits"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (c *ContextManagementResponse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the object with Extra.
-func (c ContextManagementResponse) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // An AppliedEdit is one context edit the service applied. Variants:
 // [AppliedClearToolUses], [AppliedClearThinking] and [UnknownAppliedEdit].
@@ -591,10 +463,9 @@ type AppliedEdit interface {
 }
 
 // AppliedEdits is a list of applied edits. It owns the union decoding.
+//
+//mms:json
 type AppliedEdits []AppliedEdit
-
-// UnmarshalJSON decodes each element by its "type".
-func (e *AppliedEdits) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // appliedEditUnion is the table of AppliedEdit.
 var appliedEditUnion = codec.NewUnion[AppliedEdit]("AppliedEdit", UnknownAppliedEdit{}).
@@ -609,14 +480,6 @@ type AppliedClearToolUses struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AppliedClearToolUses) isAppliedEdit() {}
-
-// UnmarshalJSON decodes the edit, keeping unknown members in Extra.
-func (e *AppliedClearToolUses) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the edit with "type":"clear_tool_uses_20250919".
-func (e AppliedClearToolUses) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // AppliedClearThinking is an applied "clear_thinking_20251015" edit.
 type AppliedClearThinking struct {
 	ClearedInputTokens   int `json:"cleared_input_tokens"`
@@ -625,14 +488,6 @@ type AppliedClearThinking struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AppliedClearThinking) isAppliedEdit() {}
-
-// UnmarshalJSON decodes the edit, keeping unknown members in Extra.
-func (e *AppliedClearThinking) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the edit with "type":"clear_thinking_20251015".
-func (e AppliedClearThinking) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // UnknownAppliedEdit holds an edit type this version cannot name; Raw is
 // written back verbatim.
 type UnknownAppliedEdit struct {
@@ -640,28 +495,19 @@ type UnknownAppliedEdit struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownAppliedEdit) isAppliedEdit() {}
-
-// MarshalJSON returns Raw unchanged.
-func (e UnknownAppliedEdit) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // ---------------------------------------------------------------------------
 // diagnostics (beta)
 
 // MessageDiagnostics explains a prompt-cache miss (beta; request with
 // diagnostics.previous_message_id).
+//
+//mms:json
 type MessageDiagnostics struct {
 	// CacheMissReason is nil when null (no miss, or nothing to compare).
 	CacheMissReason CacheMiss `json:"cache_miss_reason"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the object, keeping unknown members in Extra.
-func (d *MessageDiagnostics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the object with Extra.
-func (d MessageDiagnostics) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // A CacheMiss says why the prompt cache missed. Variants:
 // [CacheMissModelChanged], [CacheMissSystemChanged], [CacheMissToolsChanged],
@@ -688,28 +534,12 @@ type CacheMissModelChanged struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CacheMissModelChanged) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissModelChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the value with "type":"model_changed" and Extra.
-func (c CacheMissModelChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // CacheMissSystemChanged is the "system_changed" cache miss.
 type CacheMissSystemChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CacheMissSystemChanged) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissSystemChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the value with "type":"system_changed" and Extra.
-func (c CacheMissSystemChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissToolsChanged is the "tools_changed" cache miss.
 type CacheMissToolsChanged struct {
@@ -718,28 +548,12 @@ type CacheMissToolsChanged struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CacheMissToolsChanged) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissToolsChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the value with "type":"tools_changed" and Extra.
-func (c CacheMissToolsChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // CacheMissMessagesChanged is the "messages_changed" cache miss.
 type CacheMissMessagesChanged struct {
 	CacheMissedInputTokens int `json:"cache_missed_input_tokens"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CacheMissMessagesChanged) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissMessagesChanged) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the value with "type":"messages_changed" and Extra.
-func (c CacheMissMessagesChanged) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // CacheMissPreviousMessageNotFound is the "previous_message_not_found"
 // cache miss: the previous_message_id was unknown.
@@ -748,29 +562,11 @@ type CacheMissPreviousMessageNotFound struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CacheMissPreviousMessageNotFound) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissPreviousMessageNotFound) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, c)
-}
-
-// MarshalJSON writes the value with "type":"previous_message_not_found".
-func (c CacheMissPreviousMessageNotFound) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // CacheMissUnavailable is the "unavailable" cache miss: no diagnosis.
 type CacheMissUnavailable struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CacheMissUnavailable) isCacheMiss() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (c *CacheMissUnavailable) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the value with "type":"unavailable" and Extra.
-func (c CacheMissUnavailable) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // UnknownCacheMiss holds a cache miss type this version cannot name; Raw is
 // written back verbatim.
@@ -778,8 +574,3 @@ type UnknownCacheMiss struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownCacheMiss) isCacheMiss() {}
-
-// MarshalJSON returns Raw unchanged.
-func (c UnknownCacheMiss) MarshalJSON() ([]byte, error) { return marshalJSON(c) }

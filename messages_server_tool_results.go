@@ -12,13 +12,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Register(WebSearchResult{}, codec.Spec{Type: "web_search_result"})
-	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
-	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
-	codec.Objects(WebSearchResults(nil))
-}
-
 // ToolErrorCode is the error_code of a server tool's error result. Unknown
 // codes pass through.
 type ToolErrorCode string
@@ -139,14 +132,6 @@ type WebSearchToolResultBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebSearchToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *WebSearchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"web_search_tool_result" and Extra.
-func (b WebSearchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b WebSearchToolResultBlock) validate(path string) error {
 	return callerToolResult[WebSearchToolResultContent](b).validate(path)
 }
@@ -174,12 +159,11 @@ var webSearchToolResultContentUnion = codec.NewUnion[WebSearchToolResultContent]
 
 // WebSearchResults is the successful content of a web search: a JSON array
 // of results.
+//
+//mms:json
 type WebSearchResults []WebSearchResult
 
 func (WebSearchResults) isWebSearchToolResultContent() {}
-
-// MarshalJSON writes the results as a JSON array.
-func (r WebSearchResults) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 func (r WebSearchResults) validate(path string) error {
 	for i, x := range r {
@@ -192,6 +176,8 @@ func (r WebSearchResults) validate(path string) error {
 
 // WebSearchResult is one {"type":"web_search_result"} entry of
 // [WebSearchResults].
+//
+//mms:json type=web_search_result
 type WebSearchResult struct {
 	// EncryptedContent carries the page content for later turns; send it
 	// back unchanged.
@@ -204,14 +190,6 @@ type WebSearchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the result, keeping unknown members in Extra. Any
-// "type" other than "web_search_result" is an error (the enclosing union
-// keeps such content as its Unknown variant).
-func (r *WebSearchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON writes the result with "type":"web_search_result" and Extra.
-func (r WebSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-
 // WebSearchToolResultError is a "web_search_tool_result_error": the search
 // failed.
 type WebSearchToolResultError struct {
@@ -221,14 +199,6 @@ type WebSearchToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebSearchToolResultError) isWebSearchToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebSearchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"web_search_tool_result_error" and Extra.
-func (v WebSearchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v WebSearchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebSearchToolResultContent holds web search content this version cannot name; Raw is written back
@@ -237,11 +207,6 @@ type UnknownWebSearchToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownWebSearchToolResultContent) isWebSearchToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownWebSearchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (UnknownWebSearchToolResultContent) validate(string) error { return nil }
 
@@ -262,14 +227,6 @@ type WebFetchToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (WebFetchToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *WebFetchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"web_fetch_tool_result" and Extra.
-func (b WebFetchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b WebFetchToolResultBlock) validate(path string) error {
 	return callerToolResult[WebFetchToolResultContent](b).validate(path)
@@ -299,14 +256,6 @@ type WebFetchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebFetchResult) isWebFetchToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebFetchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"web_fetch_result" and Extra.
-func (v WebFetchResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v WebFetchResult) validate(path string) error {
 	if v.URL == "" {
 		return invalid(path+".url", "must not be empty")
@@ -323,14 +272,6 @@ type WebFetchToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebFetchToolResultError) isWebFetchToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *WebFetchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"web_fetch_tool_result_error" and Extra.
-func (v WebFetchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v WebFetchToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownWebFetchToolResultContent holds web fetch content this version cannot name; Raw is written back
@@ -339,10 +280,5 @@ type UnknownWebFetchToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownWebFetchToolResultContent) isWebFetchToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownWebFetchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (UnknownWebFetchToolResultContent) validate(string) error { return nil }

@@ -28,16 +28,6 @@ type CodeExecutionToolResultBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CodeExecutionToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *CodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, b)
-}
-
-// MarshalJSON writes the block with "type":"code_execution_tool_result" and Extra.
-func (b CodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b CodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[CodeExecutionToolResultContent](b).validate(path)
 }
@@ -69,14 +59,6 @@ type CodeExecutionResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CodeExecutionResult) isCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *CodeExecutionResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"code_execution_result" and Extra.
-func (v CodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (CodeExecutionResult) validate(string) error { return nil }
 
 // EncryptedCodeExecutionResult is an "encrypted_code_execution_result": like
@@ -91,33 +73,17 @@ type EncryptedCodeExecutionResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (EncryptedCodeExecutionResult) isCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *EncryptedCodeExecutionResult) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"encrypted_code_execution_result" and Extra.
-func (v EncryptedCodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (EncryptedCodeExecutionResult) validate(string) error { return nil }
 
 // CodeExecutionOutput is a {"type":"code_execution_output"} file written by
 // executed code; download it with the Files API.
+//
+//mms:json type=code_execution_output
 type CodeExecutionOutput struct {
 	FileID string `json:"file_id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
-// "type" other than "code_execution_output" is an error (the enclosing union
-// keeps such content as its Unknown variant).
-func (o *CodeExecutionOutput) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
-
-// MarshalJSON writes the output with "type":"code_execution_output".
-func (o CodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
 
 // CodeExecutionToolResultError is a "code_execution_tool_result_error": the
 // code could not run.
@@ -128,16 +94,6 @@ type CodeExecutionToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CodeExecutionToolResultError) isCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *CodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"code_execution_tool_result_error" and Extra.
-func (v CodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v CodeExecutionToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownCodeExecutionToolResultContent holds code execution content this version cannot name; Raw is written back
@@ -146,11 +102,6 @@ type UnknownCodeExecutionToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownCodeExecutionToolResultContent) isCodeExecutionToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (UnknownCodeExecutionToolResultContent) validate(string) error { return nil }
 
@@ -169,16 +120,6 @@ type BashCodeExecutionToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (BashCodeExecutionToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *BashCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, b)
-}
-
-// MarshalJSON writes the block with "type":"bash_code_execution_tool_result" and Extra.
-func (b BashCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b BashCodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[BashCodeExecutionToolResultContent](b).validate(path)
@@ -210,31 +151,17 @@ type BashCodeExecutionResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (BashCodeExecutionResult) isBashCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *BashCodeExecutionResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"bash_code_execution_result" and Extra.
-func (v BashCodeExecutionResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (BashCodeExecutionResult) validate(string) error { return nil }
 
 // BashCodeExecutionOutput is a {"type":"bash_code_execution_output"} file
 // written by a bash command; download it with the Files API.
+//
+//mms:json type=bash_code_execution_output
 type BashCodeExecutionOutput struct {
 	FileID string `json:"file_id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the output, keeping unknown members in Extra. Any
-// "type" other than "bash_code_execution_output" is an error (the enclosing
-// union keeps such content as its Unknown variant).
-func (o *BashCodeExecutionOutput) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
-
-// MarshalJSON writes the output with "type":"bash_code_execution_output".
-func (o BashCodeExecutionOutput) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
 
 // BashCodeExecutionToolResultError is a
 // "bash_code_execution_tool_result_error": the command could not run.
@@ -245,16 +172,6 @@ type BashCodeExecutionToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (BashCodeExecutionToolResultError) isBashCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *BashCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"bash_code_execution_tool_result_error" and Extra.
-func (v BashCodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v BashCodeExecutionToolResultError) validate(path string) error {
 	return toolError(v).validate(path)
 }
@@ -264,13 +181,6 @@ func (v BashCodeExecutionToolResultError) validate(path string) error {
 type UnknownBashCodeExecutionToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func (UnknownBashCodeExecutionToolResultContent) isBashCodeExecutionToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownBashCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
-	return marshalJSON(v)
 }
 
 func (UnknownBashCodeExecutionToolResultContent) validate(string) error { return nil }
@@ -291,16 +201,6 @@ type TextEditorCodeExecutionToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TextEditorCodeExecutionToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *TextEditorCodeExecutionToolResultBlock) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, b)
-}
-
-// MarshalJSON writes the block with "type":"text_editor_code_execution_tool_result" and Extra.
-func (b TextEditorCodeExecutionToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b TextEditorCodeExecutionToolResultBlock) validate(path string) error {
 	return toolResult[TextEditorCodeExecutionToolResultContent](b).validate(path)
@@ -348,16 +248,6 @@ type TextEditorCodeExecutionViewResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (TextEditorCodeExecutionViewResult) isTextEditorCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *TextEditorCodeExecutionViewResult) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"text_editor_code_execution_view_result" and Extra.
-func (v TextEditorCodeExecutionViewResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (TextEditorCodeExecutionViewResult) validate(string) error { return nil }
 
 // TextEditorCodeExecutionCreateResult is a
@@ -368,16 +258,6 @@ type TextEditorCodeExecutionCreateResult struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TextEditorCodeExecutionCreateResult) isTextEditorCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *TextEditorCodeExecutionCreateResult) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"text_editor_code_execution_create_result" and Extra.
-func (v TextEditorCodeExecutionCreateResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (TextEditorCodeExecutionCreateResult) validate(string) error { return nil }
 
@@ -395,16 +275,6 @@ type TextEditorCodeExecutionStrReplaceResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (TextEditorCodeExecutionStrReplaceResult) isTextEditorCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *TextEditorCodeExecutionStrReplaceResult) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"text_editor_code_execution_str_replace_result" and Extra.
-func (v TextEditorCodeExecutionStrReplaceResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (TextEditorCodeExecutionStrReplaceResult) validate(string) error { return nil }
 
 // TextEditorCodeExecutionToolResultError is a
@@ -418,16 +288,6 @@ type TextEditorCodeExecutionToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (TextEditorCodeExecutionToolResultError) isTextEditorCodeExecutionToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *TextEditorCodeExecutionToolResultError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, v)
-}
-
-// MarshalJSON writes the value with "type":"text_editor_code_execution_tool_result_error" and Extra.
-func (v TextEditorCodeExecutionToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v TextEditorCodeExecutionToolResultError) validate(path string) error {
 	if v.ErrorCode == "" {
 		return invalid(path+".error_code", "must not be empty")
@@ -440,13 +300,6 @@ func (v TextEditorCodeExecutionToolResultError) validate(path string) error {
 type UnknownTextEditorCodeExecutionToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
-}
-
-func (UnknownTextEditorCodeExecutionToolResultContent) isTextEditorCodeExecutionToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownTextEditorCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) {
-	return marshalJSON(v)
 }
 
 func (UnknownTextEditorCodeExecutionToolResultContent) validate(string) error { return nil }
@@ -466,14 +319,6 @@ type ToolSearchToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolSearchToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolSearchToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"tool_search_tool_result" and Extra.
-func (b ToolSearchToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolSearchToolResultBlock) validate(path string) error {
 	return toolResult[ToolSearchToolResultContent](b).validate(path)
@@ -500,14 +345,6 @@ type ToolSearchToolSearchResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolSearchToolSearchResult) isToolSearchToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *ToolSearchToolSearchResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"tool_search_tool_search_result" and Extra.
-func (v ToolSearchToolSearchResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v ToolSearchToolSearchResult) validate(path string) error {
 	for i, r := range v.ToolReferences {
 		if err := r.validate(fmt.Sprintf("%s.tool_references[%d]", path, i)); err != nil {
@@ -529,14 +366,6 @@ type ToolSearchToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolSearchToolResultError) isToolSearchToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *ToolSearchToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"tool_search_tool_result_error" and Extra.
-func (v ToolSearchToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v ToolSearchToolResultError) validate(path string) error {
 	if v.ErrorCode == "" {
 		return invalid(path+".error_code", "must not be empty")
@@ -550,11 +379,6 @@ type UnknownToolSearchToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownToolSearchToolResultContent) isToolSearchToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownToolSearchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (UnknownToolSearchToolResultContent) validate(string) error { return nil }
 
@@ -573,14 +397,6 @@ type AdvisorToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (AdvisorToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *AdvisorToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"advisor_tool_result" and Extra.
-func (b AdvisorToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b AdvisorToolResultBlock) validate(path string) error {
 	return toolResult[AdvisorToolResultContent](b).validate(path)
@@ -610,14 +426,6 @@ type AdvisorResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AdvisorResult) isAdvisorToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"advisor_result" and Extra.
-func (v AdvisorResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (AdvisorResult) validate(string) error { return nil }
 
 // AdvisorRedactedResult is an "advisor_redacted_result": the advice,
@@ -631,14 +439,6 @@ type AdvisorRedactedResult struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AdvisorRedactedResult) isAdvisorToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorRedactedResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"advisor_redacted_result" and Extra.
-func (v AdvisorRedactedResult) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (AdvisorRedactedResult) validate(string) error { return nil }
 
 // AdvisorToolResultError is an "advisor_tool_result_error": the advisor
@@ -650,14 +450,6 @@ type AdvisorToolResultError struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AdvisorToolResultError) isAdvisorToolResultContent() {}
-
-// UnmarshalJSON decodes the value, keeping unknown members in Extra.
-func (v *AdvisorToolResultError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON writes the value with "type":"advisor_tool_result_error" and Extra.
-func (v AdvisorToolResultError) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 func (v AdvisorToolResultError) validate(path string) error { return toolError(v).validate(path) }
 
 // UnknownAdvisorToolResultContent holds advisor content this version cannot name; Raw is written back
@@ -666,10 +458,5 @@ type UnknownAdvisorToolResultContent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownAdvisorToolResultContent) isAdvisorToolResultContent() {}
-
-// MarshalJSON returns Raw unchanged.
-func (v UnknownAdvisorToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
 
 func (UnknownAdvisorToolResultContent) validate(string) error { return nil }

@@ -51,14 +51,6 @@ type Base64ImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (Base64ImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64ImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"base64" and Extra.
-func (s Base64ImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s Base64ImageSource) validate(path string) error {
 	switch s.MediaType {
 	case ImageMediaTypeJPEG, ImageMediaTypePNG, ImageMediaTypeGIF, ImageMediaTypeWebP:
@@ -79,14 +71,6 @@ type URLImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (URLImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s URLImageSource) validate(path string) error {
 	if s.URL == "" {
 		return invalid(path+".url", "must not be empty")
@@ -102,14 +86,6 @@ type FileImageSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FileImageSource) isImageSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileImageSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s FileImageSource) validate(path string) error {
 	if s.FileID == "" {
 		return invalid(path+".file_id", "must not be empty")
@@ -123,11 +99,6 @@ type UnknownImageSource struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownImageSource) isImageSource() {}
-
-// MarshalJSON returns Raw unchanged.
-func (s UnknownImageSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (UnknownImageSource) validate(string) error { return nil }
 
@@ -160,14 +131,6 @@ type Base64PDFSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (Base64PDFSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *Base64PDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"base64" and Extra.
-func (s Base64PDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s Base64PDFSource) validate(path string) error {
 	if s.MediaType != MediaTypePDF {
 		return invalid(path+".media_type", "must be %q, got %q", MediaTypePDF, s.MediaType)
@@ -186,14 +149,6 @@ type PlainTextSource struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (PlainTextSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *PlainTextSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"text" and Extra.
-func (s PlainTextSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s PlainTextSource) validate(path string) error {
 	if s.MediaType != MediaTypePlainText {
@@ -214,14 +169,6 @@ type ContentSource struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ContentSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *ContentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with its "type" and Extra.
-func (s ContentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (s ContentSource) validate(path string) error {
 	if s.Content == nil {
@@ -247,14 +194,6 @@ type URLPDFSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (URLPDFSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *URLPDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"url" and Extra.
-func (s URLPDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s URLPDFSource) validate(path string) error {
 	if s.URL == "" {
 		return invalid(path+".url", "must not be empty")
@@ -270,14 +209,6 @@ type FileDocumentSource struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (FileDocumentSource) isDocumentSource() {}
-
-// UnmarshalJSON decodes the source, keeping unknown members in Extra.
-func (s *FileDocumentSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON writes the source with "type":"file" and Extra.
-func (s FileDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 func (s FileDocumentSource) validate(path string) error {
 	if s.FileID == "" {
 		return invalid(path+".file_id", "must not be empty")
@@ -291,10 +222,5 @@ type UnknownDocumentSource struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownDocumentSource) isDocumentSource() {}
-
-// MarshalJSON returns Raw unchanged.
-func (s UnknownDocumentSource) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 func (UnknownDocumentSource) validate(string) error { return nil }

@@ -16,10 +16,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(MessageDeltaFields{}, MessageDeltaUsage{})
-}
-
 // messageStreamEventUnion is the table of the stream events. An event is
 // named twice, by its SSE event name and its payload's "type";
 // decodeMessageStreamEvent takes only events whose two names agree.
@@ -156,14 +152,6 @@ type MessageStartEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MessageStartEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"message_start" and Extra.
-func (e MessageStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // ContentBlockStartEvent is the "content_block_start" event: it opens block
 // Index (0, 1, 2 … in order) in its initial form (empty text, thinking and
 // signature; tool input {}), or complete for blocks that get no deltas
@@ -175,15 +163,6 @@ type ContentBlockStartEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ContentBlockStartEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
-// "index" that is absent or null is an error.
-func (e *ContentBlockStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"content_block_start" and Extra.
-func (e ContentBlockStartEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // ContentBlockDeltaEvent is the "content_block_delta" event: a piece of
 // block Index.
 type ContentBlockDeltaEvent struct {
@@ -193,15 +172,6 @@ type ContentBlockDeltaEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ContentBlockDeltaEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
-// "index" that is absent or null is an error.
-func (e *ContentBlockDeltaEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"content_block_delta" and Extra.
-func (e ContentBlockDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // ContentBlockStopEvent is the "content_block_stop" event: block Index is
 // complete.
 type ContentBlockStopEvent struct {
@@ -209,15 +179,6 @@ type ContentBlockStopEvent struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ContentBlockStopEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra. An
-// "index" that is absent or null is an error.
-func (e *ContentBlockStopEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"content_block_stop" and Extra.
-func (e ContentBlockStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // MessageDeltaEvent is the "message_delta" event, near the end of a stream:
 // the stop reason and the final usage counters.
@@ -231,16 +192,10 @@ type MessageDeltaEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MessageDeltaEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageDeltaEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"message_delta" and Extra.
-func (e MessageDeltaEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // MessageDeltaFields is the delta member of a message_delta event: the
 // top-level message fields known only at the end.
+//
+//mms:json
 type MessageDeltaFields struct {
 	// StopReason is why generation stopped (empty: null).
 	StopReason StopReason `json:"stop_reason"`
@@ -255,17 +210,13 @@ type MessageDeltaFields struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the fields, keeping unknown members in Extra.
-func (d *MessageDeltaFields) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the fields with Extra.
-func (d MessageDeltaFields) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // MessageDeltaUsage is the usage member of a message_delta event. Every
 // counter is a whole-message total, not an increment: the accumulator
 // replaces the message's values, never adds. The nullable
 // members are nil when absent or null (an explicit null is recorded in
 // Extra).
+//
+//mms:json
 type MessageDeltaUsage struct {
 	// OutputTokens is the cumulative output token count.
 	OutputTokens int  `json:"output_tokens"`
@@ -283,12 +234,6 @@ type MessageDeltaUsage struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the usage, keeping unknown members in Extra.
-func (u *MessageDeltaUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
-
-// MarshalJSON writes the usage with Extra.
-func (u MessageDeltaUsage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // MessageStopEvent is the "message_stop" event, the last of a successful
 // stream.
 type MessageStopEvent struct {
@@ -296,27 +241,11 @@ type MessageStopEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MessageStopEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *MessageStopEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"message_stop" and Extra.
-func (e MessageStopEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-
 // PingEvent is the "ping" keep-alive event; it may come at any point.
 type PingEvent struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (PingEvent) isMessageStreamEvent() {}
-
-// UnmarshalJSON decodes the event, keeping unknown members in Extra.
-func (e *PingEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-
-// MarshalJSON writes the event with "type":"ping" and Extra.
-func (e PingEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // UnknownStreamEvent is an event this SDK version cannot name: an unknown
 // SSE event name, or a known name whose payload has another "type" (or
@@ -358,14 +287,6 @@ type TextDelta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (TextDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *TextDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"text_delta" and Extra.
-func (d TextDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // InputJSONDelta is an "input_json_delta": a fragment of a tool call's
 // input (tool_use, server_tool_use, mcp_tool_use). Fragments are not JSON
 // on their own; the accumulator parses their concatenation at the block's
@@ -375,14 +296,6 @@ type InputJSONDelta struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (InputJSONDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *InputJSONDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"input_json_delta" and Extra.
-func (d InputJSONDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ThinkingDelta is a "thinking_delta": text appended to a thinking block.
 type ThinkingDelta struct {
@@ -395,14 +308,6 @@ type ThinkingDelta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ThinkingDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *ThinkingDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"thinking_delta" and Extra.
-func (d ThinkingDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // SignatureDelta is a "signature_delta": the signature of a thinking block,
 // normally one per block just before its stop.
 type SignatureDelta struct {
@@ -411,14 +316,6 @@ type SignatureDelta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (SignatureDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *SignatureDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"signature_delta" and Extra.
-func (d SignatureDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // CitationsDelta is a "citations_delta": one citation appended to a text
 // block's citations.
 type CitationsDelta struct {
@@ -426,14 +323,6 @@ type CitationsDelta struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (CitationsDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *CitationsDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"citations_delta" and Extra.
-func (d CitationsDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // CompactionDelta is a "compaction_delta" (beta): the content of a
 // compaction block. The accumulator replaces both fields, as the official
@@ -447,25 +336,12 @@ type CompactionDelta struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CompactionDelta) isContentBlockDelta() {}
-
-// UnmarshalJSON decodes the delta, keeping unknown members in Extra.
-func (d *CompactionDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON writes the delta with "type":"compaction_delta" and Extra.
-func (d CompactionDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // UnknownDelta holds a delta type this version cannot name; Raw is written
 // back verbatim. The accumulator ignores it.
 type UnknownDelta struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownDelta) isContentBlockDelta() {}
-
-// MarshalJSON returns Raw unchanged.
-func (d UnknownDelta) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // ---------------------------------------------------------------------------
 // decoding
@@ -477,10 +353,6 @@ type unknownEvent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (unknownEvent) isMessageStreamEvent() {}
-
-func (e unknownEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // decodeMessageStreamEvent decodes one SSE event of a Messages stream by its
 // event name. An unknown name, or a known name whose payload carries another

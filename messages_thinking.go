@@ -39,6 +39,8 @@ const MinThinkingBudget = 1024
 
 // ThinkingConfigEnabled turns on thinking with a fixed token budget. Some of
 // the newest models prefer [ThinkingConfigAdaptive].
+//
+//mms:json request
 type ThinkingConfigEnabled struct {
 	// BudgetTokens caps the thinking tokens: at least MinThinkingBudget and
 	// less than max_tokens. Required.
@@ -49,14 +51,6 @@ type ThinkingConfigEnabled struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ThinkingConfigEnabled) isThinkingConfig() {}
-
-// UnmarshalJSON decodes the config.
-func (c *ThinkingConfigEnabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the config with "type":"enabled".
-func (c ThinkingConfigEnabled) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
 func (c ThinkingConfigEnabled) validate(path string) error {
 	if c.BudgetTokens < MinThinkingBudget {
 		return invalid(path+".budget_tokens", "must be at least %d, got %d", MinThinkingBudget, c.BudgetTokens)
@@ -65,6 +59,8 @@ func (c ThinkingConfigEnabled) validate(path string) error {
 }
 
 // ThinkingConfigAdaptive lets the model choose how much to think.
+//
+//mms:json request
 type ThinkingConfigAdaptive struct {
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
@@ -72,26 +68,14 @@ type ThinkingConfigAdaptive struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ThinkingConfigAdaptive) isThinkingConfig()     {}
 func (ThinkingConfigAdaptive) validate(string) error { return nil }
 
-// UnmarshalJSON decodes the config.
-func (c *ThinkingConfigAdaptive) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the config with "type":"adaptive".
-func (c ThinkingConfigAdaptive) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
 // ThinkingConfigDisabled turns thinking off.
+//
+//mms:json request
 type ThinkingConfigDisabled struct{}
 
-func (ThinkingConfigDisabled) isThinkingConfig()     {}
 func (ThinkingConfigDisabled) validate(string) error { return nil }
-
-// UnmarshalJSON accepts the config; it has no members besides its type.
-func (c *ThinkingConfigDisabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes {"type":"disabled"}.
-func (c ThinkingConfigDisabled) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnknownThinkingConfig holds a thinking type this SDK version cannot name.
 // Raw is written back verbatim.
@@ -99,11 +83,6 @@ type UnknownThinkingConfig struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownThinkingConfig) isThinkingConfig() {}
-
-// MarshalJSON writes Raw unchanged.
-func (c UnknownThinkingConfig) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c UnknownThinkingConfig) validate(path string) error {
 	if !codec.IsObject(c.Raw) {

@@ -7,10 +7,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(BrowserTab{}, BrowserStateChanges(nil))
-}
-
 // ToolResultBlock is a "tool_result" block: the caller's answer to a
 // [ToolUseBlock]. Build a text answer with [ToolResult].
 type ToolResultBlock struct {
@@ -33,14 +29,6 @@ type ToolResultBlock struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ToolResultBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *ToolResultBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with its "type" and Extra.
-func (b ToolResultBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
 func (b ToolResultBlock) validate(path string) error {
 	if err := checkToolID(path+".tool_use_id", b.ToolUseID); err != nil {
@@ -93,14 +81,6 @@ type BrowserStateBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (BrowserStateBlock) isContentBlock() {}
-
-// UnmarshalJSON decodes the block, keeping unknown members in Extra.
-func (b *BrowserStateBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
-
-// MarshalJSON writes the block with "type":"browser_state" and Extra.
-func (b BrowserStateBlock) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
-
 func (b BrowserStateBlock) validate(path string) error {
 	if b.Tabs == nil {
 		return invalid(path+".tabs", "is required")
@@ -134,6 +114,8 @@ func (b BrowserStateBlock) validate(path string) error {
 }
 
 // BrowserTab is one open tab of a [BrowserStateBlock].
+//
+//mms:json
 type BrowserTab struct {
 	TabID string `json:"tab_id"`
 	Title string `json:"title"`
@@ -143,12 +125,6 @@ type BrowserTab struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the tab, keeping unknown members in Extra.
-func (t *BrowserTab) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tab with Extra.
-func (t BrowserTab) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 // A BrowserStateChange is one entry of [BrowserStateBlock].StateChanges.
 // Variants: [TabOpenedChange], [DownloadStartedChange],
@@ -162,10 +138,9 @@ type BrowserStateChange interface {
 
 // BrowserStateChanges is a list of browser state changes. It owns the union
 // decoding.
+//
+//mms:json
 type BrowserStateChanges []BrowserStateChange
-
-// UnmarshalJSON decodes each element by its "type".
-func (c *BrowserStateChanges) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 var browserStateChangeUnion = codec.NewUnion[BrowserStateChange]("BrowserStateChange", UnknownBrowserStateChange{}).
 	Add("tab_opened", TabOpenedChange{}).
@@ -179,14 +154,6 @@ type TabOpenedChange struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TabOpenedChange) isBrowserStateChange() {}
-
-// UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *TabOpenedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the change with "type":"tab_opened" and Extra.
-func (c TabOpenedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c TabOpenedChange) validate(path string) error {
 	if c.TabID == "" {
@@ -202,14 +169,6 @@ type DownloadStartedChange struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (DownloadStartedChange) isBrowserStateChange() {}
-
-// UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadStartedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the change with "type":"download_started" and Extra.
-func (c DownloadStartedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (c DownloadStartedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
@@ -237,14 +196,6 @@ type DownloadCompletedChange struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (DownloadCompletedChange) isBrowserStateChange() {}
-
-// UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadCompletedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the change with "type":"download_completed" and Extra.
-func (c DownloadCompletedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 func (c DownloadCompletedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
 }
@@ -259,14 +210,6 @@ type DownloadFailedChange struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (DownloadFailedChange) isBrowserStateChange() {}
-
-// UnmarshalJSON decodes the change, keeping unknown members in Extra.
-func (c *DownloadFailedChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the change with "type":"download_failed" and Extra.
-func (c DownloadFailedChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 func (c DownloadFailedChange) validate(path string) error {
 	return validateDownload(path, c.DownloadID, c.URL)
 }
@@ -277,10 +220,5 @@ type UnknownBrowserStateChange struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownBrowserStateChange) isBrowserStateChange() {}
-
-// MarshalJSON returns Raw unchanged.
-func (c UnknownBrowserStateChange) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 func (UnknownBrowserStateChange) validate(string) error { return nil }

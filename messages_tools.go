@@ -10,11 +10,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(Tools(nil))
-	codec.Register(CustomTool{}, customToolSpec)
-}
-
 // Request configuration: tools, tool_choice, thinking, output_config,
 // output_format, metadata, context_management and mcp_servers.
 //
@@ -80,10 +75,9 @@ type Tool interface {
 
 // Tools is a request's tools list. It decodes each entry into its [Tool]
 // variant.
+//
+//mms:json request
 type Tools []Tool
-
-// UnmarshalJSON decodes a JSON array of tool definitions.
-func (ts *Tools) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, ts) }
 
 // validate checks every tool; path is the list's own ("tools").
 func (ts Tools) validate(path string) error {
@@ -177,11 +171,7 @@ type UnknownTool struct {
 	Raw json.RawMessage
 }
 
-func (UnknownTool) isTool()         {}
 func (UnknownTool) betas() []string { return nil }
-
-// MarshalJSON writes Raw unchanged.
-func (t UnknownTool) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
 func (t UnknownTool) validate(path string) error {
 	if !codec.IsObject(t.Raw) {
@@ -193,6 +183,8 @@ func (t UnknownTool) validate(path string) error {
 // A CustomTool is a tool the client defines and runs: the model calls it with
 // a tool_use block whose input matches InputSchema, and the client answers
 // with a tool_result.
+//
+//mms:json request spec=customToolSpec
 type CustomTool struct {
 	// Name appears in tool_use.name; 1 to 128 characters from
 	// [a-zA-Z0-9_-].
@@ -227,12 +219,6 @@ type CustomTool struct {
 
 func (CustomTool) isTool()         {}
 func (CustomTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a custom tool with or without its "type".
-func (t *CustomTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with "type":"custom" unless OmitType is set.
-func (t CustomTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 // customToolSpec writes "type":"custom" first unless OmitType is set, and
 // on decode sets OmitType when the object had no type or a null one (kept

@@ -9,11 +9,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
-func init() {
-	codec.Objects(WebFetchCitations{})
-	codec.Register(UserLocation{}, codec.Spec{Type: "approximate"})
-}
-
 // Versioned tools (spec). Each has a Version field holding its wire
 // "type" and a Name field holding the fixed name the service expects for
 // that type: encoding fills Name in when it is empty, decoding keeps what the
@@ -39,6 +34,8 @@ func family[V ~string](tool Tool, name string, versions ...V) toolFamily {
 // toolFamilies is the one table of the versioned tools: the tools union's
 // decoder (toolUnion) and the fixed names (fixedToolName) derive from it. A
 // new version is one more entry in its family's row.
+//
+//mms:variants Tool
 var toolFamilies = []toolFamily{
 	family(BashTool{}, "bash", Bash20250124, Bash20241022),
 	family(CodeExecutionTool{}, "code_execution",
@@ -131,6 +128,8 @@ const (
 
 // A BashTool lets the model run shell commands that the client executes.
 // Its name is always "bash".
+//
+//mms:json request
 type BashTool struct {
 	// Version is the wire type, e.g. Bash20250124. Required.
 	Version BashVersion `json:"type"`
@@ -149,14 +148,6 @@ type BashTool struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (BashTool) isTool() {}
-
-// UnmarshalJSON decodes a bash tool.
-func (t *BashTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t BashTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t BashTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -186,6 +177,8 @@ const (
 
 // A CodeExecutionTool lets the model run code in a server-side container.
 // Its name is always "code_execution".
+//
+//mms:json request
 type CodeExecutionTool struct {
 	// Version is the wire type, e.g. CodeExecution20260120. Required.
 	Version CodeExecutionVersion `json:"type"`
@@ -203,14 +196,7 @@ type CodeExecutionTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (CodeExecutionTool) isTool()         {}
 func (CodeExecutionTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a code execution tool.
-func (t *CodeExecutionTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t CodeExecutionTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t CodeExecutionTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -232,6 +218,8 @@ const Memory20250818 MemoryToolVersion = "memory_20250818"
 
 // A MemoryTool gives the model a file-like memory that the client stores.
 // Its name is always "memory".
+//
+//mms:json request
 type MemoryTool struct {
 	// Version is the wire type, Memory20250818. Required.
 	Version MemoryToolVersion `json:"type"`
@@ -251,14 +239,7 @@ type MemoryTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MemoryTool) isTool()         {}
 func (MemoryTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a memory tool.
-func (t *MemoryTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t MemoryTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t MemoryTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -283,6 +264,8 @@ const (
 )
 
 // A TextEditorTool lets the model view and edit files that the client holds.
+//
+//mms:json request
 type TextEditorTool struct {
 	// Version is the wire type, e.g. TextEditor20250728. Required.
 	Version TextEditorVersion `json:"type"`
@@ -304,14 +287,6 @@ type TextEditorTool struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (TextEditorTool) isTool() {}
-
-// UnmarshalJSON decodes a text editor tool.
-func (t *TextEditorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t TextEditorTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t TextEditorTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -350,6 +325,8 @@ const (
 
 // A ComputerTool lets the model drive a display (screenshots, mouse and
 // keyboard) that the client controls. Its name is always "computer".
+//
+//mms:json request
 type ComputerTool struct {
 	// Version is the wire type, e.g. Computer20251124. Required.
 	Version ComputerVersion `json:"type"`
@@ -376,14 +353,6 @@ type ComputerTool struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (ComputerTool) isTool() {}
-
-// UnmarshalJSON decodes a computer tool.
-func (t *ComputerTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t ComputerTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ComputerTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -431,6 +400,8 @@ const (
 // UserLocation is the approximate location of the end user, used to
 // localise web searches. Every field is optional; City, Region and Timezone,
 // when set, are 1 to 255 characters.
+//
+//mms:json request type=approximate
 type UserLocation struct {
 	// City name.
 	City string `json:"city,omitzero"`
@@ -443,12 +414,6 @@ type UserLocation struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes a user location.
-func (l *UserLocation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
-
-// MarshalJSON writes the location with its constant "type":"approximate".
-func (l UserLocation) MarshalJSON() ([]byte, error) { return marshalRequest(l) }
 
 // Bounds of a user location's members (the service's request schema,
 // BetaUserLocation). The service checks the country's length only, so a
@@ -503,6 +468,8 @@ const (
 
 // A WebSearchTool lets the model search the web on the server. Its name is
 // always "web_search".
+//
+//mms:json request
 type WebSearchTool struct {
 	// Version is the wire type, e.g. WebSearch20260318. Required.
 	Version WebSearchVersion `json:"type"`
@@ -533,14 +500,7 @@ type WebSearchTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebSearchTool) isTool()         {}
 func (WebSearchTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a web search tool.
-func (t *WebSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t WebSearchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t WebSearchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -578,6 +538,8 @@ const (
 
 // WebFetchCitations switches citations of fetched documents on or off (off by
 // default).
+//
+//mms:json request
 type WebFetchCitations struct {
 	// Enabled turns citations on.
 	Enabled bool `json:"enabled,omitzero"`
@@ -585,14 +547,10 @@ type WebFetchCitations struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the citations setting.
-func (c *WebFetchCitations) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the citations setting.
-func (c WebFetchCitations) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
-
 // A WebFetchTool lets the model fetch web pages and PDFs on the server. Its
 // name is always "web_fetch".
+//
+//mms:json request
 type WebFetchTool struct {
 	// Version is the wire type, e.g. WebFetch20260318. Required.
 	Version WebFetchVersion `json:"type"`
@@ -628,14 +586,7 @@ type WebFetchTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (WebFetchTool) isTool()         {}
 func (WebFetchTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a web fetch tool.
-func (t *WebFetchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t WebFetchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t WebFetchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -677,6 +628,8 @@ const (
 // A ToolSearchTool lets the model search the request's deferred tools
 // (DeferLoading) and load the ones it needs. Its name is
 // "tool_search_tool_bm25" or "tool_search_tool_regex", after Version.
+//
+//mms:json request
 type ToolSearchTool struct {
 	// Version is the wire type, e.g. ToolSearchBM25_20251119. Required.
 	Version ToolSearchVersion `json:"type"`
@@ -694,14 +647,7 @@ type ToolSearchTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ToolSearchTool) isTool()         {}
 func (ToolSearchTool) betas() []string { return nil }
-
-// UnmarshalJSON decodes a tool search tool.
-func (t *ToolSearchTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t ToolSearchTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ToolSearchTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {
@@ -719,6 +665,8 @@ const Advisor20260301 AdvisorVersion = "advisor_20260301"
 
 // An AdvisorTool lets the model consult another model on the server. Its
 // name is always "advisor". Beta-only: it needs advisor-tool-2026-03-01.
+//
+//mms:json request
 type AdvisorTool struct {
 	// Version is the wire type, Advisor20260301. Required.
 	Version AdvisorVersion `json:"type"`
@@ -744,14 +692,7 @@ type AdvisorTool struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (AdvisorTool) isTool()         {}
 func (AdvisorTool) betas() []string { return []string{betaAdvisorTool} }
-
-// UnmarshalJSON decodes an advisor tool.
-func (t *AdvisorTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the tool with its type and fixed name.
-func (t AdvisorTool) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t AdvisorTool) validate(path string) error {
 	if err := validateVersioned(path, string(t.Version), t.Name); err != nil {

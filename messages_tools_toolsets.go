@@ -5,13 +5,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
-
-func init() {
-	codec.Objects(ToolsetConfig{})
-}
 
 // Toolsets (spec): one tools entry that stands for a family of member
 // tools, each configurable by member name. Toolsets take no name,
@@ -19,6 +13,8 @@ func init() {
 
 // ToolsetConfig configures one member of a toolset, or (as an MCP toolset's
 // DefaultConfig) all of them.
+//
+//mms:json request
 type ToolsetConfig struct {
 	// Enabled false withholds the member; nil inherits (enabled by default).
 	Enabled *bool `json:"enabled,omitzero"`
@@ -28,12 +24,6 @@ type ToolsetConfig struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes a toolset member config.
-func (c *ToolsetConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON writes the config.
-func (c ToolsetConfig) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // computerToolsetMembers lists the computer toolset's members (spec).
 func computerToolsetMembers() []string {
@@ -100,6 +90,8 @@ const ComputerToolset20260801 ComputerToolsetVersion = "computer_toolset_2026080
 // A ComputerToolset offers the computer-use actions (screenshot, left_click,
 // type, zoom, ...) as member tools that the client executes. Configs tunes
 // members by name.
+//
+//mms:json request
 type ComputerToolset struct {
 	// Version is the wire type, ComputerToolset20260801. Required.
 	Version ComputerToolsetVersion `json:"type"`
@@ -114,14 +106,7 @@ type ComputerToolset struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (ComputerToolset) isTool()         {}
 func (ComputerToolset) betas() []string { return nil }
-
-// UnmarshalJSON decodes a computer toolset.
-func (t *ComputerToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the toolset with its type.
-func (t ComputerToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t ComputerToolset) validate(path string) error {
 	if t.Version == "" {
@@ -143,6 +128,8 @@ const BrowserToolset20260801 BrowserToolsetVersion = "browser_toolset_20260801"
 // A BrowserToolset offers browser actions (navigate, read_page, left_click,
 // new_tab, ...) as member tools that the client executes. Configs tunes
 // members by name.
+//
+//mms:json request
 type BrowserToolset struct {
 	// Version is the wire type, BrowserToolset20260801. Required.
 	Version BrowserToolsetVersion `json:"type"`
@@ -157,14 +144,7 @@ type BrowserToolset struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (BrowserToolset) isTool()         {}
 func (BrowserToolset) betas() []string { return nil }
-
-// UnmarshalJSON decodes a browser toolset.
-func (t *BrowserToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the toolset with its type.
-func (t BrowserToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 func (t BrowserToolset) validate(path string) error {
 	if t.Version == "" {
@@ -181,6 +161,8 @@ const mcpToolsetType = "mcp_toolset"
 
 // An MCPToolset offers the tools of one remote MCP server named in the
 // request's mcp_servers. Beta-only: it needs mcp-client-2025-11-20.
+//
+//mms:json request
 type MCPToolset struct {
 	// MCPServerName is the name of an entry of mcp_servers; 1 to 255
 	// characters. Required.
@@ -197,14 +179,7 @@ type MCPToolset struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolset) isTool()         {}
 func (MCPToolset) betas() []string { return []string{betaMCPClient20251120} }
-
-// UnmarshalJSON decodes an MCP toolset.
-func (t *MCPToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON writes the toolset with "type":"mcp_toolset".
-func (t MCPToolset) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
 
 // maxMCPServerNameLen bounds mcp_toolset.mcp_server_name
 // (the service's request schema, BetaMCPToolset).

@@ -7,14 +7,8 @@ import (
 	"net/url"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(ModelInfo{}, codec.Spec{Type: "model"})
-	codec.Objects(ModelCapabilities{}, CapabilitySupport{}, ContextManagementCapability{}, EffortCapability{}, ThinkingCapability{}, ThinkingCapabilityTypes{})
-}
 
 // ModelsService lists and retrieves the models the service offers
 // (/v1/models). Reach it as client.Models. The endpoints need no beta; betas
@@ -96,6 +90,8 @@ func (s *ModelsService) Get(ctx context.Context, modelID string, opts ...option.
 // session's model setting is [ModelConfig]; [AgentModel] builds its
 // params.) Members this SDK version does not model are kept in Extra, so
 // json.Marshal writes a reply back without loss.
+//
+//mms:json type=model
 type ModelInfo struct {
 	// ID is the model identifier, e.g. "mms-large-1".
 	ID string `json:"id"`
@@ -118,13 +114,9 @@ type ModelInfo struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a model record, keeping unknown members in Extra.
-func (m *ModelInfo) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (m ModelInfo) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
-
 // ModelCapabilities says what a model supports.
+//
+//mms:json
 type ModelCapabilities struct {
 	// Batch is support for the Message Batches API.
 	Batch CapabilitySupport `json:"batch"`
@@ -148,27 +140,19 @@ type ModelCapabilities struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ModelCapabilities) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c ModelCapabilities) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // CapabilitySupport says whether one capability is supported.
+//
+//mms:json
 type CapabilitySupport struct {
 	Supported bool `json:"supported"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *CapabilitySupport) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c CapabilitySupport) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // ContextManagementCapability lists the supported context-management
 // strategies; a strategy the service reports as null is nil.
+//
+//mms:json
 type ContextManagementCapability struct {
 	Supported             bool               `json:"supported"`
 	ClearThinking20251015 *CapabilitySupport `json:"clear_thinking_20251015"`
@@ -178,14 +162,10 @@ type ContextManagementCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ContextManagementCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c ContextManagementCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // EffortCapability lists the supported effort levels; XHigh is nil when the
 // service reports it as null.
+//
+//mms:json
 type EffortCapability struct {
 	Supported bool               `json:"supported"`
 	Low       CapabilitySupport  `json:"low"`
@@ -197,13 +177,9 @@ type EffortCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *EffortCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c EffortCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // ThinkingCapability lists the supported thinking modes.
+//
+//mms:json
 type ThinkingCapability struct {
 	Supported bool                    `json:"supported"`
 	Types     ThinkingCapabilityTypes `json:"types"`
@@ -211,22 +187,12 @@ type ThinkingCapability struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ThinkingCapability) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c ThinkingCapability) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // ThinkingCapabilityTypes lists support per thinking type.
+//
+//mms:json
 type ThinkingCapabilityTypes struct {
 	Enabled  CapabilitySupport `json:"enabled"`
 	Adaptive CapabilitySupport `json:"adaptive"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *ThinkingCapabilityTypes) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record, Extra included.
-func (c ThinkingCapabilityTypes) MarshalJSON() ([]byte, error) { return marshalJSON(c) }

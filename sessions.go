@@ -13,17 +13,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(Session{}, codec.Spec{Type: "session"})
-	codec.Register(SessionAgent{}, codec.Spec{Type: "agent"})
-	codec.Register(SessionMultiagent{}, codec.Spec{Type: "coordinator"})
-	codec.Register(SessionBudget{}, codec.Spec{Type: "limit"})
-	codec.Register(OutcomeEvaluation{}, codec.Spec{Type: "outcome_evaluation"})
-	codec.Register(SessionDeleted{}, codec.Spec{Type: "session_deleted"})
-	codec.Objects(SessionUsage{}, SessionCacheCreation{}, SessionCost{}, SessionServerToolUse{}, SessionStats{},
-		SessionCreateParams{}, SessionUpdateParams{}, SessionAgentUpdate{})
-}
-
 // SessionsService creates, retrieves, updates, lists, deletes and
 // archives sessions (/v1/sessions); Resources and Threads reach a
 // session's resources and threads. Reach it as client.Sessions. Every call
@@ -61,6 +50,8 @@ const (
 // Session is a session's record (the wire type "session"). Members this
 // SDK version does not model are kept in Extra, so json.Marshal writes a
 // reply back without loss.
+//
+//mms:json type=session
 type Session struct {
 	// ID identifies the session ("sesn_…").
 	ID string `json:"id"`
@@ -105,14 +96,10 @@ type Session struct {
 // Created parses CreatedAt.
 func (s Session) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (s *Session) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (s Session) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // SessionAgent is the snapshot of a session's agent (the wire type
 // "agent"): one version of it, with the session's overrides applied.
+//
+//mms:json type=agent
 type SessionAgent struct {
 	// ID and Version name the agent version the snapshot was taken from.
 	ID      string `json:"id"`
@@ -135,26 +122,16 @@ type SessionAgent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the snapshot, keeping unknown members in Extra.
-func (a *SessionAgent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-
-// MarshalJSON encodes the snapshot, Extra included.
-func (a SessionAgent) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
-
 // SessionMultiagent is a session agent's roster (the wire type
 // "coordinator").
+//
+//mms:json type=coordinator
 type SessionMultiagent struct {
 	// Agents are the roster's members.
 	Agents []ThreadAgent `json:"agents"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the roster, keeping unknown members in Extra.
-func (m *SessionMultiagent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
-
-// MarshalJSON encodes the roster, Extra included.
-func (m SessionMultiagent) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // A ThreadAgent is a member of a session's roster and the agent of a
 // session thread: [SessionThreadAgent], [RosterAdvisor] or
@@ -195,16 +172,10 @@ type UnknownThreadAgent struct {
 	Raw  json.RawMessage
 }
 
-func (SessionThreadAgent) isThreadAgent() {}
-func (RosterAdvisor) isThreadAgent()      {}
-func (UnknownThreadAgent) isThreadAgent() {}
-
-func (a SessionThreadAgent) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
-func (a *SessionThreadAgent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (u UnknownThreadAgent) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
-
 // SessionUsage is what a session (or a thread) has used so far. Absent
 // counts are 0.
+//
+//mms:json
 type SessionUsage struct {
 	InputTokens          int `json:"input_tokens,omitzero"`
 	OutputTokens         int `json:"output_tokens,omitzero"`
@@ -222,6 +193,8 @@ type SessionUsage struct {
 }
 
 // SessionCacheCreation splits a session's cache writes by lifetime.
+//
+//mms:json
 type SessionCacheCreation struct {
 	Ephemeral1hInputTokens int `json:"ephemeral_1h_input_tokens,omitzero"`
 	Ephemeral5mInputTokens int `json:"ephemeral_5m_input_tokens,omitzero"`
@@ -231,6 +204,8 @@ type SessionCacheCreation struct {
 
 // SessionCost is an amount of money: a decimal string, as "12.50", and
 // its currency ("USD", the only one the service documents).
+//
+//mms:json
 type SessionCost struct {
 	Amount   string `json:"amount"`
 	Currency string `json:"currency"`
@@ -239,6 +214,8 @@ type SessionCost struct {
 }
 
 // SessionServerToolUse counts a session's server tool requests.
+//
+//mms:json
 type SessionServerToolUse struct {
 	WebFetchRequests  int `json:"web_fetch_requests,omitzero"`
 	WebSearchRequests int `json:"web_search_requests,omitzero"`
@@ -247,6 +224,8 @@ type SessionServerToolUse struct {
 }
 
 // SessionStats are a session's times, in seconds.
+//
+//mms:json
 type SessionStats struct {
 	// ActiveSeconds is the running time, idle time excluded.
 	ActiveSeconds float64 `json:"active_seconds,omitzero"`
@@ -258,6 +237,8 @@ type SessionStats struct {
 
 // SessionBudget caps what a session may spend at list prices (the wire
 // type "limit"). [BudgetUSD] builds one.
+//
+//mms:json type=limit
 type SessionBudget struct {
 	// MaxListCost is the cap.
 	MaxListCost SessionCost `json:"max_list_cost"`
@@ -270,29 +251,6 @@ type SessionBudget struct {
 func BudgetUSD(amount string) SessionBudget {
 	return SessionBudget{MaxListCost: SessionCost{Amount: amount, Currency: "USD"}}
 }
-
-func (u *SessionUsage) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, u) }
-func (u SessionUsage) MarshalJSON() ([]byte, error)             { return marshalJSON(u) }
-func (c *SessionCacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-func (c SessionCacheCreation) MarshalJSON() ([]byte, error)     { return marshalJSON(c) }
-func (c *SessionCost) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, c) }
-func (c SessionCost) MarshalJSON() ([]byte, error)              { return marshalJSON(c) }
-func (s *SessionServerToolUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-func (s SessionServerToolUse) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
-func (s *SessionStats) UnmarshalJSON(data []byte) error         { return unmarshalJSON(data, s) }
-func (s SessionStats) MarshalJSON() ([]byte, error)             { return marshalJSON(s) }
-func (b *SessionBudget) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, b) }
-func (b SessionBudget) MarshalJSON() ([]byte, error)            { return marshalJSON(b) }
-func (e *OutcomeEvaluation) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (e OutcomeEvaluation) MarshalJSON() ([]byte, error)        { return marshalJSON(e) }
-func (d *SessionDeleted) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, d) }
-func (d SessionDeleted) MarshalJSON() ([]byte, error)           { return marshalJSON(d) }
-func (p SessionCreateParams) MarshalJSON() ([]byte, error)      { return marshalRequest(p) }
-func (p *SessionCreateParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, p) }
-func (p SessionUpdateParams) MarshalJSON() ([]byte, error)      { return marshalRequest(p) }
-func (p *SessionUpdateParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, p) }
-func (a SessionAgentUpdate) MarshalJSON() ([]byte, error)       { return marshalRequest(a) }
-func (a *SessionAgentUpdate) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, a) }
 
 // OutcomeResult is where an outcome's evaluation stands. Unknown values
 // pass through.
@@ -313,6 +271,8 @@ const (
 
 // OutcomeEvaluation is where one user.define_outcome stands (the wire
 // type "outcome_evaluation").
+//
+//mms:json type=outcome_evaluation
 type OutcomeEvaluation struct {
 	// OutcomeID identifies the outcome.
 	OutcomeID string `json:"outcome_id"`
@@ -332,6 +292,8 @@ type OutcomeEvaluation struct {
 
 // SessionDeleted is the answer of [SessionsService.Delete] (the wire type
 // "session_deleted").
+//
+//mms:json type=session_deleted
 type SessionDeleted struct {
 	// ID is the deleted session's id.
 	ID string `json:"id"`
@@ -340,6 +302,8 @@ type SessionDeleted struct {
 }
 
 // SessionCreateParams are the parameters of [SessionsService.Create].
+//
+//mms:json
 type SessionCreateParams struct {
 	// Agent is the agent to run: [SessionAgentID] (its latest version),
 	// [SessionAgentRef] (a version) or [SessionAgentWithOverrides].
@@ -392,6 +356,8 @@ type SessionAgentID string
 
 // SessionAgentRef names an agent, optionally a version of it (the wire
 // type "agent").
+//
+//mms:json request
 type SessionAgentRef struct {
 	// ID is the agent's id. Required.
 	ID string `json:"id"`
@@ -402,6 +368,8 @@ type SessionAgentRef struct {
 // SessionAgentWithOverrides runs an agent with some of its values
 // replaced for this session only (the wire type "agent_with_overrides").
 // Lists replace the agent's whole; nil keeps the agent's.
+//
+//mms:json request
 type SessionAgentWithOverrides struct {
 	// ID is the agent's id. Required.
 	ID string `json:"id"`
@@ -425,22 +393,14 @@ type UnknownSessionAgentParams struct {
 	Raw  json.RawMessage
 }
 
-func (SessionAgentID) isSessionAgentParams()            {}
-func (SessionAgentRef) isSessionAgentParams()           {}
-func (SessionAgentWithOverrides) isSessionAgentParams() {}
-func (UnknownSessionAgentParams) isSessionAgentParams() {}
+func (SessionAgentID) isSessionAgentParams() {}
 
 // MarshalJSON writes the id as a JSON string.
 func (id SessionAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
 
-func (a SessionAgentRef) MarshalJSON() ([]byte, error)               { return marshalRequest(a) }
-func (a *SessionAgentRef) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, a) }
-func (a SessionAgentWithOverrides) MarshalJSON() ([]byte, error)     { return marshalRequest(a) }
-func (a *SessionAgentWithOverrides) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (u UnknownSessionAgentParams) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
-func (UnknownSessionAgentParams) validate(string) error              { return nil }
-func (id SessionAgentID) validate(path string) error                 { return requiredID(path, string(id)) }
-func (a SessionAgentRef) validate(path string) error                 { return validateAgentRef(path, a.ID, a.Version) }
+func (UnknownSessionAgentParams) validate(string) error { return nil }
+func (id SessionAgentID) validate(path string) error    { return requiredID(path, string(id)) }
+func (a SessionAgentRef) validate(path string) error    { return validateAgentRef(path, a.ID, a.Version) }
 func validateAgentRef(path, id string, version *int) error {
 	if err := requiredID(path+".id", id); err != nil {
 		return err
@@ -590,6 +550,8 @@ func isDecimal(s string) bool {
 // SessionUpdateParams are the parameters of [SessionsService.Update]. A
 // zero field keeps the session's value. There is no vault_ids: the service
 // rejects changing a session's vaults.
+//
+//mms:json
 type SessionUpdateParams struct {
 	// Title replaces ([Set]) or clears ([Clear]) the title.
 	Title Update[string] `json:"title,omitzero"`
@@ -605,6 +567,8 @@ type SessionUpdateParams struct {
 
 // SessionAgentUpdate replaces a session agent's lists, each whole; nil
 // keeps it.
+//
+//mms:json request
 type SessionAgentUpdate struct {
 	Tools      []AgentTool      `json:"tools,omitzero"`
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`

@@ -7,13 +7,8 @@ import (
 	"iter"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Objects(SessionEventSendResult{})
-}
 
 // SessionEventsService sends, lists and streams the events of a session
 // (/v1/sessions/{session_id}/events). Reach it as client.Sessions.Events;
@@ -25,6 +20,8 @@ type SessionEventsService struct {
 // SessionEventSendResult is the answer to [SessionEventsService.Send]: the
 // events as the service stored them (ids assigned; user messages have a
 // nil processed time while they wait in the queue).
+//
+//mms:json
 type SessionEventSendResult struct {
 	// Data holds the stored events, in the order sent; empty when the
 	// service answered without them.
@@ -32,12 +29,6 @@ type SessionEventSendResult struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the answer, keeping unknown members in Extra.
-func (r *SessionEventSendResult) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-
-// MarshalJSON encodes the answer, Extra included.
-func (r SessionEventSendResult) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // Send sends events to a session (POST /v1/sessions/{session_id}/events):
 // user messages, interrupts, tool confirmations, tool results, outcomes

@@ -52,6 +52,13 @@ type SessionEventAccumulator struct {
 
 // pendingEvent is an event announced by event_start whose final event has
 // not arrived.
+// The previews' event types, from the union's table (EventType is
+// generated from it), so the wire names are written once.
+var (
+	typeAgentMessage  = AgentMessageEvent{}.EventType()
+	typeAgentThinking = AgentThinkingEvent{}.EventType()
+)
+
 type pendingEvent struct {
 	id, typ string
 	blocks  []*strings.Builder
@@ -65,7 +72,7 @@ type pendingEvent struct {
 func (a *SessionEventAccumulator) Add(ev SessionEvent) SessionEvent {
 	switch ev := ev.(type) {
 	case SessionEventStart:
-		if ev.Event.Type != "agent.message" && ev.Event.Type != "agent.thinking" {
+		if ev.Event.Type != typeAgentMessage && ev.Event.Type != typeAgentThinking {
 			return ev // a preview kind this SDK version cannot fold
 		}
 		if ev.Event.ID == "" || a.find(ev.Event.ID) >= 0 {
@@ -85,7 +92,7 @@ func (a *SessionEventAccumulator) Add(ev SessionEvent) SessionEvent {
 			return nil
 		}
 		text, ok := d.Content.(TextBlock)
-		if !ok || p.typ != "agent.message" || !p.appendText(d.Index, text.Text) {
+		if !ok || p.typ != typeAgentMessage || !p.appendText(d.Index, text.Text) {
 			return nil
 		}
 		return p.event()
@@ -134,7 +141,7 @@ func (p *pendingEvent) appendText(index *int, text string) bool {
 // event is the pending event as far as it got. Its text blocks share
 // nothing that later deltas change.
 func (p *pendingEvent) event() SessionEvent {
-	if p.typ != "agent.message" {
+	if p.typ != typeAgentMessage {
 		return AgentThinkingEvent{ID: p.id}
 	}
 	content := make([]SessionContentBlock, len(p.blocks))

@@ -9,10 +9,6 @@ import (
 
 // The agent.* events: what the agent said, thought and called.
 
-func init() {
-	codec.Register(ToolPermission{}, toolPermissionSpec)
-}
-
 // AgentMessageEvent is a message of the agent (the wire type
 // "agent.message").
 type AgentMessageEvent struct {
@@ -207,6 +203,8 @@ const (
 // ("ask", the older form) and as an object
 // ({"type":"deny","reason_code":"high_risk"}, the newer one); both decode
 // here, and each encodes back in the form it came in.
+//
+//mms:json spec=toolPermissionSpec
 type ToolPermission struct {
 	// Type is the verdict: [PermissionAllow], [PermissionAsk],
 	// [PermissionDeny]; other values pass through.
@@ -242,12 +240,6 @@ var toolPermissionSpec = codec.Spec{
 		return codec.DecodeStruct(data, v)
 	},
 }
-
-// UnmarshalJSON decodes a verdict given as a bare string or as an object.
-func (p *ToolPermission) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-// MarshalJSON writes the verdict in the form it came in.
-func (p ToolPermission) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
 
 // Permission is the verdict on the call: [PermissionAllow] when the event
 // carries none, [PermissionAsk] for a verdict this SDK version does not know
@@ -292,109 +284,4 @@ func permissionRank(v string) int {
 		return 2
 	}
 	return -1
-}
-
-func (AgentMessageEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e AgentMessageEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.message", the event's wire type.
-func (AgentMessageEvent) EventType() string                  { return "agent.message" }
-func (e AgentMessageEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentMessageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentMessageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentThinkingEvent) isSessionEvent()                   {}
-
-// EventID returns the event's id.
-func (e AgentThinkingEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.thinking", the event's wire type.
-func (AgentThinkingEvent) EventType() string                  { return "agent.thinking" }
-func (e AgentThinkingEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentThinkingEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentThinkingEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentToolUseEvent) isSessionEvent()                     {}
-
-// EventID returns the event's id.
-func (e AgentToolUseEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.tool_use", the event's wire type.
-func (AgentToolUseEvent) EventType() string                  { return "agent.tool_use" }
-func (e AgentToolUseEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentToolResultEvent) isSessionEvent()                 {}
-
-// EventID returns the event's id.
-func (e AgentToolResultEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.tool_result", the event's wire type.
-func (AgentToolResultEvent) EventType() string                  { return "agent.tool_result" }
-func (e AgentToolResultEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentMCPToolUseEvent) isSessionEvent()                    {}
-
-// EventID returns the event's id.
-func (e AgentMCPToolUseEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.mcp_tool_use", the event's wire type.
-func (AgentMCPToolUseEvent) EventType() string                  { return "agent.mcp_tool_use" }
-func (e AgentMCPToolUseEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentMCPToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentMCPToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentMCPToolResultEvent) isSessionEvent()                 {}
-
-// EventID returns the event's id.
-func (e AgentMCPToolResultEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.mcp_tool_result", the event's wire type.
-func (AgentMCPToolResultEvent) EventType() string                  { return "agent.mcp_tool_result" }
-func (e AgentMCPToolResultEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentMCPToolResultEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentMCPToolResultEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentCustomToolUseEvent) isSessionEvent()                    {}
-
-// EventID returns the event's id.
-func (e AgentCustomToolUseEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.custom_tool_use", the event's wire type.
-func (AgentCustomToolUseEvent) EventType() string                  { return "agent.custom_tool_use" }
-func (e AgentCustomToolUseEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentCustomToolUseEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentCustomToolUseEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentThreadContextCompactedEvent) isSessionEvent()           {}
-
-// EventID returns the event's id.
-func (e AgentThreadContextCompactedEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.thread_context_compacted", the event's wire type.
-func (AgentThreadContextCompactedEvent) EventType() string              { return "agent.thread_context_compacted" }
-func (e AgentThreadContextCompactedEvent) processedAt() string          { return e.ProcessedAt }
-func (e AgentThreadContextCompactedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *AgentThreadContextCompactedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (AgentThreadMessageSentEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e AgentThreadMessageSentEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.thread_message_sent", the event's wire type.
-func (AgentThreadMessageSentEvent) EventType() string                  { return "agent.thread_message_sent" }
-func (e AgentThreadMessageSentEvent) processedAt() string              { return e.ProcessedAt }
-func (e AgentThreadMessageSentEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *AgentThreadMessageSentEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (AgentThreadMessageReceivedEvent) isSessionEvent()                {}
-
-// EventID returns the event's id.
-func (e AgentThreadMessageReceivedEvent) EventID() string { return e.ID }
-
-// EventType returns "agent.thread_message_received", the event's wire type.
-func (AgentThreadMessageReceivedEvent) EventType() string              { return "agent.thread_message_received" }
-func (e AgentThreadMessageReceivedEvent) processedAt() string          { return e.ProcessedAt }
-func (e AgentThreadMessageReceivedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *AgentThreadMessageReceivedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
 }

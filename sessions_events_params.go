@@ -11,10 +11,6 @@ import (
 // and user.define_outcome as initial events; every kind goes to the events
 // endpoint in a [SessionEventSendParams].
 
-func init() {
-	codec.Objects(SessionEventSendParams{})
-}
-
 // A SessionEventParams is one event a client sends to a session:
 // [UserMessageEventParams], [UserInterruptEventParams],
 // [UserToolConfirmationEventParams], [UserCustomToolResultEventParams],
@@ -195,17 +191,13 @@ func textContent(text string) []SessionContentBlock {
 
 // SessionEventSendParams are the parameters of a send to a session's
 // events: the events, processed in order.
+//
+//mms:json
 type SessionEventSendParams struct {
 	// Events are the events to send: at least one; at most one
 	// system.message, and it comes last.
 	Events []SessionEventParams `json:"events"`
 }
-
-// MarshalJSON writes the request form.
-func (p SessionEventSendParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes the params.
-func (p *SessionEventSendParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: no event, a nil event,
 // more than one system.message or one that is not last (the service refuses
@@ -242,38 +234,6 @@ type UnknownSessionEventParams struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UserMessageEventParams) isSessionEventParams()          {}
-func (UserInterruptEventParams) isSessionEventParams()        {}
-func (UserToolConfirmationEventParams) isSessionEventParams() {}
-func (UserCustomToolResultEventParams) isSessionEventParams() {}
-func (UserToolResultEventParams) isSessionEventParams()       {}
-func (UserDefineOutcomeEventParams) isSessionEventParams()    {}
-func (SystemMessageEventParams) isSessionEventParams()        {}
-func (UnknownSessionEventParams) isSessionEventParams()       {}
-
-func (e UserInterruptEventParams) MarshalJSON() ([]byte, error)        { return marshalRequest(e) }
-func (e *UserInterruptEventParams) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, e) }
-func (e UserToolConfirmationEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
-func (e *UserToolConfirmationEventParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (e UserCustomToolResultEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
-func (e *UserCustomToolResultEventParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (e UserToolResultEventParams) MarshalJSON() ([]byte, error)     { return marshalRequest(e) }
-func (e *UserToolResultEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (e SystemMessageEventParams) MarshalJSON() ([]byte, error)      { return marshalRequest(e) }
-func (e *SystemMessageEventParams) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, e) }
-
-func (e UserMessageEventParams) MarshalJSON() ([]byte, error)       { return marshalRequest(e) }
-func (e *UserMessageEventParams) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, e) }
-func (e UserDefineOutcomeEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
-func (e *UserDefineOutcomeEventParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (u UnknownSessionEventParams) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 func (UnknownSessionEventParams) validate(string) error { return nil }
 
@@ -455,16 +415,6 @@ type UnknownOutcomeRubric struct {
 	Raw  json.RawMessage
 }
 
-func (TextRubric) isOutcomeRubric()           {}
-func (FileRubric) isOutcomeRubric()           {}
-func (UnknownOutcomeRubric) isOutcomeRubric() {}
-
-func (r TextRubric) MarshalJSON() ([]byte, error)           { return marshalJSON(r) }
-func (r *TextRubric) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, r) }
-func (r FileRubric) MarshalJSON() ([]byte, error)           { return marshalJSON(r) }
-func (r *FileRubric) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, r) }
-func (u UnknownOutcomeRubric) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // A SessionContentBlock is one block of a session event's content: the
 // Messages [TextBlock], [ImageBlock], [DocumentBlock] and (in tool results
 // only) [SearchResultBlock], a [RedactedBlock], or
@@ -495,17 +445,6 @@ type UnknownSessionContentBlock struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (TextBlock) isSessionContentBlock()                  {}
-func (ImageBlock) isSessionContentBlock()                 {}
-func (DocumentBlock) isSessionContentBlock()              {}
-func (SearchResultBlock) isSessionContentBlock()          {}
-func (RedactedBlock) isSessionContentBlock()              {}
-func (UnknownSessionContentBlock) isSessionContentBlock() {}
-
-func (b RedactedBlock) MarshalJSON() ([]byte, error)              { return marshalJSON(b) }
-func (b *RedactedBlock) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, b) }
-func (u UnknownSessionContentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 func (RedactedBlock) validate(string) error              { return nil }
 func (UnknownSessionContentBlock) validate(string) error { return nil }

@@ -2,16 +2,10 @@ package mms
 
 import (
 	"encoding/json"
-
-	"github.com/mms-sdk/mms-go/internal/codec"
 )
 
 // The span.* events: the start and end of each model request and of
 // each outcome evaluation.
-
-func init() {
-	codec.Objects(SpanModelUsage{})
-}
 
 // SpanModelRequestStartEvent marks the start of a model request (the wire
 // type "span.model_request_start").
@@ -44,6 +38,8 @@ type SpanModelRequestEndEvent struct {
 
 // SpanModelUsage is what one model request, or one outcome evaluation,
 // used.
+//
+//mms:json
 type SpanModelUsage struct {
 	InputTokens              int `json:"input_tokens"`
 	OutputTokens             int `json:"output_tokens"`
@@ -108,57 +104,6 @@ type SpanOutcomeEvaluationEndEvent struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (SpanModelRequestStartEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SpanModelRequestStartEvent) EventID() string { return e.ID }
-
-// EventType returns "span.model_request_start", the event's wire type.
-func (SpanModelRequestStartEvent) EventType() string                  { return "span.model_request_start" }
-func (e SpanModelRequestStartEvent) processedAt() string              { return e.ProcessedAt }
-func (e SpanModelRequestStartEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SpanModelRequestStartEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SpanModelRequestEndEvent) isSessionEvent()                      {}
-
-// EventID returns the event's id.
-func (e SpanModelRequestEndEvent) EventID() string { return e.ID }
-
-// EventType returns "span.model_request_end", the event's wire type.
-func (SpanModelRequestEndEvent) EventType() string                  { return "span.model_request_end" }
-func (e SpanModelRequestEndEvent) processedAt() string              { return e.ProcessedAt }
-func (e SpanModelRequestEndEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SpanModelRequestEndEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (u SpanModelUsage) MarshalJSON() ([]byte, error)               { return marshalJSON(u) }
-func (u *SpanModelUsage) UnmarshalJSON(data []byte) error           { return unmarshalJSON(data, u) }
-func (SpanOutcomeEvaluationStartEvent) isSessionEvent()             {}
-
-// EventID returns the event's id.
-func (e SpanOutcomeEvaluationStartEvent) EventID() string { return e.ID }
-
-// EventType returns "span.outcome_evaluation_start", the event's wire type.
-func (SpanOutcomeEvaluationStartEvent) EventType() string               { return "span.outcome_evaluation_start" }
-func (e SpanOutcomeEvaluationStartEvent) processedAt() string           { return e.ProcessedAt }
-func (e SpanOutcomeEvaluationStartEvent) MarshalJSON() ([]byte, error)  { return marshalJSON(e) }
-func (e *SpanOutcomeEvaluationStartEvent) UnmarshalJSON(d []byte) error { return unmarshalJSON(d, e) }
-func (SpanOutcomeEvaluationOngoingEvent) isSessionEvent()               {}
-
-// EventID returns the event's id.
-func (e SpanOutcomeEvaluationOngoingEvent) EventID() string { return e.ID }
-
-// EventType returns "span.outcome_evaluation_ongoing", the event's wire type.
-func (SpanOutcomeEvaluationOngoingEvent) EventType() string              { return "span.outcome_evaluation_ongoing" }
-func (e SpanOutcomeEvaluationOngoingEvent) processedAt() string          { return e.ProcessedAt }
-func (e SpanOutcomeEvaluationOngoingEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 func (e *SpanOutcomeEvaluationOngoingEvent) UnmarshalJSON(d []byte) error {
 	return unmarshalJSON(d, e)
 }
-func (SpanOutcomeEvaluationEndEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SpanOutcomeEvaluationEndEvent) EventID() string { return e.ID }
-
-// EventType returns "span.outcome_evaluation_end", the event's wire type.
-func (SpanOutcomeEvaluationEndEvent) EventType() string               { return "span.outcome_evaluation_end" }
-func (e SpanOutcomeEvaluationEndEvent) processedAt() string           { return e.ProcessedAt }
-func (e SpanOutcomeEvaluationEndEvent) MarshalJSON() ([]byte, error)  { return marshalJSON(e) }
-func (e *SpanOutcomeEvaluationEndEvent) UnmarshalJSON(d []byte) error { return unmarshalJSON(d, e) }

@@ -12,7 +12,6 @@ import (
 // and their retry status).
 
 func init() {
-	codec.Objects(SessionAgentChange{})
 	codec.Register(Update[SessionBudget]{}, updateSpec[SessionBudget]())
 }
 
@@ -114,6 +113,8 @@ type SessionUpdatedEvent struct {
 
 // SessionAgentChange is the agent member of a [SessionUpdatedEvent]: the
 // lists an update replaced.
+//
+//mms:json
 type SessionAgentChange struct {
 	// Tools and MCPServers are the new lists; nil when unchanged.
 	Tools      []AgentTool      `json:"tools,omitzero"`
@@ -472,35 +473,6 @@ func retryStatusType(s SessionRetryStatus) string {
 	return ""
 }
 
-func (SessionEndTurn) isSessionStopReason()                        {}
-func (SessionRequiresAction) isSessionStopReason()                 {}
-func (SessionRetriesExhausted) isSessionStopReason()               {}
-func (SessionBudgetReached) isSessionStopReason()                  {}
-func (UnknownSessionStopReason) isSessionStopReason()              {}
-func (r SessionEndTurn) MarshalJSON() ([]byte, error)              { return marshalJSON(r) }
-func (r *SessionEndTurn) UnmarshalJSON(data []byte) error          { return unmarshalJSON(data, r) }
-func (r SessionRequiresAction) MarshalJSON() ([]byte, error)       { return marshalJSON(r) }
-func (r *SessionRequiresAction) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, r) }
-func (r SessionRetriesExhausted) MarshalJSON() ([]byte, error)     { return marshalJSON(r) }
-func (r *SessionRetriesExhausted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-func (r SessionBudgetReached) MarshalJSON() ([]byte, error)        { return marshalJSON(r) }
-func (r *SessionBudgetReached) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, r) }
-func (u UnknownSessionStopReason) MarshalJSON() ([]byte, error)    { return marshalJSON(u) }
-
-func (SessionRetrying) isSessionRetryStatus()                    {}
-func (SessionRetryExhausted) isSessionRetryStatus()              {}
-func (SessionRetryTerminal) isSessionRetryStatus()               {}
-func (UnknownSessionRetryStatus) isSessionRetryStatus()          {}
-func (s SessionRetrying) MarshalJSON() ([]byte, error)           { return marshalJSON(s) }
-func (s *SessionRetrying) UnmarshalJSON(data []byte) error       { return unmarshalJSON(data, s) }
-func (s SessionRetryExhausted) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
-func (s *SessionRetryExhausted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-func (s SessionRetryTerminal) MarshalJSON() ([]byte, error)      { return marshalJSON(s) }
-func (s *SessionRetryTerminal) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, s) }
-func (u UnknownSessionRetryStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
-func (SessionUnknownError) isSessionError() {}
-
 // ErrorType returns "unknown_error", the error's wire type.
 func (SessionUnknownError) ErrorType() string { return "unknown_error" }
 
@@ -509,10 +481,7 @@ func (e SessionUnknownError) ErrorMessage() string { return e.Message }
 
 // ErrorRetryStatus returns the type of the error's retry status, or ""
 // when it has none.
-func (e SessionUnknownError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
-func (e SessionUnknownError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionUnknownError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionModelOverloadedError) isSessionError()            {}
+func (e SessionUnknownError) ErrorRetryStatus() string { return retryStatusType(e.RetryStatus) }
 
 // ErrorType returns "model_overloaded_error", the error's wire type.
 func (SessionModelOverloadedError) ErrorType() string { return "model_overloaded_error" }
@@ -522,10 +491,7 @@ func (e SessionModelOverloadedError) ErrorMessage() string { return e.Message }
 
 // ErrorRetryStatus returns the type of the error's retry status, or ""
 // when it has none.
-func (e SessionModelOverloadedError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
-func (e SessionModelOverloadedError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionModelOverloadedError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionModelRateLimitedError) isSessionError()                   {}
+func (e SessionModelOverloadedError) ErrorRetryStatus() string { return retryStatusType(e.RetryStatus) }
 
 // ErrorType returns "model_rate_limited_error", the error's wire type.
 func (SessionModelRateLimitedError) ErrorType() string { return "model_rate_limited_error" }
@@ -538,11 +504,6 @@ func (e SessionModelRateLimitedError) ErrorMessage() string { return e.Message }
 func (e SessionModelRateLimitedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionModelRateLimitedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionModelRateLimitedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionModelRequestFailedError) isSessionError() {}
 
 // ErrorType returns "model_request_failed_error", the error's wire type.
 func (SessionModelRequestFailedError) ErrorType() string { return "model_request_failed_error" }
@@ -555,11 +516,6 @@ func (e SessionModelRequestFailedError) ErrorMessage() string { return e.Message
 func (e SessionModelRequestFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionModelRequestFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionModelRequestFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionMCPConnectionFailedError) isSessionError() {}
 
 // ErrorType returns "mcp_connection_failed_error", the error's wire type.
 func (SessionMCPConnectionFailedError) ErrorType() string { return "mcp_connection_failed_error" }
@@ -572,11 +528,6 @@ func (e SessionMCPConnectionFailedError) ErrorMessage() string { return e.Messag
 func (e SessionMCPConnectionFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionMCPConnectionFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionMCPConnectionFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionMCPAuthenticationFailedError) isSessionError() {}
 
 // ErrorType returns "mcp_authentication_failed_error", the error's wire type.
 func (SessionMCPAuthenticationFailedError) ErrorType() string {
@@ -591,11 +542,6 @@ func (e SessionMCPAuthenticationFailedError) ErrorMessage() string { return e.Me
 func (e SessionMCPAuthenticationFailedError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionMCPAuthenticationFailedError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionMCPAuthenticationFailedError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionBillingError) isSessionError() {}
 
 // ErrorType returns "billing_error", the error's wire type.
 func (SessionBillingError) ErrorType() string { return "billing_error" }
@@ -605,10 +551,7 @@ func (e SessionBillingError) ErrorMessage() string { return e.Message }
 
 // ErrorRetryStatus returns the type of the error's retry status, or ""
 // when it has none.
-func (e SessionBillingError) ErrorRetryStatus() string         { return retryStatusType(e.RetryStatus) }
-func (e SessionBillingError) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionBillingError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionCredentialHostUnreachableError) isSessionError()  {}
+func (e SessionBillingError) ErrorRetryStatus() string { return retryStatusType(e.RetryStatus) }
 
 // ErrorType returns "credential_host_unreachable_error", the error's wire type.
 func (SessionCredentialHostUnreachableError) ErrorType() string {
@@ -623,170 +566,15 @@ func (e SessionCredentialHostUnreachableError) ErrorMessage() string { return e.
 func (e SessionCredentialHostUnreachableError) ErrorRetryStatus() string {
 	return retryStatusType(e.RetryStatus)
 }
-func (e SessionCredentialHostUnreachableError) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionCredentialHostUnreachableError) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (UnknownSessionError) isSessionError() {}
 
 // ErrorType returns the error's wire type as sent.
 func (u UnknownSessionError) ErrorType() string { return u.Type }
 
 // ErrorMessage returns the error's message.
-func (u UnknownSessionError) ErrorMessage() string         { return rawStringMember(u.Raw, "message") }
-func (u UnknownSessionError) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+func (u UnknownSessionError) ErrorMessage() string { return rawStringMember(u.Raw, "message") }
 
 // ErrorRetryStatus returns the type of the error's retry status, or ""
 // when it has none.
 func (u UnknownSessionError) ErrorRetryStatus() string {
 	return rawStringMember(codec.Member(u.Raw, "retry_status"), "type")
-}
-
-func (SessionStatusRunningEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionStatusRunningEvent) EventID() string { return e.ID }
-
-// EventType returns "session.status_running", the event's wire type.
-func (SessionStatusRunningEvent) EventType() string                  { return "session.status_running" }
-func (e SessionStatusRunningEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionStatusRunningEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionStatusRunningEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionStatusIdleEvent) isSessionEvent()                       {}
-
-// EventID returns the event's id.
-func (e SessionStatusIdleEvent) EventID() string { return e.ID }
-
-// EventType returns "session.status_idle", the event's wire type.
-func (SessionStatusIdleEvent) EventType() string                  { return "session.status_idle" }
-func (e SessionStatusIdleEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionStatusIdleEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionStatusIdleEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionStatusRescheduledEvent) isSessionEvent()             {}
-
-// EventID returns the event's id.
-func (e SessionStatusRescheduledEvent) EventID() string { return e.ID }
-
-// EventType returns "session.status_rescheduled", the event's wire type.
-func (SessionStatusRescheduledEvent) EventType() string              { return "session.status_rescheduled" }
-func (e SessionStatusRescheduledEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionStatusRescheduledEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionStatusTerminatedEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionStatusTerminatedEvent) EventID() string { return e.ID }
-
-// EventType returns "session.status_terminated", the event's wire type.
-func (SessionStatusTerminatedEvent) EventType() string              { return "session.status_terminated" }
-func (e SessionStatusTerminatedEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionStatusTerminatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionStatusTerminatedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionErrorEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionErrorEvent) EventID() string { return e.ID }
-
-// EventType returns "session.error", the event's wire type.
-func (SessionErrorEvent) EventType() string                  { return "session.error" }
-func (e SessionErrorEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionErrorEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionErrorEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionDeletedEvent) isSessionEvent()                  {}
-
-// EventID returns the event's id.
-func (e SessionDeletedEvent) EventID() string { return e.ID }
-
-// EventType returns "session.deleted", the event's wire type.
-func (SessionDeletedEvent) EventType() string                  { return "session.deleted" }
-func (e SessionDeletedEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionDeletedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionDeletedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionUpdatedEvent) isSessionEvent()                    {}
-
-// EventID returns the event's id.
-func (e SessionUpdatedEvent) EventID() string { return e.ID }
-
-// EventType returns "session.updated", the event's wire type.
-func (SessionUpdatedEvent) EventType() string                  { return "session.updated" }
-func (e SessionUpdatedEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionUpdatedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionUpdatedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (a SessionAgentChange) MarshalJSON() ([]byte, error)      { return marshalJSON(a) }
-func (a *SessionAgentChange) UnmarshalJSON(data []byte) error  { return unmarshalJSON(data, a) }
-func (SessionUsageEvent) isSessionEvent()                      {}
-
-// EventID returns the event's id.
-func (e SessionUsageEvent) EventID() string { return e.ID }
-
-// EventType returns "session.usage", the event's wire type.
-func (SessionUsageEvent) EventType() string                  { return "session.usage" }
-func (e SessionUsageEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionUsageEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionUsageEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionThreadCreatedEvent) isSessionEvent()            {}
-
-// EventID returns the event's id.
-func (e SessionThreadCreatedEvent) EventID() string { return e.ID }
-
-// EventType returns "session.thread_created", the event's wire type.
-func (SessionThreadCreatedEvent) EventType() string                  { return "session.thread_created" }
-func (e SessionThreadCreatedEvent) processedAt() string              { return e.ProcessedAt }
-func (e SessionThreadCreatedEvent) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionThreadCreatedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionThreadStatusRunningEvent) isSessionEvent()              {}
-
-// EventID returns the event's id.
-func (e SessionThreadStatusRunningEvent) EventID() string { return e.ID }
-
-// EventType returns "session.thread_status_running", the event's wire type.
-func (SessionThreadStatusRunningEvent) EventType() string              { return "session.thread_status_running" }
-func (e SessionThreadStatusRunningEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusRunningEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusRunningEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusIdleEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionThreadStatusIdleEvent) EventID() string { return e.ID }
-
-// EventType returns "session.thread_status_idle", the event's wire type.
-func (SessionThreadStatusIdleEvent) EventType() string              { return "session.thread_status_idle" }
-func (e SessionThreadStatusIdleEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusIdleEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusIdleEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusRescheduledEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionThreadStatusRescheduledEvent) EventID() string { return e.ID }
-
-// EventType returns "session.thread_status_rescheduled", the event's wire type.
-func (SessionThreadStatusRescheduledEvent) EventType() string {
-	return "session.thread_status_rescheduled"
-}
-func (e SessionThreadStatusRescheduledEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusRescheduledEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusRescheduledEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
-}
-func (SessionThreadStatusTerminatedEvent) isSessionEvent() {}
-
-// EventID returns the event's id.
-func (e SessionThreadStatusTerminatedEvent) EventID() string { return e.ID }
-
-// EventType returns "session.thread_status_terminated", the event's wire type.
-func (SessionThreadStatusTerminatedEvent) EventType() string {
-	return "session.thread_status_terminated"
-}
-func (e SessionThreadStatusTerminatedEvent) processedAt() string          { return e.ProcessedAt }
-func (e SessionThreadStatusTerminatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
-func (e *SessionThreadStatusTerminatedEvent) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, e)
 }

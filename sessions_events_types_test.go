@@ -13,80 +13,45 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
-// sessionEventGoldens are the recorded-shape event files
-// (testdata/golden/sessions/events), each with the Go type it decodes to
-// and the unions inside that fall back to Unknown.
-var sessionEventGoldens = []struct {
-	file    string
-	goType  string
-	unknown []string
-}{
-	{"user_message.json", "UserMessageEvent", nil},
-	{"user_message_queued.json", "UserMessageEvent", nil},
-	{"user_interrupt.json", "UserInterruptEvent", nil},
-	{"user_interrupt_no_id.json", "UserInterruptEvent", nil},
-	{"user_tool_confirmation_allow.json", "UserToolConfirmationEvent", nil},
-	{"user_tool_confirmation_deny.json", "UserToolConfirmationEvent", nil},
-	{"user_custom_tool_result.json", "UserCustomToolResultEvent", nil},
-	{"user_tool_result.json", "UserToolResultEvent", nil},
-	{"user_define_outcome_text.json", "UserDefineOutcomeEvent", nil},
-	{"user_define_outcome_file.json", "UserDefineOutcomeEvent", nil},
-	{"system_message.json", "SystemMessageEvent", nil},
-	{"agent_message.json", "AgentMessageEvent", nil},
-	{"agent_thinking.json", "AgentThinkingEvent", nil},
-	{"agent_tool_use_permission_string.json", "AgentToolUseEvent", nil},
-	{"agent_tool_use_permission_object.json", "AgentToolUseEvent", nil},
-	{"agent_tool_use_evaluation.json", "AgentToolUseEvent", nil},
-	{"agent_tool_use_no_permission.json", "AgentToolUseEvent", nil},
-	{"agent_tool_result.json", "AgentToolResultEvent", nil},
-	{"agent_mcp_tool_use.json", "AgentMCPToolUseEvent", nil},
-	{"agent_mcp_tool_use_unknown_verdict.json", "AgentMCPToolUseEvent", nil},
-	{"agent_mcp_tool_result.json", "AgentMCPToolResultEvent", nil},
-	{"agent_custom_tool_use.json", "AgentCustomToolUseEvent", nil},
-	{"agent_thread_context_compacted.json", "AgentThreadContextCompactedEvent", nil},
-	{"agent_thread_message_sent.json", "AgentThreadMessageSentEvent", nil},
-	{"agent_thread_message_received.json", "AgentThreadMessageReceivedEvent", nil},
-	{"session_status_running.json", "SessionStatusRunningEvent", nil},
-	{"session_status_idle_end_turn.json", "SessionStatusIdleEvent", nil},
-	{"session_status_idle_requires_action.json", "SessionStatusIdleEvent", nil},
-	{"session_status_idle_retries_exhausted.json", "SessionStatusIdleEvent", nil},
-	{"session_status_idle_budget_reached.json", "SessionStatusIdleEvent", nil},
-	{"session_status_idle_unknown_reason.json", "SessionStatusIdleEvent", []string{".StopReason: UnknownSessionStopReason"}},
-	{"session_status_rescheduled.json", "SessionStatusRescheduledEvent", nil},
-	{"session_status_terminated.json", "SessionStatusTerminatedEvent", nil},
-	{"session_error_unknown_error.json", "SessionErrorEvent", nil},
-	{"session_error_model_overloaded_error.json", "SessionErrorEvent", nil},
-	{"session_error_model_rate_limited_error.json", "SessionErrorEvent", nil},
-	{"session_error_model_request_failed_error.json", "SessionErrorEvent", nil},
-	{"session_error_mcp_connection_failed_error.json", "SessionErrorEvent", nil},
-	{"session_error_mcp_authentication_failed_error.json", "SessionErrorEvent", nil},
-	{"session_error_billing_error.json", "SessionErrorEvent", nil},
-	{"session_error_credential_host_unreachable_error.json", "SessionErrorEvent", nil},
-	{"session_error_unknown_type.json", "SessionErrorEvent", []string{".Error: UnknownSessionError"}},
-	{"session_error_unknown_retry_status.json", "SessionErrorEvent", []string{".Error.RetryStatus: UnknownSessionRetryStatus"}},
-	{"session_deleted.json", "SessionDeletedEvent", nil},
-	{"session_updated.json", "SessionUpdatedEvent", nil},
-	{"session_updated_cleared.json", "SessionUpdatedEvent", nil},
-	{"session_usage.json", "SessionUsageEvent", nil},
-	{"session_thread_created.json", "SessionThreadCreatedEvent", nil},
-	{"session_thread_status_running.json", "SessionThreadStatusRunningEvent", nil},
-	{"session_thread_status_idle.json", "SessionThreadStatusIdleEvent", nil},
-	{"session_thread_status_rescheduled.json", "SessionThreadStatusRescheduledEvent", nil},
-	{"session_thread_status_terminated.json", "SessionThreadStatusTerminatedEvent", nil},
-	{"span_model_request_start.json", "SpanModelRequestStartEvent", nil},
-	{"span_model_request_end.json", "SpanModelRequestEndEvent", nil},
-	{"span_model_request_end_error.json", "SpanModelRequestEndEvent", nil},
-	{"span_outcome_evaluation_start.json", "SpanOutcomeEvaluationStartEvent", nil},
-	{"span_outcome_evaluation_ongoing.json", "SpanOutcomeEvaluationOngoingEvent", nil},
-	{"span_outcome_evaluation_end.json", "SpanOutcomeEvaluationEndEvent", nil},
-	{"event_start.json", "SessionEventStart", nil},
-	{"event_delta.json", "SessionEventDelta", nil},
-	{"event_delta_no_index.json", "SessionEventDelta", nil},
-	{"event_delta_unknown_delta.json", "SessionEventDelta", []string{".Delta: UnknownSessionEventDeltaBody"}},
-	{"unknown_event.json", "UnknownSessionEvent", []string{": UnknownSessionEvent"}},
-	{"unknown_members.json", "AgentMessageEvent", []string{".Content[1]: UnknownSessionContentBlock"}},
+// sessionEventGoldenUnknowns lists the golden event files
+// (testdata/golden/sessions/events) in which a union falls back to its
+// Unknown variant, with where. Every other file decodes to the variant
+// that the table gives its "type", with nothing Unknown inside: adding a
+// variant is its struct, its table line and its golden file.
+var sessionEventGoldenUnknowns = map[string][]string{
+	"session_status_idle_unknown_reason.json": {".StopReason: UnknownSessionStopReason"},
+	"session_error_unknown_type.json":         {".Error: UnknownSessionError"},
+	"session_error_unknown_retry_status.json": {".Error.RetryStatus: UnknownSessionRetryStatus"},
+	"event_delta_unknown_delta.json":          {".Delta: UnknownSessionEventDeltaBody"},
+	"unknown_event.json":                      {": UnknownSessionEvent"},
+	"unknown_members.json":                    {".Content[1]: UnknownSessionContentBlock"},
+}
+
+// sessionEventGoldenFiles returns the golden event files (not the request
+// ones), each with the Go type its "type" names in the union's table.
+func sessionEventGoldenFiles(t *testing.T) map[string]string {
+	t.Helper()
+	entries, err := os.ReadDir(filepath.Join("testdata", "golden", "sessions", "events"))
+	require.NoError(t, err)
+	types := sessionEventUnion.Types()
+	out := map[string]string{}
+	for _, e := range entries {
+		if strings.HasPrefix(e.Name(), "request_") {
+			continue
+		}
+		var head struct{ Type string }
+		require.NoError(t, json.Unmarshal(readEventGolden(t, e.Name()), &head), e.Name())
+		out[e.Name()] = "UnknownSessionEvent"
+		if typ, ok := types[head.Type]; ok {
+			out[e.Name()] = typ.Name()
+		}
+	}
+	return out
 }
 
 // readEventGolden reads testdata/golden/sessions/events/<name>.
@@ -101,17 +66,13 @@ func readEventGolden(t testing.TB, name string) []byte {
 // accessors against the file read by encoding/json, and re-encodes it
 // losslessly.
 func TestSessionEventGoldenRoundTrip(t *testing.T) {
-	for _, g := range sessionEventGoldens {
-		t.Run(g.file, func(t *testing.T) {
-			data := readEventGolden(t, g.file)
+	for file, goType := range sessionEventGoldenFiles(t) {
+		t.Run(file, func(t *testing.T) {
+			data := readEventGolden(t, file)
 			ev, err := sessionEventUnion.Decode(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := reflect.TypeOf(ev).Name(); got != g.goType {
-				t.Errorf("type %s, want %s", got, g.goType)
-			}
-			if diff := cmp.Diff(g.unknown, findUnknown("", reflect.ValueOf(ev))); diff != "" {
+			require.NoError(t, err)
+			assert.Equal(t, goType, reflect.TypeOf(ev).Name())
+			if diff := cmp.Diff(sessionEventGoldenUnknowns[file], findUnknown("", reflect.ValueOf(ev))); diff != "" {
 				t.Errorf("unknown variants (-want +got):\n%s", diff)
 			}
 			out, err := json.Marshal(ev)
@@ -172,25 +133,9 @@ func TestSessionEventGoldensCoverEveryVariant(t *testing.T) {
 			}
 		}
 	}
-	entries, err := os.ReadDir(filepath.Join("testdata", "golden", "sessions", "events"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	listed := map[string]bool{}
-	for _, g := range sessionEventGoldens {
-		listed[g.file] = true
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.Name(), "request_") {
-			continue
-		}
-		if !listed[e.Name()] {
-			t.Errorf("golden %s is not in sessionEventGoldens", e.Name())
-		}
-		ev, err := sessionEventUnion.Decode(readEventGolden(t, e.Name()))
-		if err != nil {
-			t.Fatalf("%s: %v", e.Name(), err)
-		}
+	for file := range sessionEventGoldenFiles(t) {
+		ev, err := sessionEventUnion.Decode(readEventGolden(t, file))
+		require.NoError(t, err, file)
 		walk(reflect.ValueOf(ev))
 	}
 	want := map[string]map[string]reflect.Type{

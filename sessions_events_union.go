@@ -14,10 +14,6 @@ import (
 // holds the union, its Unknown variant, the previews and the stream's
 // decoder.
 
-func init() {
-	codec.Objects(SessionEventRef{})
-}
-
 // A SessionEvent is one event of a session: the stored events that list
 // pages and streams carry, and the previews a stream sends when asked.
 // Switch on its concrete type; an event this SDK version cannot name is an
@@ -110,38 +106,9 @@ type UnknownSessionEvent struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionEvent) isSessionEvent() {}
-
-// EventType returns the payload's type, or the SSE event name when
-// the payload has none.
-func (u UnknownSessionEvent) EventType() string            { return u.Type }
-func (u UnknownSessionEvent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // EventID returns the payload's "id" member, or "" when it has none.
 func (u UnknownSessionEvent) EventID() string     { return rawStringMember(u.Raw, "id") }
 func (u UnknownSessionEvent) processedAt() string { return rawStringMember(u.Raw, "processed_at") }
-func (SessionEventStart) isSessionEvent()         {}
-
-// EventID returns "": a preview has no id of its own.
-func (SessionEventStart) EventID() string { return "" }
-
-// EventType returns "event_start", the event's wire type.
-func (SessionEventStart) EventType() string                  { return "event_start" }
-func (SessionEventStart) processedAt() string                { return "" }
-func (e SessionEventStart) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionEventStart) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (SessionEventDelta) isSessionEvent()                    {}
-
-// EventID returns "": a preview has no id of its own.
-func (SessionEventDelta) EventID() string { return "" }
-
-// EventType returns "event_delta", the event's wire type.
-func (SessionEventDelta) EventType() string                  { return "event_delta" }
-func (SessionEventDelta) processedAt() string                { return "" }
-func (e SessionEventDelta) MarshalJSON() ([]byte, error)     { return marshalJSON(e) }
-func (e *SessionEventDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
-func (r SessionEventRef) MarshalJSON() ([]byte, error)       { return marshalJSON(r) }
-func (r *SessionEventRef) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, r) }
 
 // rawStringMember returns the string member key of the JSON object raw, or
 // "" when it is absent, null or not a string.
@@ -168,6 +135,8 @@ type SessionEventStart struct {
 }
 
 // SessionEventRef names an event being produced.
+//
+//mms:json
 type SessionEventRef struct {
 	// Type is the event's type: "agent.message" or "agent.thinking".
 	Type string `json:"type"`
@@ -219,12 +188,6 @@ type UnknownSessionEventDeltaBody struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (SessionContentDelta) isSessionEventDeltaBody()                {}
-func (UnknownSessionEventDeltaBody) isSessionEventDeltaBody()       {}
-func (d SessionContentDelta) MarshalJSON() ([]byte, error)          { return marshalJSON(d) }
-func (d *SessionContentDelta) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, d) }
-func (u UnknownSessionEventDeltaBody) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // decodeSessionEvent decodes one SSE event of a session stream. A "ping" is
 // (nil, nil), to be skipped; an "error" event is its *Error, as on the

@@ -9,11 +9,6 @@ import (
 	"github.com/mms-sdk/mms-go/option"
 )
 
-func init() {
-	codec.Register(SessionResourceDeleted{}, codec.Spec{Type: "session_resource_deleted"})
-	codec.Objects(SessionResourceUpdateParams{})
-}
-
 // SessionResourcesService adds, retrieves, updates, lists and deletes the
 // resources of a session (/v1/sessions/{session_id}/resources). Reach it
 // as client.Sessions.Resources.
@@ -90,21 +85,7 @@ type UnknownSessionResourceParams struct {
 	Raw  json.RawMessage
 }
 
-func (GitHubRepositoryResourceParams) isSessionResourceParams() {}
-func (FileResourceParams) isSessionResourceParams()             {}
-func (MemoryStoreResourceParams) isSessionResourceParams()      {}
-func (UnknownSessionResourceParams) isSessionResourceParams()   {}
-
-func (r GitHubRepositoryResourceParams) MarshalJSON() ([]byte, error) { return marshalRequest(r) }
-func (r *GitHubRepositoryResourceParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, r)
-}
-func (r FileResourceParams) MarshalJSON() ([]byte, error)            { return marshalRequest(r) }
-func (r *FileResourceParams) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, r) }
-func (r MemoryStoreResourceParams) MarshalJSON() ([]byte, error)     { return marshalRequest(r) }
-func (r *MemoryStoreResourceParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-func (u UnknownSessionResourceParams) MarshalJSON() ([]byte, error)  { return marshalJSON(u) }
-func (UnknownSessionResourceParams) validate(string) error           { return nil }
+func (UnknownSessionResourceParams) validate(string) error { return nil }
 
 func (r GitHubRepositoryResourceParams) validate(path string) error {
 	if err := requiredID(path+".url", r.URL); err != nil {
@@ -169,16 +150,6 @@ type UnknownRepositoryCheckout struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (BranchCheckout) isRepositoryCheckout()            {}
-func (CommitCheckout) isRepositoryCheckout()            {}
-func (UnknownRepositoryCheckout) isRepositoryCheckout() {}
-
-func (c BranchCheckout) MarshalJSON() ([]byte, error)            { return marshalJSON(c) }
-func (c *BranchCheckout) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, c) }
-func (c CommitCheckout) MarshalJSON() ([]byte, error)            { return marshalJSON(c) }
-func (c *CommitCheckout) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, c) }
-func (u UnknownRepositoryCheckout) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // A SessionResource is a resource of a session's record:
 // [GitHubRepositoryResource], [FileResource], [MemoryStoreResource] or
@@ -251,19 +222,6 @@ type UnknownSessionResource struct {
 	Raw  json.RawMessage
 }
 
-func (GitHubRepositoryResource) isSessionResource() {}
-func (FileResource) isSessionResource()             {}
-func (MemoryStoreResource) isSessionResource()      {}
-func (UnknownSessionResource) isSessionResource()   {}
-
-func (r GitHubRepositoryResource) MarshalJSON() ([]byte, error)     { return marshalJSON(r) }
-func (r *GitHubRepositoryResource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
-func (r FileResource) MarshalJSON() ([]byte, error)                 { return marshalJSON(r) }
-func (r *FileResource) UnmarshalJSON(data []byte) error             { return unmarshalJSON(data, r) }
-func (r MemoryStoreResource) MarshalJSON() ([]byte, error)          { return marshalJSON(r) }
-func (r *MemoryStoreResource) UnmarshalJSON(data []byte) error      { return unmarshalJSON(data, r) }
-func (u UnknownSessionResource) MarshalJSON() ([]byte, error)       { return marshalJSON(u) }
-
 // sessionResourceValue lets a single resource be decoded where the
 // union is the whole body.
 type sessionResourceValue struct{ v SessionResource }
@@ -276,6 +234,8 @@ func (r *sessionResourceValue) UnmarshalJSON(data []byte) error {
 
 // SessionResourceDeleted is the answer of [SessionResourcesService.Delete]
 // (the wire type "session_resource_deleted").
+//
+//mms:json type=session_resource_deleted
 type SessionResourceDeleted struct {
 	// ID is the deleted resource's id.
 	ID string `json:"id"`
@@ -283,18 +243,15 @@ type SessionResourceDeleted struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (d *SessionResourceDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-func (d SessionResourceDeleted) MarshalJSON() ([]byte, error)     { return marshalJSON(d) }
-
 // SessionResourceUpdateParams are the parameters of
 // [SessionResourcesService.Update]: a new token for a GitHub repository
 // resource (the only kind that rotates).
+//
+//mms:json
 type SessionResourceUpdateParams struct {
 	// AuthorizationToken replaces the repository's token. Required.
 	AuthorizationToken Secret `json:"authorization_token"`
 }
-
-func (p SessionResourceUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
 
 // Validate reports a missing token.
 func (p SessionResourceUpdateParams) Validate() error {

@@ -5,14 +5,8 @@ import (
 	"encoding/json"
 	"iter"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(SessionThread{}, codec.Spec{Type: "session_thread"})
-	codec.Objects(SessionThreadStats{})
-}
 
 // SessionThreadsService retrieves, lists and archives the threads of a
 // multi-agent session (/v1/sessions/{session_id}/threads). Reach it as
@@ -25,6 +19,8 @@ type SessionThreadsService struct {
 
 // SessionThread is one agent's thread of a multi-agent session (the wire
 // type "session_thread").
+//
+//mms:json type=session_thread
 type SessionThread struct {
 	// ID identifies the thread ("sthr_…").
 	ID string `json:"id"`
@@ -50,13 +46,9 @@ type SessionThread struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (t *SessionThread) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON encodes the record, Extra included.
-func (t SessionThread) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
-
 // SessionThreadStats are a thread's times, in seconds.
+//
+//mms:json
 type SessionThreadStats struct {
 	ActiveSeconds   float64 `json:"active_seconds,omitzero"`
 	DurationSeconds float64 `json:"duration_seconds,omitzero"`
@@ -64,9 +56,6 @@ type SessionThreadStats struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (s *SessionThreadStats) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-func (s SessionThreadStats) MarshalJSON() ([]byte, error)     { return marshalJSON(s) }
 
 // sessionThreadPath checks the path ids and returns the thread's path, or
 // the collection's for threadID "".

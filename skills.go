@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"io"
 	"io/fs"
 	"iter"
@@ -19,13 +18,6 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(Skill{}, codec.Spec{Type: "skill"})
-	codec.Register(SkillVersion{}, codec.Spec{Type: "skill_version"})
-	codec.Register(SkillDeleted{}, codec.Spec{Type: "skill_deleted"})
-	codec.Register(SkillVersionDeleted{}, codec.Spec{Type: "skill_version_deleted"})
-}
 
 // SkillsService creates, lists, retrieves and deletes skills (/v1/skills);
 // Versions handles their versions (/v1/skills/{skill_id}/versions). Reach it
@@ -398,6 +390,8 @@ const (
 // Skill is a skill's record (the wire type "skill"). Members this SDK
 // version does not model are kept in Extra, so json.Marshal writes a reply
 // back without loss.
+//
+//mms:json type=skill
 type Skill struct {
 	// ID identifies the skill.
 	ID string `json:"id"`
@@ -418,14 +412,10 @@ type Skill struct {
 // Created parses CreatedAt.
 func (s Skill) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (s *Skill) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (s Skill) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
 // SkillVersion is the record of one version of a skill (the wire type
 // "skill_version").
+//
+//mms:json type=skill_version
 type SkillVersion struct {
 	// ID identifies the version record.
 	ID string `json:"id"`
@@ -448,14 +438,10 @@ type SkillVersion struct {
 // Created parses CreatedAt.
 func (v SkillVersion) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, v.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (v *SkillVersion) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (v SkillVersion) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 // SkillDeleted is the answer to [SkillsService.Delete] (the wire type
 // "skill_deleted").
+//
+//mms:json type=skill_deleted
 type SkillDeleted struct {
 	// ID is the deleted skill's id.
 	ID string `json:"id"`
@@ -463,29 +449,19 @@ type SkillDeleted struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *SkillDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d SkillDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // Deprecated: use SkillDeleted.
 type DeletedSkill = SkillDeleted
 
 // SkillVersionDeleted is the answer to [SkillVersionsService.Delete] (the
 // wire type "skill_version_deleted").
+//
+//mms:json type=skill_version_deleted
 type SkillVersionDeleted struct {
 	// ID is the deleted version's identifier.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *SkillVersionDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d SkillVersionDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // Deprecated: use SkillVersionDeleted.
 type DeletedSkillVersion = SkillVersionDeleted

@@ -7,16 +7,9 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(Tunnel{}, codec.Spec{Type: "tunnel"})
-	codec.Register(TunnelToken{}, codec.Spec{Type: "tunnel_token"})
-	codec.Objects(TunnelCreateParams{}, TunnelRotateTokenParams{})
-}
 
 // BetaMCPTunnels is the beta every tunnels request carries (/v1/tunnels).
 // The services add it themselves, merged as a set with the client's and
@@ -47,6 +40,8 @@ type TunnelsService struct {
 // Tunnel is a tunnel's record (the wire type "tunnel"). Members this SDK
 // version does not model are kept in Extra, so json.Marshal writes a reply
 // back without loss.
+//
+//mms:json type=tunnel
 type Tunnel struct {
 	// ID identifies the tunnel ("tnl_…").
 	ID string `json:"id"`
@@ -67,17 +62,13 @@ type Tunnel struct {
 // Created parses CreatedAt.
 func (t Tunnel) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, t.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (t *Tunnel) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (t Tunnel) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
-
 // TunnelToken is a tunnel's connector credential (the wire type
 // "tunnel_token"), the answer to [TunnelsService.RevealToken] and
 // [TunnelsService.RotateToken]. TunnelToken holds the secret as a
 // [Secret]: fmt and slog print it redacted, json.Marshal writes its value
 // and string(tok.TunnelToken) reads it.
+//
+//mms:json type=tunnel_token
 type TunnelToken struct {
 	// ID identifies the token; it changes on rotation.
 	ID string `json:"id"`
@@ -87,29 +78,18 @@ type TunnelToken struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (t *TunnelToken) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-
-// MarshalJSON encodes the record as the service sends it, the secret
-// included.
-func (t TunnelToken) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
-
 // LogValue prints the record for slog with the secret redacted: slog's
 // JSON handler would otherwise marshal it, secret and all.
 func (t TunnelToken) LogValue() slog.Value { return logRedacted(t) }
 
 // TunnelCreateParams are the parameters of [TunnelsService.Create].
+//
+//mms:json
 type TunnelCreateParams struct {
 	// DisplayName names the tunnel, 1 to 255 characters; nil leaves it
 	// unnamed.
 	DisplayName *string `json:"display_name,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p TunnelCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *TunnelCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a display name given
 // but empty or longer than 255 characters.
@@ -122,17 +102,13 @@ func (p TunnelCreateParams) Validate() error {
 
 // TunnelRotateTokenParams are the parameters of
 // [TunnelsService.RotateToken].
+//
+//mms:json
 type TunnelRotateTokenParams struct {
 	// Reason is an audit note kept with the rotation; nil sends none. The
 	// service sets no length limit, so the SDK checks none.
 	Reason *string `json:"reason,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p TunnelRotateTokenParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *TunnelRotateTokenParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate returns nil: the service sets no limit on Reason, so there is
 // nothing to check client-side.

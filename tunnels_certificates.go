@@ -9,14 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(TunnelCertificate{}, codec.Spec{Type: "tunnel_certificate"})
-	codec.Objects(TunnelCertificateCreateParams{})
-}
 
 // TunnelCertificatesService adds, retrieves, lists and archives the CA
 // certificates of a tunnel (/v1/tunnels/{tunnel_id}/certificates). Reach
@@ -29,6 +23,8 @@ type TunnelCertificatesService struct {
 // TunnelCertificate is a CA certificate of a tunnel (the wire type
 // "tunnel_certificate"). Members this SDK version does not model are kept
 // in Extra.
+//
+//mms:json type=tunnel_certificate
 type TunnelCertificate struct {
 	// ID identifies the certificate ("tcrt_…").
 	ID string `json:"id"`
@@ -54,31 +50,19 @@ func (c TunnelCertificate) Created() (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, c.CreatedAt)
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *TunnelCertificate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (c TunnelCertificate) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // maxCACertificatePEMBytes is the service's size limit of
 // ca_certificate_pem (8 KB).
 const maxCACertificatePEMBytes = 8192
 
 // TunnelCertificateCreateParams are the parameters of
 // [TunnelCertificatesService.Create].
+//
+//mms:json
 type TunnelCertificateCreateParams struct {
 	// CACertificatePEM is exactly one PEM "CERTIFICATE" block holding an
 	// X.509 CA certificate, at most 8,192 bytes, with no private key.
 	// Required.
 	CACertificatePEM string `json:"ca_certificate_pem"`
-}
-
-// MarshalJSON writes the request body in request form.
-func (p TunnelCertificateCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *TunnelCertificateCreateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, p)
 }
 
 // Validate reports the first rule the params break: the PEM empty or over

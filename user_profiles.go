@@ -6,17 +6,9 @@ import (
 	"iter"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(UserProfile{}, codec.Spec{Type: "user_profile"})
-	codec.Register(UserProfileEnrollmentURL{}, codec.Spec{Type: "enrollment_url"})
-	codec.Objects(UserProfileTrustGrant{}, UserProfileExternalUserDetails{},
-		UserProfileCreateParams{}, UserProfileUpdateParams{}, UserProfileExternalUserDetailsParams{})
-}
 
 // BetaUserProfiles is the beta every user-profiles request carries unless
 // the caller sends a dated one: the undated value the service's seed
@@ -105,6 +97,8 @@ const (
 // Which of the optional fields appear depends on the beta the request
 // carried. Members this SDK version does not model are kept in Extra, so
 // json.Marshal writes a reply back without loss.
+//
+//mms:json type=user_profile
 type UserProfile struct {
 	// ID identifies the profile ("uprof_…").
 	ID string `json:"id"`
@@ -142,13 +136,9 @@ func (p UserProfile) Created() (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, p.CreatedAt)
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (p *UserProfile) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (p UserProfile) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
-
 // UserProfileTrustGrant is one entry of [UserProfile].TrustGrants.
+//
+//mms:json
 type UserProfileTrustGrant struct {
 	// Status is the grant's status.
 	Status UserProfileTrustGrantStatus `json:"status"`
@@ -156,15 +146,11 @@ type UserProfileTrustGrant struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes a grant, keeping unknown members in Extra.
-func (g *UserProfileTrustGrant) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
-
-// MarshalJSON encodes a grant, Extra included.
-func (g UserProfileTrustGrant) MarshalJSON() ([]byte, error) { return marshalJSON(g) }
-
 // UserProfileExternalUserDetails describes the external user (beta
 // user-profiles-2026-09-04). Every member is always present and null
 // until set, hence the pointers.
+//
+//mms:json
 type UserProfileExternalUserDetails struct {
 	AccountStatus *UserProfileAccountStatus `json:"account_status"`
 	EntityType    *UserProfileEntityType    `json:"entity_type"`
@@ -184,6 +170,8 @@ type UserProfileExternalUserDetails struct {
 // UserProfileEnrollmentURL is the answer to
 // [UserProfilesService.CreateEnrollmentURL] (the wire type
 // "enrollment_url"): a link the user opens to enrol a trust grant.
+//
+//mms:json type=enrollment_url
 type UserProfileEnrollmentURL struct {
 	// URL is the enrollment link.
 	URL string `json:"url"`
@@ -198,12 +186,6 @@ func (u UserProfileEnrollmentURL) Expires() (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, u.ExpiresAt)
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (u *UserProfileEnrollmentURL) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
-
-// MarshalJSON encodes the record, Extra included.
-func (u UserProfileEnrollmentURL) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
-
 // The user-profile text limits.
 const (
 	maxUserProfileTextLen = 255 // external_id, name, hashes, reference_id
@@ -216,6 +198,8 @@ const (
 // and -09-04, ExternalUserDetails under -09-04 only, ExternalID under
 // every beta but -09-04. The SDK does not check these pairings (the
 // caller picks the beta); the service answers 400 naming the field.
+//
+//mms:json
 type UserProfileCreateParams struct {
 	// ExternalID is the caller's id for the user, at most 255 characters.
 	ExternalID string `json:"external_id,omitzero"`
@@ -234,12 +218,6 @@ type UserProfileCreateParams struct {
 	// ExternalUserDetails (beta -09-04).
 	ExternalUserDetails *UserProfileExternalUserDetailsParams `json:"external_user_details,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p UserProfileCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *UserProfileCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: an external id or
 // name over 255 characters, metadata past 16 pairs, 64-character keys or
@@ -289,6 +267,8 @@ func (m UserProfileMetadataPatch) Delete(key string) UserProfileMetadataPatch {
 // UserProfileUpdateParams are the parameters of
 // [UserProfilesService.Update]. A zero field keeps the profile's value;
 // the beta pairings of [UserProfileCreateParams] apply.
+//
+//mms:json
 type UserProfileUpdateParams struct {
 	// ExternalID and Name: [Set] replaces (at most 255 characters),
 	// [Clear] sends null.
@@ -307,12 +287,6 @@ type UserProfileUpdateParams struct {
 	// profile's; members not sent are kept. None can be cleared.
 	ExternalUserDetails *UserProfileExternalUserDetailsParams `json:"external_user_details,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p UserProfileUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *UserProfileUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: an external id or
 // name set to more than 255 characters, a relationship or access type set
@@ -347,6 +321,8 @@ func (p UserProfileUpdateParams) Validate() error {
 // UserProfileExternalUserDetailsParams are the external user details of a
 // create or update (beta user-profiles-2026-09-04). Every member is
 // optional; a zero member is not sent.
+//
+//mms:json
 type UserProfileExternalUserDetailsParams struct {
 	AccountStatus UserProfileAccountStatus `json:"account_status,omitzero"`
 	EntityType    UserProfileEntityType    `json:"entity_type,omitzero"`

@@ -6,15 +6,8 @@ import (
 	"iter"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(Vault{}, codec.Spec{Type: "vault"})
-	codec.Register(VaultDeleted{}, codec.Spec{Type: "vault_deleted"})
-	codec.Objects(VaultCreateParams{}, VaultUpdateParams{})
-}
 
 // VaultsService creates, retrieves, updates, lists, archives and deletes
 // vaults (/v1/vaults), the per-workspace stores of the credentials a
@@ -31,6 +24,8 @@ type VaultsService struct {
 // Vault is a vault's record (the wire type "vault"). Members this SDK
 // version does not model are kept in Extra, so json.Marshal writes a reply
 // back without loss.
+//
+//mms:json type=vault
 type Vault struct {
 	// ID identifies the vault ("vlt_…").
 	ID string `json:"id"`
@@ -51,14 +46,10 @@ type Vault struct {
 // Created parses CreatedAt.
 func (v Vault) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, v.CreatedAt) }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (v *Vault) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (v Vault) MarshalJSON() ([]byte, error) { return marshalJSON(v) }
-
 // VaultDeleted is the answer to [VaultsService.Delete] (the wire type
 // "vault_deleted").
+//
+//mms:json type=vault_deleted
 type VaultDeleted struct {
 	// ID is the deleted vault's id.
 	ID string `json:"id"`
@@ -66,16 +57,12 @@ type VaultDeleted struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *VaultDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d VaultDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
-
 // maxDisplayNameLen is the display_name limit of vaults and credentials.
 const maxDisplayNameLen = 255
 
 // VaultCreateParams are the parameters of [VaultsService.Create].
+//
+//mms:json
 type VaultCreateParams struct {
 	// DisplayName names the vault, 1 to 255 characters. Required.
 	DisplayName string `json:"display_name"`
@@ -83,12 +70,6 @@ type VaultCreateParams struct {
 	// of at most 512.
 	Metadata map[string]string `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p VaultCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *VaultCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a display name empty
 // or longer than 255 characters, or metadata past 16 pairs, 64-character
@@ -102,6 +83,8 @@ func (p VaultCreateParams) Validate() error {
 
 // VaultUpdateParams are the parameters of [VaultsService.Update]. A zero
 // field keeps the vault's value.
+//
+//mms:json
 type VaultUpdateParams struct {
 	// DisplayName sets the name (1 to 255 characters). [Clear] sends null,
 	// which the service accepts; the spec does not say what it does to a
@@ -110,12 +93,6 @@ type VaultUpdateParams struct {
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
-
-// MarshalJSON writes the request body in request form.
-func (p VaultUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *VaultUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
 
 // Validate reports the first rule the params break: a display name set
 // but empty or longer than 255 characters, or a bad metadata patch.

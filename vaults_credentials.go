@@ -7,17 +7,8 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
 )
-
-func init() {
-	codec.Register(VaultCredential{}, codec.Spec{Type: "vault_credential"})
-	codec.Register(VaultCredentialDeleted{}, codec.Spec{Type: "vault_credential_deleted"})
-	codec.Register(VaultCredentialValidation{}, codec.Spec{Type: "vault_credential_validation"})
-	codec.Objects(VaultCredentialMCPProbe{}, VaultCredentialRefreshCheck{}, VaultCredentialHTTPResponse{},
-		VaultCredentialCreateParams{}, VaultCredentialUpdateParams{})
-}
 
 // VaultCredentialsService creates, retrieves, updates, lists, archives,
 // deletes and checks the credentials of a vault
@@ -32,6 +23,8 @@ type VaultCredentialsService struct {
 // VaultCredential is a credential's record (the wire type
 // "vault_credential"). It holds no secret: the service does not return
 // them. Members this SDK version does not model are kept in Extra.
+//
+//mms:json type=vault_credential
 type VaultCredential struct {
 	// ID identifies the credential ("vcrd_…").
 	ID string `json:"id"`
@@ -54,26 +47,16 @@ type VaultCredential struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (c *VaultCredential) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
-
-// MarshalJSON encodes the record as the service sends it, Extra included.
-func (c VaultCredential) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
-
 // VaultCredentialDeleted is the answer to [VaultCredentialsService.Delete]
 // (the wire type "vault_credential_deleted").
+//
+//mms:json type=vault_credential_deleted
 type VaultCredentialDeleted struct {
 	// ID is the deleted credential's id.
 	ID string `json:"id"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-// UnmarshalJSON decodes the record, keeping unknown members in Extra.
-func (d *VaultCredentialDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
-
-// MarshalJSON encodes the record, Extra included.
-func (d VaultCredentialDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
 
 // VaultCredentialValidationStatus is a validation's verdict. Unknown
 // values pass through.
@@ -104,6 +87,8 @@ const (
 // VaultCredentialValidation is the answer to
 // [VaultCredentialsService.ValidateMCPOAuth] (the wire type
 // "vault_credential_validation").
+//
+//mms:json type=vault_credential_validation
 type VaultCredentialValidation struct {
 	// CredentialID and VaultID name the credential checked.
 	CredentialID string `json:"credential_id"`
@@ -124,6 +109,8 @@ type VaultCredentialValidation struct {
 }
 
 // VaultCredentialMCPProbe is the MCP step a validation failed at.
+//
+//mms:json
 type VaultCredentialMCPProbe struct {
 	// Method is the MCP method that failed.
 	Method string `json:"method"`
@@ -134,6 +121,8 @@ type VaultCredentialMCPProbe struct {
 }
 
 // VaultCredentialRefreshCheck is a validation's token refresh.
+//
+//mms:json
 type VaultCredentialRefreshCheck struct {
 	// Status is the outcome.
 	Status VaultCredentialRefreshStatus `json:"status"`
@@ -145,6 +134,8 @@ type VaultCredentialRefreshCheck struct {
 
 // VaultCredentialHTTPResponse is an HTTP answer a validation saw, its body
 // scrubbed of secrets and perhaps truncated.
+//
+//mms:json
 type VaultCredentialHTTPResponse struct {
 	StatusCode    int    `json:"status_code"`
 	ContentType   string `json:"content_type"`
@@ -154,21 +145,10 @@ type VaultCredentialHTTPResponse struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (v *VaultCredentialValidation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, v) }
-func (v VaultCredentialValidation) MarshalJSON() ([]byte, error)     { return marshalJSON(v) }
-func (p *VaultCredentialMCPProbe) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, p) }
-func (p VaultCredentialMCPProbe) MarshalJSON() ([]byte, error)       { return marshalJSON(p) }
-func (r *VaultCredentialRefreshCheck) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, r)
-}
-func (r VaultCredentialRefreshCheck) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
-func (h *VaultCredentialHTTPResponse) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, h)
-}
-func (h VaultCredentialHTTPResponse) MarshalJSON() ([]byte, error) { return marshalJSON(h) }
-
 // VaultCredentialCreateParams are the parameters of
 // [VaultCredentialsService.Create].
+//
+//mms:json
 type VaultCredentialCreateParams struct {
 	// DisplayName names the credential, 1 to 255 characters; "" sends
 	// none.
@@ -178,14 +158,6 @@ type VaultCredentialCreateParams struct {
 	// Metadata is at most 16 pairs, keys of at most 64 characters, values
 	// of at most 512.
 	Metadata map[string]string `json:"metadata,omitzero"`
-}
-
-// MarshalJSON writes the request body in request form.
-func (p VaultCredentialCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *VaultCredentialCreateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, p)
 }
 
 // Validate reports the first rule the params break (no error names a
@@ -215,6 +187,8 @@ func (p VaultCredentialCreateParams) validate(now time.Time) error {
 // VaultCredentialUpdateParams are the parameters of
 // [VaultCredentialsService.Update]. A zero field keeps the credential's
 // value.
+//
+//mms:json
 type VaultCredentialUpdateParams struct {
 	// DisplayName sets (1 to 255 characters) or clears the name.
 	DisplayName Update[string] `json:"display_name,omitzero"`
@@ -223,14 +197,6 @@ type VaultCredentialUpdateParams struct {
 	Auth VaultCredentialAuthUpdateParams `json:"auth,omitzero"`
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
-}
-
-// MarshalJSON writes the request body in request form.
-func (p VaultCredentialUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(p) }
-
-// UnmarshalJSON decodes a request body.
-func (p *VaultCredentialUpdateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, p)
 }
 
 // Validate reports the first rule the params break: a display name set

@@ -95,21 +95,10 @@ type UnknownCredentialAuth struct {
 	Raw  json.RawMessage
 }
 
-func (MCPOAuthAuth) isVaultCredentialAuth()            {}
-func (StaticBearerAuth) isVaultCredentialAuth()        {}
-func (EnvironmentVariableAuth) isVaultCredentialAuth() {}
-func (UnknownCredentialAuth) isVaultCredentialAuth()   {}
-
-func (a MCPOAuthAuth) MarshalJSON() ([]byte, error)                { return marshalJSON(a) }
-func (a *MCPOAuthAuth) UnmarshalJSON(data []byte) error            { return unmarshalJSON(data, a) }
-func (a StaticBearerAuth) MarshalJSON() ([]byte, error)            { return marshalJSON(a) }
-func (a *StaticBearerAuth) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, a) }
-func (a EnvironmentVariableAuth) MarshalJSON() ([]byte, error)     { return marshalJSON(a) }
-func (a *EnvironmentVariableAuth) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (u UnknownCredentialAuth) MarshalJSON() ([]byte, error)       { return marshalJSON(u) }
-
 // MCPOAuthRefresh is the refresh configuration of a record's
 // [MCPOAuthAuth]; the refresh token and client secret are not returned.
+//
+//mms:json
 type MCPOAuthRefresh struct {
 	// ClientID is the OAuth client's id.
 	ClientID string `json:"client_id"`
@@ -136,6 +125,8 @@ const (
 // TokenEndpointAuth is a record's token endpoint authentication: its type
 // alone ("none", "client_secret_basic", "client_secret_post" or one this
 // SDK version does not know).
+//
+//mms:json
 type TokenEndpointAuth struct {
 	// Type is the authentication method.
 	Type string `json:"type"`
@@ -143,14 +134,11 @@ type TokenEndpointAuth struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (t TokenEndpointAuth) MarshalJSON() ([]byte, error)     { return marshalJSON(t) }
-func (t *TokenEndpointAuth) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-func (r MCPOAuthRefresh) MarshalJSON() ([]byte, error)       { return marshalJSON(r) }
-func (r *MCPOAuthRefresh) UnmarshalJSON(data []byte) error   { return unmarshalJSON(data, r) }
-
 // CredentialInjectionLocation says where a sandbox's requests have an
 // environment variable's placeholder replaced. An update merges it per
 // field.
+//
+//mms:json
 type CredentialInjectionLocation struct {
 	// Body and Header switch replacement in request bodies and headers;
 	// nil leaves the service's choice.
@@ -158,16 +146,6 @@ type CredentialInjectionLocation struct {
 	Header *bool `json:"header,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-func (l CredentialInjectionLocation) MarshalJSON() ([]byte, error) { return marshalJSON(l) }
-func (l *CredentialInjectionLocation) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, l)
-}
-
-func init() {
-	codec.Objects(MCPOAuthRefresh{}, TokenEndpointAuth{}, CredentialInjectionLocation{},
-		MCPOAuthRefreshParams{}, MCPOAuthRefreshUpdateParams{})
 }
 
 // A CredentialNetworking says to which hosts an environment variable's
@@ -207,18 +185,6 @@ type UnknownCredentialNetworking struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (CredentialNetworkingUnrestricted) isCredentialNetworking() {}
-func (CredentialNetworkingLimited) isCredentialNetworking()      {}
-func (UnknownCredentialNetworking) isCredentialNetworking()      {}
-
-func (n CredentialNetworkingUnrestricted) MarshalJSON() ([]byte, error) { return marshalJSON(n) }
-func (n *CredentialNetworkingUnrestricted) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, n)
-}
-func (n CredentialNetworkingLimited) MarshalJSON() ([]byte, error)     { return marshalJSON(n) }
-func (n *CredentialNetworkingLimited) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, n) }
-func (u UnknownCredentialNetworking) MarshalJSON() ([]byte, error)     { return marshalJSON(u) }
 
 // validateNetworking checks a networking a request sends.
 func validateNetworking(path string, n CredentialNetworking) error {
@@ -331,6 +297,8 @@ type EnvironmentVariableAuthParams struct {
 }
 
 // MCPOAuthRefreshParams is the refresh configuration of a create request.
+//
+//mms:json
 type MCPOAuthRefreshParams struct {
 	// ClientID is the OAuth client's id, at most 1024 characters.
 	// Required; it cannot change later.
@@ -347,22 +315,6 @@ type MCPOAuthRefreshParams struct {
 	Resource string `json:"resource,omitzero"`
 	Scope    string `json:"scope,omitzero"`
 }
-
-func (MCPOAuthAuthParams) isVaultCredentialAuthParams()            {}
-func (StaticBearerAuthParams) isVaultCredentialAuthParams()        {}
-func (EnvironmentVariableAuthParams) isVaultCredentialAuthParams() {}
-func (UnknownCredentialAuth) isVaultCredentialAuthParams()         {}
-
-func (a MCPOAuthAuthParams) MarshalJSON() ([]byte, error)            { return marshalRequest(a) }
-func (a *MCPOAuthAuthParams) UnmarshalJSON(data []byte) error        { return unmarshalJSON(data, a) }
-func (a StaticBearerAuthParams) MarshalJSON() ([]byte, error)        { return marshalRequest(a) }
-func (a *StaticBearerAuthParams) UnmarshalJSON(data []byte) error    { return unmarshalJSON(data, a) }
-func (a EnvironmentVariableAuthParams) MarshalJSON() ([]byte, error) { return marshalRequest(a) }
-func (a *EnvironmentVariableAuthParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, a)
-}
-func (r MCPOAuthRefreshParams) MarshalJSON() ([]byte, error)     { return marshalRequest(r) }
-func (r *MCPOAuthRefreshParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
 
 func (a MCPOAuthAuthParams) validate(path string, now time.Time) error {
 	if err := validateServerURL(path, a.MCPServerURL); err != nil {
@@ -461,10 +413,14 @@ var tokenEndpointAuthParamsUnion = codec.NewUnion[TokenEndpointAuthParams]("Toke
 
 // TokenEndpointAuthNone is a public client (the wire type "none"); an
 // update cannot switch to it.
+//
+//mms:json request
 type TokenEndpointAuthNone struct{}
 
 // TokenEndpointAuthClientSecretBasic sends the client secret with HTTP
 // Basic authentication (the wire type "client_secret_basic").
+//
+//mms:json request
 type TokenEndpointAuthClientSecretBasic struct {
 	// ClientSecret is required on create, optional on update.
 	ClientSecret Secret `json:"client_secret,omitzero"`
@@ -472,6 +428,8 @@ type TokenEndpointAuthClientSecretBasic struct {
 
 // TokenEndpointAuthClientSecretPost sends the client secret in the form
 // body (the wire type "client_secret_post").
+//
+//mms:json request
 type TokenEndpointAuthClientSecretPost struct {
 	// ClientSecret is required on create, optional on update.
 	ClientSecret Secret `json:"client_secret,omitzero"`
@@ -482,25 +440,6 @@ type UnknownTokenEndpointAuth struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (TokenEndpointAuthNone) isTokenEndpointAuthParams()              {}
-func (TokenEndpointAuthClientSecretBasic) isTokenEndpointAuthParams() {}
-func (TokenEndpointAuthClientSecretPost) isTokenEndpointAuthParams()  {}
-func (UnknownTokenEndpointAuth) isTokenEndpointAuthParams()           {}
-
-func (t TokenEndpointAuthNone) MarshalJSON() ([]byte, error)     { return marshalRequest(t) }
-func (t *TokenEndpointAuthNone) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
-func (t TokenEndpointAuthClientSecretBasic) MarshalJSON() ([]byte, error) {
-	return marshalRequest(t)
-}
-func (t *TokenEndpointAuthClientSecretBasic) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, t)
-}
-func (t TokenEndpointAuthClientSecretPost) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
-func (t *TokenEndpointAuthClientSecretPost) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, t)
-}
-func (u UnknownTokenEndpointAuth) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 func (TokenEndpointAuthNone) validate(path string, create bool) error {
 	if !create {
@@ -556,6 +495,8 @@ type MCPOAuthAuthUpdateParams struct {
 }
 
 // MCPOAuthRefreshUpdateParams changes a refresh configuration.
+//
+//mms:json
 type MCPOAuthRefreshUpdateParams struct {
 	// RefreshToken replaces the refresh token; "" keeps it.
 	RefreshToken Secret `json:"refresh_token,omitzero"`
@@ -582,28 +523,6 @@ type EnvironmentVariableAuthUpdateParams struct {
 	Networking Update[CredentialNetworking] `json:"networking,omitzero"`
 	// InjectionLocation is merged per field; nil keeps it.
 	InjectionLocation *CredentialInjectionLocation `json:"injection_location,omitzero"`
-}
-
-func (MCPOAuthAuthUpdateParams) isVaultCredentialAuthUpdateParams()            {}
-func (StaticBearerAuthUpdateParams) isVaultCredentialAuthUpdateParams()        {}
-func (EnvironmentVariableAuthUpdateParams) isVaultCredentialAuthUpdateParams() {}
-func (UnknownCredentialAuth) isVaultCredentialAuthUpdateParams()               {}
-
-func (a MCPOAuthAuthUpdateParams) MarshalJSON() ([]byte, error)     { return marshalRequest(a) }
-func (a *MCPOAuthAuthUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
-func (a StaticBearerAuthUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(a) }
-func (a *StaticBearerAuthUpdateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, a)
-}
-func (a EnvironmentVariableAuthUpdateParams) MarshalJSON() ([]byte, error) {
-	return marshalRequest(a)
-}
-func (a *EnvironmentVariableAuthUpdateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, a)
-}
-func (r MCPOAuthRefreshUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(r) }
-func (r *MCPOAuthRefreshUpdateParams) UnmarshalJSON(data []byte) error {
-	return unmarshalJSON(data, r)
 }
 
 func (a MCPOAuthAuthUpdateParams) validate(path string, now time.Time) error {
