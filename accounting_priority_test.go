@@ -10,6 +10,8 @@ import (
 	"github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // hiParams is a request whose fake reply uses 15 input and 3 output tokens.
@@ -28,9 +30,7 @@ func TestPriorityHeadersFromFake(t *testing.T) {
 	p.InferenceGeo = "us"
 	var md mms.ResponseMetadata
 	msg, err := c.Messages.Create(context.Background(), p, option.WithResponseMetadata(&md))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if msg.Usage.InputTokens != 15 || msg.Usage.OutputTokens != 3 || msg.Usage.ServiceTier != mms.ServiceTierPriority {
 		t.Fatalf("usage %+v, want 15 in, 3 out, priority", msg.Usage)
 	}
@@ -100,9 +100,7 @@ func TestPriorityPacing(t *testing.T) {
 			c := filesClient(t, srv, append(tt.client, option.WithMaxRetries(0))...)
 			var md mms.ResponseMetadata
 			msg, err := c.Messages.Create(context.Background(), hiParams, option.WithResponseMetadata(&md))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if in, _ := md.PriorityInputTokens(); msg.Usage.ServiceTier != mms.ServiceTierPriority || in.Remaining != 0 {
 				t.Fatalf("first call: tier %q, input bucket %+v; want priority, 0 remaining", msg.Usage.ServiceTier, in)
 			}

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 // usageJSON decodes a usage as the service sends it.
@@ -140,9 +142,7 @@ func TestMessageCost(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			msg := &mms.Message{Model: tt.model, Usage: usageJSON(t, tt.usage)}
 			got, err := testPrices.MessageCost(msg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got, approx); diff != "" {
 				t.Errorf("MessageCost (-want +got):\n%s", diff)
 			}
@@ -205,9 +205,7 @@ func TestBatchCost(t *testing.T) {
 	// a: (3 + 1.5) / 2; c: (1 + 0.1) / 2.
 	want := mms.UsageBreakdown{Input: 1.5, Output: 0.75 + 0.5, CacheRead: 0.05, Total: 2.25 + 0.55}
 	got, err := testPrices.BatchCost(seq(results, nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff(want, got, approx); diff != "" {
 		t.Errorf("BatchCost (-want +got):\n%s", diff)
 	}
@@ -231,9 +229,7 @@ func TestSessionCost(t *testing.T) {
 	u := mms.SessionUsage{InputTokens: 1_000_000, OutputTokens: 100_000, CacheReadInputTokens: 1_000_000,
 		CacheCreation: &mms.SessionCacheCreation{Ephemeral5mInputTokens: 1_000_000, Ephemeral1hInputTokens: 500_000}}
 	got, err := testPrices.SessionCost("mms-large-1", u)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// No tier multiplier: a session reports none.
 	want := mms.UsageBreakdown{Input: 3, Output: 1.5, CacheRead: 0.3, CacheWrite5m: 3.75, CacheWrite1h: 3, Total: 11.55}
 	if diff := cmp.Diff(want, got, approx); diff != "" {

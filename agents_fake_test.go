@@ -12,6 +12,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestAgentsAgainstFake runs every agents operation against mmstest:
@@ -34,9 +36,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 		MCPServers: []mms.AgentMCPServer{{Name: "docs", URL: "https://mcp.example"}},
 		Metadata:   map[string]string{"team": "a", "old": "x"},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(a.ID, "agent_") || a.Version != 1 || len(a.Tools) != 3 || a.Model.Effort == nil || a.Model.Effort.Type != mms.EffortHigh {
 		t.Fatalf("created %+v", a)
 	}
@@ -50,9 +50,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 		Tools: mms.Set(a.Tools[2:]), MCPServers: mms.Clear[[]mms.AgentMCPServer](),
 		Metadata: mms.MetadataPatch{}.Delete("old").Set("team", "b"),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if u.Version != 2 || u.Description != nil || u.System == nil || *u.System != "be brief" || len(u.Tools) != 1 ||
 		len(u.MCPServers) != 0 || !cmp.Equal(u.Metadata, map[string]string{"team": "b"}) {
 		t.Fatalf("updated %+v", u)
@@ -71,9 +69,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 	}
 	var versions []int
 	for v, err := range c.Agents.Versions.List(ctx, a.ID, mms.AgentVersionListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		versions = append(versions, v.Version)
 	}
 	if !cmp.Equal(versions, []int{2, 1}) {
@@ -81,9 +77,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 	}
 
 	b, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "second", Model: mms.AgentModel("m")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ar, err := c.Agents.Archive(ctx, a.ID)
 	if err != nil || ar.ArchivedAt == nil {
 		t.Fatalf("Archive: %+v %v", ar, err)
@@ -92,9 +86,7 @@ func TestAgentsAgainstFake(t *testing.T) {
 		t.Helper()
 		var ids []string
 		for ag, err := range c.Agents.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, ag.ID)
 		}
 		return ids

@@ -7,6 +7,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestAgentGoldenRoundTrip decodes each golden agent record, checks which
@@ -36,9 +38,7 @@ func TestAgentGoldenRoundTrip(t *testing.T) {
 				t.Errorf("unknown variants (-want +got):\n%s", diff)
 			}
 			out, err := json.Marshal(a)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, in, out)
 			// The client's decoder gives the same value.
 			var b Agent
@@ -136,14 +136,10 @@ func TestAgentRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 		})
 	}

@@ -15,6 +15,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -71,9 +73,7 @@ func (e *fedEnv) client(t *testing.T, opts ...option.RequestOption) *mms.Client 
 	}
 	c, err := mms.NewClient(append([]option.RequestOption{option.WithBaseURL(e.srv.URL), option.WithHTTPClient(e.srv.Client()),
 		option.WithFederation(e.federation()), mms.WithNowForTest(e.clock.Now), option.WithMiddleware(record)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 

@@ -15,6 +15,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // writeJSONFile writes v as JSON at dir/rel with mode.
@@ -25,9 +27,7 @@ func writeJSONFile(t *testing.T, dir, rel string, v any, mode os.FileMode) strin
 		t.Fatal(err)
 	}
 	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := os.WriteFile(path, b, mode); err != nil {
 		t.Fatal(err)
 	}
@@ -37,9 +37,7 @@ func writeJSONFile(t *testing.T, dir, rel string, v any, mode os.FileMode) strin
 func readJSONFile(t *testing.T, path string) map[string]any {
 	t.Helper()
 	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var m map[string]any
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
@@ -68,9 +66,7 @@ func TestProfileFederation(t *testing.T) {
 		"account_email": "a@example.com",
 	}, 0o600)
 	c, err := mms.NewClient(option.WithProfile("work"), option.WithConfigDir(dir), mms.WithNowForTest(e.clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c); err != nil {
 		t.Fatal(err)
 	}
@@ -88,9 +84,7 @@ func TestProfileFederation(t *testing.T) {
 
 	// A second client (another process) reuses the saved token.
 	c2, err := mms.NewClient(option.WithProfile("work"), option.WithConfigDir(dir), mms.WithNowForTest(e.clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c2); err != nil {
 		t.Fatal(err)
 	}
@@ -115,9 +109,7 @@ func TestProfileUserOAuthRefresh(t *testing.T) {
 		"refresh_token": rt,
 	}, 0o600)
 	c, err := mms.NewClient(option.WithProfile("me"), option.WithConfigDir(dir), mms.WithNowForTest(e.clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c); err != nil {
 		t.Fatal(err)
 	}
@@ -141,9 +133,7 @@ func TestProfileUserOAuthRefresh(t *testing.T) {
 	// The old refresh token is spent: a client still holding it must log in again.
 	writeJSONFile(t, dir, "credentials/me.json", map[string]any{"access_token": "expired", "expires_at": 1, "refresh_token": rt}, 0o600)
 	c, err = mms.NewClient(option.WithProfile("me"), option.WithConfigDir(dir), mms.WithNowForTest(e.clock.Now))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	err = get(c)
 	var te *mms.TokenExchangeError
 	if !errors.As(err, &te) || te.Code != "invalid_grant" || !strings.Contains(err.Error(), "log in again") || strings.Contains(err.Error(), rt) {
@@ -168,9 +158,7 @@ func TestProfileCredentialsFileRules(t *testing.T) {
 		}
 	}
 	c, err := mms.NewClient(option.WithProfile("me"), option.WithConfigDir(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c); err == nil || !strings.Contains(err.Error(), "symlink") {
 		t.Errorf("symlink: err = %v", err)
 	}
@@ -272,9 +260,7 @@ func TestCredentialChain(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil); err != nil && !strings.Contains(tt.want.value, "user-token") {
 				t.Fatal(err)
 			}

@@ -14,6 +14,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestNoCredentialSecretInErrorsOrLogs drives every credential path —
@@ -58,18 +60,14 @@ func TestNoCredentialSecretInErrorsOrLogs(t *testing.T) {
 		},
 	} {
 		c, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithTokenSource(src), option.WithLogger(logger))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		errs = append(errs, get(c))
 	}
 	srcOK := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
 		return &option.Token{AccessToken: sourceSecret}, nil
 	})
 	c2, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithTokenSource(srcOK), option.WithLogger(logger))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	errs = append(errs, get(c2), get(c2, option.WithBaseURL("https://elsewhere.example")))
 
 	dir := t.TempDir()
@@ -79,9 +77,7 @@ func TestNoCredentialSecretInErrorsOrLogs(t *testing.T) {
 	writeJSONFile(t, dir, "credentials/me.json", map[string]any{"access_token": "expired", "expires_at": 1, "refresh_token": rt}, 0o600)
 	profileGet := func() error {
 		pc, err := mms.NewClient(option.WithProfile("me"), option.WithConfigDir(dir), option.WithLogger(logger), mms.WithNowForTest(e.clock.Now))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return get(pc)
 	}
 	errs = append(errs, profileGet())

@@ -18,6 +18,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestTokenSourcePerAttempt: the credential is resolved for every attempt,
@@ -53,9 +55,7 @@ func TestTokenSourcePerAttempt(t *testing.T) {
 func newBearerClient(t *testing.T, s *scriptServer, opts ...option.RequestOption) *mms.Client {
 	t.Helper()
 	c, err := mms.NewClient(append([]option.RequestOption{option.WithBaseURL(s.URL)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -241,9 +241,7 @@ func TestFederationIdentityToken(t *testing.T) {
 		{RuleID: fedRule, OrganizationID: fedOrg, IdentityToken: func(context.Context) (string, error) { return fedAssertion, nil }},
 	} {
 		c, err := mms.NewClient(option.WithBaseURL(e2.srv.URL), option.WithFederation(f))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if err := get(c); err != nil {
 			t.Error(err)
 		}
@@ -312,17 +310,13 @@ func TestFederationExchangeErrors(t *testing.T) {
 	f := e.federation()
 	f.RuleID = "fdrl_multi"
 	c, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithFederation(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c); !errors.As(err, &te) || te.StatusCode != 401 {
 		t.Errorf("no workspace on a multi-workspace rule: %v", err)
 	}
 	f.WorkspaceID = "ws_b"
 	c, err = mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithFederation(f))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := get(c); err != nil {
 		t.Errorf("with a workspace: %v", err)
 	}

@@ -18,6 +18,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkBatchJobPeakMemory runs whole jobs of small requests (default
@@ -37,17 +39,13 @@ func BenchmarkBatchJobPeakMemory(b *testing.B) {
 			hc := &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 			b.Cleanup(hc.CloseIdleConnections)
 			client, err := mms.NewClient(option.WithBaseURL(url), option.WithAPIKey(mmstest.DefaultAPIKey), option.WithHTTPClient(hc))
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			var peakHeap, peakRSS, allocs uint64
 			rssOK := true
 			for range b.N {
 				b.StopTimer()
 				dir, err := os.MkdirTemp(b.TempDir(), "job-")
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				debug.FreeOSMemory() // a GC, and the last job's pages back to the OS
 				rssOK = rssOK && resetPeakRSS()
 				allocs0 := readHeapMetric("/gc/heap/allocs:bytes")
@@ -87,15 +85,11 @@ func runBenchJob(b *testing.B, client *mms.Client, n int, dir string) int {
 		Requests: jobInput(n), Dir: dir,
 		PollInterval: 100 * time.Millisecond, MaxPollInterval: time.Second,
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	defer job.Close()
 	got := 0
 	for _, err := range job.Results(context.Background()) {
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		got++
 	}
 	return got

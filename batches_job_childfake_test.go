@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/mmstest"
+
+	"github.com/stretchr/testify/require"
 )
 
 // childFakeEnv marks the test binary re-executed as a fake service in a
@@ -43,13 +45,9 @@ func startChildFake(tb testing.TB) string {
 	cmd.Env = append(os.Environ(), childFakeEnv+"=1")
 	cmd.Stderr = os.Stderr
 	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		tb.Fatal(err)
-	}
+	require.NoError(tb, err)
 	if err := cmd.Start(); err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 // errCrash is what a killer's hook returns to end a run as a crash would:
@@ -60,9 +62,7 @@ func steppingClock(step time.Duration) func() time.Time {
 func openDir(t *testing.T, dir string) *mms.BatchJobDir {
 	t.Helper()
 	d, err := mms.OpenBatchJobDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { d.Close() })
 	return d
 }
@@ -88,9 +88,7 @@ func (sc killScenario) runTo(t *testing.T, client *mms.Client, store mms.BatchJo
 		p.OnStep = k.hook
 	}
 	job, err := client.Messages.Batches.NewJob(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return collectJob(t, job, ctx, seen)
 }
 

@@ -11,6 +11,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 // propertyOutcomes draws the fake's outcome of each submission of each
@@ -113,9 +115,7 @@ func TestBatchJobRandomKills(t *testing.T) {
 					Retry:        mms.BatchJobRetry{MaxAttempts: attempts},
 					PollInterval: time.Millisecond, MaxPollInterval: 4 * time.Millisecond, OnStep: hook,
 				})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				var runErr error
 				for res, err := range job.Results(ctx) {
 					if err != nil {

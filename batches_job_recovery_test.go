@@ -20,6 +20,8 @@ import (
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // newTestJob makes a job over n requests (10 per batch) with store.
@@ -31,9 +33,7 @@ func newTestJob(t *testing.T, client *mms.Client, store mms.BatchJobStore, n int
 		edit(&p)
 	}
 	job, err := client.Messages.Batches.NewJob(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { job.Close() })
 	return job
 }
@@ -85,9 +85,7 @@ func TestBatchJobCreateFaults(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			checkOnce(t, srv, seen, 25, 1)
 		})
 	}
@@ -178,9 +176,7 @@ func TestBatchJobRetries(t *testing.T) {
 			})
 			results := map[string]got{}
 			for res, err := range job.Results(context.Background()) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if _, dup := results[res.CustomID]; dup {
 					t.Errorf("%s delivered twice", res.CustomID)
 				}
@@ -218,9 +214,7 @@ func TestBatchJobCancel(t *testing.T) {
 	byType := map[string]int{}
 	seen := map[string]int{}
 	for res, err := range job.Results(ctx) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		seen[res.CustomID]++
 		byType[fmt.Sprintf("%T", res.Result)]++
 		if res.CustomID >= "req-000020" && (res.BatchID != "" || res.Attempt != 0) {
@@ -262,9 +256,7 @@ func TestBatchJobRedeliver(t *testing.T) {
 	store := mms.NewBatchJobMemoryStore()
 	first := map[string]string{}
 	for res, err := range newTestJob(t, client, store, 15, nil).Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		first[res.CustomID] = fmt.Sprintf("%T %s", res.Result, res.BatchID)
 	}
 	// Without Redeliver a finished job yields nothing.
@@ -275,9 +267,7 @@ func TestBatchJobRedeliver(t *testing.T) {
 	again := map[string]string{}
 	job := newTestJob(t, client, store, 15, func(p *mms.BatchJobParams) { p.Redeliver = true })
 	for res, err := range job.Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if !res.Redelivered {
 			t.Errorf("%s not marked Redelivered", res.CustomID)
 		}
@@ -322,9 +312,7 @@ func TestBatchJobBreakAndResume(t *testing.T) {
 	store := mms.NewBatchJobMemoryStore()
 	seen := map[string]int{}
 	for res, err := range newTestJob(t, client, store, 25, nil).Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		seen[res.CustomID]++
 		if len(seen) == 5 {
 			break // the fifth result was handled: it counts as delivered
@@ -348,9 +336,7 @@ func TestBatchJobRunsOnce(t *testing.T) {
 	job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 3, nil)
 	var inner error
 	for _, err := range job.Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for _, err := range job.Results(context.Background()) {
 			inner = err
 		}
@@ -495,15 +481,11 @@ func TestBatchJobHostileResults(t *testing.T) {
 		t.Run(fmt.Sprint("attempts=", attempts), func(t *testing.T) {
 			_, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
 			client, err := mms.NewClient(append(srv.ClientOptions(), option.WithMiddleware(tamperFirstResults()))...)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			results := map[string]mms.BatchJobResult{}
 			job := newTestJob(t, client, mms.NewBatchJobMemoryStore(), 5, func(p *mms.BatchJobParams) { p.Retry.MaxAttempts = attempts })
 			for res, err := range job.Results(context.Background()) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if _, dup := results[res.CustomID]; dup {
 					t.Errorf("%s delivered twice", res.CustomID)
 				}
@@ -541,9 +523,7 @@ func TestBatchJobCustomRetryable(t *testing.T) {
 	})
 	attempts := map[string]int{}
 	for res, err := range job.Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		attempts[res.CustomID] = res.Attempt
 	}
 	want := map[string]int{"req-000000": 1, "req-000001": 2, "req-000002": 1, "req-000003": 1}
@@ -629,9 +609,7 @@ func TestBatchJobBatchGone(t *testing.T) {
 				})
 				results := map[string]mms.BatchJobResult{}
 				for res, err := range job.Results(context.Background()) {
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					results[res.CustomID] = res
 				}
 				if len(results) != 3 {
@@ -678,9 +656,7 @@ func TestBatchJobCreateAnswerWithoutID(t *testing.T) {
 		return resp, nil
 	}
 	client, err := mms.NewClient(append(srv.ClientOptions(), option.WithMiddleware(blank))...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	seen := map[string]int{}
 	if err := collectJob(t, newTestJob(t, client, mms.NewBatchJobMemoryStore(), 5, nil), context.Background(), seen); err != nil {
 		t.Fatal(err)

@@ -10,6 +10,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 // scaleInput yields n requests; the first `big` carry about 5 KB of text,
@@ -43,15 +45,11 @@ func TestBatchJob250k(t *testing.T) {
 	job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
 		Requests: scaleInput(n, big), Dir: t.TempDir(), PollInterval: 10 * time.Millisecond,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer job.Close()
 	seen := make([]uint8, n)
 	for res, err := range job.Results(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		i, err := strconv.Atoi(strings.TrimPrefix(res.CustomID, "req-"))
 		if err != nil || i < 0 || i >= n {
 			t.Fatalf("a result for %q", res.CustomID)
@@ -74,9 +72,7 @@ func TestBatchJob250k(t *testing.T) {
 	}
 	var counts []int
 	for b, err := range client.Messages.Batches.List(context.Background(), mms.BatchListParams{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		counts = append([]int{b.RequestCounts.Total()}, counts...) // oldest first
 	}
 	t.Logf("batches: %v requests, %v bytes", counts, sizes)

@@ -15,6 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 // storeImpls is the contract tests' table: every BatchJobStore
@@ -31,9 +33,7 @@ var storeImpls = []struct {
 func openStoreDir(t *testing.T, path string) *mms.BatchJobDir {
 	t.Helper()
 	d, err := mms.OpenBatchJobDir(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() {
 		if err := d.Close(); err != nil {
 			t.Error(err)
@@ -83,9 +83,7 @@ func TestBatchJobStoreValues(t *testing.T) {
 			for _, v := range []string{"first", "second, longer", "", "third"} {
 				storePut(t, s, "job", v)
 				got, err := s.Get(ctx, "job")
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if string(got) != v {
 					t.Fatalf("Get after Put(%q) = %q", v, got)
 				}
@@ -144,9 +142,7 @@ func TestBatchJobStoreKeys(t *testing.T) {
 				{"z", nil},
 			} {
 				got, err := s.Keys(context.Background(), tc.prefix)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if diff := cmp.Diff(tc.want, got); diff != "" {
 					t.Errorf("Keys(%q) (-want +got):\n%s", tc.prefix, diff)
 				}
@@ -373,16 +369,12 @@ func TestBatchJobStorePutAtomic(t *testing.T) {
 			for writing := true; writing || reads < 20; reads++ {
 				select {
 				case err := <-done:
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					writing = false
 				default:
 				}
 				got, err := s.Get(ctx, "big")
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if !bytes.Equal(got, values[0]) && !bytes.Equal(got, values[1]) {
 					t.Fatalf("Get saw a value of %d bytes that is neither the old nor the new one", len(got))
 				}
@@ -426,9 +418,7 @@ func TestBatchJobDirReopen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "nested", "job")
 	d, err := mms.OpenBatchJobDir(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if d.Path() != path {
 		t.Errorf("Path() = %q, want %q", d.Path(), path)
 	}
@@ -506,9 +496,7 @@ func TestBatchJobDirTornTail(t *testing.T) {
 				t.Errorf("after Append (-want +got):\n%s", diff)
 			}
 			got, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(got) != tc.afterAppend {
 				t.Errorf("file = %.40q, want %.40q", got, tc.afterAppend)
 			}
@@ -546,9 +534,7 @@ func TestBatchJobDirTempFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	keys, err := d.Keys(context.Background(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff([]string{"a.tmp-1", "results"}, keys); diff != "" {
 		t.Errorf("Keys (-want +got):\n%s", diff)
 	}
@@ -576,9 +562,7 @@ func FuzzBatchJobDirRecords(f *testing.F) {
 			t.Fatal(err)
 		}
 		d, err := mms.OpenBatchJobDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer d.Close()
 		lines := strings.Split(string(file), "\n")
 		want := lines[:len(lines)-1] // the last part is "" or a torn tail

@@ -15,6 +15,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 // jobInput yields n small requests with custom_ids "req-000000"... .
@@ -53,9 +55,7 @@ func TestBatchJobSmall(t *testing.T) {
 		Requests: jobInput(25), Store: mms.NewBatchJobMemoryStore(),
 		MaxRequestsPerBatch: 10, PollInterval: time.Millisecond,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer job.Close()
 	seen := map[string]int{}
 	if err := collectJob(t, job, context.Background(), seen); err != nil {
@@ -151,9 +151,7 @@ func TestBatchJobRefusesBadInputBeforeSending(t *testing.T) {
 			job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
 				Requests: tt.input, Store: mms.NewBatchJobMemoryStore(), MaxBytesPerBatch: tt.maxBytes, PollInterval: time.Millisecond,
 			})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			err = collectJob(t, job, context.Background(), map[string]int{})
 			if tt.field == "" {
 				if err != nil {
@@ -191,9 +189,7 @@ func TestBatchJobPacksUnderBothLimits(t *testing.T) {
 	job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
 		Requests: input, Store: mms.NewBatchJobMemoryStore(), MaxBytesPerBatch: maxBytes, MaxRequestsPerBatch: 8, PollInterval: time.Millisecond,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	seen := map[string]int{}
 	if err := collectJob(t, job, context.Background(), seen); err != nil {
 		t.Fatal(err)

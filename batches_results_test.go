@@ -20,6 +20,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Result lines as batches.md §4 shows them.
@@ -48,9 +50,7 @@ func resultsServer(t *testing.T, handler http.HandlerFunc) *mms.Client {
 		srv.Close()
 	})
 	c, err := mms.NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -82,9 +82,7 @@ func TestBatchResultsDecode(t *testing.T) {
 	})
 	var got []mms.BatchResult
 	for r, err := range c.Messages.Batches.Results(context.Background(), "msgbatch_1") {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got = append(got, r)
 	}
 	if len(got) != 5 {
@@ -115,9 +113,7 @@ func TestBatchResultsDecode(t *testing.T) {
 	// Every line is written back as it came (compared as JSON values).
 	for i, line := range []string{succeededLine, erroredLine, expiredLine, canceledLine, unknownLine} {
 		out, err := json.Marshal(got[i])
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var want, have any
 		_ = json.Unmarshal([]byte(line), &want)
 		_ = json.Unmarshal(out, &have)
@@ -142,9 +138,7 @@ func TestBatchRecordRoundTrip(t *testing.T) {
 		t.Errorf("decoded %+v", b)
 	}
 	out, err := json.Marshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := jsonDiff(t, []byte(in), out); diff != "" {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}
@@ -311,9 +305,7 @@ func TestBatchResultsLongLine(t *testing.T) {
 	})
 	var texts []int
 	for r, err := range c.Messages.Batches.Results(context.Background(), "b") {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		m := r.Result.(mms.SucceededBatchResult).Message
 		texts = append(texts, len(m.Text()))
 	}
@@ -350,9 +342,7 @@ func TestBatchResultsBreakStopsReading(t *testing.T) {
 	c := resultsServer(t, endlessResults(1<<40, &written, done))
 	n := 0
 	for _, err := range c.Messages.Batches.Results(context.Background(), "b") {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if n++; n == 3 {
 			break
 		}
@@ -383,9 +373,7 @@ func TestBatchResultsMemoryFlat(t *testing.T) {
 	lines, samples := 0, 0
 	start := time.Now()
 	for r, err := range c.Messages.Batches.Results(context.Background(), "b") {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, ok := r.Result.(mms.SucceededBatchResult); !ok {
 			t.Fatalf("line %d: %T", lines+1, r.Result)
 		}

@@ -17,6 +17,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // batchClock is a settable clock for mmstest.WithClock.
@@ -45,9 +47,7 @@ func newBatchFake(t *testing.T, opts ...option.RequestOption) (*mms.Client, *mms
 	t.Cleanup(srv.Close)
 	base := []option.RequestOption{option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c, srv, clock
 }
 
@@ -92,9 +92,7 @@ func variedParams(i int) mms.MessageCreateParams {
 func withoutIDs(t *testing.T, m *mms.Message) any {
 	t.Helper()
 	raw, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var v any
 	if err := json.Unmarshal(raw, &v); err != nil {
 		t.Fatal(err)
@@ -124,9 +122,7 @@ func TestBatchEndToEnd(t *testing.T) {
 	const n = 1000
 	params := batchRequests(n)
 	b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: params})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if b.ProcessingStatus != mms.BatchStatusInProgress || b.RequestCounts.Processing != n ||
 		b.RequestCounts.Total() != n || b.ResultsURL != nil || b.EndedAt != nil {
 		t.Fatalf("created: %+v", b)
@@ -137,9 +133,7 @@ func TestBatchEndToEnd(t *testing.T) {
 
 	clock.Advance(mmstest.DefaultBatchProcessingTime)
 	ended, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	wantCounts := mms.BatchRequestCounts{Succeeded: n - n/100, Errored: n / 100}
 	if ended.ProcessingStatus != mms.BatchStatusEnded || !cmp.Equal(ended.RequestCounts, wantCounts) ||
 		ended.ResultsURL == nil || !strings.HasSuffix(*ended.ResultsURL, "/v1/messages/batches/"+b.ID+"/results") {
@@ -148,9 +142,7 @@ func TestBatchEndToEnd(t *testing.T) {
 
 	results := map[string]mms.BatchResult{}
 	for r, err := range c.Messages.Batches.Results(ctx, b.ID) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, dup := results[r.CustomID]; dup {
 			t.Fatalf("custom_id %s came back twice", r.CustomID)
 		}
@@ -183,9 +175,7 @@ func TestBatchEndToEnd(t *testing.T) {
 				continue
 			}
 			direct, err := c.Messages.Create(ctx, req.Params)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(withoutIDs(t, direct), withoutIDs(t, &v.Message)); diff != "" {
 				t.Fatalf("%s: batch message differs from Create (-create +batch):\n%s", req.CustomID, diff)
 			}
@@ -301,9 +291,7 @@ func TestBatchCreateMergesParamsBetas(t *testing.T) {
 	cm.Params.ContextManagement = &mms.ContextManagement{}
 	p := mms.BatchCreateParams{Requests: []mms.BatchRequest{fast, hiRequest("plain", "x"), cm}}
 	b, err := c.Messages.Batches.Create(context.Background(), p, option.WithBeta("output-128k-2025-02-19"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := srv.Requests()[0].Header.Get("Vendor-Beta")
 	for _, want := range []string{"fast-mode-2026-02-01", "context-management-2025-06-27", "output-128k-2025-02-19"} {
 		if !strings.Contains(got, want) {
@@ -312,9 +300,7 @@ func TestBatchCreateMergesParamsBetas(t *testing.T) {
 	}
 	clock.Advance(mmstest.DefaultBatchProcessingTime)
 	for r, err := range c.Messages.Batches.Results(context.Background(), b.ID) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, ok := r.Result.(mms.SucceededBatchResult); !ok {
 			t.Errorf("%s: %#v", r.CustomID, r.Result)
 		}
@@ -330,9 +316,7 @@ func TestBatchCancelAndDeleteRules(t *testing.T) {
 		reqs = append(reqs, hiRequest(fmt.Sprintf("r%d", i), fmt.Sprint("hello ", i)))
 	}
 	b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: reqs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := c.Messages.Batches.Delete(ctx, b.ID); !errors.Is(err, mms.ErrInvalidRequest) {
 		t.Fatalf("delete in progress: %v", err)
 	}
@@ -343,26 +327,20 @@ func TestBatchCancelAndDeleteRules(t *testing.T) {
 	}
 	clock.Advance(2500 * time.Millisecond)
 	canceling, err := c.Messages.Batches.Cancel(ctx, b.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if canceling.ProcessingStatus != mms.BatchStatusCanceling || canceling.CancelInitiatedAt == nil || canceling.EndedAt != nil {
 		t.Fatalf("canceling: %+v", canceling)
 	}
 	clock.Advance(time.Second)
 	ended, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{PollInterval: time.Millisecond})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if want := (mms.BatchRequestCounts{Succeeded: 3, Canceled: 7}); !cmp.Equal(ended.RequestCounts, want) ||
 		!ended.EndedAt.Equal(b.CreatedAt.Add(3*time.Second)) {
 		t.Fatalf("ended: %+v", ended)
 	}
 	kinds := map[string]int{}
 	for r, err := range c.Messages.Batches.Results(ctx, b.ID) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		kinds[fmt.Sprintf("%T", r.Result)]++
 	}
 	if want := map[string]int{"mms.SucceededBatchResult": 3, "mms.CanceledBatchResult": 7}; !cmp.Equal(kinds, want) {
@@ -394,24 +372,18 @@ func TestBatchExpiry(t *testing.T) {
 		reqs = append(reqs, hiRequest(fmt.Sprintf("r%d", i), "slow"))
 	}
 	b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: reqs})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !b.ExpiresAt.Equal(b.CreatedAt.Add(24 * time.Hour)) {
 		t.Errorf("expires_at %v", b.ExpiresAt)
 	}
 	clock.Advance(25 * time.Hour)
 	ended, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if want := (mms.BatchRequestCounts{Succeeded: 4, Expired: 1}); !cmp.Equal(ended.RequestCounts, want) || !ended.EndedAt.Equal(b.ExpiresAt) {
 		t.Fatalf("expired: %+v", ended)
 	}
 	for r, err := range c.Messages.Batches.Results(ctx, b.ID) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, expired := r.Result.(mms.ExpiredBatchResult); expired != (r.CustomID == "r4") {
 			t.Errorf("%s: %T", r.CustomID, r.Result)
 		}
@@ -424,9 +396,7 @@ func TestBatchList(t *testing.T) {
 	var newestFirst []string
 	for i := range 7 {
 		b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", fmt.Sprint(i))}})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		newestFirst = append([]string{b.ID}, newestFirst...)
 	}
 	collect := func(p mms.BatchListParams) ([]string, int) {
@@ -434,9 +404,7 @@ func TestBatchList(t *testing.T) {
 		srv.ResetRequests()
 		var ids []string
 		for b, err := range c.Messages.Batches.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, b.ID)
 		}
 		return ids, len(srv.Requests())
@@ -454,9 +422,7 @@ func TestBatchList(t *testing.T) {
 		t.Errorf("backward: %v in %d pages, want %v in 2", ids, pages, want)
 	}
 	page, err := c.Messages.Batches.ListPage(ctx, mms.BatchListParams{Limit: 4})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(page.Data) != 4 || !page.HasMore || *page.FirstID != newestFirst[0] || *page.LastID != newestFirst[3] {
 		t.Errorf("page: %+v", page)
 	}
@@ -486,9 +452,7 @@ func TestBatchWaitPollsUntilEnded(t *testing.T) {
 	clock = clk
 	ctx := context.Background()
 	b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", "x")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ended, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{PollInterval: time.Millisecond}, count)
 	if err != nil || ended.ProcessingStatus != mms.BatchStatusEnded || polls.Load() != 3 {
 		t.Fatalf("Wait = %+v, %v after %d polls", ended, err, polls.Load())
@@ -498,9 +462,7 @@ func TestBatchWaitPollsUntilEnded(t *testing.T) {
 func TestBatchWaitBackoffRespectsContext(t *testing.T) {
 	c, _, _ := newBatchFake(t) // the clock never moves: the batch never ends
 	b, err := c.Messages.Batches.Create(context.Background(), mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", "x")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var mu sync.Mutex
 	var times []time.Time
 	record := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
@@ -561,9 +523,7 @@ func TestBatchCreateBody(t *testing.T) {
 	big.Params.Messages = []mms.MessageParam{mms.UserMessage(img, mms.TextBlock{Text: "what is it? <&>"})}
 	p := mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a-1", "hi"), big}}
 	b, err := c.Messages.Batches.Create(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if b.ID != "msgbatch_1" || b.RequestCounts.Processing != 2 || b.EndedAt != nil {
 		t.Errorf("batch %+v", b)
 	}
@@ -572,9 +532,7 @@ func TestBatchCreateBody(t *testing.T) {
 		t.Fatalf("requests %+v", got)
 	}
 	want, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var gotBody, wantBody any
 	if err := json.Unmarshal(got[0].body, &gotBody); err != nil {
 		t.Fatalf("body %.200s: %v", got[0].body, err)

@@ -16,6 +16,8 @@ import (
 	"github.com/mms-sdk/mms-go/internal/testutil"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // callKinds are the service calls whose option handling the tests below
@@ -114,9 +116,7 @@ func callFake(t *testing.T) (*Client, *mmstest.Server) {
 		return resp, err
 	})
 	c, err := NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), tick)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c, srv
 }
 
@@ -196,9 +196,7 @@ func TestCallLimiterIsOne(t *testing.T) {
 				}
 				msg = acc.Message()
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if len(built) != 1 {
 				t.Fatalf("%d limiters built, want 1", len(built))
 			}
@@ -253,9 +251,7 @@ func TestCallBadOptionSendsNothing(t *testing.T) {
 	srv := mmstest.NewServer()
 	t.Cleanup(srv.Close)
 	c, err := NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bad := option.WithMaxRetries(-1)
 	if _, err := c.Models.Get(context.Background(), "m", bad); err == nil || !strings.Contains(err.Error(), "WithMaxRetries") {
 		t.Errorf("Get: err = %v, want the option's error", err)

@@ -8,6 +8,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestCustomHeadersFromEnvironment(t *testing.T) {
@@ -43,9 +45,7 @@ func TestCustomHeadersFromEnvironment(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if _, err := client.Models.Get(context.Background(), "mms-large-1"); err != nil {
 				t.Fatal(err)
 			}

@@ -14,6 +14,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestHeaders(t *testing.T) {
@@ -113,9 +115,7 @@ func TestEndpointBetaCanBeSwitchedOff(t *testing.T) {
 	c := newTestClient(t, s)
 	err := c.Do(context.Background(), "GET", "/v1/agents", nil, nil,
 		option.WithoutEndpointBeta("managed-agents-2026-04-01"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if b := s.requests()[0].header.Get("Vendor-Beta"); b != "" {
 		t.Errorf("Vendor-Beta = %q, want none", b)
 	}
@@ -124,9 +124,7 @@ func TestEndpointBetaCanBeSwitchedOff(t *testing.T) {
 func TestURLBuilding(t *testing.T) {
 	s := newScriptServer(t)
 	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL(s.URL+"/prefix/"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if err := c.Do(context.Background(), "GET", "/v1/files/a%2Fb?ids[]=x&ids[]=y&limit=2", nil, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -188,9 +186,7 @@ func TestNewClientEnvironment(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil); err != nil {
 				t.Fatal(err)
 			}

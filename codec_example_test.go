@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The worked example of ARCHITECTURE.md ("Unions and the codec"): a union
@@ -80,16 +82,12 @@ func TestUnionWorkedExample(t *testing.T) {
 	}
 	// Response form: everything back, lossless.
 	resp, err := codec.Marshal(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	requireJSONEqual(t, []byte(in), resp)
 	// Request form: no unknown member, no response-only field; the
 	// explicit "" stays; an unknown variant goes back raw.
 	req, err := codec.MarshalRequest(d)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	requireJSONEqual(t, []byte(`{"main":{"type":"circle","radius":2,"label":""},`+
 		`"others":[{"type":"square","side":1},{"type":"hexagon","n":6},null]}`), req)
 	// A variant marshalled on its own writes its "type".

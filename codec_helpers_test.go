@@ -11,6 +11,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // rcCase is one row of a round-trip table: in encodes to json, and json
@@ -36,21 +38,15 @@ func rcRoundTrip[T any](t *testing.T, cases []rcCase[T], decode func([]byte) (T,
 func rcCheckRoundTrip[T any](t *testing.T, in T, js string, want T, decode func([]byte) (T, error)) {
 	t.Helper()
 	got, err := codec.Marshal(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, got, []byte(js))
 	back, err := decode([]byte(js))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if d := cmp.Diff(want, back); d != "" {
 		t.Errorf("decode (-want +got):\n%s", d)
 	}
 	again, err := codec.Marshal(back)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, again, []byte(js))
 }
 
@@ -192,9 +188,7 @@ func requestExtraOf(s reflect.Value, extra map[string]json.RawMessage) map[strin
 func readGolden(t testing.TB, dir, name string) []byte {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "golden", dir, name))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return data
 }
 
@@ -211,9 +205,7 @@ func roundTrip[T any](t *testing.T, in []byte, unknown []string) T {
 		t.Errorf("unknown variants (-want +got):\n%s", diff)
 	}
 	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	requireJSONEqual(t, in, out)
 	var w T
 	if err := decodeInto(in, &w); err != nil || !cmp.Equal(v, w) {

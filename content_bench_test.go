@@ -10,6 +10,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/testutil"
+
+	"github.com/stretchr/testify/require"
 )
 
 // bigMessageJSON builds a ~1 MB reply mixing text with citations, thinking,
@@ -51,9 +53,7 @@ func BenchmarkDecodeMessage1MB(b *testing.B) {
 
 func BenchmarkDecodeRecordedWebSearch(b *testing.B) {
 	data, err := os.ReadFile(filepath.Join(recordedDir(b), "messages", "pydantic__pause_turn_web_search.json"))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -65,9 +65,7 @@ func BenchmarkDecodeRecordedWebSearch(b *testing.B) {
 
 func BenchmarkEncodeMessage1MB(b *testing.B) {
 	msg, err := codec.Decode[Message](bigMessageJSON())
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := codec.Marshal(msg); err != nil {
@@ -106,9 +104,7 @@ func TestLargeDocumentCopies(t *testing.T) {
 		n := testutil.Allocated(func() {
 			var err error
 			out, err = p.MarshalJSON()
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 		})
 		if !json.Valid(out) || len(out) < largePayload {
 			t.Fatalf("%s: bad JSON (%d bytes)", name, len(out))

@@ -12,6 +12,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // deepMessageJSON returns a reply of about size bytes whose JSON nests
@@ -113,9 +115,7 @@ func TestDeepMessage(t *testing.T) {
 				}))
 				defer srv.Close()
 				c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				msg, err := c.Messages.Create(context.Background(), MessageCreateParams{
 					Model: "m", MaxTokens: 1, Messages: []MessageParam{UserText("hi")},
 				})
@@ -162,9 +162,7 @@ func BenchmarkDecodeDeep5MB(b *testing.B) {
 					} else {
 						err = decodeInto(data, &m)
 					}
-					if err != nil {
-						b.Fatal(err)
-					}
+					require.NoError(b, err)
 				}
 			})
 		}

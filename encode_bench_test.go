@@ -11,6 +11,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/testutil"
+
+	"github.com/stretchr/testify/require"
 )
 
 // largeRequest is a Create request carrying an 8 MiB base64 PDF.
@@ -45,9 +47,7 @@ func TestEncodeMessageBodyLargePayloads(t *testing.T) {
 	}}
 	before, _ := codec.Marshal(p)
 	got, err := encodeMessageBody(p, `"stream":true`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var want map[string]any
 	json.Unmarshal(before, &want)
 	want["stream"] = true

@@ -12,6 +12,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestEnvironmentsAgainstFake runs every environments operation against
@@ -31,9 +33,7 @@ func TestEnvironmentsAgainstFake(t *testing.T) {
 			Packages:   &mms.EnvironmentPackages{Pip: []string{"pandas==2.2.0"}, Apt: []string{"git"}},
 		},
 		Metadata: map[string]string{"team": "a", "old": "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(cloud.ID, "env_") || cloud.Description == nil || cloud.Scope != "" {
 		t.Fatalf("created %+v", cloud)
 	}
@@ -45,9 +45,7 @@ func TestEnvironmentsAgainstFake(t *testing.T) {
 		Scope:       mms.Set(mms.EnvironmentScopeAccount),
 		Metadata:    mms.MetadataPatch{}.Delete("old").Set("team", "b"),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := mms.CloudEnvironmentConfig{
 		Networking: mms.LimitedNetworking{AllowedHosts: []string{"pypi.org"}, AllowMCPServers: mms.Ptr(false), AllowPackageManagers: mms.Ptr(true)},
 		Packages: &mms.EnvironmentPackages{Type: "packages", Apt: []string{"git"}, Cargo: []string{}, Gem: []string{}, Go: []string{},
@@ -65,25 +63,19 @@ func TestEnvironmentsAgainstFake(t *testing.T) {
 		Scope:    mms.Clear[mms.EnvironmentScope](),
 		Metadata: mms.MetadataPatch{}.Set("team", ""),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got := u.Config.(mms.CloudEnvironmentConfig); !cmp.Equal(got.Networking, mms.EnvironmentNetworking(mms.UnrestrictedNetworking{})) ||
 		!cmp.Equal(got.Packages.Pip, []string{"numpy"}) || u.Scope != "" || len(u.Metadata) != 0 {
 		t.Errorf("updated %+v", u)
 	}
 
 	self, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "on-prem", Config: mms.SelfHostedEnvironmentConfig{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, ok := self.Config.(mms.SelfHostedEnvironmentConfig); !ok {
 		t.Fatalf("self-hosted %+v", self)
 	}
 	def, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "default"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if cfg, ok := def.Config.(mms.CloudEnvironmentConfig); !ok || !cmp.Equal(cfg.Networking, mms.EnvironmentNetworking(mms.UnrestrictedNetworking{})) {
 		t.Errorf("default config %#v", def.Config)
 	}
@@ -97,9 +89,7 @@ func TestEnvironmentsAgainstFake(t *testing.T) {
 	list := func(p mms.EnvironmentListParams) []string {
 		var ids []string
 		for e, err := range c.Environments.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, e.ID)
 		}
 		return ids
@@ -137,9 +127,7 @@ func newWorkFake(t *testing.T) (*mms.Client, *mmstest.Server, *mmstest.ManualClo
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	env, err := c.Environments.Create(context.Background(), mms.EnvironmentCreateParams{Name: "w", Config: mms.SelfHostedEnvironmentConfig{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c, srv, clock, env.ID
 }
 
@@ -159,9 +147,7 @@ func startPoll(t *testing.T, c *mms.Client, envID string, p mms.EnvironmentWorkP
 	}()
 	for {
 		s, err := c.Environments.Work.Stats(context.Background(), envID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if s.WorkersPolling != nil && *s.WorkersPolling == waiting {
 			return done
 		}
@@ -200,9 +186,7 @@ func TestEnvironmentWorkAgainstFake(t *testing.T) {
 	// A waiting poll wakes on enqueued work and takes it.
 	done = startPoll(t, c, envID, mms.EnvironmentWorkPollParams{BlockMS: mms.Ptr(60_000), WorkerID: "w-1"}, 1)
 	hcID, err := srv.EnqueueHealthcheck(envID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	r := <-done
 	if r.err != nil || r.w == nil || r.w.ID != hcID || r.w.State != mms.WorkStateStarting || r.w.StartedAt == nil {
 		t.Fatalf("woken poll: %+v %v", r.w, r.err)
@@ -294,9 +278,7 @@ func TestEnvironmentWorkAgainstFake(t *testing.T) {
 	}
 	var ids []string
 	for w, err := range work.List(ctx, envID, mms.WorkListParams{Limit: 2}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ids = append(ids, w.ID)
 	}
 	if !cmp.Equal(ids, []string{third, second, hcID}) {
@@ -319,9 +301,7 @@ func TestEnvironmentWorkPollEnds(t *testing.T) {
 	}()
 	for {
 		s, err := c.Environments.Work.Stats(context.Background(), envID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if *s.WorkersPolling == 1 {
 			break
 		}
@@ -331,9 +311,7 @@ func TestEnvironmentWorkPollEnds(t *testing.T) {
 		t.Errorf("cancelled poll: %v", err)
 	}
 	cloud, err := c.Environments.Create(context.Background(), mms.EnvironmentCreateParams{Name: "c"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := c.Environments.Work.Poll(context.Background(), cloud.ID, mms.EnvironmentWorkPollParams{}); !isStatus(err, 400) {
 		t.Errorf("cloud poll: %v", err)
 	}

@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestEnvironmentGoldenRoundTrip: every config, networking and work data
@@ -160,14 +162,10 @@ func TestEnvironmentRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 		})
 	}

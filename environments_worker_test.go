@@ -10,6 +10,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestWorkersShareEnvironmentAgainstFake runs two workers on one
@@ -70,9 +72,7 @@ func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for {
 		stats, err := c.Environments.Work.Stats(ctx, env)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if stats.Depth == 0 && stats.Pending == 0 {
 			break
 		}
@@ -109,9 +109,7 @@ func TestWorkersShareEnvironmentAgainstFake(t *testing.T) {
 
 func TestWorkerParamsValidation(t *testing.T) {
 	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL("http://127.0.0.1:1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tests := []struct {
 		name, env, field string
 		p                WorkerParams
@@ -167,9 +165,7 @@ func TestWorkerStopsOnRequest(t *testing.T) {
 	}
 	for {
 		got, err := c.Environments.Work.Get(ctx, env, w.ID)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if got.State == mms.WorkStateStopped {
 			break
 		}

@@ -8,6 +8,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestAgainstFakeService checks the client and mmstest agree on the wire
@@ -30,16 +32,12 @@ func TestAgainstFakeService(t *testing.T) {
 		{"unknown model", nil, "/v1/models/nope", "not_found_error"},
 	}
 	c, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			err := c.Do(context.Background(), "GET", tt.path, nil, nil, tt.opts...)
 			if tt.wantType == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return
 			}
 			var apiErr *mms.Error
@@ -56,9 +54,7 @@ func TestFakeRateLimitRetried(t *testing.T) {
 	srv := mmstest.NewServer(mmstest.WithServerRateLimit(1, 1))
 	defer srv.Close()
 	c, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var md mms.ResponseMetadata
 	if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil, option.WithResponseMetadata(&md)); err != nil {
 		t.Fatal(err)
@@ -78,9 +74,7 @@ func TestFakeFaultRetriedThenSucceeds(t *testing.T) {
 	defer srv.Close()
 	srv.InjectFault(mmstest.Fault{Path: "/v1/models", Statuses: []int{500, 529}, RetryAfterMs: "1"})
 	c, err := mms.NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var md mms.ResponseMetadata
 	if err := c.Do(context.Background(), "GET", "/v1/models", nil, nil, option.WithResponseMetadata(&md)); err != nil {
 		t.Fatal(err)

@@ -26,6 +26,8 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // filesClient is a client of srv with fast retries.
@@ -33,9 +35,7 @@ func filesClient(t *testing.T, srv *mmstest.Server, opts ...option.RequestOption
 	t.Helper()
 	base := []option.RequestOption{option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -156,9 +156,7 @@ func TestFilesUpload300MBStreamFlatHeap(t *testing.T) {
 	h := startHeapSampler()
 	f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "big.bin", Reader: gen, Size: size})
 	growth := h.growth()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Logf("upload of %d MiB: %v, peak live heap growth %.2f MiB", size>>20, time.Since(start).Round(time.Millisecond), float64(growth)/(1<<20))
 	if growth >= 16<<20 {
 		t.Errorf("the heap grew by %d bytes during the upload; the body is being buffered", growth)
@@ -174,16 +172,12 @@ func TestFilesUpload300MBStreamFlatHeap(t *testing.T) {
 	start = time.Now()
 	h = startHeapSampler()
 	d, err := c.Files.Download(ctx, f.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sum := sha256.New()
 	n, err := io.Copy(sum, d.Body)
 	d.Body.Close()
 	growth = h.growth()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Logf("download: %v, peak live heap growth %.2f MiB", time.Since(start).Round(time.Millisecond), float64(growth)/(1<<20))
 	if growth >= 16<<20 {
 		t.Errorf("the heap grew by %d bytes during the download", growth)
@@ -198,9 +192,7 @@ func TestFilesUpload300MBStreamFlatHeap(t *testing.T) {
 func writeTempFile(t *testing.T, n int64) (*os.File, string) {
 	t.Helper()
 	f, err := os.Create(filepath.Join(t.TempDir(), "report.pdf"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { f.Close() })
 	g := newGenReader(n)
 	if _, err := io.Copy(f, g); err != nil {
@@ -221,9 +213,7 @@ func TestFilesUploadFromFileRetried(t *testing.T) {
 	file, want := writeTempFile(t, 3<<20)
 	var md mms.ResponseMetadata
 	f, err := c.Files.Upload(context.Background(), mms.FileUploadParams{Reader: file}, option.WithResponseMetadata(&md))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if md.Attempts != 2 {
 		t.Errorf("attempts = %d, want 2", md.Attempts)
 	}
@@ -306,9 +296,7 @@ func TestFilesUploadUnknownSizeOverLimit(t *testing.T) {
 // before anything is sent.
 func TestFilesUploadKnownSizeOverLimit(t *testing.T) {
 	sparse, err := os.Create(filepath.Join(t.TempDir(), "huge.bin"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer sparse.Close()
 	if err := sparse.Truncate(wire.LimitFiles); err != nil { // the form's framing tips it over
 		t.Fatal(err)
@@ -344,9 +332,7 @@ func TestFilesDownloadStreams(t *testing.T) {
 	ctx := context.Background()
 	content := bytes.Repeat([]byte("résumé line\n"), 100_000)
 	f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "résumé.txt", Reader: bytes.NewReader(content)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if f.Downloadable == nil || *f.Downloadable {
 		t.Errorf("an upload says downloadable %v", f.Downloadable)
 	}
@@ -357,18 +343,14 @@ func TestFilesDownloadStreams(t *testing.T) {
 	}
 	srv.SetFileDownloadable(f.ID, true)
 	d, err := c.Files.Download(ctx, f.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer d.Body.Close()
 	head := make([]byte, 12)
 	if _, err := io.ReadFull(d.Body, head); err != nil || string(head) != "résumé lin" {
 		t.Fatalf("first bytes %q, %v", head, err)
 	}
 	rest, err := io.ReadAll(d.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got := sha256Hex(append(head, rest...)); got != sha256Hex(content) {
 		t.Error("downloaded bytes differ from the upload")
 	}
@@ -389,16 +371,12 @@ func TestFilesCRUD(t *testing.T) {
 	var ids []string
 	for i := range 5 {
 		f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "f.txt", Reader: strings.NewReader(strings.Repeat("x", i))})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ids = append([]string{f.ID}, ids...) // newest first
 	}
 	var got []string
 	for f, err := range c.Files.List(ctx, mms.FileListParams{Limit: 2}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got = append(got, f.ID)
 	}
 	if diff := cmp.Diff(ids, got); diff != "" {
@@ -437,9 +415,7 @@ func TestFilesListCursorShape(t *testing.T) {
 	c := newTestClient(t, s)
 	var got []string
 	for f, err := range c.Files.List(context.Background(), mms.FileListParams{Limit: 2}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got = append(got, f.ID)
 	}
 	if diff := cmp.Diff([]string{"file_3", "file_2", "file_1"}, got); diff != "" {
@@ -468,22 +444,16 @@ func TestFilesBetaHeader(t *testing.T) {
 			c := filesClient(t, srv, tt.opts...)
 			ctx := context.Background()
 			f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "a.txt", Reader: strings.NewReader("a")})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			srv.SetFileDownloadable(f.ID, true)
 			for _, err := range c.Files.List(ctx, mms.FileListParams{}) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 			}
 			if _, err := c.Files.Get(ctx, f.ID); err != nil {
 				t.Fatal(err)
 			}
 			d, err := c.Files.Download(ctx, f.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			d.Body.Close()
 			if _, err := c.Files.Delete(ctx, f.ID); err != nil {
 				t.Fatal(err)
@@ -579,9 +549,7 @@ func TestFilesUploadContentType(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, r := range []io.Reader{strings.NewReader(tt.content), onlyReader{strings.NewReader(tt.content)}} {
 				f, err := c.Files.Upload(context.Background(), mms.FileUploadParams{Filename: tt.filename, ContentType: tt.contentType, Reader: r})
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if f.MimeType != tt.want {
 					t.Errorf("%T: mime_type %q, want %q", r, f.MimeType, tt.want)
 				}
@@ -622,9 +590,7 @@ func TestFileUploadParamsValidate(t *testing.T) {
 		})
 	}
 	c, err := mms.NewClient(option.WithAPIKey("k"), option.WithBaseURL("http://127.0.0.1:1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := c.Files.Upload(context.Background(), mms.FileUploadParams{}); !errors.Is(err, mms.ErrInvalidParams) {
 		t.Errorf("Upload without a reader: %v", err)
 	}
@@ -635,9 +601,7 @@ func TestFilesUploadExpiry(t *testing.T) {
 	srv := newFilesServer(t)
 	c := filesClient(t, srv)
 	f, err := c.Files.Upload(context.Background(), mms.FileUploadParams{Filename: "a.txt", Reader: strings.NewReader("a"), ExpiresInSeconds: 7200})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	created, err := f.Created()
 	if err != nil || f.ExpiresAt == nil {
 		t.Fatalf("created %v (%v), expires_at %v", created, err, f.ExpiresAt)
@@ -734,9 +698,7 @@ func TestFileIDsInMessages(t *testing.T) {
 	ctx := context.Background()
 	upload := func(name, content string) string {
 		f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: name, Reader: strings.NewReader(content)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return f.ID
 	}
 	doc := upload("notes.txt", "The answer is 42.")

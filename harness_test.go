@@ -9,6 +9,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const testKey = "sk-test-SECRET-0123456789"
@@ -90,8 +92,6 @@ func newTestClient(t *testing.T, s *scriptServer, opts ...option.RequestOption) 
 	t.Helper()
 	base := []option.RequestOption{option.WithAPIKey(testKey), option.WithBaseURL(s.URL)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }

@@ -12,6 +12,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestMemoryStoresAgainstFake runs every memory-store operation against
@@ -24,9 +26,7 @@ func TestMemoryStoresAgainstFake(t *testing.T) {
 	ctx := context.Background()
 
 	a, err := c.MemoryStores.Create(ctx, mms.MemoryStoreCreateParams{Name: "notes", Description: "team notes", Metadata: map[string]string{"team": "a", "old": "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(a.ID, "memstore_") || a.Name != "notes" || a.Description != "team notes" || a.ArchivedAt != nil {
 		t.Fatalf("created %+v", a)
 	}
@@ -47,9 +47,7 @@ func TestMemoryStoresAgainstFake(t *testing.T) {
 	}
 	now = now.Add(time.Minute)
 	b, err := c.MemoryStores.Create(ctx, mms.MemoryStoreCreateParams{Name: "second"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if ar, err := c.MemoryStores.Archive(ctx, a.ID); err != nil || ar.ArchivedAt == nil {
 		t.Fatalf("Archive: %+v %v", ar, err)
 	}
@@ -57,9 +55,7 @@ func TestMemoryStoresAgainstFake(t *testing.T) {
 		t.Helper()
 		var ids []string
 		for x, err := range c.MemoryStores.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, x.ID)
 		}
 		return ids
@@ -100,14 +96,10 @@ func TestMemoriesAgainstFake(t *testing.T) {
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	ctx := context.Background()
 	store, err := c.MemoryStores.Create(ctx, mms.MemoryStoreCreateParams{Name: "notes"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mems := c.MemoryStores.Memories
 	a, err := mems.Create(ctx, store.ID, mms.MemoryCreateParams{Path: "/notes/a.md", Content: "alpha", View: mms.MemoryViewFull})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if a.Content == nil || *a.Content != "alpha" || a.ContentSHA256 != mms.ContentSHA256("alpha") || a.ContentSizeBytes != 5 || a.MemoryStoreID != store.ID {
 		t.Fatalf("created %+v", a)
 	}
@@ -141,9 +133,7 @@ func TestMemoriesAgainstFake(t *testing.T) {
 		t.Helper()
 		var out []string
 		for item, err := range mems.List(ctx, store.ID, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			switch v := item.(type) {
 			case mms.Memory:
 				out = append(out, v.Path)
@@ -185,9 +175,7 @@ func TestMemoriesAgainstFake(t *testing.T) {
 	var ops []mms.MemoryVersionOperation
 	var history []mms.MemoryVersionRecord
 	for v, err := range vers.List(ctx, store.ID, mms.MemoryVersionListParams{MemoryID: a.ID, View: mms.MemoryViewFull, Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ops = append(ops, v.Operation)
 		history = append(history, v)
 		if actor, ok := v.CreatedBy.(mms.APIActor); !ok || actor.APIKeyID == "" || strings.Contains(actor.APIKeyID, mmstest.DefaultAPIKey) {

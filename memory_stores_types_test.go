@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestMemoryStoreGoldenRoundTrip: every record of §2.2, every actor and
@@ -53,9 +55,7 @@ func TestMemoryStoreGoldenRoundTrip(t *testing.T) {
 		}
 		for i, item := range page.Data {
 			out, err := json.Marshal(item)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, raw.Data[i], out)
 		}
 		if p := page.Data[2].(MemoryPrefix); p.Path != "/other/" || string(p.Extra["count"]) != "3" {
@@ -77,9 +77,7 @@ func TestMemoryStoreGoldenRoundTrip(t *testing.T) {
 		}
 		for i, x := range []any{s, m} {
 			out, err := json.Marshal(x)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, pair[i], out)
 		}
 		if err := decodeInto(pair[1], &s); err == nil {
@@ -155,23 +153,17 @@ func TestMemoryRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 			back := reflect.New(reflect.TypeOf(tt.in))
 			if err := json.Unmarshal(got, back.Interface()); err != nil {
 				t.Fatal(err)
 			}
 			again, err := json.Marshal(back.Elem().Interface())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, got, again)
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 // eventsFromSSE decodes a literal event list: alternating names and
@@ -412,9 +414,7 @@ func TestAccumulatorText(t *testing.T) {
 	var acc MessageAccumulator
 	var pieces []string
 	for text, err := range acc.Text(c.Messages.Stream(context.Background(), p)) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		pieces = append(pieces, text)
 	}
 	m := acc.Message()
@@ -454,9 +454,7 @@ func TestEventName(t *testing.T) {
 	for _, ev := range []MessageStreamEvent{MessageStartEvent{}, ContentBlockStartEvent{}, ContentBlockDeltaEvent{}, ContentBlockStopEvent{},
 		MessageDeltaEvent{}, MessageStopEvent{}, PingEvent{}} {
 		b, err := json.Marshal(ev)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var v struct{ Type string }
 		json.Unmarshal(b, &v)
 		if diff := cmp.Diff(v.Type, eventName(ev)); diff != "" {
@@ -579,9 +577,7 @@ func TestAccumulatorCutMidBlock(t *testing.T) {
 				t.Errorf("stop reason %q, output tokens %d", m.StopReason, m.Usage.OutputTokens)
 			}
 			b, err := json.Marshal(m.Content[1])
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			streamJSONEqual(t, "cut block", []byte(tt.want), b)
 			if in, ok := acc.PartialToolInput(1); ok != tt.isPartial || in != tt.partial {
 				t.Errorf("PartialToolInput = %q, %v; want %q, %v", in, ok, tt.partial, tt.isPartial)

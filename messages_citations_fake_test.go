@@ -8,6 +8,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestCitedDocumentCreateAndStream asks about a document with citations on:
@@ -32,9 +34,7 @@ func TestCitedDocumentCreateAndStream(t *testing.T) {
 		}, false},
 		{"uploaded file", func(t *testing.T, c *mms.Client) mms.DocumentBlock {
 			f, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "n.txt", Reader: strings.NewReader("  Go is simple. It is also fast.")})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			return mms.DocumentFromFile(f.ID)
 		}, true},
 	}
@@ -44,9 +44,7 @@ func TestCitedDocumentCreateAndStream(t *testing.T) {
 			c2, _ := newFake(t)
 			p1, p2 := params(tt.doc(t, c1)), params(tt.doc(t, c2))
 			msg, err := c1.Messages.Create(ctx, p1)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var cite mms.CharLocationCitation
 			for _, b := range msg.Content {
 				if tb, ok := b.(mms.TextBlock); ok && len(tb.Citations) == 1 {
@@ -60,9 +58,7 @@ func TestCitedDocumentCreateAndStream(t *testing.T) {
 
 			var acc mms.MessageAccumulator
 			for ev, err := range c2.Messages.Stream(ctx, p2) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if err := acc.Add(ev); err != nil {
 					t.Fatal(err)
 				}

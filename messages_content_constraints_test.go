@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 // constraintCase is one side of one request-constraints.md rule on message
@@ -325,9 +327,7 @@ func TestRequestFormGolden(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			enc, err := json.Marshal(mms.MessageParam{Role: mms.RoleAssistant, Content: mms.ContentBlocks{c.block}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want := `{"role":"assistant","content":[` + c.want + `]}`
 			if d := cmp.Diff(jsonValue(t, []byte(want)), jsonValue(t, enc)); d != "" {
 				t.Errorf("request form (-want +got):\n%s", d)
@@ -350,9 +350,7 @@ func TestAdvisorAndCompactionResponseRoundTrip(t *testing.T) {
 	} {
 		blocks := decodeBlocks(t, "["+in+"]")
 		out, err := json.Marshal(blocks[0])
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if d := cmp.Diff(jsonValue(t, []byte(in)), jsonValue(t, out)); d != "" {
 			t.Errorf("%s: response form (-in +out):\n%s", in, d)
 		}

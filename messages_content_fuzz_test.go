@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fuzzDecoder checks a union decoder on arbitrary input: no panic, even on
@@ -241,8 +243,6 @@ func checkRecordRoundTrip[T any](t *testing.T, data []byte) {
 		t.Fatalf("re-decode of %s: %v", enc, err)
 	}
 	enc2, err := json.Marshal(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	requireJSONEqual(t, enc, enc2)
 }

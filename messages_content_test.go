@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // future is an unknown member every fixture may carry in Extra.
@@ -54,9 +56,7 @@ func testUnion[T json.Marshaler](t *testing.T, decode func([]byte) (T, error), c
 	t.Run("unknown", func(t *testing.T) {
 		raw := []byte(`{ "type": "x_future_type", "z": [1, {"y": null}] }`)
 		got, err := decode(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if name := reflect.TypeOf(got).Name(); !strings.HasPrefix(name, "Unknown") {
 			t.Fatalf("decoded to %s, want the Unknown variant", name)
 		}
@@ -287,9 +287,7 @@ func TestRequestFormDropsExtra(t *testing.T) {
 	for _, c := range contentBlockCases() {
 		t.Run(c.typ, func(t *testing.T) {
 			enc, err := json.Marshal(MessageParam{Role: RoleAssistant, Content: ContentBlocks{c.v}})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for _, bad := range []string{"x_future", "file_1", "file_2"} {
 				if bytes.Contains(enc, []byte(bad)) {
 					t.Errorf("request form carries %q: %s", bad, enc)
@@ -349,13 +347,9 @@ func TestNullMemory(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			b, err := contentBlockUnion.Decode([]byte(c.in))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			out, err := json.Marshal(b)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(c.in), out)
 		})
 	}
@@ -380,9 +374,7 @@ func TestMessageParamStringContent(t *testing.T) {
 			t.Fatal(err)
 		}
 		out, err := json.Marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if string(out) != in {
 			t.Errorf("round trip of %s gave %s", in, out)
 		}
@@ -412,18 +404,14 @@ func TestReplyGoesBackUnchanged(t *testing.T) {
 		`{"type":"tool_use","id":"toolu_1","name":"f","input":{"z":1,"a":2},"caller":{"type":"code_execution_20250825","tool_id":"srvtoolu_2"}}` +
 		`],"stop_reason":"tool_use","stop_sequence":null,"usage":{"input_tokens":1,"output_tokens":1,"cache_creation_input_tokens":null,"cache_read_input_tokens":null,"service_tier":null}}`)
 	msg, err := codec.Decode[Message](reply)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	back, _ := json.Marshal(msg)
 	requireJSONEqual(t, reply, back)
 
 	var blocks []ContentBlock = msg.Content // assignable both ways
 	p := MessageParam{Role: RoleAssistant, Content: blocks}
 	enc, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `{"role":"assistant","content":[` +
 		`{"type":"thinking","thinking":"t","signature":"SIG/+=="},` +
 		`{"type":"text","text":"see","citations":[{"type":"page_location","cited_text":"c","document_index":0,"document_title":null,"start_page_number":1,"end_page_number":2}]},` +
@@ -502,9 +490,7 @@ func TestHelpers(t *testing.T) {
 func TestStopReasonNull(t *testing.T) {
 	in := `{"type":"message","id":"m","role":"assistant","model":"x","content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":0,"output_tokens":0,"cache_creation_input_tokens":null,"cache_read_input_tokens":null,"service_tier":null}}`
 	m, err := codec.Decode[Message]([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if m.StopReason != "" || m.Usage.ServiceTier != "" {
 		t.Errorf("null enums decoded to %q, %q", m.StopReason, m.Usage.ServiceTier)
 	}

@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestContextEditVariants(t *testing.T) {
@@ -67,9 +69,7 @@ func TestContextManagementRoundTrip(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	b, err := codec.Marshal(cm)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, b, []byte(data))
 
 	if err := json.Unmarshal([]byte(`{"edits":null}`), &cm); err != nil {

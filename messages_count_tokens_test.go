@@ -6,6 +6,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestMessageTokensCountRoundTrip: a count_tokens answer re-encodes to the
@@ -37,9 +39,7 @@ func TestMessageTokensCountRoundTrip(t *testing.T) {
 				t.Errorf("decoded (-want +got):\n%s", diff)
 			}
 			out, err := json.Marshal(got)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(out) != tt.in {
 				t.Errorf("re-encoded\n%s\nwant\n%s", out, tt.in)
 			}

@@ -10,6 +10,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/fixtures"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestRecordedRequestBodiesAsParams decodes every request body (project
@@ -89,9 +91,7 @@ func TestParamsForms(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(got) != tt.want {
 				t.Fatalf("got  %s\nwant %s", got, tt.want)
 			}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/sse"
+
+	"github.com/stretchr/testify/require"
 )
 
 var streamEventSeeds = [][2]string{
@@ -87,9 +89,7 @@ func FuzzMessageStreamEvent(f *testing.F) {
 			t.Fatalf("re-decode of %s: %v", enc, err)
 		}
 		enc2, err := json.Marshal(ev2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if diff := cmp.Diff(streamJSON(t, enc), streamJSON(t, enc2)); diff != "" {
 			t.Fatalf("not a fixed point:\n%s\n%s\n%s", enc, enc2, diff)
 		}

@@ -13,6 +13,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestStreamMatchesCreate is a property test against mmstest: for many
@@ -32,9 +34,7 @@ func TestStreamMatchesCreate(t *testing.T) {
 	t.Cleanup(createSrv.Close)
 	client := func(srv *mmstest.Server) *Client {
 		c, err := NewClient(option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return c
 	}
 	sc, cc := client(streamSrv), client(createSrv)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/sse"
+
+	"github.com/stretchr/testify/require"
 )
 
 // streamFiles lists the Messages streams of both layers: the project's
@@ -180,16 +182,12 @@ func TestRecordedStreams(t *testing.T) {
 				t.Fatalf("Done() = %v after a stream that ended in an error event: %v", acc.Done(), errored)
 			}
 			got, err := json.Marshal(acc.Message())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if errored {
 				raw = raw[:len(raw)-1]
 			}
 			want, err := json.Marshal(accumulateRaw(t, raw, !errored))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			streamJSONEqual(t, "accumulated message", messageAlwaysMembers(t, "message", want), got)
 			for i, b := range acc.Message().Content {
 				if _, ok := acc.PartialToolInput(i); ok {

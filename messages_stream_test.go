@@ -21,6 +21,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // ---------------------------------------------------------------------------
@@ -33,9 +35,7 @@ func streamFake(t *testing.T, opts ...option.RequestOption) (*Client, *mmstest.S
 	t.Cleanup(srv.Close)
 	base := []option.RequestOption{option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL), option.WithMaxRetries(0)}
 	c, err := NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c, srv
 }
 
@@ -108,9 +108,7 @@ func newSSEServer(t *testing.T, handler http.HandlerFunc, opts ...option.Request
 	base := []option.RequestOption{option.WithAPIKey("k"), option.WithBaseURL(s.URL), option.WithMaxRetries(0),
 		option.WithHTTPClient(&http.Client{Transport: tr})}
 	c, err := NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	s.client = c
 	return s
 }
@@ -227,9 +225,7 @@ func TestStreamEventDecode(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			data := []byte(tt.data)
 			got, err := decodeMessageStreamEvent(tt.event, data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			// The decoder's buffer is reused for the next event: nothing
 			// decoded may alias it.
 			for i := range data {
@@ -241,9 +237,7 @@ func TestStreamEventDecode(t *testing.T) {
 				}
 			}
 			enc, err := json.Marshal(got)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if u, ok := got.(UnknownStreamEvent); ok && !json.Valid([]byte(tt.data)) {
 				if want := fmt.Sprintf("%q", tt.data); string(enc) != want || string(u.Data) != tt.data {
 					t.Errorf("encoded %s, want %s", enc, want)
@@ -356,9 +350,7 @@ func TestStreamErrorEventDecode(t *testing.T) {
 func TestStreamBodyFlag(t *testing.T) {
 	p := &MessageCreateParams{Model: "m", MaxTokens: 1, Messages: []MessageParam{UserText("hi")}}
 	got, err := encodeMessageBody(p, `"stream":true`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := `{"stream":true,"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"text","text":"hi"}]}]}`
 	if string(got) != want {
 		t.Errorf("got  %s\nwant %s", got, want)
@@ -454,9 +446,7 @@ func TestStreamRetriedBeforeStart(t *testing.T) {
 	srv.InjectFault(mmstest.Fault{Path: "/v1/messages", Statuses: []int{529}, RetryAfterMs: "1"})
 	var md ResponseMetadata
 	_, acc, err := collect(t, c.Messages.Stream(context.Background(), streamParams("hi"), option.WithResponseMetadata(&md)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if md.Attempts != 2 || acc.Message().Text() != "You said: hi" {
 		t.Errorf("attempts %d, text %q", md.Attempts, acc.Message().Text())
 	}
@@ -580,9 +570,7 @@ func TestStreamTruncatedEverywhere(t *testing.T) {
 	p.Thinking = ThinkingConfigEnabled{BudgetTokens: MinThinkingBudget}
 	p.MaxTokens = 4096
 	full, acc, err := collect(t, c.Messages.Stream(context.Background(), p))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	final := acc.Message()
 	toolAt := -1
 	for i, b := range final.Content {
@@ -650,9 +638,7 @@ func TestStreamUnknownEventHandedOver(t *testing.T) {
 		o.event("message_stop", sseMsgStop)
 	})
 	events, acc, err := collect(t, s.client.Messages.Stream(context.Background(), streamParams("hi")))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := UnknownStreamEvent{Name: "thought_bubble", Data: json.RawMessage(`{"type":"thought_bubble","mood":"curious"}`)}
 	if len(events) != 8 || !cmp.Equal(events[1], MessageStreamEvent(want)) {
 		t.Fatalf("events %v", events)
@@ -721,9 +707,7 @@ func TestStreamShapes(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			noLeaks(t)
 			body, err := os.ReadFile(filepath.Join("testdata", "streams", tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			gone, release := make(chan struct{}), make(chan struct{})
 			s := newSSEServer(t, func(w http.ResponseWriter, r *http.Request) {
 				defer close(gone)
@@ -855,9 +839,7 @@ func TestStreamIdleCountsBytes(t *testing.T) {
 	}, option.WithStreamIdleTimeout(idle))
 	var acc MessageAccumulator
 	for ev, err := range s.client.Messages.Stream(context.Background(), streamParams("hi")) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if err := acc.Add(ev); err != nil {
 			t.Fatal(err)
 		}
@@ -898,9 +880,7 @@ func TestStreamBreakReleasesConnection(t *testing.T) {
 	s := newSSEServer(t, endless(gone))
 	n := 0
 	for ev, err := range s.client.Messages.Stream(context.Background(), streamParams("hi")) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if _, ok := ev.(MessageStartEvent); !ok {
 			t.Fatalf("first event %T", ev)
 		}
@@ -974,9 +954,7 @@ func TestStreamCompleteReusesConnection(t *testing.T) {
 			})
 			for range 3 {
 				for ev, err := range s.client.Messages.Stream(context.Background(), streamParams("hi")) {
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if _, ok := ev.(MessageStopEvent); ok && endAfterStop {
 						stopRead <- struct{}{}
 					}

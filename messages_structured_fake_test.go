@@ -8,6 +8,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 type forecast struct {
@@ -29,9 +31,7 @@ type day struct {
 func TestParseOutputAgainstFake(t *testing.T) {
 	client, srv := fakeclient.New(t)
 	format, err := mms.OutputFormatFor[forecast]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	params := mms.MessageCreateParams{
 		Model: "mms-large-1", MaxTokens: 1024,
 		Messages:     []mms.MessageParam{mms.UserText("Forecast for Paris")},
@@ -41,9 +41,7 @@ func TestParseOutputAgainstFake(t *testing.T) {
 	parse := func(stream bool, p mms.MessageCreateParams) (forecast, error) {
 		if !stream {
 			msg, err := client.Messages.Create(ctx, p)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			return mms.ParseOutput[forecast](msg)
 		}
 		var acc mms.MessageAccumulator
@@ -51,9 +49,7 @@ func TestParseOutputAgainstFake(t *testing.T) {
 			if err == nil {
 				err = acc.Add(ev)
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 		}
 		return mms.ParseOutput[forecast](acc.Message())
 	}

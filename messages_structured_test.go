@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 type soAnswer struct {
@@ -46,9 +48,7 @@ func TestParseOutput(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := ParseOutput[soAnswer](c.m)
 			if c.errWords == nil && c.is == nil {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if d := cmp.Diff(c.want, got); d != "" {
 					t.Errorf("(-want +got):\n%s", d)
 				}
@@ -115,9 +115,7 @@ func (soFormatOwn) JSONSchema() json.RawMessage {
 
 func TestOutputFormatFor(t *testing.T) {
 	f, err := OutputFormatFor[soAnswer]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want, _ := SchemaFor[soAnswer]()
 	if string(f.Schema) != string(want) {
 		t.Errorf("schema %s, want %s", f.Schema, want)

@@ -11,6 +11,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // newFake starts mmstest and a client on it.
@@ -20,9 +22,7 @@ func newFake(t *testing.T, opts ...option.RequestOption) (*mms.Client, *mmstest.
 	t.Cleanup(srv.Close)
 	base := []option.RequestOption{option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c, srv
 }
 
@@ -38,9 +38,7 @@ func TestMessagesCreate(t *testing.T) {
 		Model: "mms-large-1", MaxTokens: 256,
 		Messages: []mms.MessageParam{mms.UserText("hello there")},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got := msg.Text(); got != "You said: hello there" {
 		t.Errorf("text = %q", got)
 	}
@@ -56,14 +54,10 @@ func TestMessagesCountTokensAgreesWithUsage(t *testing.T) {
 	system := mms.SystemText("Be brief.")
 	msg, err := c.Messages.Create(ctx, mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 100, Messages: msgs, System: system,
 		Tools: mms.Tools{weatherTool}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	count, err := c.Messages.CountTokens(ctx, mms.MessageCountTokensParams{Model: "mms-large-1", Messages: msgs, System: system,
 		Tools: mms.Tools{weatherTool}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if count.InputTokens != msg.Usage.InputTokens {
 		t.Errorf("count_tokens %d != usage.input_tokens %d", count.InputTokens, msg.Usage.InputTokens)
 	}
@@ -116,9 +110,7 @@ func TestMessagesBetasAddedAutomatically(t *testing.T) {
 		Diagnostics: &mms.Diagnostics{},
 		Speed:       mms.SpeedStandard,
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := srv.Requests()[0].Header.Get("Vendor-Beta")
 	if want := "context-1m-2025-08-07,fast-mode-2026-02-01,cache-diagnosis-2026-04-07"; got != want {
 		t.Errorf("vendor-beta = %q, want %q", got, want)
@@ -137,9 +129,7 @@ func TestAgentLoop(t *testing.T) {
 		Messages: []mms.MessageParam{mms.UserText("Please call get_weather for Paris")},
 	}
 	msg, err := c.Messages.Create(ctx, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, ok := msg.Content[0].(mms.ThinkingBlock); !ok {
 		t.Fatalf("first block is %T, want thinking", msg.Content[0])
 	}

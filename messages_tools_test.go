@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // rcJSONEqual fails t unless got and want are the same JSON value.
@@ -278,16 +280,12 @@ func TestToolDecodeForms(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := toolUnion.Decode([]byte(c.json))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if d := cmp.Diff(c.want, got); d != "" {
 				t.Errorf("decode (-want +got):\n%s", d)
 			}
 			b, err := codec.Marshal(got)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			want, request := c.json, c.json
 			switch c.name {
 			case "unknown members kept": // the request form drops them
@@ -348,9 +346,7 @@ func TestToolsList(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 	b, err := codec.Marshal(ts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, b, []byte(data))
 
 	var empty Tools
@@ -375,17 +371,13 @@ func TestToolExtraYieldsToSetField(t *testing.T) {
 	}
 	ws.MaxUses = Ptr(4)
 	b, err := codec.MarshalRequest(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
 	// The request form never adds a member the type does not model.
 	ws.Extra = map[string]json.RawMessage{"bogus": json.RawMessage("null")}
 	b, err = codec.MarshalRequest(ws)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rcJSONEqual(t, b, []byte(`{"type":"web_search_20250305","name":"web_search","max_uses":4}`))
 
 	// Invalid JSON in Extra fails encoding instead of corrupting it.
@@ -412,9 +404,7 @@ func TestInputSchema(t *testing.T) {
 		Type       string          `json:"type"`
 		Properties map[string]prop `json:"properties"`
 	}{"object", map[string]prop{"q": {"string"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got, want := string(s), `{"type":"object","properties":{"q":{"type":"string"}}}`; got != want {
 		t.Errorf("NewInputSchema = %s, want %s", got, want)
 	}
@@ -424,13 +414,9 @@ func TestInputSchema(t *testing.T) {
 	// Key order survives a round trip, and <>& stay unescaped.
 	raw := `{"name":"f","input_schema":{"type":"object","properties":{"zeta":{"description":"a<b & c>d"},"alpha":{}}}}`
 	tool, err := toolUnion.Decode([]byte(raw))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, err := codec.Marshal(tool)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if string(b) != raw {
 		t.Errorf("re-encoded %s\nwant        %s", b, raw)
 	}

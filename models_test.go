@@ -16,6 +16,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // manyModels returns n models whose list order (newest first) is m-00000,
@@ -38,9 +40,7 @@ func modelsClient(t *testing.T, srv *mmstest.Server, opts ...option.RequestOptio
 	t.Helper()
 	base := []option.RequestOption{option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -62,9 +62,7 @@ func queries(t *testing.T, srv *mmstest.Server) []url.Values {
 	var out []url.Values
 	for _, r := range srv.Requests() {
 		q, err := url.ParseQuery(r.RawQuery)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		out = append(out, q)
 	}
 	return out
@@ -151,9 +149,7 @@ func TestModelsListBreakStopsFetching(t *testing.T) {
 
 	n := 0
 	for _, err := range c.Models.List(context.Background(), mms.ModelListParams{Limit: 5}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if n++; n == 5 {
 			break
 		}
@@ -272,23 +268,17 @@ func TestModelsListPage(t *testing.T) {
 	ctx := context.Background()
 
 	p, err := c.Models.ListPage(ctx, mms.ModelListParams{Limit: 3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(p.Data) != 3 || !p.HasMore || *p.FirstID != modelID(0) || *p.LastID != modelID(2) || p.NextPage != nil {
 		t.Fatalf("first page = %+v", p)
 	}
 	p, err = c.Models.ListPage(ctx, mms.ModelListParams{Limit: 3, AfterID: *p.LastID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(p.Data) != 2 || p.HasMore || *p.FirstID != modelID(3) || *p.LastID != modelID(4) {
 		t.Fatalf("second page = %+v", p)
 	}
 	p, err = c.Models.ListPage(ctx, mms.ModelListParams{BeforeID: modelID(0)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(p.Data) != 0 || p.HasMore || p.FirstID != nil || p.LastID != nil {
 		t.Fatalf("empty page = %+v", p)
 	}
@@ -363,9 +353,7 @@ func TestModelsGet(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv.ResetRequests()
 			m, err := c.Models.Get(ctx, tt.id)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if m.ID != tt.wantID {
 				t.Errorf("ID = %q, want %q", m.ID, tt.wantID)
 			}
@@ -404,9 +392,7 @@ func TestModelsGetDecodesFakeRecords(t *testing.T) {
 	ctx := context.Background()
 
 	tiny, err := c.Models.Get(ctx, "mms-tiny-0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := &mms.ModelInfo{ID: "mms-tiny-0", DisplayName: "MMS Tiny 0", CreatedAt: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC),
 		MaxInputTokens: mms.Ptr(100_000), MaxTokens: mms.Ptr(8_192)}
 	if diff := cmp.Diff(want, tiny); diff != "" {
@@ -415,9 +401,7 @@ func TestModelsGetDecodesFakeRecords(t *testing.T) {
 
 	// A beta request gets allowed_fallback_models.
 	large, err := c.Models.Get(ctx, "mms-large-1", option.WithBeta("files-api-2025-04-14"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff([]string{"mms-medium-1"}, large.AllowedFallbackModels); diff != "" {
 		t.Errorf("allowed_fallback_models (-want +got):\n%s", diff)
 	}
@@ -425,9 +409,7 @@ func TestModelsGetDecodesFakeRecords(t *testing.T) {
 		t.Errorf("capabilities = %+v", caps)
 	}
 	small, err := c.Models.Get(ctx, "mms-small-1")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	cm := small.Capabilities.ContextManagement
 	if cm.ClearThinking20251015 != nil || cm.ClearToolUses20250919 == nil || !cm.ClearToolUses20250919.Supported || small.Capabilities.Effort.XHigh != nil {
 		t.Errorf("small context management = %+v, effort = %+v", cm, small.Capabilities.Effort)
@@ -497,9 +479,7 @@ func TestModelInfoRoundTrip(t *testing.T) {
 			}
 			tt.check(t, m)
 			out, err := json.Marshal(m)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := jsonDiff(t, []byte(tt.in), out); diff != "" {
 				t.Errorf("round trip (-in +out):\n%s", diff)
 			}
@@ -527,9 +507,7 @@ func TestModelInfoFallbacksSetAfterNull(t *testing.T) {
 	}
 	m.AllowedFallbackModels = []string{"x"}
 	out, err := json.Marshal(m)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var got map[string]any
 	if err := json.Unmarshal(out, &got); err != nil {
 		t.Fatalf("%s: %v", out, err)
@@ -558,9 +536,7 @@ func FuzzModelInfo(f *testing.F) {
 			t.Fatalf("re-decode of %s: %v", once, err)
 		}
 		twice, err := json.Marshal(again)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		// Compared as values: the codec may spell an odd member name
 		// differently the second time ("\ufffd" for an invalid byte).
 		if diff := jsonDiff(t, once, twice); diff != "" {

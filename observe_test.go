@@ -14,6 +14,8 @@ import (
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 	"github.com/mms-sdk/mms-go/observe"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // opRecorder is an Observer that keeps every operation it saw, with its
@@ -88,9 +90,7 @@ func observedClient(t *testing.T) (*mms.Client, *mmstest.Server, *opRecorder) {
 	srv := mmstest.NewServer()
 	t.Cleanup(srv.Close)
 	client, err := mms.NewClient(append(srv.ClientOptions(), option.WithObserver(rec))...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return client, srv, rec
 }
 
@@ -100,9 +100,7 @@ func TestObserveCreate(t *testing.T) {
 		StopSequences: []string{"END"}, Messages: []mms.MessageParam{mms.UserText("Hi")}}
 	srv.FailNext("/v1/messages", 529)
 	msg, err := client.Messages.Create(context.Background(), p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	o := rec.only(t)
 	if o.op.Kind != observe.Chat || o.op.Name != "Messages.Create" || o.op.Model != "mms-large-1" || o.op.MaxTokens != 300 ||
 		*o.op.Temperature != 0 || *o.op.TopK != 5 || o.op.Stream || o.op.Request == nil {
@@ -142,9 +140,7 @@ func TestObserveStream(t *testing.T) {
 		if err == nil {
 			err = acc.Add(ev)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
 	o := rec.only(t)
 	if !o.op.Stream || o.op.Name != "Messages.Stream" || len(o.attempts) != 1 || o.ended != 1 || o.err != nil {
@@ -167,9 +163,7 @@ func TestObserveOtherKinds(t *testing.T) {
 	ctx := context.Background()
 	n := 0
 	for _, err := range client.Models.List(ctx, mms.ModelListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		n++
 	}
 	if _, err := client.Models.Get(ctx, "mms-large-1"); err != nil {
@@ -193,14 +187,10 @@ func TestObserveSessionStream(t *testing.T) {
 	ctx := context.Background()
 	sess, err := f.c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentRef{ID: f.agent.ID}, EnvironmentID: f.env,
 		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	rec := &opRecorder{}
 	for _, err := range f.c.Sessions.Events.Stream(ctx, sess.ID, mms.SessionEventStreamParams{IncludeHistory: true}, option.WithObserver(rec)) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		break
 	}
 	var stream *recordedOp

@@ -22,6 +22,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 type thing struct {
@@ -121,9 +123,7 @@ func (s *cursorServer) sent() []url.Values {
 func (s *cursorServer) call(t *testing.T, order, defaultOrder ListOrder) listCall {
 	t.Helper()
 	c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(s.URL), option.WithMaxRetries(0))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	q := url.Values{}
 	if order != "" {
 		q.Set("order", string(order))
@@ -185,9 +185,7 @@ func TestCursorListForward(t *testing.T) {
 				tt.setup(s)
 			}
 			got, err := ids(t, listItems[thing](context.Background(), s.call(t, tt.order, ListOrderDesc), listPos{page: Cursor{}, backward: false}))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("ids (-want +got):\n%s", diff)
 			}
@@ -214,9 +212,7 @@ func TestCursorListBackward(t *testing.T) {
 
 	// Walk to the last page with the page-level call, then go back.
 	p, err := fetchListPage[thing](ctx, l, listPos{page: Cursor{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if p.PrevPage != nil || p.NextPage == nil || *p.NextPage != (Cursor{Token: "asc:3", Order: ListOrderAsc}) || !p.HasMore {
 		t.Fatalf("first page = %+v", p)
 	}
@@ -229,9 +225,7 @@ func TestCursorListBackward(t *testing.T) {
 		t.Fatalf("last page = %+v", p)
 	}
 	got, err := ids(t, listItems[thing](ctx, l, listPos{page: *p.PrevPage, backward: true}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff(things(3, 4, 5, 0, 1, 2), got); diff != "" {
 		t.Errorf("backward ids (-want +got):\n%s", diff)
 	}
@@ -290,9 +284,7 @@ func TestCursorOrderMismatchRefused(t *testing.T) {
 	// A cursor from a page is checked against a later call with the other order.
 	s := newCursorServer(t, 7)
 	p, err := fetchListPage[thing](ctx, s.call(t, "", ListOrderDesc), listPos{page: Cursor{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if p.NextPage.Order != ListOrderDesc {
 		t.Fatalf("cursor issued under the default order records %q", p.NextPage.Order)
 	}
@@ -311,13 +303,9 @@ func TestCursorListLazyRestartableBreak(t *testing.T) {
 		t.Fatal("request sent before ranging")
 	}
 	a, err := ids(t, seq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, err := ids(t, seq)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff(a, b); diff != "" || len(a) != 10 {
 		t.Errorf("second range differs (-first +second):\n%s", diff)
 	}
@@ -369,9 +357,7 @@ func TestIDListStopsOnLoop(t *testing.T) {
 	}))
 	defer srv.Close()
 	c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	n := 0
 	var last error
 	for _, err := range listItems[thing](context.Background(), listCall{call: c.newCall(nil), path: "/v1/x", scheme: idScheme}, listPos{}) {
@@ -468,9 +454,7 @@ func TestListsStopOnCycle(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := cyclingServer(t, tt.scheme)
 			c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL), option.WithMaxRetries(0))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var got []string
 			var errs []error
 			for v, err := range tt.seq(listCall{call: c.newCall(nil), path: "/v1/things"}) {

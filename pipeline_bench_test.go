@@ -14,6 +14,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The pipeline benchmarks do what the side-by-side harness's W4 and W5 do
@@ -25,9 +27,7 @@ import (
 // benchMessage is a ~1.8 KB reply, a text block and a tool call, as W4's.
 func benchMessage(b *testing.B) []byte {
 	msg, err := os.ReadFile("testdata/bench/w4_message.json")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return msg
 }
 
@@ -70,9 +70,7 @@ func benchClient(b *testing.B, h http.HandlerFunc, cred ...option.RequestOption)
 		cred = []option.RequestOption{option.WithAPIKey("sk-bench")}
 	}
 	c, err := mms.NewClient(append(cred, option.WithBaseURL(srv.URL), option.WithHTTPClient(srv.Client()))...)
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	return c
 }
 
@@ -138,9 +136,7 @@ func BenchmarkPipelineList(b *testing.B) {
 	for b.Loop() {
 		n := 0
 		for _, err := range c.Models.List(ctx, mms.ModelListParams{}) {
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			n++
 		}
 		if n != 10000 {

@@ -10,21 +10,19 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkCreatePhases splits one Messages.Create (W4 without the network)
 // into its phases, to tell the pipeline's share from the codec's.
 func BenchmarkCreatePhases(b *testing.B) {
 	reply, err := os.ReadFile("testdata/bench/w4_message.json") // as W4's
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	p := MessageCreateParams{Model: "claude-sonnet-4-5", MaxTokens: 1024,
 		Messages: []MessageParam{UserText("What is the weather in San Francisco?")}}
 	body, err := encodeMessageBody(&p, "")
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	hc := &http.Client{Transport: roundTripFunc(func(r *http.Request) (*http.Response, error) {
 		io.Copy(io.Discard, r.Body)
 		h := http.Header{"Content-Type": {"application/json"}, "Request-Id": {"req_bench"}}
@@ -32,9 +30,7 @@ func BenchmarkCreatePhases(b *testing.B) {
 			ContentLength: int64(len(reply)), Request: r}, nil
 	})}
 	c, err := NewClient(option.WithAPIKey("sk-bench"), option.WithBaseURL("http://bench.invalid"), option.WithHTTPClient(hc))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	ctx := context.Background()
 	b.Run("validate", func(b *testing.B) {
 		b.ReportAllocs()

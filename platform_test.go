@@ -27,6 +27,8 @@ import (
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 	"github.com/mms-sdk/mms-go/option"
 	"github.com/mms-sdk/mms-go/platform"
+
+	"github.com/stretchr/testify/require"
 )
 
 // testCloud is a platform adapter written against the seam with the
@@ -237,9 +239,7 @@ func cloudClient(t *testing.T, f *cloudFront, cloud *testCloud, opts ...option.R
 		cloud.base = srv.URL
 	}
 	client, err := mms.NewClient(append([]option.RequestOption{option.WithPlatform(cloud), option.WithHTTPClient(srv.Client())}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return client, srv
 }
 
@@ -250,16 +250,12 @@ func TestPlatformCreateAndStreamMatchDirect(t *testing.T) {
 	ctx := context.Background()
 	direct, _ := fakeclient.New(t)
 	want, err := direct.Messages.Create(ctx, cloudParams)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	f := &cloudFront{}
 	client, srv := cloudClient(t, f, nil)
 	var md mms.ResponseMetadata
 	got, err := client.Messages.Create(ctx, cloudParams, option.WithResponseMetadata(&md))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ignoreIDs := cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "ID" }, cmp.Ignore())
 	if diff := cmp.Diff(want, got, ignoreIDs); diff != "" {
 		t.Errorf("Create on the platform (-direct +platform):\n%s", diff)
@@ -273,9 +269,7 @@ func TestPlatformCreateAndStreamMatchDirect(t *testing.T) {
 		if err == nil {
 			err = acc.Add(ev)
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
 	if diff := cmp.Diff(want, acc.Message(), ignoreIDs); diff != "" {
 		t.Errorf("Stream on the platform (-direct +platform):\n%s", diff)
@@ -386,9 +380,7 @@ func TestPlatformMiddlewareSeesServiceShape(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, err := range client.Models.List(context.Background(), mms.ModelListParams{}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		break
 	}
 	if diff := cmp.Diff([]string{`/v1/messages {"model":"mms-large-1"`, "/v1/models "}, seen); diff != "" {
@@ -404,9 +396,7 @@ func TestPlatformClientSetUp(t *testing.T) {
 	t.Setenv("VENDOR_BASE_URL", "https://api.example.com")
 	cloud := &testCloud{base: "https://cloud.example.com/base"}
 	c, err := mms.NewClient(option.WithPlatform(cloud))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var seen http.Header
 	var host string
 	_ = c.Do(context.Background(), "GET", "/v1/models", nil, nil, option.WithMiddleware(func(req *http.Request, next option.MiddlewareNext) (*http.Response, error) {
@@ -464,9 +454,7 @@ func TestRootDependencies(t *testing.T) {
 		t.Skip("runs go list")
 	}
 	out, err := exec.Command("go", "list", "-deps", "-f", "{{if not .Standard}}{{.ImportPath}}{{end}}", ".", "./option", "./platform").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var third []string
 	for _, p := range strings.Fields(string(out)) {
 		if !strings.HasPrefix(p, "github.com/mms-sdk/mms-go") {

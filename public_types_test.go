@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // internalRefs lists the exported names of a package's files that stand
@@ -91,18 +93,14 @@ func internalRefs(fset *token.FileSet, files []*ast.File) []string {
 func parseDir(t *testing.T, fset *token.FileSet, dir string) []*ast.File {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var files []*ast.File
 	for _, n := range names {
 		if strings.HasSuffix(n, "_test.go") {
 			continue
 		}
 		f, err := parser.ParseFile(fset, n, nil, parser.SkipObjectResolution)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		files = append(files, f)
 	}
 	if len(files) == 0 {
@@ -155,9 +153,7 @@ const (
 `
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	got := internalRefs(fset, []*ast.File{f})
 	want := []string{"p.go: type Alias", "p.go: type PtrAlias", "p.go: type FuncAlias", "p.go: type Defined",
 		"p.go: var ErrX", "p.go: var ErrY", "p.go: const Beta"}

@@ -10,6 +10,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestRateLimitPacesRequests(t *testing.T) {
@@ -91,9 +93,7 @@ func TestRateLimitCorrectedFromStreamUsage(t *testing.T) {
 	c := newTestClient(t, s, option.WithRateLimit(0, 6000)) // 100 tokens/s, burst 6000
 	p := mms.MessageCreateParams{Model: "m", MaxTokens: 10, Messages: []mms.MessageParam{mms.UserText("hi")}}
 	for _, err := range c.Messages.Stream(context.Background(), p) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 	}
 	// 6000 tokens were used against a ~30-token estimate: the bucket is in
 	// debt, so a request now waits well beyond 100 ms.

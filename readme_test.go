@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // goBlock is a ```go block of README.md and the line its code starts on.
@@ -53,13 +55,9 @@ func readmeGoBlocks(t *testing.T, md []byte) []goBlock {
 // A //line directive makes compiler and vet messages point at README.md.
 func TestReadmeGoBlocksBuild(t *testing.T) {
 	root, err := filepath.Abs(".")
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	md, err := os.ReadFile(filepath.Join(root, "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	blocks := readmeGoBlocks(t, md)
 	if len(blocks) == 0 {
 		t.Fatal("README.md has no ```go block")
@@ -73,9 +71,7 @@ func TestReadmeGoBlocksBuild(t *testing.T) {
 	goMod := "module readme.example\n\ngo 1.24\n\nrequire github.com/mms-sdk/mms-go v0.0.0\n\n" +
 		"replace github.com/mms-sdk/mms-go => " + filepath.ToSlash(root) + "\n"
 	sum, err := os.ReadFile(filepath.Join(root, "go.sum"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	write := func(name string, data []byte) {
 		t.Helper()
 		path := filepath.Join(dir, name)

@@ -16,6 +16,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/fixtures"
+
+	"github.com/stretchr/testify/require"
 )
 
 // recordedDir returns ../shared/recorded for the benchmarks that measure
@@ -242,9 +244,7 @@ func TestRecordedRequests(t *testing.T) {
 				t.Errorf("recorded system fails validation: %v", err)
 			}
 			got, err = json.Marshal(system)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, body.System, got)
 		})
 	}
@@ -323,9 +323,7 @@ func TestRecordedReplySentBack(t *testing.T) {
 			tree := jsonAny(t, data).(map[string]any)
 			inject(tree["content"])
 			mutated, err := json.Marshal(tree)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 
 			msg, err := codec.Decode[Message](mutated)
 			if err != nil {
@@ -335,17 +333,13 @@ func TestRecordedReplySentBack(t *testing.T) {
 				t.Fatalf("unknown variants:\n%s", strings.Join(unknown, "\n"))
 			}
 			got, err := json.Marshal(msg)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, mutated, got) // response mode keeps everything
 
 			// Sent back unchanged through a MessageParam literal.
 			param := MessageParam{Role: RoleAssistant, Content: msg.Content}
 			enc, err := json.Marshal(param)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if bytes.Contains(enc, []byte(injectedMember)) {
 				t.Errorf("request form carries an unknown member")
 			}
@@ -413,9 +407,7 @@ func TestRecordedStreamBlocks(t *testing.T) {
 					t.Errorf("unknown variants in %s:\n%s", truncate(in), strings.Join(unknown, "\n"))
 				}
 				out, err := json.Marshal(v)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				requireJSONEqual(t, in, out)
 			}
 			if seen == 0 {

@@ -14,6 +14,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // recorder is an httptest server that answers 200 {} and, on
@@ -87,9 +89,7 @@ func TestRedirectsKeepCredentialsAtHome(t *testing.T) {
 					t.Run(name, func(t *testing.T) {
 						before, beforeOther := len(origin.requests()), len(other.requests())
 						c, err := mms.NewClient(cred, option.WithBaseURL(origin.URL))
-						if err != nil {
-							t.Fatal(err)
-						}
+						require.NoError(t, err)
 						var body any
 						if method == "POST" {
 							body = map[string]string{"q": "x"}
@@ -153,9 +153,7 @@ func TestRedirectPolicyLeavesCallerClientAlone(t *testing.T) {
 	plain := &http.Client{}
 	for _, client := range []*http.Client{hc, plain} {
 		c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL(origin.URL), option.WithHTTPClient(client))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if err := c.Do(context.Background(), "GET", redirectPath(302, "/v1/landed"), nil, nil); err != nil {
 			t.Fatal(err)
 		}
@@ -193,9 +191,7 @@ func TestSameOriginRedirectLoopStops(t *testing.T) {
 	origin := newRecorder(t)
 	loop := redirectPath(302, "self")
 	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL(origin.URL))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	err = c.Do(context.Background(), "GET", loop, nil, nil)
 	var re *mms.RedirectError
 	if !errors.As(err, &re) || !strings.Contains(err.Error(), "10 redirects") {

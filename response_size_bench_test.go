@@ -12,6 +12,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkLargeReply receives a 300 MB reply and reports, per byte of the
@@ -57,9 +59,7 @@ func BenchmarkLargeReply(b *testing.B) {
 			for b.Loop() {
 				var err error
 				a, p := measureHeap(func() { err = bc.call(c) })
-				if err != nil {
-					b.Fatal(err)
-				}
+				require.NoError(b, err)
 				allocX += float64(a) / float64(len(message))
 				peakX += float64(p) / float64(len(message))
 			}

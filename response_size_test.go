@@ -18,6 +18,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/internal/testutil"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // bodyServer answers every request with body, announcing its length
@@ -61,9 +63,7 @@ func newBodyServer(t testing.TB, body []byte, framing string) *bodyServer {
 func (s *bodyServer) client(t testing.TB, opts ...option.RequestOption) *mms.Client {
 	t.Helper()
 	c, err := mms.NewClient(append([]option.RequestOption{option.WithAPIKey(testKey), option.WithBaseURL(s.URL)}, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 

@@ -15,6 +15,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/jsonschema"
+
+	"github.com/stretchr/testify/require"
 )
 
 type schemaCase struct {
@@ -120,9 +122,7 @@ func TestSchemaForTable(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.typ.String(), func(t *testing.T) {
 			got, err := SchemaOf(c.typ)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var g, w any
 			if err := json.Unmarshal(got, &g); err != nil {
 				t.Fatalf("schema is not JSON: %v\n%s", err, got)
@@ -158,15 +158,11 @@ func TestSchemaForEncodedValues(t *testing.T) {
 	for _, c := range schemaCases() {
 		t.Run(c.typ.String(), func(t *testing.T) {
 			s, err := SchemaOf(c.typ)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			for range 200 {
 				v := randomValue(rnd, c.typ, "", 0)
 				doc, err := json.Marshal(v.Interface())
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if err := jsonschema.Validate(s, doc); err != nil {
 					t.Fatalf("%s: %v", doc, err)
 				}
@@ -383,9 +379,7 @@ type stCacheProbe struct {
 
 func TestSchemaForCache(t *testing.T) {
 	a, err := SchemaFor[stCacheProbe]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want := string(a)
 	a[2] = 'X'
 	b, _ := SchemaFor[stCacheProbe]()

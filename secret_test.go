@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestSecretNeverPrinted formats a struct holding a Secret with every
@@ -69,9 +71,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 	}
 	for _, marshal := range []func(any) ([]byte, error){json.Marshal, codec.MarshalRequest} {
 		got, err := marshal(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if string(got) != `{"token":"sk-very-secret-value"}` {
 			t.Errorf("wire form %s", got)
 		}

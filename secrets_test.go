@@ -12,6 +12,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestNoSecretInErrorsOrLogs drives every failure path with a key and a
@@ -32,9 +34,7 @@ func TestNoSecretInErrorsOrLogs(t *testing.T) {
 	for _, cred := range []option.RequestOption{option.WithAPIKey(testKey), option.WithAuthToken(token)} {
 		c, err := mms.NewClient(cred, option.WithBaseURL(strings.Replace(s.URL, "://", "://"+userinfo, 1)), option.WithLogger(logger),
 			option.WithHeader("Cookie", "c=SECRET-cookie"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		for range 4 {
 			errs = append(errs, c.Do(context.Background(), "POST", "/v1/messages", map[string]string{"q": "x"}, nil))
 		}

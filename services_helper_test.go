@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 // Helpers shared by the service tests (files, models, batches, skills).
@@ -32,9 +34,7 @@ func roundTrip[T any](t *testing.T, in []byte) T {
 		t.Fatal(err)
 	}
 	out, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := jsonDiff(t, in, out); diff != "" {
 		t.Errorf("round trip (-in +out):\n%s", diff)
 	}

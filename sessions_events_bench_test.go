@@ -13,6 +13,8 @@ import (
 
 	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // syntheticSessionStream is a session stream of n events as the service
@@ -58,9 +60,7 @@ func BenchmarkSessionStreamAccumulate(b *testing.B) {
 			if err == io.EOF {
 				break
 			}
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			if st.admit(ev) {
 				acc.Add(ev)
 			}
@@ -89,9 +89,7 @@ func BenchmarkSessionEventsStreamHTTP(b *testing.B) {
 	}))
 	defer srv.Close()
 	c, err := NewClient(option.WithAPIKey("k"), option.WithBaseURL(srv.URL))
-	if err != nil {
-		b.Fatal(err)
-	}
+	require.NoError(b, err)
 	b.SetBytes(int64(len(stream)))
 	b.ReportAllocs()
 	m0 := mallocs()
@@ -99,9 +97,7 @@ func BenchmarkSessionEventsStreamHTTP(b *testing.B) {
 		var acc SessionEventAccumulator
 		n := 0
 		for ev, err := range c.Sessions.Events.Stream(context.Background(), "sesn_1", SessionEventStreamParams{EventDeltas: []string{"agent.message"}}) {
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			acc.Add(ev)
 			n++
 		}

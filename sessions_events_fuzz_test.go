@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // sessionEventSeeds are the golden events, compacted (the stream sends
@@ -113,9 +115,7 @@ func FuzzDecodeSessionEvent(f *testing.F) {
 			t.Fatalf("re-decode of %s: %v", enc, err)
 		}
 		enc2, err := json.Marshal(again)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		requireJSONEqual(t, enc, enc2)
 	})
 }

@@ -17,6 +17,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The reconnecting session stream against a scripted service whose every
@@ -74,9 +76,7 @@ func newSessionScript(t *testing.T, log []string, conns ...streamConn) *sessionS
 func (s *sessionScript) client(t *testing.T, opts ...option.RequestOption) *mms.Client {
 	base := []option.RequestOption{option.WithAPIKey(testKey), option.WithBaseURL(s.ts.URL), option.WithMaxRetries(0)}
 	c, err := mms.NewClient(append(base, opts...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return c
 }
 
@@ -316,9 +316,7 @@ func TestSessionStreamStallReconnects(t *testing.T) {
 	)
 	got, err := streamIDs(s.client(t, option.WithStreamIdleTimeout(50*time.Millisecond)).Sessions.Events.Stream(
 		context.Background(), "sesn_1", mms.SessionEventStreamParams{Reconnect: fastReconnect}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := cmp.Diff(eventIDs(0, 5), got); diff != "" {
 		t.Errorf("events (-want +got):\n%s", diff)
 	}
@@ -339,9 +337,7 @@ func TestSessionStreamPreviewsAndEventsWithoutID(t *testing.T) {
 	)
 	got, err := streamIDs(s.client(t).Sessions.Events.Stream(context.Background(), "sesn_1",
 		mms.SessionEventStreamParams{EventDeltas: []string{"agent.message"}, Reconnect: fastReconnect}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	// The interrupt has no id: it cannot be recognised when the new
 	// connection sends it again, so it comes twice; the previews come
 	// once; the ping not at all.
@@ -403,9 +399,7 @@ func TestSessionStreamBreakAndReuse(t *testing.T) {
 
 func TestSessionStreamParamsValidation(t *testing.T) {
 	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL("http://127.0.0.1:1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tests := []struct {
 		name  string
 		id    string

@@ -11,6 +11,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const testEventJSON = `{"type":"agent.message","id":"sevt_1","content":[{"type":"text","text":"hi"}],"processed_at":"2026-04-02T10:00:00Z"}`
@@ -75,9 +77,7 @@ func TestSessionEventStreamWire(t *testing.T) {
 			c := newTestClient(t, srv)
 			got, err := streamIDs(tt.stream(context.Background(), c, mms.SessionEventStreamParams{
 				IncludeHistory: true, EventDeltas: []string{"agent.message", "agent.thinking"}}))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if !cmp.Equal(got, []string{"sevt_1", "sevt_2"}) {
 				t.Errorf("events %v", got)
 			}

@@ -76,9 +76,7 @@ func TestSessionEventGoldenRoundTrip(t *testing.T) {
 				t.Errorf("unknown variants (-want +got):\n%s", diff)
 			}
 			out, err := json.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, data, out)
 
 			var m map[string]any
@@ -96,9 +94,7 @@ func TestSessionEventGoldenRoundTrip(t *testing.T) {
 			}
 
 			streamed, err := decodeSessionEvent("message", data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(ev, streamed, cmpUpdates); diff != "" {
 				t.Errorf("decodeSessionEvent differs from the union (-union +stream):\n%s", diff)
 			}
@@ -285,9 +281,7 @@ func TestSessionEventTypedValues(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			got, err := sessionEventUnion.Decode(readEventGolden(t, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got, cmpUpdates, compactRaw); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -353,9 +347,7 @@ func TestDecodeSessionEvent(t *testing.T) {
 				}
 				return
 			}
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -375,9 +367,7 @@ func TestDecodeSessionEvent(t *testing.T) {
 	t.Run("unknown keeps a copy", func(t *testing.T) {
 		data := []byte(`{"type":"agent.plan","id":"sevt_9"}`)
 		ev, err := decodeSessionEvent("agent.plan", data)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		copy(data, "xxxxxxxxxxxxxxxxxxxx")
 		if u := ev.(UnknownSessionEvent); string(u.Raw) != `{"type":"agent.plan","id":"sevt_9"}` || u.EventID() != "sevt_9" {
 			t.Errorf("unknown %+v aliases the input", u)
@@ -425,9 +415,7 @@ func TestToolPermission(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ev, err := sessionEventUnion.Decode([]byte(tt.in))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			var got string
 			switch e := ev.(type) {
 			case AgentToolUseEvent:
@@ -441,9 +429,7 @@ func TestToolPermission(t *testing.T) {
 				t.Errorf("Permission() = %q, want %q", got, tt.want)
 			}
 			out, err := json.Marshal(ev)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(out) != tt.in { // exact: the verdict keeps its form
 				t.Errorf("re-encoded\n%s\nwant\n%s", out, tt.in)
 			}
@@ -476,9 +462,7 @@ func TestSessionErrorAccessors(t *testing.T) {
 	} {
 		t.Run(tt.file, func(t *testing.T) {
 			ev, err := sessionEventUnion.Decode(readEventGolden(t, tt.file))
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			e := ev.(SessionErrorEvent).Error
 			if e.ErrorType() != tt.typ || e.ErrorMessage() != tt.message || e.ErrorRetryStatus() != tt.retry {
 				t.Errorf("ErrorType %q ErrorMessage %q ErrorRetryStatus %q", e.ErrorType(), e.ErrorMessage(), e.ErrorRetryStatus())
@@ -529,13 +513,9 @@ func TestSessionEventParamsRequestForms(t *testing.T) {
 		t.Run(tt.file, func(t *testing.T) {
 			want := bytes.TrimSpace(readEventGolden(t, tt.file))
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(got) != string(want) || string(body) != string(want) {
 				t.Errorf("MarshalJSON\n%s\nMarshalRequest\n%s\nwant\n%s", got, body, want)
 			}

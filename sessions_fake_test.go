@@ -14,6 +14,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // sessionFake is a fake server with a clock the test moves, a client,
@@ -39,21 +41,13 @@ func newSessionFake(t *testing.T) sessionFake {
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	a, err := c.Agents.Create(context.Background(), mms.AgentCreateParams{Name: "worker", Model: mms.AgentModel("m"), System: "be brief",
 		Tools: []mms.AgentTool{customTool("weather", "the weather")}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	env, err := c.Environments.Create(context.Background(), mms.EnvironmentCreateParams{Name: "cloud"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	vault, err := c.Vaults.Create(context.Background(), mms.VaultCreateParams{DisplayName: "keys"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	store, err := c.MemoryStores.Create(context.Background(), mms.MemoryStoreCreateParams{Name: "notes"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return sessionFake{srv: srv, c: c, clock: clock, agent: a, env: env.ID, vault: vault.ID, memoryStore: store.ID}
 }
 
@@ -86,9 +80,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 		InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi"), mms.NewDefineOutcomeEvent("a report", mms.TextRubric{Content: "complete"})},
 		Budget:        mms.Ptr(mms.BudgetUSD("10.00")),
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(s.ID, "sesn_") || s.Status != mms.SessionStatusIdle || s.Agent.Version != 2 || *s.Agent.System != "v2 prompt" ||
 		s.Title == nil || *s.Title != "first" || !cmp.Equal(s.VaultIDs, []string{f.vault}) || len(s.OutcomeEvaluations) != 1 ||
 		s.OutcomeEvaluations[0].Result != mms.OutcomeResultPending || s.Budget == nil || s.Agent.Multiagent != nil {
@@ -128,9 +120,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 	u, err := c.Sessions.Update(ctx, s.ID, mms.SessionUpdateParams{Title: mms.Clear[string](), Metadata: mms.MetadataPatch{}.Delete("k").Set("n", "1"),
 		Agent:  &mms.SessionAgentUpdate{Tools: []mms.AgentTool{customTool("clock", "the time")}},
 		Budget: mms.Set(mms.BudgetUSD("20"))})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if u.Title != nil || !cmp.Equal(u.Metadata, map[string]string{"n": "1"}) || len(u.Agent.Tools) != 1 ||
 		u.Budget.MaxListCost.Amount != "20" || u.UpdatedAt == u.CreatedAt {
 		t.Errorf("updated %+v", u)
@@ -166,9 +156,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 func mustJSON(t *testing.T, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(b)
 }
 
@@ -178,9 +166,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
 	other, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "other", Model: mms.AgentModel("m")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var ids []string
 	for i := range 5 {
 		p := mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env}
@@ -189,9 +175,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 			p.Resources = []mms.SessionResourceParams{mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore}}
 		}
 		s, err := c.Sessions.Create(ctx, p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ids = append(ids, s.ID)
 		f.clock.Advance(time.Hour)
 	}
@@ -208,9 +192,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 		t.Helper()
 		var out []string
 		for s, err := range c.Sessions.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			out = append(out, s.ID)
 		}
 		return out
@@ -241,9 +223,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 	// Backwards from the last page of an ascending list.
 	p := mms.SessionListParams{Order: mms.ListOrderAsc, Limit: 2, CreatedLT: t0.Add(5 * time.Hour)}
 	page, err := c.Sessions.ListPage(ctx, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if page.PrevPage != nil || page.NextPage == nil || page.NextPage.Order != mms.ListOrderAsc {
 		t.Fatalf("first page cursors %+v %+v", page.PrevPage, page.NextPage)
 	}
@@ -277,14 +257,10 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
 	file, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "notes.txt", Reader: strings.NewReader("hello"), ContentType: "text/plain"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env,
 		Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "old"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	repo := s.Resources[0].(mms.GitHubRepositoryResource)
 	added, err := c.Sessions.Resources.Add(ctx, s.ID, mms.FileResourceParams{FileID: file.ID})
 	if err != nil || added.FileID != file.ID || added.MountPath != "/mnt/session/uploads/"+file.ID || added.ID == "" {
@@ -309,9 +285,7 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 	}
 	var ids []string
 	for r, err := range c.Sessions.Resources.List(ctx, s.ID, mms.SessionResourceListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		switch r := r.(type) {
 		case mms.GitHubRepositoryResource:
 			ids = append(ids, r.ID)
@@ -338,21 +312,15 @@ func TestSessionThreadsAgainstFake(t *testing.T) {
 	c, ctx := f.c, context.Background()
 	coord, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "lead", Model: mms.AgentModel("m"), Multiagent: &mms.AgentMultiagent{
 		Agents: []mms.RosterEntry{mms.RosterAgentID(f.agent.ID), mms.RosterAdvisor{Model: "adv"}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(coord.ID), EnvironmentID: f.env})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if m := s.Agent.Multiagent; m == nil || len(m.Agents) != 2 || m.Agents[0].(mms.SessionThreadAgent).Name != "worker" {
 		t.Fatalf("roster %+v", s.Agent.Multiagent)
 	}
 	var threads []mms.SessionThread
 	for th, err := range c.Sessions.Threads.List(ctx, s.ID, mms.SessionThreadListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		threads = append(threads, th)
 	}
 	if len(threads) != 2 || threads[0].Agent.(mms.SessionThreadAgent).ID != f.agent.ID || threads[1].Agent.(mms.RosterAdvisor).Model != "adv" ||
@@ -368,9 +336,7 @@ func TestSessionThreadsAgainstFake(t *testing.T) {
 		t.Errorf("get %+v %v", g, err)
 	}
 	plain, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if page, err := c.Sessions.Threads.ListPage(ctx, plain.ID, mms.SessionThreadListParams{}); err != nil || len(page.Data) != 0 {
 		t.Errorf("threads of a single-agent session: %+v %v", page, err)
 	}
@@ -384,9 +350,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
 	file, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "a.txt", Reader: strings.NewReader("x"), ContentType: "text/plain"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	srvs, toolsets := servers(1)
 	everything := mms.SessionCreateParams{EnvironmentID: f.env, Title: "t", Metadata: map[string]string{"k": "v"},
 		Agent: mms.SessionAgentWithOverrides{ID: f.agent.ID, Version: mms.Ptr(1), Model: mms.ModelConfigParams{ID: "m", Effort: mms.EffortHigh, Speed: mms.ModelSpeedFast},
@@ -406,9 +370,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		Budget: mms.Ptr(mms.BudgetUSD("12.50")),
 	}
 	s, err := c.Sessions.Create(ctx, everything)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if len(s.Resources) != 4 || len(s.OutcomeEvaluations) != 2 || s.Agent.Model.Speed != mms.ModelSpeedFast || len(s.Agent.MCPServers) != 1 {
 		t.Errorf("created %+v", s)
 	}
@@ -432,18 +394,14 @@ func TestSessionInSelfHostedEnvironmentIsPolled(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
 	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "mine", Config: mms.SelfHostedEnvironmentConfig{}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: env.ID,
 		Resources: []mms.SessionResourceParams{mms.FileResourceParams{FileID: "file_1"}}})
 	if apiStatus(err) != 400 {
 		t.Errorf("a file resource in a self-hosted environment: %v, want a 400", err)
 	}
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: env.ID})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	w, err := c.Environments.Work.Poll(ctx, env.ID, mms.EnvironmentWorkPollParams{BlockMS: mms.Ptr(0), WorkerID: "w1"})
 	if err != nil || w == nil {
 		t.Fatalf("poll: %v, %v", w, err)
@@ -466,9 +424,7 @@ func waitSettled(t *testing.T, c *mms.Client, sessionID string, evaluations int)
 	waitFor(t, func() bool {
 		ended, idleAfter := 0, false
 		for ev, err := range c.Sessions.Events.List(context.Background(), sessionID, mms.SessionEventListParams{}) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			switch ev.EventType() {
 			case "span.outcome_evaluation_end":
 				ended, idleAfter = ended+1, false

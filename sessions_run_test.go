@@ -15,6 +15,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // The session event stream and the runner against mmstest's session
@@ -54,13 +56,9 @@ func newAgentFake(t *testing.T, tools []mms.AgentTool, config mms.EnvironmentCon
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	ctx := context.Background()
 	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "worker", Model: mms.AgentModel("m"), Tools: tools})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "env", Config: config})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return agentFake{srv: srv, c: c, agent: a.ID, env: env.ID}
 }
 
@@ -69,9 +67,7 @@ func (f agentFake) session(t *testing.T, initial ...mms.SessionEventParams) stri
 	t.Helper()
 	s, err := f.c.Sessions.Create(context.Background(), mms.SessionCreateParams{
 		Agent: mms.SessionAgentID(f.agent), EnvironmentID: f.env, InitialEvents: initial})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return s.ID
 }
 
@@ -156,9 +152,7 @@ func TestSessionEventAccumulatorAgainstFake(t *testing.T) {
 	for ev, err := range c.Sessions.Events.Stream(context.Background(), id, mms.SessionEventStreamParams{
 		IncludeHistory: true, EventDeltas: []string{"agent.message"},
 	}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		shown := acc.Add(ev)
 		switch ev.(type) {
 		case mms.SessionEventDelta:
@@ -220,9 +214,7 @@ func TestSessionRunnerAgainstFake(t *testing.T) {
 			return mms.ToolDecision{Allow: true}, nil
 		},
 	}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		steps[step.Kind]++
 		if step.Kind == mms.StepToolResult || step.Kind == mms.StepConfirmation {
 			results = append(results, step)
@@ -248,9 +240,7 @@ func TestSessionRunnerAgainstFake(t *testing.T) {
 	var useNames = map[string]string{}
 	for _, raw := range srv.SessionEventLog(id) {
 		ev, err := decodeSessionEvent(raw)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		switch ev := ev.(type) {
 		case mms.AgentToolUseEvent:
 			useNames[ev.ID] = ev.Name
@@ -317,9 +307,7 @@ func waitForLog(t *testing.T, srv *mmstest.Server, id, typ string) {
 
 func TestSessionRunParamsValidation(t *testing.T) {
 	c, err := mms.NewClient(option.WithAPIKey(testKey), option.WithBaseURL("http://127.0.0.1:1"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ok := func(context.Context, mms.AgentCustomToolUseEvent) (string, error) { return "", nil }
 	tests := []struct {
 		name  string
@@ -366,9 +354,7 @@ func TestSessionRunnerLeavesCallsItDoesNotOwn(t *testing.T) {
 		Tools:           map[string]mms.SessionToolFunc{"stocks": func(context.Context, mms.AgentCustomToolUseEvent) (string, error) { return "up", nil }},
 		UntilTerminated: true,
 	}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if step.Kind != mms.StepEvent {
 			t.Errorf("the runner acted: %+v", step)
 		}
@@ -403,9 +389,7 @@ func TestSessionRunnerIdleTimeout(t *testing.T) {
 			send(t, c, id, mms.NewUserMessageEvent("first"))
 			idles, sent := 0, false
 			for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{IdleTimeout: wait}) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				idle, ok := step.Event.(mms.SessionStatusIdleEvent)
 				if !ok {
 					continue

@@ -12,6 +12,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const testSessionJSON = `{"id":"sesn_1","type":"session","status":"idle","agent":{"type":"agent","id":"agent_1","version":1,"name":"a",` +
@@ -98,9 +100,7 @@ func TestSessionsListBothWays(t *testing.T) {
 	collect := func(p mms.SessionListParams) []string {
 		var ids []string
 		for s, err := range c.Sessions.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, s.ID)
 		}
 		return ids
@@ -129,9 +129,7 @@ func TestSessionsCursorOrder(t *testing.T) {
 	c := newTestClient(t, srv)
 	ctx := context.Background()
 	page, err := c.Sessions.ListPage(ctx, mms.SessionListParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if *page.NextPage != (mms.Cursor{Token: "n", Order: mms.ListOrderDesc}) || *page.PrevPage != (mms.Cursor{Token: "p", Order: mms.ListOrderDesc}) {
 		t.Errorf("cursors %+v %+v", page.NextPage, page.PrevPage)
 	}

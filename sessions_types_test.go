@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestSessionGoldenRoundTrip decodes each golden session and thread,
@@ -144,14 +146,10 @@ func TestSessionRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 		})
 	}

@@ -20,6 +20,8 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const testSkillMD = "---\nname: csv-tools\ndescription: Summarises CSV files\n---\n\n# CSV tools\n"
@@ -37,9 +39,7 @@ func skillFS(dir string) fstest.MapFS {
 func skillFiles(t *testing.T, dir string) []mms.SkillFile {
 	t.Helper()
 	files, err := mms.SkillFilesFromFS(skillFS(dir), dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return files
 }
 
@@ -51,9 +51,7 @@ func TestSkillsLifecycle(t *testing.T) {
 	ctx := context.Background()
 
 	k, err := c.Skills.Create(ctx, mms.SkillCreateParams{DisplayTitle: "CSV tools", Files: skillFiles(t, "csv-tools")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(k.ID, "skill_") || k.DisplayTitle == nil || *k.DisplayTitle != "CSV tools" ||
 		k.LatestVersion == nil || k.Source != mms.SkillSourceCustom {
 		t.Fatalf("skill %+v", k)
@@ -71,18 +69,14 @@ func TestSkillsLifecycle(t *testing.T) {
 	}
 
 	v2, err := c.Skills.Versions.Create(ctx, k.ID, mms.SkillVersionCreateParams{Files: skillFiles(t, "csv-tools")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if v2.SkillID != k.ID || v2.Name != "csv-tools" || v2.Description != "Summarises CSV files" || v2.Directory != "csv-tools" ||
 		v2.Version <= *k.LatestVersion {
 		t.Fatalf("version %+v after %s", v2, *k.LatestVersion)
 	}
 	var versions []string
 	for v, err := range c.Skills.Versions.List(ctx, k.ID, mms.SkillVersionListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		versions = append(versions, v.Version)
 	}
 	if diff := cmp.Diff([]string{v2.Version, *k.LatestVersion}, versions); diff != "" {
@@ -120,9 +114,7 @@ func TestSkillsLifecycle(t *testing.T) {
 func formNames(t *testing.T, req mmstest.Request) []string {
 	t.Helper()
 	_, params, err := mime.ParseMediaType(req.Header.Get("Content-Type"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mr := multipart.NewReader(bytes.NewReader(req.Body), params["boundary"])
 	var out []string
 	for {
@@ -130,9 +122,7 @@ func formNames(t *testing.T, req mmstest.Request) []string {
 		if err == io.EOF {
 			return out
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		_, dp, _ := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
 		name := dp["name"]
 		if fn, ok := dp["filename"]; ok {
@@ -208,17 +198,13 @@ func TestSkillsListAcrossPages(t *testing.T) {
 	for i := range 7 {
 		dir := fmt.Sprintf("skill-%d", i)
 		k, err := c.Skills.Create(ctx, mms.SkillCreateParams{Files: skillFiles(t, dir)})
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ids = append([]string{k.ID}, ids...) // newest first
 	}
 	srv.ResetRequests()
 	var got []string
 	for k, err := range c.Skills.List(ctx, mms.SkillListParams{Limit: 3}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		got = append(got, k.ID)
 	}
 	if diff := cmp.Diff(ids, got); diff != "" {
@@ -262,13 +248,9 @@ func TestSkillsBetaHeader(t *testing.T) {
 			c := filesClient(t, srv, tt.opts...)
 			ctx := context.Background()
 			k, err := c.Skills.Create(ctx, mms.SkillCreateParams{Files: skillFiles(t, "a")})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			v, err := c.Skills.Versions.Create(ctx, k.ID, mms.SkillVersionCreateParams{Files: skillFiles(t, "a")})
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			c.Skills.Get(ctx, k.ID)
 			c.Skills.ListPage(ctx, mms.SkillListParams{})
 			c.Skills.Versions.ListPage(ctx, k.ID, mms.SkillVersionListParams{})
@@ -300,9 +282,7 @@ func TestSkillsUploadRetriedFromFiles(t *testing.T) {
 	var files []mms.SkillFile
 	for _, p := range []string{"SKILL.md", "data/table.csv"} {
 		f, err := os.Open(filepath.Join(dir, p))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		defer f.Close()
 		files = append(files, mms.SkillFile{Path: "big-skill/" + p, Reader: f})
 	}
@@ -311,9 +291,7 @@ func TestSkillsUploadRetriedFromFiles(t *testing.T) {
 	c := filesClient(t, srv)
 	var md mms.ResponseMetadata
 	k, err := c.Skills.Create(context.Background(), mms.SkillCreateParams{Files: files}, option.WithResponseMetadata(&md))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	reqs := srv.Requests()
 	if md.Attempts != 2 || len(reqs) != 2 || reqs[0].BodySize != reqs[1].BodySize || reqs[0].BodySize < 2_400_000 {
 		t.Errorf("attempts %d, %d requests", md.Attempts, len(reqs))
@@ -338,9 +316,7 @@ func TestSkillFilesFromDir(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(testSkillMD), 0o644)
 	os.WriteFile(filepath.Join(dir, "scripts", "run.py"), []byte("print(1)\n"), 0o644)
 	files, err := mms.SkillFilesFromDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var paths []string
 	for _, f := range files {
 		paths = append(paths, f.Path)

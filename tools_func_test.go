@@ -9,6 +9,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	mms "github.com/mms-sdk/mms-go"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestToolContent(t *testing.T) {
@@ -30,9 +32,7 @@ func TestToolContent(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := mms.ToolContent(tt.out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if diff := cmp.Diff(tt.want, mustJSON(t, got)); diff != "" {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
@@ -55,13 +55,9 @@ func TestNewTool(t *testing.T) {
 		return weatherOut{City: in.City, TempC: 20}, nil
 	})
 	def, err := tool.Definition()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	want, err := mms.SchemaFor[weatherIn]()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if def.Name != "get_weather" || def.Description != "Weather now" || string(def.InputSchema) != string(want) {
 		t.Errorf("definition %+v", def)
 	}

@@ -15,6 +15,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+
+	"github.com/stretchr/testify/require"
 )
 
 type weatherIn struct {
@@ -155,9 +157,7 @@ func TestToolRunnerThreeTools(t *testing.T) {
 			events := 0
 			if stream {
 				for ev, err := range runner.Stream(context.Background()) {
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if ev.Turn != nil {
 						turns = append(turns, ev.Turn)
 					} else {
@@ -169,9 +169,7 @@ func TestToolRunnerThreeTools(t *testing.T) {
 				}
 			} else {
 				for turn, err := range runner.Turns(context.Background()) {
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					turns = append(turns, turn)
 				}
 			}
@@ -224,9 +222,7 @@ func TestToolRunnerThreeTools(t *testing.T) {
 			next := runnerParams(mms.WebSearchTool{Version: mms.WebSearch20250305})
 			for _, tl := range threeTools(rv) {
 				def, err := tl.Definition()
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				next.Tools = append(next.Tools, def)
 			}
 			next.Messages = append(history, mms.UserText("Thanks"))
@@ -301,9 +297,7 @@ func TestToolRunnerHooks(t *testing.T) {
 	})
 	var first *mms.ToolTurn
 	for turn, err := range runner.Turns(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if first == nil {
 			first = turn
 		}
@@ -370,9 +364,7 @@ func TestToolRunnerInvalidInput(t *testing.T) {
 	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{Params: runnerParams(), Tools: []mms.RunnableTool{convert}})
 	var calls []mms.ToolCall
 	for turn, err := range runner.Turns(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		calls = append(calls, turn.Calls...)
 	}
 	var inputErr *mms.ToolInputError
@@ -421,9 +413,7 @@ func TestToolRunnerToolTimeout(t *testing.T) {
 	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{Params: runnerParams(), Tools: []mms.RunnableTool{slow}, ToolTimeout: time.Millisecond})
 	var calls []mms.ToolCall
 	for turn, err := range runner.Turns(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		calls = append(calls, turn.Calls...)
 	}
 	if len(calls) != 1 || !errors.Is(calls[0].Err, context.DeadlineExceeded) {
@@ -446,9 +436,7 @@ func TestToolRunnerCarriesContainer(t *testing.T) {
 			var ids []string
 			for range 2 {
 				for turn, err := range runner.Turns(context.Background()) {
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					if turn.Message.Container == nil {
 						t.Fatal("reply without a container")
 					}
@@ -523,9 +511,7 @@ func TestToolRunnerResume(t *testing.T) {
 	weather := mms.NewTool("get_weather", "", func(ctx context.Context, in weatherIn) (string, error) { return "sunny", nil })
 	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{Params: runnerParams(), Tools: []mms.RunnableTool{weather}})
 	for _, err := range runner.Turns(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		break
 	}
 	// Edit the history: the results turn gets a note.
@@ -553,9 +539,7 @@ func TestToolRunnerStreamBreakResends(t *testing.T) {
 	client, srv := fakeclient.New(t)
 	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{Params: runnerParams()})
 	for ev, err := range runner.Stream(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if ev.Event != nil {
 			break
 		}
@@ -565,9 +549,7 @@ func TestToolRunnerStreamBreakResends(t *testing.T) {
 	}
 	var turns int
 	for ev, err := range runner.Stream(context.Background()) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		if ev.Turn != nil {
 			turns++
 		}

@@ -19,6 +19,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestTunnelsAgainstFake runs every tunnels operation against mmstest:
@@ -32,9 +34,7 @@ func TestTunnelsAgainstFake(t *testing.T) {
 	ctx := context.Background()
 
 	a, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{DisplayName: mms.Ptr("edge")})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(a.ID, "tnl_") || *a.DisplayName != "edge" || a.Domain == "" || a.ArchivedAt != nil {
 		t.Fatalf("created %+v", a)
 	}
@@ -94,9 +94,7 @@ func TestTunnelsAgainstFake(t *testing.T) {
 		t.Helper()
 		var ids []string
 		for x, err := range c.Tunnels.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, x.ID)
 		}
 		return ids
@@ -131,19 +129,13 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 	tc := c.Tunnels.Certificates
 	pems := makeTestPEMs(t)
 	tn, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 
 	c1, err := tc.Create(ctx, tn.ID, mms.TunnelCertificateCreateParams{CACertificatePEM: pems.ca})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	blk, _ := pem.Decode([]byte(pems.ca))
 	cert, err := x509.ParseCertificate(blk.Bytes)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	sum := sha256.Sum256(blk.Bytes)
 	if !strings.HasPrefix(c1.ID, "tcrt_") || c1.TunnelID != tn.ID || c1.Fingerprint != hex.EncodeToString(sum[:]) ||
 		c1.ExpiresAt == nil || *c1.ExpiresAt != cert.NotAfter.UTC().Format(time.RFC3339) || c1.ArchivedAt != nil {
@@ -155,9 +147,7 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 	now = now.Add(time.Minute)
 	// The largest PEM the SDK lets through is accepted.
 	c2, err := tc.Create(ctx, tn.ID, mms.TunnelCertificateCreateParams{CACertificatePEM: padPEM(pems.ca2, 8192)})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if g, err := tc.Get(ctx, tn.ID, c1.ID); err != nil || !cmp.Equal(g, c1) {
 		t.Errorf("Get: %+v %v", g, err)
 	}
@@ -172,9 +162,7 @@ func TestTunnelCertificatesAgainstFake(t *testing.T) {
 		t.Helper()
 		var out []string
 		for x, err := range tc.List(ctx, tn.ID, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			out = append(out, x.ID)
 		}
 		return out
@@ -212,9 +200,7 @@ func TestTunnelTokenNotLogged(t *testing.T) {
 	c := filesClient(t, srv, option.WithMaxRetries(0), option.WithLogger(logger))
 	ctx := context.Background()
 	tn, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var tokens []string
 	for _, call := range []func() (*mms.TunnelToken, error){
 		func() (*mms.TunnelToken, error) { return c.Tunnels.RevealToken(ctx, tn.ID) },
@@ -223,9 +209,7 @@ func TestTunnelTokenNotLogged(t *testing.T) {
 		},
 	} {
 		tok, err := call()
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		logger.Info("got a token", "token", tok)
 		tokens = append(tokens, string(tok.TunnelToken))
 	}
@@ -264,9 +248,7 @@ func TestTunnelFakeAgreesWithValidation(t *testing.T) {
 	c := filesClient(t, srv, option.WithMaxRetries(0))
 	ctx := context.Background()
 	tn, err := c.Tunnels.Create(ctx, mms.TunnelCreateParams{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	send := func(path string, body any) error {
 		return c.Do(ctx, "POST", path, body, nil, option.WithBeta(mms.BetaMCPTunnels))
 	}

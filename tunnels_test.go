@@ -18,6 +18,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 const (
@@ -36,20 +38,14 @@ func makeTestPEMs(t *testing.T) testPEMs {
 	t.Helper()
 	cert := func(ca bool) (string, string) {
 		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		now := time.Now()
 		tmpl := &x509.Certificate{SerialNumber: big.NewInt(7), Subject: pkix.Name{CommonName: "mms-go test"},
 			NotBefore: now.Add(-time.Hour), NotAfter: now.Add(90 * 24 * time.Hour), BasicConstraintsValid: true, IsCA: ca}
 		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		kd, err := x509.MarshalECPrivateKey(key)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})),
 			string(pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kd}))
 	}
@@ -139,9 +135,7 @@ func TestTunnelCertificatesWire(t *testing.T) {
 	pems := makeTestPEMs(t)
 	page := `{"data":[` + testTunnelCertJSON + `],"next_page":null}`
 	body, err := (mms.TunnelCertificateCreateParams{CACertificatePEM: pems.ca}).MarshalJSON()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	const base = "/v1/tunnels/tnl_1/certificates"
 	runBetaWireCases(t, mms.BetaMCPTunnels, []wireCase{
 		{"create", reply{body: testTunnelCertJSON}, func(ctx context.Context, c *mms.Client) error {

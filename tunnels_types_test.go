@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestTunnelGoldenRoundTrip: every record of §1.2, with nulls, archived
@@ -86,14 +88,10 @@ func TestTunnelRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(body) != tt.want {
 				t.Errorf("request body %s, want %s", body, tt.want)
 			}

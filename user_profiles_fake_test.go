@@ -12,6 +12,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestUserProfilesAgainstFake runs every user-profiles operation against
@@ -29,9 +31,7 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 		Relationship: mms.UserProfileRelationshipExternal, AccessType: mms.UserProfileAccessTypeApplication, ExternalUserOnboardedAt: onboarded,
 		ExternalUserDetails: &mms.UserProfileExternalUserDetailsParams{AccountStatus: mms.UserProfileAccountStatusActive,
 			EntityType: mms.UserProfileEntityTypeIndividual, Country: "FR", EmailHash: "eh", NameHash: "nh", ReferenceID: "r", OnboardedAt: onboarded}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	d := p.ExternalUserDetails
 	if !strings.HasPrefix(p.ID, "uprof_") || *p.ExternalID != "u-1" || *p.Name != "Ada" || p.Relationship != mms.UserProfileRelationshipExternal ||
 		p.AccessType != mms.UserProfileAccessTypeApplication || *p.ExternalUserOnboardedAt != "2026-01-02T03:04:05Z" ||
@@ -47,9 +47,7 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 		Relationship: mms.Clear[mms.UserProfileRelationship](), AccessType: mms.Set(mms.UserProfileAccessTypePassthrough),
 		ExternalUserOnboardedAt: onboarded.Add(time.Hour),
 		ExternalUserDetails:     &mms.UserProfileExternalUserDetailsParams{AccountStatus: mms.UserProfileAccountStatusSuspended}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if u.ExternalID != nil || *u.Name != "Ada L." || u.Relationship != "" || u.AccessType != mms.UserProfileAccessTypePassthrough ||
 		!cmp.Equal(u.Metadata, map[string]string{"team": "b", "new": "1"}) || u.UpdatedAt == p.UpdatedAt ||
 		*u.ExternalUserDetails.AccountStatus != mms.UserProfileAccountStatusSuspended || *u.ExternalUserDetails.Country != "FR" {
@@ -59,9 +57,7 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 		t.Errorf("Get: %v %s", err, cmp.Diff(u, g))
 	}
 	e, err := c.UserProfiles.CreateEnrollmentURL(ctx, p.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if exp, err := e.Expires(); err != nil || !exp.Equal(now.Add(24*time.Hour)) || !strings.HasPrefix(e.URL, "https://"+mmstest.EnrollmentHost+"/") {
 		t.Errorf("enrollment %+v %v", e, err)
 	}
@@ -77,9 +73,7 @@ func TestUserProfilesAgainstFake(t *testing.T) {
 		t.Helper()
 		var out []string
 		for x, err := range c.UserProfiles.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			n := "-"
 			if x.Name != nil {
 				n = *x.Name
@@ -151,9 +145,7 @@ func TestUserProfilesDatedBetasAgainstFake(t *testing.T) {
 		t.Run(tt.beta, func(t *testing.T) {
 			c := filesClient(t, srv, option.WithMaxRetries(0), option.WithBeta(tt.beta))
 			p, err := c.UserProfiles.Create(ctx, tt.ok)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if _, err := c.UserProfiles.Update(ctx, p.ID, mms.UserProfileUpdateParams{Name: mms.Set("m"), Metadata: mms.UserProfileMetadataPatch{"k": "v"}}); err != nil {
 				t.Fatal(err)
 			}

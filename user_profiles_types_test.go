@@ -9,6 +9,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestBetaUserProfilesMatchesWire(t *testing.T) {
@@ -120,23 +122,17 @@ func TestUserProfileRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 			back := reflect.New(reflect.TypeOf(tt.in))
 			if err := json.Unmarshal(got, back.Interface()); err != nil {
 				t.Fatal(err)
 			}
 			again, err := json.Marshal(back.Elem().Interface())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, got, again)
 		})
 	}

@@ -12,6 +12,8 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // fakeNow is the fake's clock in these tests: before the SDK's, so an
@@ -27,9 +29,7 @@ func TestVaultsAgainstFake(t *testing.T) {
 	ctx := context.Background()
 
 	v, err := c.Vaults.Create(ctx, mms.VaultCreateParams{DisplayName: "prod", Metadata: map[string]string{"team": "a", "old": "x"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if !strings.HasPrefix(v.ID, "vlt_") || v.DisplayName != "prod" || v.ArchivedAt != nil {
 		t.Fatalf("created %+v", v)
 	}
@@ -49,9 +49,7 @@ func TestVaultsAgainstFake(t *testing.T) {
 	}
 	now = now.Add(time.Minute)
 	w, err := c.Vaults.Create(ctx, mms.VaultCreateParams{DisplayName: "second"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if ar, err := c.Vaults.Archive(ctx, v.ID); err != nil || ar.ArchivedAt == nil {
 		t.Fatalf("Archive: %+v %v", ar, err)
 	}
@@ -59,9 +57,7 @@ func TestVaultsAgainstFake(t *testing.T) {
 		t.Helper()
 		var ids []string
 		for x, err := range c.Vaults.List(ctx, p) {
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			ids = append(ids, x.ID)
 		}
 		return ids
@@ -96,17 +92,13 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	ctx := context.Background()
 	cr := c.Vaults.Credentials
 	v, err := c.Vaults.Create(ctx, mms.VaultCreateParams{DisplayName: "v"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 
 	oauth, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{DisplayName: "docs", Metadata: map[string]string{"k": "v"},
 		Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/docs", AccessToken: "at-1", ExpiresAt: future,
 			Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt-1", TokenEndpoint: "https://auth.example/token",
 				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "cs-1"}, Resource: "https://mcp.example", Scope: "read"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	a, ok := oauth.Auth.(mms.MCPOAuthAuth)
 	if !ok || !strings.HasPrefix(oauth.ID, "vcrd_") || oauth.VaultID != v.ID || *oauth.DisplayName != "docs" ||
 		a.MCPServerURL != "https://mcp.example/docs" || a.Refresh == nil || a.Refresh.TokenEndpointAuth.Type != mms.TokenEndpointAuthClientSecretBasicType ||
@@ -120,19 +112,13 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	}
 	public, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/pub", AccessToken: "at",
 		Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "https://t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	bearer, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: "tok-1"}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	env, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "API_KEY", SecretValue: "sv-1",
 		Networking:        mms.CredentialNetworkingLimited{AllowedHosts: []string{"api.example.com", "*.example.org"}},
 		InjectionLocation: &mms.CredentialInjectionLocation{Header: mms.Ptr(true)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if e := env.Auth.(mms.EnvironmentVariableAuth); e.SecretName != "API_KEY" ||
 		!cmp.Equal(e.Networking.(mms.CredentialNetworkingLimited).AllowedHosts, []string{"api.example.com", "*.example.org"}) {
 		t.Errorf("env %+v", e)
@@ -149,9 +135,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	u, err := cr.Update(ctx, v.ID, oauth.ID, mms.VaultCredentialUpdateParams{DisplayName: mms.Clear[string](), Metadata: mms.MetadataPatch{}.Delete("k"),
 		Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: "at-2", ExpiresAt: mms.Clear[time.Time](),
 			Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: "rt-2", Scope: mms.Clear[string](), TokenEndpointAuth: mms.TokenEndpointAuthClientSecretPost{}})}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	ua := u.Auth.(mms.MCPOAuthAuth)
 	if u.DisplayName != nil || len(u.Metadata) != 0 || ua.ExpiresAt != nil || ua.Refresh.Scope != nil ||
 		ua.Refresh.TokenEndpointAuth.Type != mms.TokenEndpointAuthClientSecretPostType || ua.Refresh.ClientID != "cid" {
@@ -171,9 +155,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	}
 	e, err := cr.Update(ctx, v.ID, env.ID, mms.VaultCredentialUpdateParams{Auth: mms.EnvironmentVariableAuthUpdateParams{SecretValue: "sv-2",
 		Networking: mms.Set[mms.CredentialNetworking](mms.CredentialNetworkingUnrestricted{}), InjectionLocation: &mms.CredentialInjectionLocation{Body: mms.Ptr(true)}}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if ea := e.Auth.(mms.EnvironmentVariableAuth); !cmp.Equal(ea.Networking, mms.CredentialNetworking(mms.CredentialNetworkingUnrestricted{})) ||
 		*ea.InjectionLocation.Body != true || *ea.InjectionLocation.Header != true {
 		t.Errorf("env update %+v", ea)
@@ -206,9 +188,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	}
 	var ids []string
 	for x, err := range cr.List(ctx, v.ID, mms.VaultCredentialListParams{Limit: 1}) {
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		ids = append(ids, x.ID)
 	}
 	if !cmp.Equal(ids, []string{env.ID, bearer.ID, public.ID, oauth.ID}) {

@@ -12,6 +12,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/mms-sdk/mms-go/internal/codec"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestVaultGoldenRoundTrip: every record of §1.2 and §1.5, every auth kind
@@ -60,9 +62,7 @@ func TestVaultGoldenRoundTrip(t *testing.T) {
 		}
 		for i, x := range []any{v, c} {
 			out, err := json.Marshal(x)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, pair[i], out)
 		}
 		// A deletion of the other kind is not taken for this one.
@@ -180,14 +180,10 @@ func TestVaultRequestForms(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), got)
 			body, err := codec.MarshalRequest(tt.in)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, []byte(tt.want), body)
 			// A request form decodes back to the same params.
 			back := reflect.New(reflect.TypeOf(tt.in))
@@ -195,9 +191,7 @@ func TestVaultRequestForms(t *testing.T) {
 				t.Fatal(err)
 			}
 			again, err := json.Marshal(back.Elem().Interface())
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			requireJSONEqual(t, got, again)
 		})
 	}

@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 )
 
 // clock is a settable clock.
@@ -54,9 +56,7 @@ func TestCacheWindows(t *testing.T) {
 	ctx := context.Background()
 	tok := func() string {
 		v, err := cache.Token(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		return v
 	}
 	for range 2 {

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestEachMember(t *testing.T) {
@@ -118,16 +120,12 @@ func (s sample) MarshalJSON() ([]byte, error) { return MarshalOwned(s) }
 func TestObjectRoundTripKeepsUnknownMembers(t *testing.T) {
 	in := `{"type":"sample","name":"a<b>","future":{"x":[1,2]},"deep":"d","also":null}`
 	s, err := Decode[sample]([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if s.Name != "a<b>" || s.Deep != "d" || len(s.Extra) != 2 {
 		t.Fatalf("decoded %+v", s)
 	}
 	out, err := Marshal(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if want := `{"type":"sample","name":"a<b>","deep":"d","also":null,"future":{"x":[1,2]}}`; string(out) != want {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
@@ -208,9 +206,7 @@ func TestRememberedZeros(t *testing.T) {
 	}
 	extra := v.Extra
 	out, err := Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var a, b any
 	json.Unmarshal([]byte(in), &a)
 	json.Unmarshal(out, &b)
@@ -281,16 +277,12 @@ func init() { Objects(plainRecord{}, withMap{}) }
 func TestMapValuesKeepUnknownMembers(t *testing.T) {
 	in := `{"grants":{"a":{"status":"active","since":"2026"},"b":{"status":"pending"}},"ptrs":{"c":{"status":"x","n":1},"d":null}}`
 	v, err := Decode[withMap]([]byte(in))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if string(v.Grants["a"].Extra["since"]) != `"2026"` || string(v.Ptrs["c"].Extra["n"]) != "1" || v.Ptrs["d"] != nil {
 		t.Fatalf("decoded %+v", v)
 	}
 	out, err := Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var a, b any
 	json.Unmarshal([]byte(in), &a)
 	json.Unmarshal(out, &b)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestAppendQuotedMatchesEncodingJSON(t *testing.T) {
@@ -147,9 +149,7 @@ func TestLargeStringsSplicedInPlace(t *testing.T) {
 		{"small only, members", map[string]any{"a": "x"}, `"stream":true`},
 	} {
 		got, err := MarshalRequestWith(c.v, c.members)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		want := stdMarshal(t, c.v)
 		if c.members != "" {
 			want = append([]byte("{"+c.members+","), want[1:]...)

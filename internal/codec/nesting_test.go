@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 // node is a union-like type that nests through its own UnmarshalJSON, as
@@ -61,9 +63,7 @@ func TestDeepNestingScansLinearly(t *testing.T) {
 			scanned = &n
 			defer func() { scanned = nil }()
 			got, err := Decode[node](data)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			depth := 0
 			for len(got.Kids) == 1 {
 				got = got.Kids[0]
@@ -145,9 +145,7 @@ func TestEndTableSkipsSmallContainers(t *testing.T) {
 	small := strings.Repeat(`[1],`, 1000)
 	in := strings.Repeat("[", deepNesting+1) + small + `"` + strings.Repeat("x", minEntry) + `"` + strings.Repeat("]", deepNesting+1)
 	tab, err := buildTable([]byte(in), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if d := cmp.Diff(deepNesting+1, len(tab.starts)); d != "" {
 		t.Errorf("recorded containers (-want +got):\n%s", d)
 	}

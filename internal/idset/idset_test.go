@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	gocmp "github.com/google/go-cmp/cmp"
+
+	"github.com/stretchr/testify/require"
 )
 
 // oracle computes what Repeats should return, with a map.
@@ -81,9 +83,7 @@ func TestRepeatsOracle(t *testing.T) {
 				s, _ := newSet(t, tc.mem)
 				addAll(t, s, entries)
 				got, total, err := s.Repeats(tc.max)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				want, wantTotal := oracle(entries, tc.max)
 				if diff := gocmp.Diff(want, got); diff != "" || total != wantTotal {
 					t.Fatalf("total %d, want %d; repeats (-want +got):\n%s", total, wantTotal, diff)
@@ -120,9 +120,7 @@ func TestRepeatAcrossRuns(t *testing.T) {
 		t.Fatalf("%d runs, want 2", len(s.runs))
 	}
 	got, total, err := s.Repeats(10)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if diff := gocmp.Diff([]Repeat{{10, 16}, {10, 18}}, got); diff != "" || total != 2 {
 		t.Fatalf("total %d; repeats (-want +got):\n%s", total, diff)
 	}
@@ -145,9 +143,7 @@ func TestBounded(t *testing.T) {
 				}
 				if i%97 == 0 {
 					files, err := os.ReadDir(dir)
-					if err != nil {
-						t.Fatal(err)
-					}
+					require.NoError(t, err)
 					maxFiles = max(maxFiles, len(files))
 				}
 			}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"go.uber.org/goleak"
+
+	"github.com/stretchr/testify/require"
 )
 
 // gatedReader reads from r, but its first Read blocks until released.
@@ -74,22 +76,16 @@ func TestOpenWhileAReadBlocks(t *testing.T) {
 	f := New()
 	f.AddFile("file", "a.bin", "", NewSource(gatedSeeker{g}, 0))
 	first, err := f.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	firstDone := make(chan error, 1)
 	go func() { _, err := io.ReadAll(first); firstDone <- err }()
 	<-g.reading
 	var second io.Reader
 	returnsWithin(t, "Open", func() { second, err = f.Open() })
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	close(g.release)
 	body, err := io.ReadAll(second)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if got := parse(t, f, body); len(got) != 1 || got[0].Content != content {
 		t.Errorf("second attempt sent %+v, want the whole content", got)
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/fixtures"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestRecordedUploadBody: the form reproduces the upload request bodies on
@@ -59,13 +61,9 @@ func TestRecordedUploadBody(t *testing.T) {
 func readAll(t *testing.T, f *Form) []byte {
 	t.Helper()
 	r, err := f.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	b, err := io.ReadAll(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return b
 }
 
@@ -77,9 +75,7 @@ type parsed struct {
 func parse(t *testing.T, f *Form, body []byte) []parsed {
 	t.Helper()
 	_, params, err := mime.ParseMediaType(f.ContentType())
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	mr := multipart.NewReader(bytes.NewReader(body), params["boundary"])
 	var out []parsed
 	for {
@@ -87,17 +83,11 @@ func parse(t *testing.T, f *Form, body []byte) []parsed {
 		if err == io.EOF {
 			return out
 		}
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		_, dp, err := mime.ParseMediaType(p.Header.Get("Content-Disposition"))
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		b, err := io.ReadAll(p)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		out = append(out, parsed{dp["name"], dp["filename"], p.Header.Get("Content-Type"), string(b)})
 	}
 }
@@ -165,9 +155,7 @@ func TestReplay(t *testing.T) {
 	f := New()
 	f.AddFile("file", "a.bin", "application/octet-stream", NewSource(strings.NewReader(strings.Repeat("x", 1000)), 0))
 	first, err := f.Open()
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	buf := make([]byte, 200)
 	if _, err := io.ReadFull(first, buf); err != nil {
 		t.Fatal(err)
@@ -205,14 +193,10 @@ func TestDeclaredSizeChecked(t *testing.T) {
 			f := New()
 			f.AddFile("file", "x", "", NewSource(iotest.OneByteReader(strings.NewReader(tt.content)), tt.declared))
 			r, err := f.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			_, err = io.ReadAll(r)
 			if tt.wantErr == "" {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return
 			}
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/stretchr/testify/require"
 )
 
 // syntheticStream returns a Messages stream of n events shaped like the
@@ -40,9 +42,7 @@ func BenchmarkDecoder(b *testing.B) {
 			if err == io.EOF {
 				break
 			}
-			if err != nil {
-				b.Fatal(err)
-			}
+			require.NoError(b, err)
 			n++
 		}
 		if n != events {

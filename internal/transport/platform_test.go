@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/mms-sdk/mms-go/platform"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestEditMembers(t *testing.T) {
@@ -35,9 +37,7 @@ func TestEditMembers(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := editMembers([]byte(tt.in), tt.edits)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			if string(got) != tt.want || !json.Valid(got) {
 				t.Errorf("got %s, want %s", got, tt.want)
 			}
