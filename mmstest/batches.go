@@ -506,14 +506,13 @@ func (st *batchStore) countSubmissions(requests []batchItem) {
 // list serves GET /v1/messages/batches, newest first, paged by the id
 // scheme.
 func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	now := st.srv.now()
-	records := make([]batchWire, 0, len(st.batches))
-	for _, b := range slices.Backward(st.batches) {
-		st.settle(b, now)
-		records = append(records, b.record(r, now))
-	}
-	st.mu.Unlock()
+	records := locked(&st.mu, func() []batchWire {
+		now := st.srv.now()
+		return newestFirst(st.batches, func(b *fakeBatch) (batchWire, bool) {
+			st.settle(b, now)
+			return b.record(r, now), true
+		})
+	})
 	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query())
 	writePage(w, r, page, err)
 }

@@ -161,11 +161,7 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 	ts := st.timestamp()
 	m := &memoryStoreWire{ID: st.srv.newID("memstore_"), Type: "memory_store", Name: *name, Description: desc,
 		Metadata: meta, CreatedAt: ts, UpdatedAt: ts}
-	st.mu.Lock()
-	st.stores = append(st.stores, m)
-	rec := *m
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.stores, m, func(m *memoryStoreWire) memoryStoreWire { return *m }))
 }
 
 // lookupStore returns the store named by the path, or answers
@@ -274,9 +270,11 @@ func createdBounds(q url.Values) (bounds [2]time.Time, err error) {
 // within reports whether the record timestamp ts lies inside bounds.
 func within(ts string, bounds [2]time.Time) bool {
 	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return false
-	}
+	return err == nil && inBounds(t, bounds)
+}
+
+// inBounds reports whether t lies inside bounds (a zero bound is none).
+func inBounds(t time.Time, bounds [2]time.Time) bool {
 	return (bounds[0].IsZero() || !t.Before(bounds[0])) && (bounds[1].IsZero() || !t.After(bounds[1]))
 }
 
@@ -288,22 +286,10 @@ func (st *memoryStoreStore) listStores(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		bounds, err = createdBounds(q)
 	}
-	var archived bool
-	if err == nil {
-		archived, err = includeArchived(r)
-	}
 	if err != nil {
 		badRequest(w, r, err)
 		return
 	}
-	st.mu.Lock()
-	var recs []memoryStoreWire
-	for _, m := range slices.Backward(st.stores) {
-		if (m.ArchivedAt == nil || archived) && within(m.CreatedAt, bounds) {
-			recs = append(recs, *m)
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.stores, func(m *memoryStoreWire) (memoryStoreWire, *string) { return *m, m.ArchivedAt },
+		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) })
 }

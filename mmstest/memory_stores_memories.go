@@ -541,8 +541,7 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 				recs = append(recs, v.render(full))
 			}
 		}
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 

@@ -868,14 +868,14 @@ func (st *sessionStore) list(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	st.mu.Lock()
-	var recs []sessionWire
-	for _, s := range st.sessions {
-		if f.keeps(s) {
-			recs = append(recs, s.render())
+	recs := locked(&st.mu, func() (recs []sessionWire) {
+		for _, s := range st.sessions {
+			if f.keeps(s) {
+				recs = append(recs, s.render())
+			}
 		}
-	}
-	st.mu.Unlock()
+		return recs
+	})
 	if f.order == "desc" {
 		slices.Reverse(recs)
 	}

@@ -215,8 +215,7 @@ func (st *sessionStore) listEvents(w http.ResponseWriter, r *http.Request) {
 		if f.desc {
 			slices.Reverse(recs)
 		}
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 
@@ -230,8 +229,7 @@ func (st *sessionStore) listThreadEvents(w http.ResponseWriter, r *http.Request)
 	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
 		s := st.find(t.SessionID)
 		recs := encodeEvents(s.threadLogs[t.ID].ordered())
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 

@@ -125,10 +125,8 @@ func (st *tunnelStore) createTunnel(w http.ResponseWriter, r *http.Request) {
 	rec := tunnelWire{ID: id, Type: "tunnel", DisplayName: name, Domain: domain,
 		CreatedAt: st.srv.now().UTC().Format(fileTimeLayout)}
 	t := &storedTunnel{rec: rec, token: st.newToken(id)}
-	st.mu.Lock()
-	st.tunnels = append(st.tunnels, t)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withLock(&st.mu, func() { st.tunnels = append(st.tunnels, t) })
+	writeJSON(w, http.StatusOK, rec) // rec is this request's own copy
 }
 
 // lookupTunnel returns the tunnel named by the path, or answers
@@ -231,21 +229,7 @@ func (s *Server) TunnelRotationReasons(tunnelID string) []string {
 
 // listTunnels serves GET /v1/tunnels, newest first.
 func (st *tunnelStore) listTunnels(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	st.mu.Lock()
-	var recs []tunnelWire
-	for _, t := range slices.Backward(st.tunnels) {
-		if t.rec.ArchivedAt == nil || archived {
-			recs = append(recs, t.rec)
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.tunnels, func(t *storedTunnel) (tunnelWire, *string) { return t.rec, t.rec.ArchivedAt }, nil)
 }
 
 // maxCACertificatePEM is the size limit of ca_certificate_pem (8 KB).
@@ -362,13 +346,8 @@ func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) 
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
-		var recs []tunnelCertificateWire
-		for _, c := range slices.Backward(st.certs) {
-			if c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived) {
-				recs = append(recs, *c)
-			}
-		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, newestFirst(st.certs, func(c *tunnelCertificateWire) (tunnelCertificateWire, bool) {
+			return *c, c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived)
+		}))
 	})
 }
