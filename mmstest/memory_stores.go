@@ -101,6 +101,15 @@ func stringMember(field string, raw json.RawMessage, nullOK bool) (*string, erro
 	return &s, nil
 }
 
+// checkedMember is stringMember followed by check on a non-null value.
+func checkedMember(field string, raw json.RawMessage, nullOK bool, check func(string) error) (*string, error) {
+	s, err := stringMember(field, raw, nullOK)
+	if err == nil && s != nil {
+		err = check(*s)
+	}
+	return s, err
+}
+
 // checkStoreName applies the name rules: 1–255 characters, no control
 // character.
 func checkStoreName(name string) error {
@@ -133,20 +142,14 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 		badRequest(w, r, fmt.Errorf("name: Field required"))
 		return
 	}
-	name, err := stringMember("name", b.Name, false)
-	if err == nil {
-		err = checkStoreName(*name)
-	}
+	name, err := checkedMember("name", b.Name, false, checkStoreName)
 	if err != nil {
 		badRequest(w, r, err)
 		return
 	}
 	desc := ""
 	if b.Description != nil {
-		d, err := stringMember("description", b.Description, false)
-		if err == nil {
-			err = checkStoreDescription(*d)
-		}
+		d, err := checkedMember("description", b.Description, false, checkStoreDescription)
 		if err != nil {
 			badRequest(w, r, err)
 			return
@@ -205,27 +208,21 @@ func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) 
 // applyStoreUpdate applies an update body to rec.
 func applyStoreUpdate(rec *memoryStoreWire, b memoryStoreBody) error {
 	if b.Name != nil {
-		name, err := stringMember("name", b.Name, true)
+		name, err := checkedMember("name", b.Name, true, checkStoreName)
 		if err != nil {
 			return err
 		}
 		if name != nil {
-			if err := checkStoreName(*name); err != nil {
-				return err
-			}
 			rec.Name = *name
 		}
 	}
 	if b.Description != nil {
-		d, err := stringMember("description", b.Description, true)
+		d, err := checkedMember("description", b.Description, true, checkStoreDescription)
 		if err != nil {
 			return err
 		}
 		rec.Description = ""
 		if d != nil {
-			if err := checkStoreDescription(*d); err != nil {
-				return err
-			}
 			rec.Description = *d
 		}
 	}

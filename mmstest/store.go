@@ -122,9 +122,8 @@ func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
 // *items is read with mu held; the page is written after it is released.
 func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex, items *[]*T,
 	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
+	archived, ok := archivedQuery(w, r)
+	if !ok {
 		return
 	}
 	recs := locked(mu, func() []R {

@@ -136,14 +136,17 @@ func (st *tunnelStore) lookupTunnel(w http.ResponseWriter, r *http.Request) *sto
 }
 
 // liveTunnel is lookupTunnel for the operations an archived tunnel
-// refuses: those answer a 400 saying why, and nil. st.mu must be held.
-func (st *tunnelStore) liveTunnel(w http.ResponseWriter, r *http.Request, what string) *storedTunnel {
-	t := st.lookupTunnel(w, r)
-	if t == nil || t.rec.ArchivedAt == nil {
-		return t
+// refuses: the finder it returns answers a 400 saying why (what), and nil.
+// st.mu must be held when the finder runs (withFound).
+func (st *tunnelStore) liveTunnel(what string) func(http.ResponseWriter, *http.Request) *storedTunnel {
+	return func(w http.ResponseWriter, r *http.Request) *storedTunnel {
+		t := st.lookupTunnel(w, r)
+		if t == nil || t.rec.ArchivedAt == nil {
+			return t
+		}
+		badRequest(w, r, fmt.Errorf("tunnel %s is archived: %s", t.rec.ID, what))
+		return nil
 	}
-	badRequest(w, r, fmt.Errorf("tunnel %s is archived: %s", t.rec.ID, what))
-	return nil
 }
 
 // getTunnel serves GET /v1/tunnels/{tunnel_id}.
@@ -173,13 +176,9 @@ func (st *tunnelStore) archiveTunnel(w http.ResponseWriter, r *http.Request) {
 
 // revealToken serves POST /v1/tunnels/{tunnel_id}/reveal_token.
 func (st *tunnelStore) revealToken(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "its token was invalidated and cannot be revealed")
-	if t == nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, t.token)
+	withFound(&st.mu, w, r, st.liveTunnel("its token was invalidated and cannot be revealed"), func(t *storedTunnel) {
+		writeJSON(w, http.StatusOK, t.token)
+	})
 }
 
 // rotateToken serves POST /v1/tunnels/{tunnel_id}/rotate_token.
@@ -201,15 +200,11 @@ func (st *tunnelStore) rotateToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "its token was invalidated and cannot be rotated")
-	if t == nil {
-		return
-	}
-	t.token = st.newToken(t.rec.ID)
-	t.reasons = append(t.reasons, reason)
-	writeJSON(w, http.StatusOK, t.token)
+	withFound(&st.mu, w, r, st.liveTunnel("its token was invalidated and cannot be rotated"), func(t *storedTunnel) {
+		t.token = st.newToken(t.rec.ID)
+		t.reasons = append(t.reasons, reason)
+		writeJSON(w, http.StatusOK, t.token)
+	})
 }
 
 // TunnelRotationReasons returns the reason of each rotation of the
@@ -289,18 +284,14 @@ func (st *tunnelStore) createCertificate(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "certificates cannot be added")
-	if t == nil {
-		return
-	}
-	sum := sha256.Sum256(cert.Raw)
-	expires := cert.NotAfter.UTC().Format(time.RFC3339)
-	c := &tunnelCertificateWire{ID: st.srv.newID("tcrt_"), Type: "tunnel_certificate", TunnelID: t.rec.ID,
-		Fingerprint: hex.EncodeToString(sum[:]), CreatedAt: st.srv.now().UTC().Format(fileTimeLayout), ExpiresAt: &expires}
-	st.certs = append(st.certs, c)
-	writeJSON(w, http.StatusOK, *c)
+	withFound(&st.mu, w, r, st.liveTunnel("certificates cannot be added"), func(t *storedTunnel) {
+		sum := sha256.Sum256(cert.Raw)
+		expires := cert.NotAfter.UTC().Format(time.RFC3339)
+		c := &tunnelCertificateWire{ID: st.srv.newID("tcrt_"), Type: "tunnel_certificate", TunnelID: t.rec.ID,
+			Fingerprint: hex.EncodeToString(sum[:]), CreatedAt: st.srv.now().UTC().Format(fileTimeLayout), ExpiresAt: &expires}
+		st.certs = append(st.certs, c)
+		writeJSON(w, http.StatusOK, *c)
+	})
 }
 
 // lookupCertificate returns the certificate named by the path, of the
@@ -340,9 +331,8 @@ func (st *tunnelStore) archiveCertificate(w http.ResponseWriter, r *http.Request
 // listCertificates serves GET /v1/tunnels/{tunnel_id}/certificates,
 // newest first.
 func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
+	archived, ok := archivedQuery(w, r)
+	if !ok {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {

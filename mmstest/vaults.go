@@ -219,6 +219,17 @@ func includeArchived(r *http.Request) (bool, error) {
 	return b, nil
 }
 
+// archivedQuery reads include_archived, answering a 400 (ok false) when it
+// is not a boolean.
+func archivedQuery(w http.ResponseWriter, r *http.Request) (archived, ok bool) {
+	archived, err := includeArchived(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return false, false
+	}
+	return archived, true
+}
+
 // listVaults serves GET /v1/vaults, newest first.
 func (st *vaultStore) listVaults(w http.ResponseWriter, r *http.Request) {
 	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil)

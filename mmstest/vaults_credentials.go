@@ -625,9 +625,8 @@ func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
 // listCredentials serves GET /v1/vaults/{vault_id}/credentials, newest
 // first.
 func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
+	archived, ok := archivedQuery(w, r)
+	if !ok {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
