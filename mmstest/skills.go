@@ -411,20 +411,15 @@ type skillListPage[T any] struct {
 // token stays valid when items are deleted. The error, if any, is the
 // message for a 400.
 func pageSkillList[T any](items []T, idOf func(T) string, q url.Values, maxLimit int) (skillListPage[T], error) {
-	limit, err := queryLimit(q, maxLimit)
+	limit, token, err := pageQuery(q, maxLimit)
 	if err != nil {
 		return skillListPage[T]{}, err
 	}
 	start := 0
-	if token := q.Get("page"); token != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
-		if err != nil || !strings.HasPrefix(token, "page_") {
-			return skillListPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
-		}
-		after := string(raw)
+	if after := token; after != nil {
 		start = len(items)
 		for i, it := range items {
-			if idOf(it) < after {
+			if idOf(it) < *after {
 				start = i
 				break
 			}

@@ -134,3 +134,22 @@ func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.M
 	})
 	writeCursorList(w, r, recs)
 }
+
+// listArchivableIn is listArchivable for items kept beside their parents
+// (a vault's credentials, a tunnel's certificates): find names the parent,
+// answering its 404, and view gives an item's record, its archived_at and
+// whether it is the parent's. The lookup, the read and the page are one
+// locked step.
+func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex,
+	find func(http.ResponseWriter, *http.Request) *P, items *[]*T, view func(*T, *P) (rec R, archivedAt *string, in bool)) {
+	archived, ok := archivedQuery(w, r)
+	if !ok {
+		return
+	}
+	withFound(mu, w, r, find, func(p *P) {
+		writeCursorList(w, r, newestFirst(*items, func(it *T) (R, bool) {
+			rec, archivedAt, in := view(it, p)
+			return rec, in && (archivedAt == nil || archived)
+		}))
+	})
+}

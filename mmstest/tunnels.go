@@ -331,13 +331,8 @@ func (st *tunnelStore) archiveCertificate(w http.ResponseWriter, r *http.Request
 // listCertificates serves GET /v1/tunnels/{tunnel_id}/certificates,
 // newest first.
 func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) {
-	archived, ok := archivedQuery(w, r)
-	if !ok {
-		return
-	}
-	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
-		writeCursorList(w, r, newestFirst(st.certs, func(c *tunnelCertificateWire) (tunnelCertificateWire, bool) {
-			return *c, c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived)
-		}))
-	})
+	listArchivableIn(w, r, &st.mu, st.lookupTunnel, &st.certs,
+		func(c *tunnelCertificateWire, t *storedTunnel) (tunnelCertificateWire, *string, bool) {
+			return *c, c.ArchivedAt, c.TunnelID == t.rec.ID
+		})
 }

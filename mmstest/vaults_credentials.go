@@ -625,14 +625,8 @@ func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
 // listCredentials serves GET /v1/vaults/{vault_id}/credentials, newest
 // first.
 func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
-	archived, ok := archivedQuery(w, r)
-	if !ok {
-		return
-	}
-	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
-		writeCursorList(w, r, newestFirst(st.creds, func(c *storedCredential) (credentialWire, bool) {
-			return c.rec, c.rec.VaultID == v.ID && (c.rec.ArchivedAt == nil || archived)
-		}))
+	listArchivableIn(w, r, &st.mu, st.lookupVault, &st.creds, func(c *storedCredential, v *vaultWire) (credentialWire, *string, bool) {
+		return c.rec, c.rec.ArchivedAt, c.rec.VaultID == v.ID
 	})
 }
 
