@@ -822,7 +822,7 @@ func parseSessionFilter(q map[string][]string) (sessionFilter, error) {
 		}
 	}
 	for _, s := range q["statuses[]"] {
-		if !slices.Contains([]string{"rescheduling", "running", "idle", "terminated"}, s) {
+		if !slices.Contains(wire.SessionStatuses, s) {
 			return f, fmt.Errorf("statuses: Input should be 'rescheduling', 'running', 'idle' or 'terminated', got %q", s)
 		}
 		f.statuses = append(f.statuses, s)
