@@ -389,41 +389,13 @@ func (st *agentStore) archive(w http.ResponseWriter, r *http.Request) {
 
 // list serves GET /v1/agents, newest first.
 func (st *agentStore) list(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	var bounds [2]time.Time
-	for i, key := range []string{"created_at[gte]", "created_at[lte]"} {
-		if v := q.Get(key); v != "" {
-			t, err := time.Parse(time.RFC3339Nano, v)
-			if err != nil {
-				writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, key+": Input should be a valid datetime")
-				return
-			}
-			bounds[i] = t
-		}
+	bounds, err := createdBounds(r.URL.Query())
+	if err != nil {
+		badRequest(w, r, err)
+		return
 	}
-	archived := false
-	if v := q.Get("include_archived"); v != "" {
-		var err error
-		if archived, err = strconv.ParseBool(v); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "include_archived: Input should be a valid boolean")
-			return
-		}
-	}
-	recs := locked(&st.mu, func() (recs []agentWire) {
-		for _, a := range slices.Backward(st.agents) {
-			rec := a.latest()
-			switch {
-			case rec.ArchivedAt != nil && !archived:
-			case !bounds[0].IsZero() && a.created.Before(bounds[0]):
-			case !bounds[1].IsZero() && a.created.After(bounds[1]):
-			default:
-				recs = append(recs, rec)
-			}
-		}
-		return recs
-	})
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.agents, func(a *storedAgent) (agentWire, *string) { return a.latest(), a.latest().ArchivedAt },
+		func(a *storedAgent) bool { return inBounds(a.created, bounds) })
 }
 
 // listVersions serves GET /v1/agents/{agent_id}/versions, newest first.
@@ -431,7 +403,6 @@ func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
 		recs := slices.Clone(a.versions)
 		slices.Reverse(recs)
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }

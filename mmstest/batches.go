@@ -506,66 +506,65 @@ func (st *batchStore) countSubmissions(requests []batchItem) {
 // list serves GET /v1/messages/batches, newest first, paged by the id
 // scheme.
 func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	now := st.srv.now()
-	records := make([]batchWire, 0, len(st.batches))
-	for _, b := range slices.Backward(st.batches) {
-		st.settle(b, now)
-		records = append(records, b.record(r, now))
-	}
-	st.mu.Unlock()
+	records := locked(&st.mu, func() []batchWire {
+		now := st.srv.now()
+		return newestFirst(st.batches, func(b *fakeBatch) (batchWire, bool) {
+			st.settle(b, now)
+			return b.record(r, now), true
+		})
+	})
 	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query())
 	writePage(w, r, page, err)
 }
 
 // get serves GET /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) get(w http.ResponseWriter, r *http.Request) {
+	st.withBatch(w, r, func(b *fakeBatch, now time.Time) {
+		writeJSON(w, http.StatusOK, b.record(r, now))
+	})
+}
+
+// withBatch runs f on the batch the path names, settled at now, with st.mu
+// held for both, or answers 404.
+func (st *batchStore) withBatch(w http.ResponseWriter, r *http.Request, f func(b *fakeBatch, now time.Time)) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if b, now := st.lookup(w, r); b != nil {
-		writeJSON(w, http.StatusOK, b.record(r, now))
+		f(b, now)
 	}
 }
 
 // cancel serves POST /v1/messages/batches/{message_batch_id}/cancel.
 func (st *batchStore) cancel(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	b, now := st.lookup(w, r)
-	if b == nil {
-		return
-	}
-	switch {
-	case b.endedAt != nil:
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
-			fmt.Sprintf("message batch %s has already ended; only a batch that is processing can be canceled", b.id))
-		return
-	case b.cancelAt == nil:
-		b.cancelAt = &now
-		st.settle(b, now)
-	}
-	writeJSON(w, http.StatusOK, b.record(r, now))
+	st.withBatch(w, r, func(b *fakeBatch, now time.Time) {
+		switch {
+		case b.endedAt != nil:
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+				fmt.Sprintf("message batch %s has already ended; only a batch that is processing can be canceled", b.id))
+			return
+		case b.cancelAt == nil:
+			b.cancelAt = &now
+			st.settle(b, now)
+		}
+		writeJSON(w, http.StatusOK, b.record(r, now))
+	})
 }
 
 // delete serves DELETE /v1/messages/batches/{message_batch_id}.
 func (st *batchStore) delete(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	b, _ := st.lookup(w, r)
-	if b == nil {
-		return
-	}
-	switch {
-	case b.endedAt == nil:
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
-			fmt.Sprintf("message batch %s is still processing; cancel it and wait for it to end before deleting it", b.id))
-		return
-	}
-	st.batches = slices.DeleteFunc(st.batches, func(x *fakeBatch) bool { return x == b })
-	writeJSON(w, http.StatusOK, struct {
-		ID   string `json:"id"`
-		Type string `json:"type"`
-	}{b.id, "message_batch_deleted"})
+	st.withBatch(w, r, func(b *fakeBatch, _ time.Time) {
+		switch {
+		case b.endedAt == nil:
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+				fmt.Sprintf("message batch %s is still processing; cancel it and wait for it to end before deleting it", b.id))
+			return
+		}
+		st.batches = slices.DeleteFunc(st.batches, func(x *fakeBatch) bool { return x == b })
+		writeJSON(w, http.StatusOK, struct {
+			ID   string `json:"id"`
+			Type string `json:"type"`
+		}{b.id, "message_batch_deleted"})
+	})
 }
 
 // results serves GET /v1/messages/batches/{message_batch_id}/results.

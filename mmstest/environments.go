@@ -372,22 +372,7 @@ func (st *environmentStore) delete(w http.ResponseWriter, r *http.Request) {
 
 // list serves GET /v1/environments, newest first.
 func (st *environmentStore) list(w http.ResponseWriter, r *http.Request) {
-	q := r.URL.Query()
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	recs := locked(&st.mu, func() (recs []environmentWire) {
-		for _, e := range slices.Backward(st.envs) {
-			if e.rec.ArchivedAt == nil || archived {
-				recs = append(recs, e.rec)
-			}
-		}
-		return recs
-	})
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.envs, func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil)
 }
 
 // sessionTarget reports whether envID names a live (not archived)

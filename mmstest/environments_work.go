@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
-	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -427,12 +426,7 @@ func (st *environmentStore) stop(w http.ResponseWriter, r *http.Request) {
 // listWork serves GET …/work, newest first.
 func (st *environmentStore) listWork(w http.ResponseWriter, r *http.Request) {
 	st.with(w, r, func(e *storedEnv) {
-		recs := make([]workWire, 0, len(e.work))
-		for _, it := range slices.Backward(e.work) {
-			recs = append(recs, it.rec)
-		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, newestFirst(e.work, func(it *workItem) (workWire, bool) { return it.rec, true }))
 	})
 }
 

@@ -149,11 +149,7 @@ func (st *fileStore) upload(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err.status, err.errType, err.msg)
 		return
 	}
-	st.mu.Lock()
-	st.files = append(st.files, f)
-	rec := f.record()
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.files, f, (*storedFile).record))
 }
 
 // readUpload parses the upload form and stores its file.
@@ -225,15 +221,12 @@ func (st *fileStore) readUpload(r *http.Request) (f *storedFile, err *apiError) 
 func (st *fileStore) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	scope := q.Get("scope_id")
-	st.mu.Lock()
-	now := st.srv.now()
-	var recs []fileWire
-	for _, f := range slices.Backward(st.files) {
-		if (f.expires == nil || now.Before(*f.expires)) && scope == "" { // uploads have no scope
-			recs = append(recs, f.record())
-		}
-	}
-	st.mu.Unlock()
+	recs := locked(&st.mu, func() []fileWire {
+		now := st.srv.now()
+		return newestFirst(st.files, func(f *storedFile) (fileWire, bool) {
+			return f.record(), (f.expires == nil || now.Before(*f.expires)) && scope == "" // uploads have no scope
+		})
+	})
 	page, err := pageByID(recs, func(f fileWire) string { return f.ID }, q)
 	writePage(w, r, page, err)
 }
@@ -241,10 +234,7 @@ func (st *fileStore) list(w http.ResponseWriter, r *http.Request) {
 // get serves GET /v1/files/{file_id}.
 func (st *fileStore) get(w http.ResponseWriter, r *http.Request) {
 	if f := st.lookup(w, r); f != nil {
-		st.mu.Lock()
-		rec := f.record()
-		st.mu.Unlock()
-		writeJSON(w, http.StatusOK, rec)
+		writeJSON(w, http.StatusOK, locked(&st.mu, f.record))
 	}
 }
 
@@ -254,9 +244,7 @@ func (st *fileStore) download(w http.ResponseWriter, r *http.Request) {
 	if f == nil {
 		return
 	}
-	st.mu.Lock()
-	ok := f.downloadable
-	st.mu.Unlock()
+	ok := locked(&st.mu, func() bool { return f.downloadable })
 	if !ok {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
 			fmt.Sprintf("File %s is not downloadable: only files created by tools (code execution, skills) can be downloaded", f.id))
@@ -282,9 +270,7 @@ func (st *fileStore) delete(w http.ResponseWriter, r *http.Request) {
 	if f == nil {
 		return
 	}
-	st.mu.Lock()
-	st.files = slices.DeleteFunc(st.files, func(g *storedFile) bool { return g == f })
-	st.mu.Unlock()
+	withLock(&st.mu, func() { st.files = slices.DeleteFunc(st.files, func(g *storedFile) bool { return g == f }) })
 	f.content.remove()
 	writeJSON(w, http.StatusOK, map[string]string{"id": f.id, "type": "file_deleted"})
 }

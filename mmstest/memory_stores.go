@@ -101,6 +101,15 @@ func stringMember(field string, raw json.RawMessage, nullOK bool) (*string, erro
 	return &s, nil
 }
 
+// checkedMember is stringMember followed by check on a non-null value.
+func checkedMember(field string, raw json.RawMessage, nullOK bool, check func(string) error) (*string, error) {
+	s, err := stringMember(field, raw, nullOK)
+	if err == nil && s != nil {
+		err = check(*s)
+	}
+	return s, err
+}
+
 // checkStoreName applies the name rules: 1–255 characters, no control
 // character.
 func checkStoreName(name string) error {
@@ -133,20 +142,14 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 		badRequest(w, r, fmt.Errorf("name: Field required"))
 		return
 	}
-	name, err := stringMember("name", b.Name, false)
-	if err == nil {
-		err = checkStoreName(*name)
-	}
+	name, err := checkedMember("name", b.Name, false, checkStoreName)
 	if err != nil {
 		badRequest(w, r, err)
 		return
 	}
 	desc := ""
 	if b.Description != nil {
-		d, err := stringMember("description", b.Description, false)
-		if err == nil {
-			err = checkStoreDescription(*d)
-		}
+		d, err := checkedMember("description", b.Description, false, checkStoreDescription)
 		if err != nil {
 			badRequest(w, r, err)
 			return
@@ -161,11 +164,7 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 	ts := st.timestamp()
 	m := &memoryStoreWire{ID: st.srv.newID("memstore_"), Type: "memory_store", Name: *name, Description: desc,
 		Metadata: meta, CreatedAt: ts, UpdatedAt: ts}
-	st.mu.Lock()
-	st.stores = append(st.stores, m)
-	rec := *m
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.stores, m, func(m *memoryStoreWire) memoryStoreWire { return *m }))
 }
 
 // lookupStore returns the store named by the path, or answers
@@ -209,27 +208,21 @@ func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) 
 // applyStoreUpdate applies an update body to rec.
 func applyStoreUpdate(rec *memoryStoreWire, b memoryStoreBody) error {
 	if b.Name != nil {
-		name, err := stringMember("name", b.Name, true)
+		name, err := checkedMember("name", b.Name, true, checkStoreName)
 		if err != nil {
 			return err
 		}
 		if name != nil {
-			if err := checkStoreName(*name); err != nil {
-				return err
-			}
 			rec.Name = *name
 		}
 	}
 	if b.Description != nil {
-		d, err := stringMember("description", b.Description, true)
+		d, err := checkedMember("description", b.Description, true, checkStoreDescription)
 		if err != nil {
 			return err
 		}
 		rec.Description = ""
 		if d != nil {
-			if err := checkStoreDescription(*d); err != nil {
-				return err
-			}
 			rec.Description = *d
 		}
 	}
@@ -274,9 +267,11 @@ func createdBounds(q url.Values) (bounds [2]time.Time, err error) {
 // within reports whether the record timestamp ts lies inside bounds.
 func within(ts string, bounds [2]time.Time) bool {
 	t, err := time.Parse(time.RFC3339Nano, ts)
-	if err != nil {
-		return false
-	}
+	return err == nil && inBounds(t, bounds)
+}
+
+// inBounds reports whether t lies inside bounds (a zero bound is none).
+func inBounds(t time.Time, bounds [2]time.Time) bool {
 	return (bounds[0].IsZero() || !t.Before(bounds[0])) && (bounds[1].IsZero() || !t.After(bounds[1]))
 }
 
@@ -288,22 +283,10 @@ func (st *memoryStoreStore) listStores(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		bounds, err = createdBounds(q)
 	}
-	var archived bool
-	if err == nil {
-		archived, err = includeArchived(r)
-	}
 	if err != nil {
 		badRequest(w, r, err)
 		return
 	}
-	st.mu.Lock()
-	var recs []memoryStoreWire
-	for _, m := range slices.Backward(st.stores) {
-		if (m.ArchivedAt == nil || archived) && within(m.CreatedAt, bounds) {
-			recs = append(recs, *m)
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.stores, func(m *memoryStoreWire) (memoryStoreWire, *string) { return *m, m.ArchivedAt },
+		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) })
 }

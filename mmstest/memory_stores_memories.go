@@ -277,12 +277,19 @@ func lookupInStore[T any](st *memoryStoreStore, w http.ResponseWriter, r *http.R
 
 // getMemory serves GET …/memories/{memory_id}.
 func (st *memoryStoreStore) getMemory(w http.ResponseWriter, r *http.Request) {
+	getViewed(st, w, r, st.lookupMemory, (*storedMemory).render)
+}
+
+// getViewed serves a GET of the item find names inside a store, rendered
+// in the view the query asks for (viewOnlyQuery).
+func getViewed[T, R any](st *memoryStoreStore, w http.ResponseWriter, r *http.Request,
+	find func(http.ResponseWriter, *http.Request) *T, render func(*T, bool) R) {
 	full, ok := viewOnlyQuery(w, r)
 	if !ok {
 		return
 	}
-	withFound(&st.mu, w, r, st.lookupMemory, func(m *storedMemory) {
-		writeJSON(w, http.StatusOK, m.render(full))
+	withFound(&st.mu, w, r, find, func(it *T) {
+		writeJSON(w, http.StatusOK, render(it, full))
 	})
 }
 
@@ -467,13 +474,7 @@ func (st *memoryStoreStore) lookupVersion(w http.ResponseWriter, r *http.Request
 
 // getVersion serves GET …/memory_versions/{memory_version_id}.
 func (st *memoryStoreStore) getVersion(w http.ResponseWriter, r *http.Request) {
-	full, ok := viewOnlyQuery(w, r)
-	if !ok {
-		return
-	}
-	withFound(&st.mu, w, r, st.lookupVersion, func(v *memoryVersion) {
-		writeJSON(w, http.StatusOK, v.render(full))
-	})
+	getViewed(st, w, r, st.lookupVersion, func(v *memoryVersion, full bool) memoryVersion { return v.render(full) })
 }
 
 // redactVersion serves POST …/memory_versions/{memory_version_id}/redact.
@@ -541,8 +542,7 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 				recs = append(recs, v.render(full))
 			}
 		}
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 

@@ -91,6 +91,32 @@ type oauthState struct {
 	failures  []ExchangeFailure
 }
 
+// countExchange counts a request to the token endpoint and takes the next
+// injected failure, if any.
+func (o *oauthState) countExchange() *ExchangeFailure {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.exchanges++
+	if len(o.failures) == 0 {
+		return nil
+	}
+	fail := o.failures[0]
+	o.failures = o.failures[1:]
+	return &fail
+}
+
+// redeemRefresh consumes the refresh token tok if it was issued to client
+// (rotation: it is good once), reporting whether it was.
+func (o *oauthState) redeemRefresh(tok, client string) bool {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if c, ok := o.refresh[tok]; !ok || c != client {
+		return false
+	}
+	delete(o.refresh, tok)
+	return true
+}
+
 // TokenExchanges returns how many requests reached the token endpoint.
 func (s *Server) TokenExchanges() int {
 	s.oauth.mu.Lock()
@@ -142,15 +168,7 @@ func oauthError(w http.ResponseWriter, status int, code, desc string) {
 
 // serveToken serves POST /v1/oauth/token.
 func (s *Server) serveToken(w http.ResponseWriter, r *http.Request, rec *Request) {
-	s.oauth.mu.Lock()
-	s.oauth.exchanges++
-	var fail *ExchangeFailure
-	if len(s.oauth.failures) > 0 {
-		fail = &s.oauth.failures[0]
-		s.oauth.failures = s.oauth.failures[1:]
-	}
-	s.oauth.mu.Unlock()
-	if fail != nil {
+	if fail := s.oauth.countExchange(); fail != nil {
 		oauthError(w, fail.Status, fail.Code, fail.Description)
 		return
 	}
@@ -250,13 +268,8 @@ func (s *Server) refreshGrant(w http.ResponseWriter, body map[string]string) {
 		oauthError(w, http.StatusBadRequest, "invalid_request", err.Error())
 		return
 	}
-	s.oauth.mu.Lock()
-	client, ok := s.oauth.refresh[body["refresh_token"]]
-	if ok && client == body["client_id"] {
-		delete(s.oauth.refresh, body["refresh_token"])
-	}
-	s.oauth.mu.Unlock()
-	if !ok || client != body["client_id"] {
+	client := body["client_id"]
+	if !s.oauth.redeemRefresh(body["refresh_token"], client) {
 		oauthError(w, http.StatusBadRequest, "invalid_grant", "the refresh token is invalid, expired or revoked")
 		return
 	}
@@ -274,8 +287,6 @@ type tokenAnswer struct {
 // mint makes an access token living the configured lifetime.
 func (s *Server) mint(refresh string) tokenAnswer {
 	tok := mintedPrefix + s.newID("at_")
-	s.oauth.mu.Lock()
-	s.oauth.minted[tok] = s.now().Add(s.cfg.tokenLifetime)
-	s.oauth.mu.Unlock()
+	withLock(&s.oauth.mu, func() { s.oauth.minted[tok] = s.now().Add(s.cfg.tokenLifetime) })
 	return tokenAnswer{AccessToken: tok, TokenType: "Bearer", ExpiresIn: int64(s.cfg.tokenLifetime / time.Second), RefreshToken: refresh}
 }

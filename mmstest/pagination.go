@@ -89,6 +89,28 @@ func queryLimit(q url.Values, maxLimit int) (int, error) {
 	return n, nil
 }
 
+// pageQuery reads limit (1-maxLimit, default 20) and the page token of q,
+// decoded from its "page_<base64>" form (nil when q has none). The error
+// is the message for a 400.
+func pageQuery(q url.Values, maxLimit int) (limit int, token *string, err error) {
+	if limit, err = queryLimit(q, maxLimit); err != nil || q.Get("page") == "" {
+		return limit, nil, err
+	}
+	t := q.Get("page")
+	raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(t, "page_"))
+	if err != nil || !strings.HasPrefix(t, "page_") {
+		return 0, nil, badPageToken(q)
+	}
+	s := string(raw)
+	return limit, &s, nil
+}
+
+// badPageToken is the error for a page token of q that this list did not
+// issue.
+func badPageToken(q url.Values) error {
+	return fmt.Errorf("page: %q is not a page token of this list", q.Get("page"))
+}
+
 // writePage answers r with page, or with a 400 invalid_request_error
 // carrying err when paging failed.
 func writePage(w http.ResponseWriter, r *http.Request, page any, err error) {
@@ -109,16 +131,15 @@ type cursorPage[T any] struct {
 // 20) and page, a token naming the offset of the page. The error, if any,
 // is the message for a 400.
 func pageByCursor[T any](items []T, q url.Values, maxLimit int) (cursorPage[T], error) {
-	limit, err := queryLimit(q, maxLimit)
+	limit, token, err := pageQuery(q, maxLimit)
 	if err != nil {
 		return cursorPage[T]{}, err
 	}
 	start := 0
-	if token := q.Get("page"); token != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
-		n, convErr := strconv.Atoi(string(raw))
-		if err != nil || convErr != nil || !strings.HasPrefix(token, "page_") || n < 0 {
-			return cursorPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+	if token != nil {
+		n, err := strconv.Atoi(*token)
+		if err != nil || n < 0 {
+			return cursorPage[T]{}, badPageToken(q)
 		}
 		start = min(n, len(items))
 	}
@@ -145,20 +166,19 @@ type bidiPage[T any] struct {
 // page ending before offset n". A token issued under another order is
 // refused, as the service refuses it. The error is the message for a 400.
 func pageBidirectional[T any](items []T, q url.Values, maxLimit int, order string) (bidiPage[T], error) {
-	limit, err := queryLimit(q, maxLimit)
+	limit, cursor, err := pageQuery(q, maxLimit)
 	if err != nil {
 		return bidiPage[T]{}, err
 	}
 	start, end := 0, min(limit, len(items))
-	if token := q.Get("page"); token != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
-		parts := strings.Split(string(raw), ":")
+	if cursor != nil {
+		parts := strings.Split(*cursor, ":")
 		var n int
-		if err == nil && len(parts) == 3 && strings.HasPrefix(token, "page_") {
+		if len(parts) == 3 {
 			n, err = strconv.Atoi(parts[2])
 		}
 		if err != nil || len(parts) != 3 || n < 0 || (parts[1] != "n" && parts[1] != "p") {
-			return bidiPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
+			return bidiPage[T]{}, badPageToken(q)
 		}
 		if parts[0] != order {
 			return bidiPage[T]{}, fmt.Errorf("page: the cursor was issued for order %q and cannot be used with order %q", parts[0], order)

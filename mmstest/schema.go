@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // This file is a small validator for request bodies: the allowed members of
@@ -71,11 +73,11 @@ var kindNames = [...]string{kStr: "a valid string", kInt: "a valid integer", kNu
 
 // schemaPatterns are the string patterns a type names with "~name".
 var schemaPatterns = map[string]*regexp.Regexp{
-	"id":        regexp.MustCompile(`^[a-zA-Z0-9_-]+$`),
-	"srvtoolu":  regexp.MustCompile(`^srvtoolu_[a-zA-Z0-9_]+$`),
-	"tool_name": regexp.MustCompile(`^[a-zA-Z0-9_-]{1,128}$`),
+	"id":        regexp.MustCompile(wire.ToolIDPattern),
+	"srvtoolu":  regexp.MustCompile(wire.ServerToolIDPattern),
+	"tool_name": regexp.MustCompile(wire.CustomToolNamePattern),
 	"ref_name":  regexp.MustCompile(`^[a-zA-Z0-9_-]{1,256}$`),
-	"custom_id": regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`),
+	"custom_id": regexp.MustCompile(wire.CustomIDPattern),
 }
 
 // typ is a compiled field type.

@@ -786,7 +786,7 @@ type sessionFilter struct {
 	agentVersion                         int
 	archived                             bool
 	statuses                             []string
-	bounds                               map[string]time.Time
+	bounds                               createdRange
 }
 
 // parseSessionFilter reads the list query; the error is a 400 message.
@@ -798,7 +798,7 @@ func parseSessionFilter(q map[string][]string) (sessionFilter, error) {
 		return ""
 	}
 	f := sessionFilter{order: "desc", agentID: get("agent_id"), deploymentID: get("deployment_id"),
-		memoryStoreID: get("memory_store_id"), bounds: map[string]time.Time{}}
+		memoryStoreID: get("memory_store_id")}
 	if o := get("order"); o != "" {
 		if o != "asc" && o != "desc" {
 			return f, fmt.Errorf("order: Input should be 'asc' or 'desc'")
@@ -822,27 +822,18 @@ func parseSessionFilter(q map[string][]string) (sessionFilter, error) {
 		}
 	}
 	for _, s := range q["statuses[]"] {
-		if !slices.Contains([]string{"rescheduling", "running", "idle", "terminated"}, s) {
+		if !slices.Contains(wire.SessionStatuses, s) {
 			return f, fmt.Errorf("statuses: Input should be 'rescheduling', 'running', 'idle' or 'terminated', got %q", s)
 		}
 		f.statuses = append(f.statuses, s)
 	}
-	for _, op := range []string{"gt", "gte", "lt", "lte"} {
-		key := "created_at[" + op + "]"
-		if v := get(key); v != "" {
-			t, err := time.Parse(time.RFC3339Nano, v)
-			if err != nil {
-				return f, fmt.Errorf("%s: Input should be a valid datetime", key)
-			}
-			f.bounds[op] = t
-		}
-	}
-	return f, nil
+	var err error
+	f.bounds, err = parseCreatedRange(q)
+	return f, err
 }
 
 // keeps reports whether the filter keeps s.
 func (f sessionFilter) keeps(s *storedSession) bool {
-	c := s.created
 	switch {
 	case s.rec.ArchivedAt != nil && !f.archived,
 		f.agentID != "" && s.rec.Agent.ID != f.agentID,
@@ -852,12 +843,7 @@ func (f sessionFilter) keeps(s *storedSession) bool {
 		len(f.statuses) > 0 && !slices.Contains(f.statuses, s.rec.Status):
 		return false
 	}
-	for op, t := range f.bounds {
-		if op == "gt" && !c.After(t) || op == "gte" && c.Before(t) || op == "lt" && !c.Before(t) || op == "lte" && c.After(t) {
-			return false
-		}
-	}
-	return true
+	return f.bounds.holds(s.created)
 }
 
 // list serves GET /v1/sessions.
@@ -868,14 +854,14 @@ func (st *sessionStore) list(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
-	st.mu.Lock()
-	var recs []sessionWire
-	for _, s := range st.sessions {
-		if f.keeps(s) {
-			recs = append(recs, s.render())
+	recs := locked(&st.mu, func() (recs []sessionWire) {
+		for _, s := range st.sessions {
+			if f.keeps(s) {
+				recs = append(recs, s.render())
+			}
 		}
-	}
-	st.mu.Unlock()
+		return recs
+	})
 	if f.order == "desc" {
 		slices.Reverse(recs)
 	}

@@ -151,11 +151,11 @@ func checkQueryKeys(q url.Values, allowed ...string) error {
 type eventFilter struct {
 	desc   bool
 	types  []string
-	bounds map[string]time.Time
+	bounds createdRange
 }
 
 func parseEventFilter(q url.Values) (eventFilter, error) {
-	f := eventFilter{bounds: map[string]time.Time{}, types: q["types[]"]}
+	f := eventFilter{types: q["types[]"]}
 	err := checkQueryKeys(q, "limit", "page", "order", "types[]", "created_at[gt]", "created_at[gte]", "created_at[lt]", "created_at[lte]")
 	if err != nil {
 		return f, err
@@ -167,17 +167,39 @@ func parseEventFilter(q url.Values) (eventFilter, error) {
 	default:
 		return f, fmt.Errorf("order: Input should be 'asc' or 'desc'")
 	}
+	f.bounds, err = parseCreatedRange(q)
+	return f, err
+}
+
+// createdRange is the created_at[gt], [gte], [lt] and [lte] bounds of a
+// list query, by operator; an absent one is no bound.
+type createdRange map[string]time.Time
+
+// parseCreatedRange reads the created_at range of q; the error is the
+// message for a 400.
+func parseCreatedRange(q url.Values) (createdRange, error) {
+	b := createdRange{}
 	for _, op := range []string{"gt", "gte", "lt", "lte"} {
 		key := "created_at[" + op + "]"
 		if v := q.Get(key); v != "" {
 			t, err := time.Parse(time.RFC3339Nano, v)
 			if err != nil {
-				return f, fmt.Errorf("%s: Input should be a valid datetime", key)
+				return b, fmt.Errorf("%s: Input should be a valid datetime", key)
 			}
-			f.bounds[op] = t
+			b[op] = t
 		}
 	}
-	return f, nil
+	return b, nil
+}
+
+// holds reports whether c lies within every bound of the range.
+func (b createdRange) holds(c time.Time) bool {
+	for op, t := range b {
+		if op == "gt" && !c.After(t) || op == "gte" && c.Before(t) || op == "lt" && !c.Before(t) || op == "lte" && c.After(t) {
+			return false
+		}
+	}
+	return true
 }
 
 // keeps reports whether the filter keeps ev.
@@ -188,13 +210,7 @@ func (f eventFilter) keeps(ev *storedEvent) bool {
 	if len(f.bounds) > 0 && ev.seq == 0 {
 		return false // a queued event has no processed_at to compare
 	}
-	for op, t := range f.bounds {
-		c := ev.at
-		if op == "gt" && !c.After(t) || op == "gte" && c.Before(t) || op == "lt" && !c.Before(t) || op == "lte" && c.After(t) {
-			return false
-		}
-	}
-	return true
+	return f.bounds.holds(ev.at)
 }
 
 // listEvents serves GET /v1/sessions/{session_id}/events.
@@ -215,8 +231,7 @@ func (st *sessionStore) listEvents(w http.ResponseWriter, r *http.Request) {
 		if f.desc {
 			slices.Reverse(recs)
 		}
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 
@@ -230,8 +245,7 @@ func (st *sessionStore) listThreadEvents(w http.ResponseWriter, r *http.Request)
 	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
 		s := st.find(t.SessionID)
 		recs := encodeEvents(s.threadLogs[t.ID].ordered())
-		page, err := pageByCursor(recs, q, 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 

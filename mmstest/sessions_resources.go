@@ -213,13 +213,9 @@ func (st *sessionStore) addResource(w http.ResponseWriter, r *http.Request) {
 
 // getResource serves GET /v1/sessions/{session_id}/resources/{resource_id}.
 func (st *sessionStore) getResource(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, res := st.lookupResource(w, r)
-	if res == nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, res.render())
+	withFoundIn(&st.mu, w, r, st.lookupResource, func(_ *storedSession, res *storedResource) {
+		writeJSON(w, http.StatusOK, res.render())
+	})
 }
 
 // updateResource serves POST /v1/sessions/{session_id}/resources/{resource_id}:
@@ -236,30 +232,22 @@ func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "authorization_token: Field required")
 		return
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, res := st.lookupResource(w, r)
-	if res == nil {
-		return
-	}
-	if res.kind != "github_repository" {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only github_repository resources support token rotation, not "+res.kind)
-		return
-	}
-	res.token, res.updatedAt = *b.AuthorizationToken, st.timestamp()
-	writeJSON(w, http.StatusOK, res.render())
+	withFoundIn(&st.mu, w, r, st.lookupResource, func(_ *storedSession, res *storedResource) {
+		if res.kind != "github_repository" {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Only github_repository resources support token rotation, not "+res.kind)
+			return
+		}
+		res.token, res.updatedAt = *b.AuthorizationToken, st.timestamp()
+		writeJSON(w, http.StatusOK, res.render())
+	})
 }
 
 // deleteResource serves DELETE /v1/sessions/{session_id}/resources/{resource_id}.
 func (st *sessionStore) deleteResource(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	s, res := st.lookupResource(w, r)
-	if res == nil {
-		return
-	}
-	s.resources = slices.DeleteFunc(s.resources, func(x *storedResource) bool { return x == res })
-	writeJSON(w, http.StatusOK, map[string]string{"id": res.id, "type": "session_resource_deleted"})
+	withFoundIn(&st.mu, w, r, st.lookupResource, func(s *storedSession, res *storedResource) {
+		s.resources = slices.DeleteFunc(s.resources, func(x *storedResource) bool { return x == res })
+		writeJSON(w, http.StatusOK, map[string]string{"id": res.id, "type": "session_resource_deleted"})
+	})
 }
 
 // listResources serves GET /v1/sessions/{session_id}/resources.
@@ -269,8 +257,7 @@ func (st *sessionStore) listResources(w http.ResponseWriter, r *http.Request) {
 		for _, res := range s.resources {
 			recs = append(recs, res.render())
 		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }
 

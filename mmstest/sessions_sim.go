@@ -44,10 +44,8 @@ func (st *sessionStore) halt(s *storedSession) {
 
 // shutdown stops every engine and waits for them (Server.Close).
 func (st *sessionStore) shutdown() {
-	st.mu.Lock()
-	st.closed = true
-	st.mu.Unlock()
-	st.wg.Wait()
+	withLock(&st.mu, func() { st.closed = true })
+	st.wg.Wait() // without st.mu: the engines take it to finish
 }
 
 // run is a session's engine.

@@ -59,7 +59,6 @@ func (st *sessionStore) listThreads(w http.ResponseWriter, r *http.Request) {
 		for _, t := range s.threads {
 			recs = append(recs, *t)
 		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+		writeCursorList(w, r, recs)
 	})
 }

@@ -264,12 +264,12 @@ func (st *skillStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	now := st.srv.now()
 	k := &storedSkill{id: st.srv.newID("skill_"), displayTitle: title, created: now, updated: now}
-	st.mu.Lock()
-	st.newVersion(v, now)
-	k.versions = []*storedSkillVersion{v}
-	st.skills = append(st.skills, k)
-	rec := k.record()
-	st.mu.Unlock()
+	rec := locked(&st.mu, func() skillWire {
+		st.newVersion(v, now)
+		k.versions = []*storedSkillVersion{v}
+		st.skills = append(st.skills, k)
+		return k.record()
+	})
 	writeJSON(w, http.StatusOK, rec)
 }
 
@@ -295,14 +295,12 @@ func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
 			fmt.Sprintf("source: Input should be 'custom' or 'vendor', got %q", src))
 		return
 	}
-	st.mu.Lock()
-	var recs []skillWire
-	if q.Get("source") != "vendor" {
-		for _, k := range slices.Backward(st.skills) {
-			recs = append(recs, k.record())
+	recs := locked(&st.mu, func() []skillWire {
+		if q.Get("source") == "vendor" {
+			return nil
 		}
-	}
-	st.mu.Unlock()
+		return newestFirst(st.skills, func(k *storedSkill) (skillWire, bool) { return k.record(), true })
+	})
 	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 100)
 	writePage(w, r, page, err)
 }
@@ -330,9 +328,7 @@ func (st *skillStore) delete(w http.ResponseWriter, r *http.Request) {
 // createVersion serves POST /v1/skills/{skill_id}/versions.
 func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
 	id := r.PathValue("skill_id")
-	st.mu.Lock()
-	exists := st.findSkill(id) != nil
-	st.mu.Unlock()
+	exists := locked(&st.mu, func() bool { return st.findSkill(id) != nil })
 	if !exists { // refuse before reading the files
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "Skill not found: "+id)
 		return
@@ -386,27 +382,19 @@ func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*st
 
 // getVersion serves GET /v1/skills/{skill_id}/versions/{version}.
 func (st *skillStore) getVersion(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	k, v := st.lookupVersion(w, r)
-	if v == nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, v.record(k.id))
+	withFoundIn(&st.mu, w, r, st.lookupVersion, func(k *storedSkill, v *storedSkillVersion) {
+		writeJSON(w, http.StatusOK, v.record(k.id))
+	})
 }
 
 // deleteVersion serves DELETE /v1/skills/{skill_id}/versions/{version}.
 func (st *skillStore) deleteVersion(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	k, v := st.lookupVersion(w, r)
-	if v == nil {
-		return
-	}
-	k.versions = slices.DeleteFunc(k.versions, func(o *storedSkillVersion) bool { return o == v })
-	k.updated = st.srv.now()
-	v.removeFiles()
-	writeJSON(w, http.StatusOK, map[string]string{"id": v.version, "type": "skill_version_deleted"})
+	withFoundIn(&st.mu, w, r, st.lookupVersion, func(k *storedSkill, v *storedSkillVersion) {
+		k.versions = slices.DeleteFunc(k.versions, func(o *storedSkillVersion) bool { return o == v })
+		k.updated = st.srv.now()
+		v.removeFiles()
+		writeJSON(w, http.StatusOK, map[string]string{"id": v.version, "type": "skill_version_deleted"})
+	})
 }
 
 // skillListPage is a list page of the cursor scheme, with the has_more the
@@ -423,20 +411,15 @@ type skillListPage[T any] struct {
 // token stays valid when items are deleted. The error, if any, is the
 // message for a 400.
 func pageSkillList[T any](items []T, idOf func(T) string, q url.Values, maxLimit int) (skillListPage[T], error) {
-	limit, err := queryLimit(q, maxLimit)
+	limit, token, err := pageQuery(q, maxLimit)
 	if err != nil {
 		return skillListPage[T]{}, err
 	}
 	start := 0
-	if token := q.Get("page"); token != "" {
-		raw, err := base64.RawURLEncoding.DecodeString(strings.TrimPrefix(token, "page_"))
-		if err != nil || !strings.HasPrefix(token, "page_") {
-			return skillListPage[T]{}, fmt.Errorf("page: %q is not a page token of this list", token)
-		}
-		after := string(raw)
+	if after := token; after != nil {
 		start = len(items)
 		for i, it := range items {
-			if idOf(it) < after {
+			if idOf(it) < *after {
 				start = i
 				break
 			}

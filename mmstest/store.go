@@ -69,3 +69,87 @@ func withFound[T any](mu *sync.Mutex, w http.ResponseWriter, r *http.Request,
 		f(x)
 	}
 }
+
+// withFoundIn is withFound for an item nested in a parent (a vault's
+// credential, a session's resource, a skill's version): find answers the
+// 404 itself and returns a nil child.
+func withFoundIn[P, C any](mu *sync.Mutex, w http.ResponseWriter, r *http.Request,
+	find func(http.ResponseWriter, *http.Request) (*P, *C), f func(*P, *C)) {
+	mu.Lock()
+	defer mu.Unlock()
+	if p, c := find(w, r); c != nil {
+		f(p, c)
+	}
+}
+
+// appendLocked appends it to *items with mu held and returns view(it), read
+// under the same lock: once appended the item is shared with other
+// requests, so its answer must not be read after the lock is released.
+func appendLocked[T, R any](mu *sync.Mutex, items *[]*T, it *T, view func(*T) R) R {
+	mu.Lock()
+	defer mu.Unlock()
+	*items = append(*items, it)
+	return view(it)
+}
+
+// newestFirst returns the records view makes of items (kept in creation
+// order), newest first, leaving out those it does not keep. The caller
+// holds the lock that guards items.
+func newestFirst[T, R any](items []*T, view func(*T) (rec R, keep bool)) []R {
+	var recs []R
+	for _, it := range slices.Backward(items) {
+		if rec, ok := view(it); ok {
+			recs = append(recs, rec)
+		}
+	}
+	return recs
+}
+
+// maxManagedPageLimit is the largest limit of the managed-agents lists.
+const maxManagedPageLimit = 100
+
+// writeCursorList answers a managed-agents list of recs, paged by the
+// cursor scheme (limit 1–100).
+func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
+	page, err := pageByCursor(recs, r.URL.Query(), maxManagedPageLimit)
+	writePage(w, r, page, err)
+}
+
+// listArchivable serves a managed-agents list: the records of *items
+// (creation order) newest first, archived ones only with
+// include_archived=true, and only those keep keeps (nil keeps all); cursor
+// pages of at most 100. view gives an item's record and its archived_at.
+// *items is read with mu held; the page is written after it is released.
+func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex, items *[]*T,
+	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
+	archived, ok := archivedQuery(w, r)
+	if !ok {
+		return
+	}
+	recs := locked(mu, func() []R {
+		return newestFirst(*items, func(it *T) (R, bool) {
+			rec, archivedAt := view(it)
+			return rec, (archivedAt == nil || archived) && (keep == nil || keep(it))
+		})
+	})
+	writeCursorList(w, r, recs)
+}
+
+// listArchivableIn is listArchivable for items kept beside their parents
+// (a vault's credentials, a tunnel's certificates): find names the parent,
+// answering its 404, and view gives an item's record, its archived_at and
+// whether it is the parent's. The lookup, the read and the page are one
+// locked step.
+func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex,
+	find func(http.ResponseWriter, *http.Request) *P, items *[]*T, view func(*T, *P) (rec R, archivedAt *string, in bool)) {
+	archived, ok := archivedQuery(w, r)
+	if !ok {
+		return
+	}
+	withFound(mu, w, r, find, func(p *P) {
+		writeCursorList(w, r, newestFirst(*items, func(it *T) (R, bool) {
+			rec, archivedAt, in := view(it, p)
+			return rec, in && (archivedAt == nil || archived)
+		}))
+	})
+}

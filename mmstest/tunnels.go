@@ -125,10 +125,8 @@ func (st *tunnelStore) createTunnel(w http.ResponseWriter, r *http.Request) {
 	rec := tunnelWire{ID: id, Type: "tunnel", DisplayName: name, Domain: domain,
 		CreatedAt: st.srv.now().UTC().Format(fileTimeLayout)}
 	t := &storedTunnel{rec: rec, token: st.newToken(id)}
-	st.mu.Lock()
-	st.tunnels = append(st.tunnels, t)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	withLock(&st.mu, func() { st.tunnels = append(st.tunnels, t) })
+	writeJSON(w, http.StatusOK, rec) // rec is this request's own copy
 }
 
 // lookupTunnel returns the tunnel named by the path, or answers
@@ -138,14 +136,17 @@ func (st *tunnelStore) lookupTunnel(w http.ResponseWriter, r *http.Request) *sto
 }
 
 // liveTunnel is lookupTunnel for the operations an archived tunnel
-// refuses: those answer a 400 saying why, and nil. st.mu must be held.
-func (st *tunnelStore) liveTunnel(w http.ResponseWriter, r *http.Request, what string) *storedTunnel {
-	t := st.lookupTunnel(w, r)
-	if t == nil || t.rec.ArchivedAt == nil {
-		return t
+// refuses: the finder it returns answers a 400 saying why (what), and nil.
+// st.mu must be held when the finder runs (withFound).
+func (st *tunnelStore) liveTunnel(what string) func(http.ResponseWriter, *http.Request) *storedTunnel {
+	return func(w http.ResponseWriter, r *http.Request) *storedTunnel {
+		t := st.lookupTunnel(w, r)
+		if t == nil || t.rec.ArchivedAt == nil {
+			return t
+		}
+		badRequest(w, r, fmt.Errorf("tunnel %s is archived: %s", t.rec.ID, what))
+		return nil
 	}
-	badRequest(w, r, fmt.Errorf("tunnel %s is archived: %s", t.rec.ID, what))
-	return nil
 }
 
 // getTunnel serves GET /v1/tunnels/{tunnel_id}.
@@ -175,13 +176,9 @@ func (st *tunnelStore) archiveTunnel(w http.ResponseWriter, r *http.Request) {
 
 // revealToken serves POST /v1/tunnels/{tunnel_id}/reveal_token.
 func (st *tunnelStore) revealToken(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "its token was invalidated and cannot be revealed")
-	if t == nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, t.token)
+	withFound(&st.mu, w, r, st.liveTunnel("its token was invalidated and cannot be revealed"), func(t *storedTunnel) {
+		writeJSON(w, http.StatusOK, t.token)
+	})
 }
 
 // rotateToken serves POST /v1/tunnels/{tunnel_id}/rotate_token.
@@ -203,15 +200,11 @@ func (st *tunnelStore) rotateToken(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "its token was invalidated and cannot be rotated")
-	if t == nil {
-		return
-	}
-	t.token = st.newToken(t.rec.ID)
-	t.reasons = append(t.reasons, reason)
-	writeJSON(w, http.StatusOK, t.token)
+	withFound(&st.mu, w, r, st.liveTunnel("its token was invalidated and cannot be rotated"), func(t *storedTunnel) {
+		t.token = st.newToken(t.rec.ID)
+		t.reasons = append(t.reasons, reason)
+		writeJSON(w, http.StatusOK, t.token)
+	})
 }
 
 // TunnelRotationReasons returns the reason of each rotation of the
@@ -231,21 +224,7 @@ func (s *Server) TunnelRotationReasons(tunnelID string) []string {
 
 // listTunnels serves GET /v1/tunnels, newest first.
 func (st *tunnelStore) listTunnels(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	st.mu.Lock()
-	var recs []tunnelWire
-	for _, t := range slices.Backward(st.tunnels) {
-		if t.rec.ArchivedAt == nil || archived {
-			recs = append(recs, t.rec)
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	listArchivable(w, r, &st.mu, &st.tunnels, func(t *storedTunnel) (tunnelWire, *string) { return t.rec, t.rec.ArchivedAt }, nil)
 }
 
 // maxCACertificatePEM is the size limit of ca_certificate_pem (8 KB).
@@ -305,18 +284,14 @@ func (st *tunnelStore) createCertificate(w http.ResponseWriter, r *http.Request)
 		badRequest(w, r, err)
 		return
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	t := st.liveTunnel(w, r, "certificates cannot be added")
-	if t == nil {
-		return
-	}
-	sum := sha256.Sum256(cert.Raw)
-	expires := cert.NotAfter.UTC().Format(time.RFC3339)
-	c := &tunnelCertificateWire{ID: st.srv.newID("tcrt_"), Type: "tunnel_certificate", TunnelID: t.rec.ID,
-		Fingerprint: hex.EncodeToString(sum[:]), CreatedAt: st.srv.now().UTC().Format(fileTimeLayout), ExpiresAt: &expires}
-	st.certs = append(st.certs, c)
-	writeJSON(w, http.StatusOK, *c)
+	withFound(&st.mu, w, r, st.liveTunnel("certificates cannot be added"), func(t *storedTunnel) {
+		sum := sha256.Sum256(cert.Raw)
+		expires := cert.NotAfter.UTC().Format(time.RFC3339)
+		c := &tunnelCertificateWire{ID: st.srv.newID("tcrt_"), Type: "tunnel_certificate", TunnelID: t.rec.ID,
+			Fingerprint: hex.EncodeToString(sum[:]), CreatedAt: st.srv.now().UTC().Format(fileTimeLayout), ExpiresAt: &expires}
+		st.certs = append(st.certs, c)
+		writeJSON(w, http.StatusOK, *c)
+	})
 }
 
 // lookupCertificate returns the certificate named by the path, of the
@@ -356,19 +331,8 @@ func (st *tunnelStore) archiveCertificate(w http.ResponseWriter, r *http.Request
 // listCertificates serves GET /v1/tunnels/{tunnel_id}/certificates,
 // newest first.
 func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	withFound(&st.mu, w, r, st.lookupTunnel, func(t *storedTunnel) {
-		var recs []tunnelCertificateWire
-		for _, c := range slices.Backward(st.certs) {
-			if c.TunnelID == t.rec.ID && (c.ArchivedAt == nil || archived) {
-				recs = append(recs, *c)
-			}
-		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
-	})
+	listArchivableIn(w, r, &st.mu, st.lookupTunnel, &st.certs,
+		func(c *tunnelCertificateWire, t *storedTunnel) (tunnelCertificateWire, *string, bool) {
+			return *c, c.ArchivedAt, c.TunnelID == t.rec.ID
+		})
 }

@@ -356,11 +356,7 @@ func (st *userProfileStore) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.ID = st.srv.newID("uprof_")
-	st.mu.Lock()
-	st.profiles = append(st.profiles, rec)
-	out := cloneProfile(rec)
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, out)
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.profiles, rec, cloneProfile))
 }
 
 // lookup returns the profile named by the path, or answers
@@ -425,12 +421,13 @@ func (st *userProfileStore) list(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, fmt.Errorf("order_by: Input should be 'created_at' or 'name'"))
 		return
 	}
-	st.mu.Lock()
-	recs := make([]userProfileWire, len(st.profiles))
-	for i, p := range st.profiles {
-		recs[i] = cloneProfile(p) // creation order
-	}
-	st.mu.Unlock()
+	recs := locked(&st.mu, func() []userProfileWire {
+		recs := make([]userProfileWire, len(st.profiles))
+		for i, p := range st.profiles {
+			recs[i] = cloneProfile(p) // creation order
+		}
+		return recs
+	})
 	if order == "desc" {
 		slices.Reverse(recs)
 	}
@@ -445,8 +442,7 @@ func (st *userProfileStore) list(w http.ResponseWriter, r *http.Request) {
 			return strings.Compare(*a.Name, *b.Name)
 		})
 	}
-	page, err := pageByCursor(recs, q, 100)
-	writePage(w, r, page, err)
+	writeCursorList(w, r, recs)
 }
 
 // boolCmp orders false before true.

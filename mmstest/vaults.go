@@ -126,11 +126,7 @@ func (st *vaultStore) createVault(w http.ResponseWriter, r *http.Request) {
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
 	v := &vaultWire{ID: st.srv.newID("vlt_"), Type: "vault", DisplayName: *name, Metadata: meta, CreatedAt: ts, UpdatedAt: ts}
-	st.mu.Lock()
-	st.vaults = append(st.vaults, v)
-	rec := *v
-	st.mu.Unlock()
-	writeJSON(w, http.StatusOK, rec)
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.vaults, v, func(v *vaultWire) vaultWire { return *v }))
 }
 
 // lookupVault returns the vault named by the path, or answers
@@ -223,21 +219,18 @@ func includeArchived(r *http.Request) (bool, error) {
 	return b, nil
 }
 
-// listVaults serves GET /v1/vaults, newest first.
-func (st *vaultStore) listVaults(w http.ResponseWriter, r *http.Request) {
+// archivedQuery reads include_archived, answering a 400 (ok false) when it
+// is not a boolean.
+func archivedQuery(w http.ResponseWriter, r *http.Request) (archived, ok bool) {
 	archived, err := includeArchived(r)
 	if err != nil {
 		badRequest(w, r, err)
-		return
+		return false, false
 	}
-	st.mu.Lock()
-	var recs []vaultWire
-	for _, v := range slices.Backward(st.vaults) {
-		if v.ArchivedAt == nil || archived {
-			recs = append(recs, *v)
-		}
-	}
-	st.mu.Unlock()
-	page, err := pageByCursor(recs, r.URL.Query(), 100)
-	writePage(w, r, page, err)
+	return archived, true
+}
+
+// listVaults serves GET /v1/vaults, newest first.
+func (st *vaultStore) listVaults(w http.ResponseWriter, r *http.Request) {
+	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil)
 }

@@ -550,13 +550,9 @@ func (st *vaultStore) createCredential(w http.ResponseWriter, r *http.Request) {
 
 // getCredential serves GET …/credentials/{credential_id}.
 func (st *vaultStore) getCredential(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, c := st.lookupCredential(w, r)
-	if c == nil {
-		return
-	}
-	writeJSON(w, http.StatusOK, c.rec)
+	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
+		writeJSON(w, http.StatusOK, c.rec)
+	})
 }
 
 // updateCredential serves POST …/credentials/{credential_id}.
@@ -566,38 +562,34 @@ func (st *vaultStore) updateCredential(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, err)
 		return
 	}
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, c := st.lookupCredential(w, r)
-	if c == nil {
-		return
-	}
-	if c.rec.ArchivedAt != nil {
-		badRequest(w, r, fmt.Errorf("archived credentials cannot be updated: %s", c.rec.ID))
-		return
-	}
-	next := c.rec
-	next.Auth = cloneAuth(c.rec.Auth)
-	secrets := maps.Clone(c.secrets)
-	var err error
-	if b.DisplayName != nil {
-		next.DisplayName, err = displayName(b.DisplayName, true)
-	}
-	if err == nil {
-		next.Metadata, err = patchMetadata(c.rec.Metadata, nullAsAbsent(b.Metadata), false, false)
-	}
-	if err == nil && b.Auth != nil {
-		err = st.applyAuth(b.Auth, &next.Auth, secrets, false)
-	}
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	if !bytes.Equal(encodeJSON(next), encodeJSON(c.rec)) || !maps.Equal(secrets, c.secrets) {
-		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
-	}
-	c.rec, c.secrets = next, secrets
-	writeJSON(w, http.StatusOK, next)
+	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
+		if c.rec.ArchivedAt != nil {
+			badRequest(w, r, fmt.Errorf("archived credentials cannot be updated: %s", c.rec.ID))
+			return
+		}
+		next := c.rec
+		next.Auth = cloneAuth(c.rec.Auth)
+		secrets := maps.Clone(c.secrets)
+		var err error
+		if b.DisplayName != nil {
+			next.DisplayName, err = displayName(b.DisplayName, true)
+		}
+		if err == nil {
+			next.Metadata, err = patchMetadata(c.rec.Metadata, nullAsAbsent(b.Metadata), false, false)
+		}
+		if err == nil && b.Auth != nil {
+			err = st.applyAuth(b.Auth, &next.Auth, secrets, false)
+		}
+		if err != nil {
+			badRequest(w, r, err)
+			return
+		}
+		if !bytes.Equal(encodeJSON(next), encodeJSON(c.rec)) || !maps.Equal(secrets, c.secrets) {
+			next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
+		}
+		c.rec, c.secrets = next, secrets
+		writeJSON(w, http.StatusOK, next)
+	})
 }
 
 // cloneAuth copies the auth's pointed-to parts, so a failed update leaves
@@ -616,45 +608,25 @@ func cloneAuth(a authWire) authWire {
 
 // archiveCredential serves POST …/credentials/{credential_id}/archive.
 func (st *vaultStore) archiveCredential(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, c := st.lookupCredential(w, r)
-	if c == nil {
-		return
-	}
-	c.archive(st.srv.now().UTC().Format(fileTimeLayout))
-	writeJSON(w, http.StatusOK, c.rec)
+	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
+		c.archive(st.srv.now().UTC().Format(fileTimeLayout))
+		writeJSON(w, http.StatusOK, c.rec)
+	})
 }
 
 // deleteCredential serves DELETE …/credentials/{credential_id}.
 func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, c := st.lookupCredential(w, r)
-	if c == nil {
-		return
-	}
-	st.creds = slices.DeleteFunc(st.creds, func(x *storedCredential) bool { return x == c })
-	writeJSON(w, http.StatusOK, deletedWire{ID: c.rec.ID, Type: "vault_credential_deleted"})
+	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
+		st.creds = slices.DeleteFunc(st.creds, func(x *storedCredential) bool { return x == c })
+		writeJSON(w, http.StatusOK, deletedWire{ID: c.rec.ID, Type: "vault_credential_deleted"})
+	})
 }
 
 // listCredentials serves GET /v1/vaults/{vault_id}/credentials, newest
 // first.
 func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
-	archived, err := includeArchived(r)
-	if err != nil {
-		badRequest(w, r, err)
-		return
-	}
-	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
-		var recs []credentialWire
-		for _, c := range slices.Backward(st.creds) {
-			if c.rec.VaultID == v.ID && (c.rec.ArchivedAt == nil || archived) {
-				recs = append(recs, c.rec)
-			}
-		}
-		page, err := pageByCursor(recs, r.URL.Query(), 100)
-		writePage(w, r, page, err)
+	listArchivableIn(w, r, &st.mu, st.lookupVault, &st.creds, func(c *storedCredential, v *vaultWire) (credentialWire, *string, bool) {
+		return c.rec, c.rec.ArchivedAt, c.rec.VaultID == v.ID
 	})
 }
 
@@ -689,39 +661,35 @@ type httpResponseWire struct {
 
 // validateCredential serves POST …/credentials/{credential_id}/mcp_oauth_validate.
 func (st *vaultStore) validateCredential(w http.ResponseWriter, r *http.Request) {
-	st.mu.Lock()
-	defer st.mu.Unlock()
-	_, c := st.lookupCredential(w, r)
-	if c == nil {
-		return
-	}
-	if c.rec.Auth.Type != "mcp_oauth" {
-		badRequest(w, r, fmt.Errorf("only mcp_oauth credentials can be validated; %s is %s", c.rec.ID, c.rec.Auth.Type))
-		return
-	}
-	now := st.srv.now()
-	out := validationWire{Type: "vault_credential_validation", CredentialID: c.rec.ID, VaultID: c.rec.VaultID,
-		ValidatedAt: now.UTC().Format(fileTimeLayout), Status: "invalid"}
-	_, hasToken := c.secrets["access_token"]
-	_, out.HasRefreshToken = c.secrets["refresh.refresh_token"]
-	live := hasToken
-	if exp := c.rec.Auth.ExpiresAt; live && exp != nil {
-		t, err := time.Parse(time.RFC3339Nano, *exp)
-		live = err == nil && t.After(now)
-	}
-	switch {
-	case live:
-		out.Status = "valid"
-	case out.HasRefreshToken:
-		out.Status = "valid"
-		out.Refresh = &refreshValidationWire{Status: "succeeded",
-			HTTPResponse: &httpResponseWire{StatusCode: 200, ContentType: "application/json", Body: `{"token_type":"Bearer"}`}}
-	default:
-		out.MCPProbe = &probeWire{Method: "initialize",
-			HTTPResponse: &httpResponseWire{StatusCode: 401, ContentType: "application/json", Body: `{"error":"invalid_token"}`}}
-		out.Refresh = &refreshValidationWire{Status: "no_refresh_token"}
-	}
-	writeJSON(w, http.StatusOK, out)
+	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
+		if c.rec.Auth.Type != "mcp_oauth" {
+			badRequest(w, r, fmt.Errorf("only mcp_oauth credentials can be validated; %s is %s", c.rec.ID, c.rec.Auth.Type))
+			return
+		}
+		now := st.srv.now()
+		out := validationWire{Type: "vault_credential_validation", CredentialID: c.rec.ID, VaultID: c.rec.VaultID,
+			ValidatedAt: now.UTC().Format(fileTimeLayout), Status: "invalid"}
+		_, hasToken := c.secrets["access_token"]
+		_, out.HasRefreshToken = c.secrets["refresh.refresh_token"]
+		live := hasToken
+		if exp := c.rec.Auth.ExpiresAt; live && exp != nil {
+			t, err := time.Parse(time.RFC3339Nano, *exp)
+			live = err == nil && t.After(now)
+		}
+		switch {
+		case live:
+			out.Status = "valid"
+		case out.HasRefreshToken:
+			out.Status = "valid"
+			out.Refresh = &refreshValidationWire{Status: "succeeded",
+				HTTPResponse: &httpResponseWire{StatusCode: 200, ContentType: "application/json", Body: `{"token_type":"Bearer"}`}}
+		default:
+			out.MCPProbe = &probeWire{Method: "initialize",
+				HTTPResponse: &httpResponseWire{StatusCode: 401, ContentType: "application/json", Body: `{"error":"invalid_token"}`}}
+			out.Refresh = &refreshValidationWire{Status: "no_refresh_token"}
+		}
+		writeJSON(w, http.StatusOK, out)
+	})
 }
 
 // VaultCredentialHoldsSecret reports whether the credential credentialID
