@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // BenchmarkBatchCreateAndSettle creates a batch of 10,000 small requests
@@ -31,16 +33,12 @@ func BenchmarkBatchCreateAndSettle(b *testing.B) {
 	b.ReportAllocs()
 	do := func(method, path string, body []byte) []byte {
 		req, err := http.NewRequest(method, s.URL+path, bytes.NewReader(body))
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		req.Header.Set(wire.HeaderAPIKey, DefaultAPIKey)
 		req.Header.Set(wire.HeaderVersion, wire.DefaultVersion)
 		req.Header.Set(wire.HeaderContentType, "application/json")
 		resp, err := s.Client().Do(req)
-		if err != nil {
-			b.Fatal(err)
-		}
+		require.NoError(b, err)
 		defer resp.Body.Close()
 		out, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != http.StatusOK {

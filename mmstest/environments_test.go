@@ -12,6 +12,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 func envOK(t *testing.T, s *Server, method, path, body string) environmentWire {
@@ -166,9 +168,7 @@ func TestWorkStrict(t *testing.T) {
 	s := newTestServer(t)
 	self := envOK(t, s, "POST", "/v1/environments", `{"name":"s","config":{"type":"self_hosted"}}`)
 	id, err := s.EnqueueHealthcheck(self.ID)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	if _, err := s.EnqueueHealthcheck("env_nope"); err == nil {
 		t.Errorf("healthcheck on a missing environment")
 	}

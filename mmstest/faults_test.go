@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestErrorTypeForStatus(t *testing.T) {
@@ -175,9 +177,7 @@ func rawGet(t *testing.T, s *Server, path string) []byte {
 		t.Fatal(err)
 	}
 	got, err := io.ReadAll(conn)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return got
 }
 
@@ -202,9 +202,7 @@ func TestFaultDropAfterBytes(t *testing.T) {
 	}
 	s.InjectFault(Fault{Path: "/v1/models/", DropAfterBytes: headEnd + 5, Times: 1})
 	resp, err := s.Client().Do(newReq(t, s, http.MethodGet, "/v1/models/mms-small-1", nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	_, err = io.ReadAll(resp.Body)
 	resp.Body.Close()
 	if !errors.Is(err, io.ErrUnexpectedEOF) {

@@ -19,6 +19,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // formPart is one part of a test form: a file when filename != "" or
@@ -44,9 +46,7 @@ func buildForm(t *testing.T, parts ...formPart) (body []byte, contentType string
 			h.Set("Content-Type", p.contentType)
 		}
 		w, err := mw.CreatePart(h)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		io.WriteString(w, p.content)
 	}
 	if err := mw.Close(); err != nil {

@@ -13,6 +13,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain fails the run if a test leaves goroutines behind, e.g. a handler
@@ -34,9 +36,7 @@ func newTestServer(t *testing.T, opts ...Option) *Server {
 func newReq(t *testing.T, s *Server, method, path string, body io.Reader) *http.Request {
 	t.Helper()
 	req, err := http.NewRequest(method, s.URL+path, body)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	req.Header.Set(wire.HeaderAPIKey, DefaultAPIKey)
 	req.Header.Set(wire.HeaderVersion, wire.DefaultVersion)
 	return req

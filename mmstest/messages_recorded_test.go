@@ -13,14 +13,14 @@ import (
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/fixtures"
+
+	"github.com/stretchr/testify/require"
 )
 
 func readJSON(t *testing.T, file string) map[string]json.RawMessage {
 	t.Helper()
 	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
 		t.Fatalf("%s: %v", file, err)
@@ -112,9 +112,7 @@ func TestRecordedRequestsAccepted(t *testing.T) {
 	s := recordedServer(t, files)
 	for _, f := range files {
 		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		path := messagesPath
 		if strings.Contains(filepath.Base(f), "count_tokens") {
 			path = countPath
@@ -343,9 +341,7 @@ func TestRecordedErrors(t *testing.T) {
 			continue // credentials, not the body
 		}
 		body, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		var want errorBody
 		raw, err := os.ReadFile(strings.TrimSuffix(f, ".request.json") + ".json")
 		if err != nil || json.Unmarshal(raw, &want) != nil {

@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // sseEvent is one parsed server-sent event.
@@ -228,9 +230,7 @@ func TestStreamFaults(t *testing.T) {
 		s := newTestServer(t)
 		s.InjectStreamFault(StreamFault{Path: messagesPath, ErrorAfterEvents: 2, Times: 1})
 		body, err := streamRaw(t, s, ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
+		require.NoError(t, err)
 		events := parseSSE(t, body)
 		if diff := cmp.Diff([]string{"message_start", "content_block_start", "error"}, eventNames(events)); diff != "" {
 			t.Fatalf("events (-want +got):\n%s", diff)

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // tokenPost posts a token request with betas and returns status and body.
@@ -20,9 +22,7 @@ func tokenPost(t *testing.T, s *Server, betas, body string) (int, map[string]any
 		req.Header.Set(wire.HeaderBeta, betas)
 	}
 	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	var m map[string]any
@@ -45,9 +45,7 @@ func apiGet(t *testing.T, s *Server, token, betas string) int {
 		req.Header.Set(wire.HeaderBeta, betas)
 	}
 	resp, err := s.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	resp.Body.Close()
 	return resp.StatusCode
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 func TestAuth(t *testing.T) {
@@ -143,9 +145,7 @@ func TestRouting(t *testing.T) {
 func dial(t *testing.T, s *Server) net.Conn {
 	t.Helper()
 	conn, err := net.Dial("tcp", strings.TrimPrefix(s.URL, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	t.Cleanup(func() { conn.Close() })
 	return conn
 }
@@ -170,9 +170,7 @@ func TestSizeLimitByContentLength(t *testing.T) {
 				t.Fatal(err)
 			}
 			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			require.NoError(t, err)
 			body, _ := io.ReadAll(resp.Body)
 			resp.Body.Close()
 			checkResponse(t, http.Header{}, resp, body)
@@ -208,9 +206,7 @@ func TestSizeLimitChunked(t *testing.T) {
 		_, _ = io.WriteString(conn, "0\r\n\r\n")
 	}()
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
 	conn.Close()

@@ -17,6 +17,8 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
+
+	"github.com/stretchr/testify/require"
 )
 
 // tunnelCall sends a tunnels request (with its beta).
@@ -73,22 +75,16 @@ func tunnelIDs(t *testing.T, s *Server, path string) []string {
 func testCert(t *testing.T, ca bool, notAfter time.Time) (certPEM string, der []byte, keyPEM string) {
 	t.Helper()
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "mmstest"},
 		NotBefore: notAfter.Add(-48 * time.Hour), NotAfter: notAfter, BasicConstraintsValid: true, IsCA: ca}
 	if ca {
 		tmpl.KeyUsage = x509.KeyUsageCertSign
 	}
 	der, err = x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	kd, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})), der,
 		string(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kd}))
 }

@@ -13,6 +13,8 @@ import (
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 	"github.com/mms-sdk/mms-go/option"
+
+	"github.com/stretchr/testify/require"
 )
 
 // TestMain fails the run if a server outlives its test: New must close it
@@ -93,9 +95,7 @@ func TestScriptAndFailNext(t *testing.T) {
 	p.Tools = mms.Tools{mms.CustomTool{Name: "clock", InputSchema: mms.InputSchema(`{"type":"object"}`)}}
 	ctx := context.Background()
 	msg, err := client.Messages.Create(ctx, p)
-	if err != nil {
-		t.Fatal(err)
-	}
+	require.NoError(t, err)
 	calls := msg.ToolUses()
 	if msg.StopReason != mms.StopReasonToolUse || len(calls) != 1 || string(calls[0].Input) != `{"zone":"UTC"}` {
 		t.Fatalf("reply %+v", msg)
@@ -125,16 +125,12 @@ func TestPauseTurnThroughTheSDK(t *testing.T) {
 			t.Helper()
 			if !stream {
 				msg, err := client.Messages.Create(ctx, p)
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				return msg
 			}
 			var acc mms.MessageAccumulator
 			for ev, err := range client.Messages.Stream(ctx, p) {
-				if err != nil {
-					t.Fatal(err)
-				}
+				require.NoError(t, err)
 				if err := acc.Add(ev); err != nil {
 					t.Fatal(err)
 				}
