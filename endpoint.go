@@ -34,8 +34,8 @@ type endpoint[T any] struct {
 	// decoding error.
 	emptyOK bool
 	scheme  listScheme // how the endpoint's list pages
-	// err is the first failed id check of the path (see id); every call
-	// answers it first and sends nothing.
+	// err is the first failed check of the path's ids (see id) or of
+	// params (see checked); every call answers it first and sends nothing.
 	err error
 }
 
@@ -84,7 +84,7 @@ func (e endpoint[T]) withQuery(q url.Values) endpoint[T] {
 
 // as is e answering a U instead (e.g. a delete's answer type).
 func as[U, T any](e endpoint[T]) endpoint[U] {
-	return endpoint[U]{c: e.c, path: e.path, betas: e.betas, query: e.query, emptyOK: e.emptyOK, scheme: e.scheme, err: e.err}
+	return endpoint[U](e) // no field is a T
 }
 
 // check is the endpoint's id error, then body's Validate error when body
