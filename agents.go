@@ -538,10 +538,7 @@ func validateRoster(m *AgentMultiagent) error {
 // checked first (see [AgentCreateParams.Validate]); a *ValidationError
 // means nothing was sent.
 func (s *AgentsService) Create(ctx context.Context, p AgentCreateParams, opts ...option.RequestOption) (*Agent, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Agent](s.client, "/v1/agents").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves the latest version of an agent (GET /v1/agents/{agent_id}).
@@ -568,14 +565,7 @@ func (p AgentGetParams) Validate() error {
 // GetVersion retrieves one version of an agent (GET
 // /v1/agents/{agent_id}?version=n).
 func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentGetParams, opts ...option.RequestOption) (*Agent, error) {
-	seg, err := pathID("agent_id", agentID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	e := managedEndpoint[Agent](s.client, "/v1/agents/"+seg)
+	e := s.at(agentID).checked(p)
 	if p.Version > 0 {
 		e.query = url.Values{"version": {strconv.Itoa(p.Version)}}
 	}
@@ -587,25 +577,14 @@ func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentG
 // the service refuses it (an *Error, status 409 from the fake) when the
 // agent has moved past that version.
 func (s *AgentsService) Update(ctx context.Context, agentID string, p AgentUpdateParams, opts ...option.RequestOption) (*Agent, error) {
-	seg, err := pathID("agent_id", agentID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg).post(ctx, p, opts)
+	return s.at(agentID).post(ctx, p, opts)
 }
 
 // Archive archives an agent (POST /v1/agents/{agent_id}/archive): it is
 // kept, with ArchivedAt set, and listed only with IncludeArchived. There
 // is no delete for agents.
 func (s *AgentsService) Archive(ctx context.Context, agentID string, opts ...option.RequestOption) (*Agent, error) {
-	seg, err := pathID("agent_id", agentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg).action(ctx, "/archive", nil, opts)
+	return s.at(agentID).action(ctx, "/archive", nil, opts)
 }
 
 // AgentListParams are the parameters of [AgentsService.List] and
@@ -651,11 +630,19 @@ func (p AgentListParams) listArgs() listArgs {
 // loop starts; ranging again lists again from p.Page; an error is yielded
 // once, last.
 func (s *AgentsService) List(ctx context.Context, p AgentListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
-	return managedEndpoint[Agent](s.client, "/v1/agents").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of agents (GET /v1/agents). Continue with Page
 // set to the page's *NextPage while it is not nil.
 func (s *AgentsService) ListPage(ctx context.Context, p AgentListParams, opts ...option.RequestOption) (*Page[Agent], error) {
-	return managedEndpoint[Agent](s.client, "/v1/agents").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
+}
+
+// all is the agents' endpoint (/v1/agents).
+func (s *AgentsService) all() endpoint[Agent] { return managedEndpoint[Agent](s.client, "/v1/agents") }
+
+// at is one agent's endpoint (/v1/agents/{agent_id}).
+func (s *AgentsService) at(agentID string) endpoint[Agent] {
+	return s.all().id("agent_id", agentID)
 }

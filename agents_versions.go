@@ -35,19 +35,16 @@ func (p AgentVersionListParams) listArgs() listArgs {
 // goes. Nothing is sent before the loop starts; an error is yielded once,
 // last.
 func (s *AgentVersionsService) List(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) iter.Seq2[Agent, error] {
-	seg, err := pathID("agent_id", agentID)
-	if err != nil {
-		return listError[Agent](err)
-	}
-	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg+"/versions").list(ctx, p, opts)
+	return s.all(agentID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of an agent's versions (GET
 // /v1/agents/{agent_id}/versions).
 func (s *AgentVersionsService) ListPage(ctx context.Context, agentID string, p AgentVersionListParams, opts ...option.RequestOption) (*Page[Agent], error) {
-	seg, err := pathID("agent_id", agentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Agent](s.client, "/v1/agents/"+seg+"/versions").listPage(ctx, p, opts)
+	return s.all(agentID).listPage(ctx, p, opts)
+}
+
+// all is an agent's versions' endpoint (/v1/agents/{agent_id}/versions).
+func (s *AgentVersionsService) all(agentID string) endpoint[Agent] {
+	return managedEndpoint[Agent](s.client, "/v1/agents").id("agent_id", agentID).sub("/versions")
 }

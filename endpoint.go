@@ -13,16 +13,15 @@ import (
 )
 
 // endpoint is one resource path of the service answering a T: what a
-// service method needs besides its own checks. A method validates its ids
-// and params, builds the endpoint and makes one call of it; every call
-// goes through call.send with the call's options applied once.
+// service method needs besides its own special checks. A method builds the
+// endpoint, its ids checked as they are added ([endpoint.id]), and makes
+// one call of it; the call answers the first id's error before anything
+// else, then (post, action) the body's Validate error, sending nothing on
+// either. Every call goes through call.send with the call's options
+// applied once.
 //
-//	func (s *FooService) Get(ctx context.Context, fooID string, opts ...option.RequestOption) (*Foo, error) {
-//		seg, err := pathID("foo_id", fooID)
-//		if err != nil {
-//			return nil, err
-//		}
-//		return endpoint[Foo]{c: s.client, path: "/v1/foos/" + seg, betas: fooBetas}.get(ctx, opts)
+//	func (s *FooService) Update(ctx context.Context, fooID string, p FooUpdateParams, opts ...option.RequestOption) (*Foo, error) {
+//		return endpoint[Foo]{c: s.client, path: "/v1/foos", betas: fooBetas}.id("foo_id", fooID).post(ctx, p, opts)
 //	}
 type endpoint[T any] struct {
 	c     *Client
@@ -35,11 +34,77 @@ type endpoint[T any] struct {
 	// decoding error.
 	emptyOK bool
 	scheme  listScheme // how the endpoint's list pages
+	// err is the first failed check of the path's ids (see id) or of
+	// params (see checked); every call answers it first and sends nothing.
+	err error
+}
+
+// validator is a request body that checks itself; post and action call
+// Validate before sending.
+type validator interface{ Validate() error }
+
+// id appends one path segment, the id value of field checked and escaped
+// by pathID ("/"+segment). The first failing id is remembered and later
+// ids are not checked: the endpoint's calls answer that error.
+func (e endpoint[T]) id(field, value string) endpoint[T] {
+	if e.err != nil {
+		return e
+	}
+	seg, err := pathID(field, value)
+	if err != nil {
+		e.err = err
+		return e
+	}
+	e.path += "/" + seg
+	return e
+}
+
+// sub appends a fixed, already escaped suffix to the path (e.g.
+// "/credentials").
+func (e endpoint[T]) sub(suffix string) endpoint[T] {
+	e.path += suffix
+	return e
+}
+
+// checked records p's Validate error unless an error is already recorded:
+// for params a verb does not take as its body (e.g. a get's), checked
+// after the ids before them.
+func (e endpoint[T]) checked(p validator) endpoint[T] {
+	if e.err == nil {
+		e.err = p.Validate()
+	}
+	return e
+}
+
+// withQuery is e sending q with every request but a list's.
+func (e endpoint[T]) withQuery(q url.Values) endpoint[T] {
+	e.query = q
+	return e
+}
+
+// as is e answering a U instead (e.g. a delete's answer type).
+func as[U, T any](e endpoint[T]) endpoint[U] {
+	return endpoint[U](e) // no field is a T
+}
+
+// check is the endpoint's id error, then body's Validate error when body
+// is a validator; nil when the call may be sent.
+func (e endpoint[T]) check(body any) error {
+	if e.err != nil {
+		return e.err
+	}
+	if v, ok := body.(validator); ok {
+		return v.Validate()
+	}
+	return nil
 }
 
 // do sends method to the endpoint's path with suffix (e.g. "/archive") and
 // body (nil for none) and decodes the answer.
 func (e endpoint[T]) do(ctx context.Context, method, suffix string, body any, opts []option.RequestOption) (*T, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
 	var out T
 	r := &request{method: method, path: e.path + suffix, query: e.query, body: body, betas: e.betas, out: &out, emptyOK: e.emptyOK}
 	if _, err := e.c.newCall(opts).send(ctx, r); err != nil {
@@ -54,14 +119,21 @@ func (e endpoint[T]) get(ctx context.Context, opts []option.RequestOption) (*T, 
 }
 
 // post sends body to the path (POST path): a create on a collection, an
-// update on a record.
+// update on a record. A body with a Validate method is validated first.
 func (e endpoint[T]) post(ctx context.Context, body any, opts []option.RequestOption) (*T, error) {
+	if err := e.check(body); err != nil {
+		return nil, err
+	}
 	return e.do(ctx, http.MethodPost, "", body, opts)
 }
 
 // action posts body (nil for none) to one of the record's actions (POST
-// path+suffix, e.g. "/archive").
+// path+suffix, e.g. "/archive"). A body with a Validate method is
+// validated first.
 func (e endpoint[T]) action(ctx context.Context, suffix string, body any, opts []option.RequestOption) (*T, error) {
+	if err := e.check(body); err != nil {
+		return nil, err
+	}
 	return e.do(ctx, http.MethodPost, suffix, body, opts)
 }
 
@@ -72,8 +144,11 @@ func (e endpoint[T]) delete(ctx context.Context, opts []option.RequestOption) (*
 
 // list returns the sequence of the endpoint's list from p's start; params
 // that fail validation give a sequence yielding that error and sending
-// nothing.
+// nothing; so does a failed id.
 func (e endpoint[T]) list(ctx context.Context, p listParams, opts []option.RequestOption) iter.Seq2[T, error] {
+	if e.err != nil {
+		return listError[T](e.err)
+	}
 	if err := p.Validate(); err != nil {
 		return listError[T](err)
 	}
@@ -83,6 +158,9 @@ func (e endpoint[T]) list(ctx context.Context, p listParams, opts []option.Reque
 
 // listPage fetches the one page of the endpoint's list at p's start.
 func (e endpoint[T]) listPage(ctx context.Context, p listParams, opts []option.RequestOption) (*Page[T], error) {
+	if e.err != nil {
+		return nil, e.err
+	}
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
@@ -99,6 +177,9 @@ func (e endpoint[T]) listCall(args listArgs, opts []option.RequestOption) (listC
 // upload posts a multipart form (POST path), streamed, replayable when
 // every part's source can seek; the call is observed as an upload.
 func (e endpoint[T]) upload(ctx context.Context, form *multipart.Form, opts []option.RequestOption) (*T, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
 	body, err := form.Open()
 	if err != nil {
 		return nil, fmt.Errorf("mms: POST %s: %w", e.path, err)

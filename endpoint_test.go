@@ -249,3 +249,125 @@ func TestEndpointUploadDecodes(t *testing.T) {
 	assert.Equal(t, "POST", seen()[0].method)
 	assert.Contains(t, seen()[0].body, `name="purpose"`)
 }
+
+// TestEndpointID: id appends checked, escaped segments and chains through
+// sub; the first bad id is a *ValidationError naming its field, later ids
+// are not checked, and every verb answers it sending nothing.
+func TestEndpointID(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) {
+		return 200, `{"id":"x_1","data":[],"has_more":false}`
+	})
+	ctx := context.Background()
+	base := endpoint[thing]{c: c, path: "/v1/vaults"}
+
+	e := base.id("vault_id", "v 1").sub("/credentials").id("credential_id", "c/1")
+	require.NoError(t, e.err)
+	assert.Equal(t, "/v1/vaults/v%201/credentials/c%2F1", e.path)
+	_, err := e.get(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, seen(), 1)
+	assert.Equal(t, "/v1/vaults/v%201/credentials/c%2F1", seen()[0].path)
+
+	for _, tt := range []struct {
+		name, field string
+		e           endpoint[thing]
+	}{
+		{"empty", "vault_id", base.id("vault_id", "")},
+		{"dot", "vault_id", base.id("vault_id", ".")},
+		{"dotdot", "vault_id", base.id("vault_id", "..")},
+		{"first wins", "vault_id", base.id("vault_id", "").sub("/credentials").id("credential_id", "")},
+		{"chained", "credential_id", base.id("vault_id", "v_1").sub("/credentials").id("credential_id", "")},
+		{"as keeps it", "vault_id", as[thing](as[seenRequest](base.id("vault_id", "")))},
+	} {
+		calls := map[string]func() error{
+			"get":    func() error { _, err := tt.e.get(ctx, nil); return err },
+			"post":   func() error { _, err := tt.e.post(ctx, map[string]string{}, nil); return err },
+			"action": func() error { _, err := tt.e.action(ctx, "/archive", nil, nil); return err },
+			"delete": func() error { _, err := tt.e.delete(ctx, nil); return err },
+			"do":     func() error { _, err := tt.e.do(ctx, http.MethodPut, "", nil, nil); return err },
+			"listPage": func() error {
+				_, err := tt.e.listPage(ctx, badParams{}, nil)
+				return err
+			},
+			"list": func() error {
+				for _, err := range tt.e.list(ctx, badParams{}, nil) {
+					return err
+				}
+				return nil
+			},
+			"upload": func() error {
+				_, err := tt.e.upload(ctx, multipart.New(), nil)
+				return err
+			},
+		}
+		for verb, call := range calls {
+			err := call()
+			var ve *ValidationError
+			require.ErrorAs(t, err, &ve, "%s %s", tt.name, verb)
+			assert.Equal(t, tt.field, ve.Field, "%s %s", tt.name, verb)
+		}
+	}
+	assert.Len(t, seen(), 1, "a bad id sends nothing")
+}
+
+// checkedBody is a request body that validates itself.
+type checkedBody struct {
+	Name string `json:"name"`
+	err  error
+}
+
+func (b checkedBody) Validate() error { return b.err }
+
+// TestEndpointValidatesBody: post and action validate a body with a
+// Validate method after the ids and send nothing when it fails; a body
+// that passes (or has no Validate) is sent.
+func TestEndpointValidatesBody(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"id":"x_1"}` })
+	ctx := context.Background()
+	e := endpoint[thing]{c: c, path: "/v1/things"}
+	bad := checkedBody{Name: "n", err: invalid("name", "bad")}
+
+	_, err := e.post(ctx, bad, nil)
+	var ve *ValidationError
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "name", ve.Field)
+	_, err = e.id("thing_id", "x_1").action(ctx, "/archive", bad, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "name", ve.Field)
+	_, err = e.id("thing_id", "").post(ctx, bad, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "thing_id", ve.Field, "the id is checked before the body")
+	assert.Empty(t, seen(), "a failing Validate sends nothing")
+
+	_, err = e.post(ctx, checkedBody{Name: "n"}, nil)
+	require.NoError(t, err)
+	_, err = e.id("thing_id", "x_1").action(ctx, "/archive", checkedBody{Name: "m"}, nil)
+	require.NoError(t, err)
+	require.Len(t, seen(), 2)
+	assert.Equal(t, seenRequest{"POST", "/v1/things", "", "", `{"name":"n"}`}, seen()[0])
+	assert.Equal(t, seenRequest{"POST", "/v1/things/x_1/archive", "", "", `{"name":"m"}`}, seen()[1])
+}
+
+// TestEndpointChecked: checked records a params' Validate error after the
+// ids, not over an earlier one, and the call sends nothing; withQuery sets
+// the query sent.
+func TestEndpointChecked(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"id":"x_1"}` })
+	ctx := context.Background()
+	e := endpoint[thing]{c: c, path: "/v1/things"}
+	bad := checkedBody{err: invalid("view", "bad")}
+
+	var ve *ValidationError
+	_, err := e.id("thing_id", "x_1").checked(bad).get(ctx, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "view", ve.Field)
+	_, err = e.id("thing_id", "").checked(bad).get(ctx, nil)
+	require.ErrorAs(t, err, &ve)
+	assert.Equal(t, "thing_id", ve.Field, "the id is checked first")
+	assert.Empty(t, seen())
+
+	_, err = e.id("thing_id", "x_1").checked(checkedBody{}).withQuery(url.Values{"view": {"full"}}).get(ctx, nil)
+	require.NoError(t, err)
+	require.Len(t, seen(), 1)
+	assert.Equal(t, seenRequest{"GET", "/v1/things/x_1", "view=full", "", ""}, seen()[0])
+}

@@ -299,42 +299,24 @@ func (p EnvironmentUpdateParams) Validate() error {
 // Create creates an environment (POST /v1/environments). The params are
 // checked first; a *ValidationError means nothing was sent.
 func (s *EnvironmentsService) Create(ctx context.Context, p EnvironmentCreateParams, opts ...option.RequestOption) (*Environment, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Environment](s.client, "/v1/environments").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves an environment (GET /v1/environments/{environment_id}).
 func (s *EnvironmentsService) Get(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).get(ctx, opts)
+	return s.at(environmentID).get(ctx, opts)
 }
 
 // Update changes an environment (POST /v1/environments/{environment_id}).
 func (s *EnvironmentsService) Update(ctx context.Context, environmentID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).post(ctx, p, opts)
+	return s.at(environmentID).post(ctx, p, opts)
 }
 
 // Archive archives an environment (POST
 // /v1/environments/{environment_id}/archive): it is kept, with ArchivedAt
 // set, and listed only with IncludeArchived.
 func (s *EnvironmentsService) Archive(ctx context.Context, environmentID string, opts ...option.RequestOption) (*Environment, error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Environment](s.client, "/v1/environments/"+seg).action(ctx, "/archive", nil, opts)
+	return s.at(environmentID).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes an environment (DELETE
@@ -342,11 +324,7 @@ func (s *EnvironmentsService) Archive(ctx context.Context, environmentID string,
 // {id, type: "environment_deleted"} or, as its docs say, 204 with no body;
 // both give an [EnvironmentDeleted] naming environmentID.
 func (s *EnvironmentsService) Delete(ctx context.Context, environmentID string, opts ...option.RequestOption) (*EnvironmentDeleted, error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	e := managedEndpoint[EnvironmentDeleted](s.client, "/v1/environments/"+seg)
+	e := as[EnvironmentDeleted](s.at(environmentID))
 	e.emptyOK = true
 	d, err := e.delete(ctx, opts)
 	if err == nil && d.ID == "" {
@@ -382,13 +360,13 @@ func (p EnvironmentListParams) listArgs() listArgs {
 // /v1/environments, cursor scheme). Nothing is sent before the loop
 // starts; an error is yielded once, last.
 func (s *EnvironmentsService) List(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) iter.Seq2[Environment, error] {
-	return managedEndpoint[Environment](s.client, "/v1/environments").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of environments (GET /v1/environments).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *EnvironmentsService) ListPage(ctx context.Context, p EnvironmentListParams, opts ...option.RequestOption) (*Page[Environment], error) {
-	return managedEndpoint[Environment](s.client, "/v1/environments").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
 // queryInt sets key to n in q, making q when needed.
@@ -398,4 +376,14 @@ func queryInt(q url.Values, key string, n int) url.Values {
 	}
 	q.Set(key, strconv.Itoa(n))
 	return q
+}
+
+// all is the environments' endpoint (/v1/environments).
+func (s *EnvironmentsService) all() endpoint[Environment] {
+	return managedEndpoint[Environment](s.client, "/v1/environments")
+}
+
+// at is one environment's endpoint (/v1/environments/{environment_id}).
+func (s *EnvironmentsService) at(environmentID string) endpoint[Environment] {
+	return s.all().id("environment_id", environmentID)
 }

@@ -254,11 +254,7 @@ func (s *EnvironmentWorkService) Poll(ctx context.Context, environmentID string,
 // Get retrieves a work item (GET
 // /v1/environments/{environment_id}/work/{work_id}).
 func (s *EnvironmentWorkService) Get(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(environmentID, workID, "")
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Work](s.client, path).get(ctx, opts)
+	return s.at(environmentID, workID).get(ctx, opts)
 }
 
 // WorkUpdateParams are the parameters of [EnvironmentWorkService.Update].
@@ -282,24 +278,13 @@ func (p WorkUpdateParams) Validate() error {
 // Update changes a work item's metadata (POST
 // /v1/environments/{environment_id}/work/{work_id}).
 func (s *EnvironmentWorkService) Update(ctx context.Context, environmentID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(environmentID, workID, "")
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
+	return s.at(environmentID, workID).post(ctx, p, opts)
 }
 
 // Ack acknowledges a polled work item, making it active (POST
 // …/work/{work_id}/ack).
 func (s *EnvironmentWorkService) Ack(ctx context.Context, environmentID, workID string, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(environmentID, workID, "/ack")
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Work](s.client, path).post(ctx, nil, opts)
+	return s.at(environmentID, workID).action(ctx, "/ack", nil, opts)
 }
 
 // WorkHeartbeatParams are the parameters of
@@ -327,14 +312,7 @@ func (p WorkHeartbeatParams) Validate() error {
 
 // Heartbeat keeps a work item's lease (POST …/work/{work_id}/heartbeat).
 func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, environmentID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
-	path, err := workPath(environmentID, workID, "/heartbeat")
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[WorkHeartbeat](s.client, path).post(ctx, p, opts)
+	return as[WorkHeartbeat](s.at(environmentID, workID)).action(ctx, "/heartbeat", p, opts)
 }
 
 // WorkStopParams are the parameters of [EnvironmentWorkService.Stop].
@@ -352,21 +330,13 @@ func (p WorkStopParams) Validate() error { return nil }
 // Stop stops a work item (POST …/work/{work_id}/stop): it goes to
 // stopping, or with Force straight to stopped.
 func (s *EnvironmentWorkService) Stop(ctx context.Context, environmentID, workID string, p WorkStopParams, opts ...option.RequestOption) (*Work, error) {
-	path, err := workPath(environmentID, workID, "/stop")
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Work](s.client, path).post(ctx, p, opts)
+	return s.at(environmentID, workID).action(ctx, "/stop", p, opts)
 }
 
 // Stats reports the queue's depth and activity (GET
 // /v1/environments/{environment_id}/work/stats).
 func (s *EnvironmentWorkService) Stats(ctx context.Context, environmentID string, opts ...option.RequestOption) (*WorkQueueStats, error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[WorkQueueStats](s.client, "/v1/environments/"+seg+"/work/stats").get(ctx, opts)
+	return as[WorkQueueStats](s.all(environmentID)).sub("/stats").get(ctx, opts)
 }
 
 // WorkListParams are the parameters of [EnvironmentWorkService.List] and
@@ -391,33 +361,12 @@ func (p WorkListParams) listArgs() listArgs {
 // as it goes. Nothing is sent before the loop starts; an error is yielded
 // once, last.
 func (s *EnvironmentWorkService) List(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) iter.Seq2[Work, error] {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return listError[Work](err)
-	}
-	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").list(ctx, p, opts)
+	return s.all(environmentID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of an environment's work items.
 func (s *EnvironmentWorkService) ListPage(ctx context.Context, environmentID string, p WorkListParams, opts ...option.RequestOption) (*Page[Work], error) {
-	seg, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Work](s.client, "/v1/environments/"+seg+"/work").listPage(ctx, p, opts)
-}
-
-// workPath checks both ids and builds a work item's path with suffix.
-func workPath(environmentID, workID, suffix string) (string, error) {
-	env, err := pathID("environment_id", environmentID)
-	if err != nil {
-		return "", err
-	}
-	work, err := pathID("work_id", workID)
-	if err != nil {
-		return "", err
-	}
-	return "/v1/environments/" + env + "/work/" + work + suffix, nil
+	return s.all(environmentID).listPage(ctx, p, opts)
 }
 
 // requestTimeout is the per-attempt timeout the caller set, 0 for none.
@@ -426,4 +375,16 @@ func (cl call) requestTimeout() time.Duration {
 		return 0
 	}
 	return cl.cfg.RequestTimeout
+}
+
+// all is an environment's work queue's endpoint
+// (/v1/environments/{environment_id}/work).
+func (s *EnvironmentWorkService) all(environmentID string) endpoint[Work] {
+	return managedEndpoint[Work](s.client, "/v1/environments").id("environment_id", environmentID).sub("/work")
+}
+
+// at is one work item's endpoint
+// (/v1/environments/{environment_id}/work/{work_id}).
+func (s *EnvironmentWorkService) at(environmentID, workID string) endpoint[Work] {
+	return s.all(environmentID).id("work_id", workID)
 }

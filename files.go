@@ -110,7 +110,7 @@ func (s *FilesService) Upload(ctx context.Context, p FileUploadParams, opts ...o
 		form.AddField("expires_in_seconds", strconv.Itoa(p.ExpiresInSeconds))
 	}
 	form.AddFile("file", name, contentType, src)
-	return filesEndpoint[FileMetadata](s.client, "").upload(ctx, form, opts)
+	return s.all().upload(ctx, form, opts)
 }
 
 // uploadFilename is the filename sent for an upload.
@@ -207,23 +207,19 @@ func filesEndpoint[T any](c *Client, path string) endpoint[T] {
 // either shape lists everything. Nothing is sent before the loop starts;
 // ranging again lists again; an error is yielded once, last.
 func (s *FilesService) List(ctx context.Context, p FileListParams, opts ...option.RequestOption) iter.Seq2[FileMetadata, error] {
-	return filesEndpoint[FileMetadata](s.client, "").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of files (GET /v1/files). Continue with AfterID
 // set to the page's LastID while HasMore is true. A service answering in
 // the cursor scheme fills NextPage instead.
 func (s *FilesService) ListPage(ctx context.Context, p FileListParams, opts ...option.RequestOption) (*Page[FileMetadata], error) {
-	return filesEndpoint[FileMetadata](s.client, "").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
 // Get retrieves a file's record (GET /v1/files/{file_id}).
 func (s *FilesService) Get(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileMetadata, error) {
-	seg, err := pathID("file_id", fileID)
-	if err != nil {
-		return nil, err
-	}
-	return filesEndpoint[FileMetadata](s.client, "/"+seg).get(ctx, opts)
+	return s.at(fileID).get(ctx, opts)
 }
 
 // FileDownload is the content of a file as [FilesService.Download] returns
@@ -274,11 +270,7 @@ func (s *FilesService) Download(ctx context.Context, fileID string, opts ...opti
 // Delete deletes a file (DELETE /v1/files/{file_id}). Its id stops working
 // in messages.
 func (s *FilesService) Delete(ctx context.Context, fileID string, opts ...option.RequestOption) (*FileDeleted, error) {
-	seg, err := pathID("file_id", fileID)
-	if err != nil {
-		return nil, err
-	}
-	return filesEndpoint[FileDeleted](s.client, "/"+seg).delete(ctx, opts)
+	return as[FileDeleted](s.at(fileID)).delete(ctx, opts)
 }
 
 // FileMetadata is a file's record (the wire type "file"). Members this SDK
@@ -343,3 +335,11 @@ type FileDeleted struct {
 
 // Deprecated: use FileDeleted.
 type DeletedFile = FileDeleted
+
+// all is the files' endpoint (/v1/files).
+func (s *FilesService) all() endpoint[FileMetadata] { return filesEndpoint[FileMetadata](s.client, "") }
+
+// at is one file's endpoint (/v1/files/{file_id}).
+func (s *FilesService) at(fileID string) endpoint[FileMetadata] {
+	return s.all().id("file_id", fileID)
+}

@@ -177,52 +177,30 @@ func noControlChars(path, s string) error {
 // checked first (see [MemoryStoreCreateParams.Validate]); a
 // *ValidationError means nothing was sent.
 func (s *MemoryStoresService) Create(ctx context.Context, p MemoryStoreCreateParams, opts ...option.RequestOption) (*MemoryStore, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves a memory store (GET /v1/memory_stores/{memory_store_id}).
 func (s *MemoryStoresService) Get(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
-	path, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryStore](s.client, path, nil).get(ctx, opts)
+	return s.at(storeID).get(ctx, opts)
 }
 
 // Update changes a store's name, description or metadata (POST
 // /v1/memory_stores/{memory_store_id}).
 func (s *MemoryStoresService) Update(ctx context.Context, storeID string, p MemoryStoreUpdateParams, opts ...option.RequestOption) (*MemoryStore, error) {
-	path, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryStore](s.client, path, nil).post(ctx, p, opts)
+	return s.at(storeID).post(ctx, p, opts)
 }
 
 // Archive archives a store (POST /v1/memory_stores/{memory_store_id}/archive):
 // the record is kept with ArchivedAt set; new sessions naming it fail.
 func (s *MemoryStoresService) Archive(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStore, error) {
-	path, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryStore](s.client, path, nil).action(ctx, "/archive", nil, opts)
+	return s.at(storeID).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a store and its memories for good (DELETE
 // /v1/memory_stores/{memory_store_id}).
 func (s *MemoryStoresService) Delete(ctx context.Context, storeID string, opts ...option.RequestOption) (*MemoryStoreDeleted, error) {
-	path, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryStoreDeleted](s.client, path, nil).delete(ctx, opts)
+	return as[MemoryStoreDeleted](s.at(storeID)).delete(ctx, opts)
 }
 
 // MemoryStoreListParams are the parameters of [MemoryStoresService.List]
@@ -283,28 +261,28 @@ func setCreatedRange(q url.Values, after, before time.Time) {
 // loop starts; ranging again lists again from p.Page; an error is yielded
 // once, last.
 func (s *MemoryStoresService) List(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) iter.Seq2[MemoryStore, error] {
-	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of memory stores (GET /v1/memory_stores).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *MemoryStoresService) ListPage(ctx context.Context, p MemoryStoreListParams, opts ...option.RequestOption) (*Page[MemoryStore], error) {
-	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil).listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
-// memoryStorePath checks a store id and returns the store's path.
-func memoryStorePath(storeID string) (string, error) {
-	seg, err := pathID("memory_store_id", storeID)
-	return "/v1/memory_stores/" + seg, err
+// all is the memory stores' endpoint (/v1/memory_stores).
+func (s *MemoryStoresService) all() endpoint[MemoryStore] {
+	return memoryEndpoint[MemoryStore](s.client, "/v1/memory_stores", nil)
 }
 
-// memoryStoreChildPath checks both ids and returns the path of a store's
-// child (kind "memories" or "memory_versions") named by field.
-func memoryStoreChildPath(storeID, kind, field, id string) (string, error) {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return "", err
-	}
-	seg, err := pathID(field, id)
-	return sp + "/" + kind + "/" + seg, err
+// at is one memory store's endpoint (/v1/memory_stores/{memory_store_id}).
+func (s *MemoryStoresService) at(storeID string) endpoint[MemoryStore] {
+	return memoryStoreAt[MemoryStore](s.client, storeID)
+}
+
+// memoryStoreAt is one memory store's endpoint
+// (/v1/memory_stores/{memory_store_id}) answering a T, the base of its
+// memories' and versions' paths.
+func memoryStoreAt[T any](c *Client, storeID string) endpoint[T] {
+	return memoryEndpoint[T](c, "/v1/memory_stores", nil).id("memory_store_id", storeID)
 }

@@ -343,59 +343,31 @@ func (p MemoryListParams) listArgs() listArgs {
 // /v1/memory_stores/{memory_store_id}/memories). A path already used in
 // the store is a 409 [ErrMemoryPathConflict] (see [MemoryPathConflictOf]).
 func (s *MemoriesService) Create(ctx context.Context, storeID string, p MemoryCreateParams, opts ...option.RequestOption) (*Memory, error) {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[Memory](s.client, sp+"/memories", p.View.query()).post(ctx, p, opts)
+	return s.all(storeID).withQuery(p.View.query()).post(ctx, p, opts)
 }
 
 // Get retrieves a memory (GET …/memories/{memory_id}); its Content is set
 // only with p.View [MemoryViewFull].
 func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, p MemoryGetParams, opts ...option.RequestOption) (*Memory, error) {
-	path, err := memoryPath(storeID, memoryID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[Memory](s.client, path, p.View.query()).get(ctx, opts)
+	return s.at(storeID, memoryID).checked(p).withQuery(p.View.query()).get(ctx, opts)
 }
 
 // Update changes a memory's content or path (POST …/memories/{memory_id}).
 // With a Precondition whose hash no longer matches, the service answers
 // 409 [ErrMemoryPreconditionFailed] and changes nothing.
 func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, p MemoryUpdateParams, opts ...option.RequestOption) (*Memory, error) {
-	path, err := memoryPath(storeID, memoryID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[Memory](s.client, path, p.View.query()).post(ctx, p, opts)
+	return s.at(storeID, memoryID).withQuery(p.View.query()).post(ctx, p, opts)
 }
 
 // Delete deletes a memory (DELETE …/memories/{memory_id}); its versions
 // remain. With ExpectedContentSHA256 set and no longer matching, the
 // service answers 409 [ErrMemoryPreconditionFailed].
 func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, p MemoryDeleteParams, opts ...option.RequestOption) (*MemoryDeleted, error) {
-	path, err := memoryPath(storeID, memoryID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	var q url.Values
+	e := as[MemoryDeleted](s.at(storeID, memoryID)).checked(p)
 	if p.ExpectedContentSHA256 != "" {
-		q = url.Values{"expected_content_sha256": {p.ExpectedContentSHA256}}
+		e.query = url.Values{"expected_content_sha256": {p.ExpectedContentSHA256}}
 	}
-	return memoryEndpoint[MemoryDeleted](s.client, path, q).delete(ctx, opts)
+	return e.delete(ctx, opts)
 }
 
 // List iterates over a store's memories and rolled-up prefixes, fetching
@@ -403,23 +375,22 @@ func (s *MemoriesService) Delete(ctx context.Context, storeID, memoryID string, 
 // [Memory], a [MemoryPrefix] or an [UnknownMemoryListItem]. Nothing is
 // sent before the loop starts; an error is yielded once, last.
 func (s *MemoriesService) List(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) iter.Seq2[MemoryListItem, error] {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return listError[MemoryListItem](err)
-	}
-	return memoryEndpoint[MemoryListItem](s.client, sp+"/memories", nil).list(ctx, p, opts)
+	return as[MemoryListItem](s.all(storeID)).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a store's memories (GET …/memories).
 func (s *MemoriesService) ListPage(ctx context.Context, storeID string, p MemoryListParams, opts ...option.RequestOption) (*Page[MemoryListItem], error) {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryListItem](s.client, sp+"/memories", nil).listPage(ctx, p, opts)
+	return as[MemoryListItem](s.all(storeID)).listPage(ctx, p, opts)
 }
 
-// memoryPath checks both ids and returns the memory's path.
-func memoryPath(storeID, memoryID string) (string, error) {
-	return memoryStoreChildPath(storeID, "memories", "memory_id", memoryID)
+// all is a store's memories' endpoint
+// (/v1/memory_stores/{memory_store_id}/memories).
+func (s *MemoriesService) all(storeID string) endpoint[Memory] {
+	return memoryStoreAt[Memory](s.client, storeID).sub("/memories")
+}
+
+// at is one memory's endpoint
+// (/v1/memory_stores/{memory_store_id}/memories/{memory_id}).
+func (s *MemoriesService) at(storeID, memoryID string) endpoint[Memory] {
+	return s.all(storeID).id("memory_id", memoryID)
 }

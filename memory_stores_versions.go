@@ -191,48 +191,36 @@ func (p MemoryVersionGetParams) Validate() error { return p.View.validate() }
 // Content is set only with p.View [MemoryViewFull] and while the version
 // has content.
 func (s *MemoryVersionsService) Get(ctx context.Context, storeID, versionID string, p MemoryVersionGetParams, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
-	path, err := memoryVersionPath(storeID, versionID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryVersionRecord](s.client, path, p.View.query()).get(ctx, opts)
+	return s.at(storeID, versionID).checked(p).withQuery(p.View.query()).get(ctx, opts)
 }
 
 // Redact erases a version's content, hash, size and path for good (POST
 // …/memory_versions/{memory_version_id}/redact); the record stays, with
 // RedactedAt and RedactedBy set.
 func (s *MemoryVersionsService) Redact(ctx context.Context, storeID, versionID string, opts ...option.RequestOption) (*MemoryVersionRecord, error) {
-	path, err := memoryVersionPath(storeID, versionID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryVersionRecord](s.client, path, nil).action(ctx, "/redact", nil, opts)
+	return s.at(storeID, versionID).action(ctx, "/redact", nil, opts)
 }
 
 // List iterates over a store's versions, newest first, fetching pages as
 // it goes (GET …/memory_versions, cursor scheme). Nothing is sent before
 // the loop starts; an error is yielded once, last.
 func (s *MemoryVersionsService) List(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) iter.Seq2[MemoryVersionRecord, error] {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return listError[MemoryVersionRecord](err)
-	}
-	return memoryEndpoint[MemoryVersionRecord](s.client, sp+"/memory_versions", nil).list(ctx, p, opts)
+	return s.all(storeID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a store's versions (GET …/memory_versions).
 func (s *MemoryVersionsService) ListPage(ctx context.Context, storeID string, p MemoryVersionListParams, opts ...option.RequestOption) (*Page[MemoryVersionRecord], error) {
-	sp, err := memoryStorePath(storeID)
-	if err != nil {
-		return nil, err
-	}
-	return memoryEndpoint[MemoryVersionRecord](s.client, sp+"/memory_versions", nil).listPage(ctx, p, opts)
+	return s.all(storeID).listPage(ctx, p, opts)
 }
 
-// memoryVersionPath checks both ids and returns the version's path.
-func memoryVersionPath(storeID, versionID string) (string, error) {
-	return memoryStoreChildPath(storeID, "memory_versions", "memory_version_id", versionID)
+// all is a store's versions' endpoint
+// (/v1/memory_stores/{memory_store_id}/memory_versions).
+func (s *MemoryVersionsService) all(storeID string) endpoint[MemoryVersionRecord] {
+	return memoryStoreAt[MemoryVersionRecord](s.client, storeID).sub("/memory_versions")
+}
+
+// at is one version's endpoint
+// (/v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}).
+func (s *MemoryVersionsService) at(storeID, versionID string) endpoint[MemoryVersionRecord] {
+	return s.all(storeID).id("memory_version_id", versionID)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
-	"net/url"
 	"time"
 
 	"github.com/mms-sdk/mms-go/option"
@@ -41,9 +40,9 @@ func (p ModelListParams) listArgs() listArgs {
 	return listArgs{query: limitQuery(p.Limit), start: idStart(p.AfterID, p.BeforeID)}
 }
 
-// endpoint is /v1/models followed by path, paged by the id scheme.
-func (s *ModelsService) endpoint(path string) endpoint[ModelInfo] {
-	return endpoint[ModelInfo]{c: s.client, path: "/v1/models" + path, scheme: idScheme}
+// all is the models' endpoint (/v1/models), paged by the id scheme.
+func (s *ModelsService) all() endpoint[ModelInfo] {
+	return endpoint[ModelInfo]{c: s.client, path: "/v1/models", scheme: idScheme}
 }
 
 // List iterates over the models, newest release first, fetching pages of
@@ -63,26 +62,20 @@ func (s *ModelsService) endpoint(path string) endpoint[ModelInfo] {
 // With p.BeforeID set the list goes backwards, page by page, towards newer
 // models; each page's models still come newest first.
 func (s *ModelsService) List(ctx context.Context, p ModelListParams, opts ...option.RequestOption) iter.Seq2[ModelInfo, error] {
-	return s.endpoint("").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of models (GET /v1/models). Continue with
 // AfterID set to the page's LastID while HasMore is true (or BeforeID set to
 // its FirstID to go backwards).
 func (s *ModelsService) ListPage(ctx context.Context, p ModelListParams, opts ...option.RequestOption) (*Page[ModelInfo], error) {
-	return s.endpoint("").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
 // Get retrieves one model by id or alias (GET /v1/models/{model_id}); an
 // alias comes back resolved to the model's own id.
 func (s *ModelsService) Get(ctx context.Context, modelID string, opts ...option.RequestOption) (*ModelInfo, error) {
-	switch modelID {
-	case "":
-		return nil, invalid("model_id", "must not be empty")
-	case ".", "..":
-		return nil, invalid("model_id", "must not be %q", modelID)
-	}
-	return s.endpoint("/"+url.PathEscape(modelID)).get(ctx, opts)
+	return s.all().id("model_id", modelID).get(ctx, opts)
 }
 
 // ModelInfo is the Models API's record of a model (the wire type "model"),

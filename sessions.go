@@ -605,51 +605,29 @@ func (p SessionUpdateParams) Validate() error {
 // first (see [SessionCreateParams.Validate]); a *ValidationError means
 // nothing was sent.
 func (s *SessionsService) Create(ctx context.Context, p SessionCreateParams, opts ...option.RequestOption) (*Session, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Session](s.client, "/v1/sessions").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves a session (GET /v1/sessions/{session_id}).
 func (s *SessionsService) Get(ctx context.Context, sessionID string, opts ...option.RequestOption) (*Session, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).get(ctx, opts)
+	return s.at(sessionID).get(ctx, opts)
 }
 
 // Update changes a session's title, metadata, agent tools or budget (POST
 // /v1/sessions/{session_id}).
 func (s *SessionsService) Update(ctx context.Context, sessionID string, p SessionUpdateParams, opts ...option.RequestOption) (*Session, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).post(ctx, p, opts)
+	return s.at(sessionID).post(ctx, p, opts)
 }
 
 // Archive archives a session (POST /v1/sessions/{session_id}/archive): it
 // is kept, with ArchivedAt set, and listed only with IncludeArchived.
 func (s *SessionsService) Archive(ctx context.Context, sessionID string, opts ...option.RequestOption) (*Session, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Session](s.client, "/v1/sessions/"+seg).action(ctx, "/archive", nil, opts)
+	return s.at(sessionID).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a session (DELETE /v1/sessions/{session_id}).
 func (s *SessionsService) Delete(ctx context.Context, sessionID string, opts ...option.RequestOption) (*SessionDeleted, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionDeleted](s.client, "/v1/sessions/"+seg).delete(ctx, opts)
+	return as[SessionDeleted](s.at(sessionID)).delete(ctx, opts)
 }
 
 // SessionListParams are the parameters of [SessionsService.List] and
@@ -749,15 +727,31 @@ func setTimeFilters(q url.Values, key string, gt, gte, lt, lte time.Time) {
 // p.FollowPrevPage. Nothing is sent before the loop starts; ranging again
 // lists again from p.Page; an error is yielded once, last.
 func (s *SessionsService) List(ctx context.Context, p SessionListParams, opts ...option.RequestOption) iter.Seq2[Session, error] {
-	return managedEndpoint[Session](s.client, "/v1/sessions").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of sessions (GET /v1/sessions). Continue with
 // Page set to the page's *NextPage, or go back with *PrevPage.
 func (s *SessionsService) ListPage(ctx context.Context, p SessionListParams, opts ...option.RequestOption) (*Page[Session], error) {
-	return managedEndpoint[Session](s.client, "/v1/sessions").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
 // Validate returns nil: an agent this SDK version does not model has
 // nothing to check client-side.
 func (UnknownSessionAgentParams) Validate() error { return nil }
+
+// all is the sessions' endpoint (/v1/sessions).
+func (s *SessionsService) all() endpoint[Session] {
+	return managedEndpoint[Session](s.client, "/v1/sessions")
+}
+
+// at is one session's endpoint (/v1/sessions/{session_id}).
+func (s *SessionsService) at(sessionID string) endpoint[Session] {
+	return sessionAt[Session](s.client, sessionID)
+}
+
+// sessionAt is one session's endpoint (/v1/sessions/{session_id})
+// answering a T, the base of its events', threads' and resources' paths.
+func sessionAt[T any](c *Client, sessionID string) endpoint[T] {
+	return managedEndpoint[T](c, "/v1/sessions").id("session_id", sessionID)
+}

@@ -39,14 +39,7 @@ type SessionEventSendResult struct {
 //		Events: []mms.SessionEventParams{mms.NewUserMessageEvent("Summarise the report")},
 //	})
 func (s *SessionEventsService) Send(ctx context.Context, sessionID string, p SessionEventSendParams, opts ...option.RequestOption) (*SessionEventSendResult, error) {
-	path, err := sessionEventsPath(sessionID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionEventSendResult](s.client, path).post(ctx, p, opts)
+	return as[SessionEventSendResult](s.all(sessionID)).post(ctx, p, opts)
 }
 
 // SessionEventListParams are the parameters of [SessionEventsService.List]
@@ -101,21 +94,13 @@ func (p SessionEventListParams) listArgs() listArgs {
 // again; an error is yielded once, last. Events of kinds this SDK version
 // does not know come as [UnknownSessionEvent].
 func (s *SessionEventsService) List(ctx context.Context, sessionID string, p SessionEventListParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
-	path, err := sessionEventsPath(sessionID)
-	if err != nil {
-		return listError[SessionEvent](err)
-	}
-	return managedEndpoint[SessionEvent](s.client, path).list(ctx, p, opts)
+	return s.all(sessionID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's events. Continue with Page set
 // to the page's *NextPage.
 func (s *SessionEventsService) ListPage(ctx context.Context, sessionID string, p SessionEventListParams, opts ...option.RequestOption) (*Page[SessionEvent], error) {
-	path, err := sessionEventsPath(sessionID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionEvent](s.client, path).listPage(ctx, p, opts)
+	return s.all(sessionID).listPage(ctx, p, opts)
 }
 
 // Stream streams a session's events as they happen (GET
@@ -145,12 +130,9 @@ func (s *SessionEventsService) Stream(ctx context.Context, sessionID string, p S
 
 // stream is Stream with a phase hook (see sessionStream.phase).
 func (s *SessionEventsService) stream(ctx context.Context, sessionID string, p SessionEventStreamParams, opts []option.RequestOption, phase func(live bool)) iter.Seq2[SessionEvent, error] {
-	path, err := sessionEventsPath(sessionID)
-	if err == nil {
-		err = p.Validate()
-	}
-	if err != nil {
-		return listError[SessionEvent](err)
+	e := s.all(sessionID).checked(p)
+	if e.err != nil {
+		return listError[SessionEvent](e.err)
 	}
 	list := func(ctx context.Context, since time.Time) iter.Seq2[SessionEvent, error] {
 		return s.List(ctx, sessionID, SessionEventListParams{Limit: 100, CreatedGTE: since}, opts...)
@@ -158,16 +140,7 @@ func (s *SessionEventsService) stream(ctx context.Context, sessionID string, p S
 	latest := func(ctx context.Context) iter.Seq2[SessionEvent, error] {
 		return s.List(ctx, sessionID, SessionEventListParams{Limit: 100, Order: ListOrderDesc}, opts...)
 	}
-	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, latest, "", phase)
-}
-
-// sessionEventsPath is /v1/sessions/{session_id}/events.
-func sessionEventsPath(sessionID string) (string, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return "", err
-	}
-	return "/v1/sessions/" + seg + "/events", nil
+	return newSessionStream(ctx, s.client, e.path+"/stream", p, opts, list, latest, "", phase)
 }
 
 // SessionThreadEventsService lists and streams the events of one thread of
@@ -197,20 +170,12 @@ func (p SessionThreadEventListParams) listArgs() listArgs {
 // /v1/sessions/{session_id}/threads/{thread_id}/events), fetching pages as
 // it goes.
 func (s *SessionThreadEventsService) List(ctx context.Context, sessionID, threadID string, p SessionThreadEventListParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err != nil {
-		return listError[SessionEvent](err)
-	}
-	return managedEndpoint[SessionEvent](s.client, path+"/events").list(ctx, p, opts)
+	return s.all(sessionID, threadID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a thread's events.
 func (s *SessionThreadEventsService) ListPage(ctx context.Context, sessionID, threadID string, p SessionThreadEventListParams, opts ...option.RequestOption) (*Page[SessionEvent], error) {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionEvent](s.client, path+"/events").listPage(ctx, p, opts)
+	return s.all(sessionID, threadID).listPage(ctx, p, opts)
 }
 
 // Stream streams a thread's events (GET
@@ -220,15 +185,23 @@ func (s *SessionThreadEventsService) ListPage(ctx context.Context, sessionID, th
 // no time filter, so filling a gap after a reconnect lists the thread's
 // events from its start.
 func (s *SessionThreadEventsService) Stream(ctx context.Context, sessionID, threadID string, p SessionEventStreamParams, opts ...option.RequestOption) iter.Seq2[SessionEvent, error] {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err == nil {
-		err = p.Validate()
-	}
-	if err != nil {
-		return listError[SessionEvent](err)
+	e := sessionThreadAt[SessionEvent](s.client, sessionID, threadID).checked(p)
+	if e.err != nil {
+		return listError[SessionEvent](e.err)
 	}
 	list := func(ctx context.Context, _ time.Time) iter.Seq2[SessionEvent, error] {
 		return s.List(ctx, sessionID, threadID, SessionThreadEventListParams{Limit: 100}, opts...)
 	}
-	return newSessionStream(ctx, s.client, path+"/stream", p, opts, list, nil, threadID, nil)
+	return newSessionStream(ctx, s.client, e.path+"/stream", p, opts, list, nil, threadID, nil)
+}
+
+// all is a session's events' endpoint (/v1/sessions/{session_id}/events).
+func (s *SessionEventsService) all(sessionID string) endpoint[SessionEvent] {
+	return sessionAt[SessionEvent](s.client, sessionID).sub("/events")
+}
+
+// all is a thread's events' endpoint
+// (/v1/sessions/{session_id}/threads/{thread_id}/events).
+func (s *SessionThreadEventsService) all(sessionID, threadID string) endpoint[SessionEvent] {
+	return sessionThreadAt[SessionEvent](s.client, sessionID, threadID).sub("/events")
 }

@@ -258,69 +258,32 @@ func (p SessionResourceUpdateParams) Validate() error {
 	return requiredID("authorization_token", string(p.AuthorizationToken))
 }
 
-// sessionResourcePath checks the path ids and returns the resource's
-// path, or the collection's.
-func sessionResourcePath(sessionID, resourceID string, collection bool) (string, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return "", err
-	}
-	path := "/v1/sessions/" + seg + "/resources"
-	if collection {
-		return path, nil
-	}
-	rseg, err := pathID("resource_id", resourceID)
-	if err != nil {
-		return "", err
-	}
-	return path + "/" + rseg, nil
-}
-
 // Add mounts an uploaded file in a running session (POST
 // /v1/sessions/{session_id}/resources); only files can be added after
 // creation.
 func (s *SessionResourcesService) Add(ctx context.Context, sessionID string, p FileResourceParams, opts ...option.RequestOption) (*FileResource, error) {
-	path, err := sessionResourcePath(sessionID, "", true)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.validate("resource"); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[FileResource](s.client, path).post(ctx, p, opts)
+	return as[FileResource](s.all(sessionID)).post(ctx, p, opts)
 }
 
 // Get retrieves one resource of a session (GET
 // /v1/sessions/{session_id}/resources/{resource_id}).
 func (s *SessionResourcesService) Get(ctx context.Context, sessionID, resourceID string, opts ...option.RequestOption) (SessionResource, error) {
-	path, err := sessionResourcePath(sessionID, resourceID, false)
-	if err != nil {
-		return nil, err
-	}
-	return resourceOf(managedEndpoint[sessionResourceValue](s.client, path).get(ctx, opts))
+	return resourceOf(s.at(sessionID, resourceID).get(ctx, opts))
 }
 
 // Update rotates a GitHub repository resource's token (POST
 // /v1/sessions/{session_id}/resources/{resource_id}).
 func (s *SessionResourcesService) Update(ctx context.Context, sessionID, resourceID string, p SessionResourceUpdateParams, opts ...option.RequestOption) (SessionResource, error) {
 	if err := p.Validate(); err != nil {
-		return nil, err
+		return nil, err // before the ids, unlike the other methods
 	}
-	path, err := sessionResourcePath(sessionID, resourceID, false)
-	if err != nil {
-		return nil, err
-	}
-	return resourceOf(managedEndpoint[sessionResourceValue](s.client, path).post(ctx, p, opts))
+	return resourceOf(s.at(sessionID, resourceID).post(ctx, p, opts))
 }
 
 // Delete removes a resource from a session (DELETE
 // /v1/sessions/{session_id}/resources/{resource_id}).
 func (s *SessionResourcesService) Delete(ctx context.Context, sessionID, resourceID string, opts ...option.RequestOption) (*SessionResourceDeleted, error) {
-	path, err := sessionResourcePath(sessionID, resourceID, false)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionResourceDeleted](s.client, path).delete(ctx, opts)
+	return as[SessionResourceDeleted](s.at(sessionID, resourceID)).delete(ctx, opts)
 }
 
 // resourceOf unwraps the union a resource call answered.
@@ -350,20 +313,12 @@ func (p SessionResourceListParams) listArgs() listArgs {
 // List iterates over a session's resources, fetching pages as it goes
 // (GET /v1/sessions/{session_id}/resources, cursor scheme).
 func (s *SessionResourcesService) List(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) iter.Seq2[SessionResource, error] {
-	path, err := sessionResourcePath(sessionID, "", true)
-	if err != nil {
-		return listError[SessionResource](err)
-	}
-	return managedEndpoint[SessionResource](s.client, path).list(ctx, p, opts)
+	return s.all(sessionID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's resources.
 func (s *SessionResourcesService) ListPage(ctx context.Context, sessionID string, p SessionResourceListParams, opts ...option.RequestOption) (*Page[SessionResource], error) {
-	path, err := sessionResourcePath(sessionID, "", true)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionResource](s.client, path).listPage(ctx, p, opts)
+	return s.all(sessionID).listPage(ctx, p, opts)
 }
 
 // Exported checks of the resource variants, their fields named under
@@ -381,3 +336,16 @@ func (r MemoryStoreResourceParams) Validate() error { return r.validate("resourc
 // Validate returns nil: a resource this SDK version does not model has
 // nothing to check client-side.
 func (UnknownSessionResourceParams) Validate() error { return nil }
+
+// all is a session's resources' endpoint
+// (/v1/sessions/{session_id}/resources).
+func (s *SessionResourcesService) all(sessionID string) endpoint[SessionResource] {
+	return sessionAt[SessionResource](s.client, sessionID).sub("/resources")
+}
+
+// at is one resource's endpoint
+// (/v1/sessions/{session_id}/resources/{resource_id}), answering the
+// resource's wire form.
+func (s *SessionResourcesService) at(sessionID, resourceID string) endpoint[sessionResourceValue] {
+	return as[sessionResourceValue](s.all(sessionID)).id("resource_id", resourceID)
+}

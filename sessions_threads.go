@@ -57,41 +57,15 @@ type SessionThreadStats struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// sessionThreadPath checks the path ids and returns the thread's path, or
-// the collection's for threadID "".
-func sessionThreadPath(sessionID, threadID string, collection bool) (string, error) {
-	seg, err := pathID("session_id", sessionID)
-	if err != nil {
-		return "", err
-	}
-	path := "/v1/sessions/" + seg + "/threads"
-	if collection {
-		return path, nil
-	}
-	tseg, err := pathID("thread_id", threadID)
-	if err != nil {
-		return "", err
-	}
-	return path + "/" + tseg, nil
-}
-
 // Get retrieves a thread (GET /v1/sessions/{session_id}/threads/{thread_id}).
 func (s *SessionThreadsService) Get(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionThread](s.client, path).get(ctx, opts)
+	return s.at(sessionID, threadID).get(ctx, opts)
 }
 
 // Archive archives a thread (POST
 // /v1/sessions/{session_id}/threads/{thread_id}/archive).
 func (s *SessionThreadsService) Archive(ctx context.Context, sessionID, threadID string, opts ...option.RequestOption) (*SessionThread, error) {
-	path, err := sessionThreadPath(sessionID, threadID, false)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionThread](s.client, path).action(ctx, "/archive", nil, opts)
+	return s.at(sessionID, threadID).action(ctx, "/archive", nil, opts)
 }
 
 // SessionThreadListParams are the parameters of
@@ -113,18 +87,27 @@ func (p SessionThreadListParams) listArgs() listArgs {
 // List iterates over a session's threads, fetching pages as it goes (GET
 // /v1/sessions/{session_id}/threads, cursor scheme).
 func (s *SessionThreadsService) List(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) iter.Seq2[SessionThread, error] {
-	path, err := sessionThreadPath(sessionID, "", true)
-	if err != nil {
-		return listError[SessionThread](err)
-	}
-	return managedEndpoint[SessionThread](s.client, path).list(ctx, p, opts)
+	return s.all(sessionID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a session's threads.
 func (s *SessionThreadsService) ListPage(ctx context.Context, sessionID string, p SessionThreadListParams, opts ...option.RequestOption) (*Page[SessionThread], error) {
-	path, err := sessionThreadPath(sessionID, "", true)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[SessionThread](s.client, path).listPage(ctx, p, opts)
+	return s.all(sessionID).listPage(ctx, p, opts)
+}
+
+// all is a session's threads' endpoint (/v1/sessions/{session_id}/threads).
+func (s *SessionThreadsService) all(sessionID string) endpoint[SessionThread] {
+	return sessionAt[SessionThread](s.client, sessionID).sub("/threads")
+}
+
+// at is one thread's endpoint
+// (/v1/sessions/{session_id}/threads/{thread_id}).
+func (s *SessionThreadsService) at(sessionID, threadID string) endpoint[SessionThread] {
+	return sessionThreadAt[SessionThread](s.client, sessionID, threadID)
+}
+
+// sessionThreadAt is one thread's endpoint
+// (/v1/sessions/{session_id}/threads/{thread_id}) answering a T.
+func sessionThreadAt[T any](c *Client, sessionID, threadID string) endpoint[T] {
+	return sessionAt[T](c, sessionID).sub("/threads").id("thread_id", threadID)
 }

@@ -204,7 +204,7 @@ func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ..
 	if err != nil {
 		return nil, err
 	}
-	return skillsEndpoint[Skill](s.client, "/v1/skills").upload(ctx, form, opts)
+	return s.all().upload(ctx, form, opts)
 }
 
 // SkillListParams are the parameters of [SkillsService.List] and
@@ -247,31 +247,23 @@ func skillsEndpoint[T any](c *Client, path string) endpoint[T] {
 // Nothing is sent before the loop starts; ranging again lists again from
 // p.Page; an error is yielded once, last.
 func (s *SkillsService) List(ctx context.Context, p SkillListParams, opts ...option.RequestOption) iter.Seq2[Skill, error] {
-	return skillsEndpoint[Skill](s.client, "/v1/skills").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of skills (GET /v1/skills). Continue with Page
 // set to the page's *NextPage while HasMore is true.
 func (s *SkillsService) ListPage(ctx context.Context, p SkillListParams, opts ...option.RequestOption) (*Page[Skill], error) {
-	return skillsEndpoint[Skill](s.client, "/v1/skills").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
 // Get retrieves a skill (GET /v1/skills/{skill_id}).
 func (s *SkillsService) Get(ctx context.Context, skillID string, opts ...option.RequestOption) (*Skill, error) {
-	seg, err := pathID("skill_id", skillID)
-	if err != nil {
-		return nil, err
-	}
-	return skillsEndpoint[Skill](s.client, "/v1/skills/"+seg).get(ctx, opts)
+	return s.at(skillID).get(ctx, opts)
 }
 
 // Delete deletes a skill (DELETE /v1/skills/{skill_id}).
 func (s *SkillsService) Delete(ctx context.Context, skillID string, opts ...option.RequestOption) (*SkillDeleted, error) {
-	seg, err := pathID("skill_id", skillID)
-	if err != nil {
-		return nil, err
-	}
-	return skillsEndpoint[SkillDeleted](s.client, "/v1/skills/"+seg).delete(ctx, opts)
+	return as[SkillDeleted](s.at(skillID)).delete(ctx, opts)
 }
 
 // SkillVersionCreateParams are the parameters of
@@ -290,18 +282,15 @@ func (p SkillVersionCreateParams) Validate() error { return validateSkillFiles(p
 // /v1/skills/{skill_id}/versions, multipart/form-data with one files[] part
 // per file); it becomes the skill's latest version.
 func (s *SkillVersionsService) Create(ctx context.Context, skillID string, p SkillVersionCreateParams, opts ...option.RequestOption) (*SkillVersion, error) {
-	seg, err := pathID("skill_id", skillID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
+	e := s.all(skillID).checked(p)
+	if e.err != nil {
+		return nil, e.err
 	}
 	form, err := skillForm(ctx, "", p.Files)
 	if err != nil {
 		return nil, err
 	}
-	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").upload(ctx, form, opts)
+	return e.upload(ctx, form, opts)
 }
 
 // SkillVersionListParams are the parameters of [SkillVersionsService.List]
@@ -328,54 +317,26 @@ func (p SkillVersionListParams) listArgs() listArgs {
 // goes. Nothing is sent before the loop starts; an error is yielded once,
 // last.
 func (s *SkillVersionsService) List(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) iter.Seq2[SkillVersion, error] {
-	seg, err := pathID("skill_id", skillID)
-	if err != nil {
-		return listError[SkillVersion](err)
-	}
-	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").list(ctx, p, opts)
+	return s.all(skillID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a skill's versions (GET
 // /v1/skills/{skill_id}/versions).
 func (s *SkillVersionsService) ListPage(ctx context.Context, skillID string, p SkillVersionListParams, opts ...option.RequestOption) (*Page[SkillVersion], error) {
-	seg, err := pathID("skill_id", skillID)
-	if err != nil {
-		return nil, err
-	}
-	return skillsEndpoint[SkillVersion](s.client, "/v1/skills/"+seg+"/versions").listPage(ctx, p, opts)
+	return s.all(skillID).listPage(ctx, p, opts)
 }
 
 // Get retrieves one version of a skill (GET
 // /v1/skills/{skill_id}/versions/{version}); version is the version
 // string, e.g. "1759178010641129".
 func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersion, error) {
-	p, err := versionPath(skillID, version)
-	if err != nil {
-		return nil, err
-	}
-	return skillsEndpoint[SkillVersion](s.client, p).get(ctx, opts)
+	return s.at(skillID, version).get(ctx, opts)
 }
 
 // Delete deletes one version of a skill (DELETE
 // /v1/skills/{skill_id}/versions/{version}).
 func (s *SkillVersionsService) Delete(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersionDeleted, error) {
-	p, err := versionPath(skillID, version)
-	if err != nil {
-		return nil, err
-	}
-	return skillsEndpoint[SkillVersionDeleted](s.client, p).delete(ctx, opts)
-}
-
-func versionPath(skillID, version string) (string, error) {
-	skill, err := pathID("skill_id", skillID)
-	if err != nil {
-		return "", err
-	}
-	v, err := pathID("version", version)
-	if err != nil {
-		return "", err
-	}
-	return "/v1/skills/" + skill + "/versions/" + v, nil
+	return as[SkillVersionDeleted](s.at(skillID, version)).delete(ctx, opts)
 }
 
 // SkillSource says who made a skill. Unknown values pass through.
@@ -465,3 +426,22 @@ type SkillVersionDeleted struct {
 
 // Deprecated: use SkillVersionDeleted.
 type DeletedSkillVersion = SkillVersionDeleted
+
+// all is the skills' endpoint (/v1/skills).
+func (s *SkillsService) all() endpoint[Skill] { return skillsEndpoint[Skill](s.client, "/v1/skills") }
+
+// at is one skill's endpoint (/v1/skills/{skill_id}).
+func (s *SkillsService) at(skillID string) endpoint[Skill] {
+	return s.all().id("skill_id", skillID)
+}
+
+// all is a skill's versions' endpoint (/v1/skills/{skill_id}/versions).
+func (s *SkillVersionsService) all(skillID string) endpoint[SkillVersion] {
+	return skillsEndpoint[SkillVersion](s.client, "/v1/skills").id("skill_id", skillID).sub("/versions")
+}
+
+// at is one skill version's endpoint
+// (/v1/skills/{skill_id}/versions/{version}).
+func (s *SkillVersionsService) at(skillID, version string) endpoint[SkillVersion] {
+	return s.all(skillID).id("version", version)
+}

@@ -118,19 +118,12 @@ func (p TunnelRotateTokenParams) Validate() error { return nil }
 // domain. The params are checked first (see [TunnelCreateParams.Validate]);
 // a *ValidationError means nothing was sent.
 func (s *TunnelsService) Create(ctx context.Context, p TunnelCreateParams, opts ...option.RequestOption) (*Tunnel, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves a tunnel (GET /v1/tunnels/{tunnel_id}).
 func (s *TunnelsService) Get(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*Tunnel, error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[Tunnel](s.client, path).get(ctx, opts)
+	return s.at(tunnelID).get(ctx, opts)
 }
 
 // Archive archives a tunnel (POST /v1/tunnels/{tunnel_id}/archive). It
@@ -138,33 +131,21 @@ func (s *TunnelsService) Get(ctx context.Context, tunnelID string, opts ...optio
 // retires its hostname and invalidates its token. Archiving an archived
 // tunnel returns its record.
 func (s *TunnelsService) Archive(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*Tunnel, error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[Tunnel](s.client, path).action(ctx, "/archive", nil, opts)
+	return s.at(tunnelID).action(ctx, "/archive", nil, opts)
 }
 
 // RevealToken returns the tunnel's connector token (POST
 // /v1/tunnels/{tunnel_id}/reveal_token; a POST keeps it out of access
 // logs). It is the same token until [TunnelsService.RotateToken].
 func (s *TunnelsService) RevealToken(ctx context.Context, tunnelID string, opts ...option.RequestOption) (*TunnelToken, error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelToken](s.client, path).action(ctx, "/reveal_token", nil, opts)
+	return as[TunnelToken](s.at(tunnelID)).action(ctx, "/reveal_token", nil, opts)
 }
 
 // RotateToken replaces the tunnel's connector token and returns the new
 // one (POST /v1/tunnels/{tunnel_id}/rotate_token); the service keeps
 // existing connections up.
 func (s *TunnelsService) RotateToken(ctx context.Context, tunnelID string, p TunnelRotateTokenParams, opts ...option.RequestOption) (*TunnelToken, error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelToken](s.client, path).action(ctx, "/rotate_token", p, opts)
+	return as[TunnelToken](s.at(tunnelID)).action(ctx, "/rotate_token", p, opts)
 }
 
 // TunnelListParams are the parameters of [TunnelsService.List] and
@@ -201,17 +182,21 @@ func archivedListArgs(limit int, page Cursor, includeArchived bool) listArgs {
 // starts; ranging again lists again from p.Page; an error is yielded once,
 // last.
 func (s *TunnelsService) List(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) iter.Seq2[Tunnel, error] {
-	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of tunnels (GET /v1/tunnels). Continue with
 // Page set to the page's *NextPage while it is not nil.
 func (s *TunnelsService) ListPage(ctx context.Context, p TunnelListParams, opts ...option.RequestOption) (*Page[Tunnel], error) {
-	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
-// tunnelPath checks a tunnel id and returns the tunnel's path.
-func tunnelPath(tunnelID string) (string, error) {
-	seg, err := pathID("tunnel_id", tunnelID)
-	return "/v1/tunnels/" + seg, err
+// all is the tunnels' endpoint (/v1/tunnels).
+func (s *TunnelsService) all() endpoint[Tunnel] {
+	return tunnelEndpoint[Tunnel](s.client, "/v1/tunnels")
+}
+
+// at is one tunnel's endpoint (/v1/tunnels/{tunnel_id}).
+func (s *TunnelsService) at(tunnelID string) endpoint[Tunnel] {
+	return s.all().id("tunnel_id", tunnelID)
 }

@@ -110,34 +110,19 @@ func (p TunnelCertificateCreateParams) Validate() error {
 // [TunnelCertificateCreateParams.Validate]); a *ValidationError means
 // nothing was sent.
 func (s *TunnelCertificatesService) Create(ctx context.Context, tunnelID string, p TunnelCertificateCreateParams, opts ...option.RequestOption) (*TunnelCertificate, error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").post(ctx, p, opts)
+	return s.all(tunnelID).post(ctx, p, opts)
 }
 
 // Get retrieves a certificate (GET
 // /v1/tunnels/{tunnel_id}/certificates/{certificate_id}).
 func (s *TunnelCertificatesService) Get(ctx context.Context, tunnelID, certificateID string, opts ...option.RequestOption) (*TunnelCertificate, error) {
-	path, err := tunnelCertificatePath(tunnelID, certificateID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelCertificate](s.client, path).get(ctx, opts)
+	return s.at(tunnelID, certificateID).get(ctx, opts)
 }
 
 // Archive archives a certificate (POST
 // /v1/tunnels/{tunnel_id}/certificates/{certificate_id}/archive).
 func (s *TunnelCertificatesService) Archive(ctx context.Context, tunnelID, certificateID string, opts ...option.RequestOption) (*TunnelCertificate, error) {
-	path, err := tunnelCertificatePath(tunnelID, certificateID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelCertificate](s.client, path).action(ctx, "/archive", nil, opts)
+	return s.at(tunnelID, certificateID).action(ctx, "/archive", nil, opts)
 }
 
 // TunnelCertificateListParams are the parameters of
@@ -163,30 +148,23 @@ func (p TunnelCertificateListParams) listArgs() listArgs {
 // as it goes (GET /v1/tunnels/{tunnel_id}/certificates, cursor scheme).
 // Nothing is sent before the loop starts; an error is yielded once, last.
 func (s *TunnelCertificatesService) List(ctx context.Context, tunnelID string, p TunnelCertificateListParams, opts ...option.RequestOption) iter.Seq2[TunnelCertificate, error] {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return listError[TunnelCertificate](err)
-	}
-	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").list(ctx, p, opts)
+	return s.all(tunnelID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a tunnel's certificates (GET
 // /v1/tunnels/{tunnel_id}/certificates).
 func (s *TunnelCertificatesService) ListPage(ctx context.Context, tunnelID string, p TunnelCertificateListParams, opts ...option.RequestOption) (*Page[TunnelCertificate], error) {
-	path, err := tunnelPath(tunnelID)
-	if err != nil {
-		return nil, err
-	}
-	return tunnelEndpoint[TunnelCertificate](s.client, path+"/certificates").listPage(ctx, p, opts)
+	return s.all(tunnelID).listPage(ctx, p, opts)
 }
 
-// tunnelCertificatePath checks both ids and returns the certificate's
-// path.
-func tunnelCertificatePath(tunnelID, certificateID string) (string, error) {
-	tp, err := tunnelPath(tunnelID)
-	if err != nil {
-		return "", err
-	}
-	seg, err := pathID("certificate_id", certificateID)
-	return tp + "/certificates/" + seg, err
+// all is a tunnel's certificates' endpoint
+// (/v1/tunnels/{tunnel_id}/certificates).
+func (s *TunnelCertificatesService) all(tunnelID string) endpoint[TunnelCertificate] {
+	return tunnelEndpoint[TunnelCertificate](s.client, "/v1/tunnels").id("tunnel_id", tunnelID).sub("/certificates")
+}
+
+// at is one certificate's endpoint
+// (/v1/tunnels/{tunnel_id}/certificates/{certificate_id}).
+func (s *TunnelCertificatesService) at(tunnelID, certificateID string) endpoint[TunnelCertificate] {
+	return s.all(tunnelID).id("certificate_id", certificateID)
 }

@@ -360,32 +360,18 @@ func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
 // checked first (see [UserProfileCreateParams.Validate]); a
 // *ValidationError means nothing was sent.
 func (s *UserProfilesService) Create(ctx context.Context, p UserProfileCreateParams, opts ...option.RequestOption) (*UserProfile, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves a user profile (GET /v1/user_profiles/{user_profile_id}).
 func (s *UserProfilesService) Get(ctx context.Context, userProfileID string, opts ...option.RequestOption) (*UserProfile, error) {
-	path, err := userProfilePath(userProfileID)
-	if err != nil {
-		return nil, err
-	}
-	return profileEndpoint[UserProfile](s.client, path).get(ctx, opts)
+	return s.at(userProfileID).get(ctx, opts)
 }
 
 // Update changes a user profile (POST /v1/user_profiles/{user_profile_id}).
 // The params are checked first (see [UserProfileUpdateParams.Validate]).
 func (s *UserProfilesService) Update(ctx context.Context, userProfileID string, p UserProfileUpdateParams, opts ...option.RequestOption) (*UserProfile, error) {
-	path, err := userProfilePath(userProfileID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return profileEndpoint[UserProfile](s.client, path).post(ctx, p, opts)
+	return s.at(userProfileID).post(ctx, p, opts)
 }
 
 // CreateEnrollmentURL mints a trust-grant enrollment link for a user
@@ -393,11 +379,7 @@ func (s *UserProfilesService) Update(ctx context.Context, userProfileID string, 
 // body). Each call makes a new link with its own expiry, hence Create
 // rather than Get.
 func (s *UserProfilesService) CreateEnrollmentURL(ctx context.Context, userProfileID string, opts ...option.RequestOption) (*UserProfileEnrollmentURL, error) {
-	path, err := userProfilePath(userProfileID)
-	if err != nil {
-		return nil, err
-	}
-	return profileEndpoint[UserProfileEnrollmentURL](s.client, path).action(ctx, "/enrollment_url", nil, opts)
+	return as[UserProfileEnrollmentURL](s.at(userProfileID)).action(ctx, "/enrollment_url", nil, opts)
 }
 
 // UserProfileListOrderBy is the field a user-profile list is sorted by.
@@ -466,17 +448,21 @@ func profileEndpoint[T any](c *Client, path string) endpoint[T] {
 // Nothing is sent before the loop starts; ranging again lists again from
 // p.Page; an error is yielded once, last.
 func (s *UserProfilesService) List(ctx context.Context, p UserProfileListParams, opts ...option.RequestOption) iter.Seq2[UserProfile, error] {
-	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of user profiles (GET /v1/user_profiles).
 // Continue with Page set to the page's *NextPage while it is not nil.
 func (s *UserProfilesService) ListPage(ctx context.Context, p UserProfileListParams, opts ...option.RequestOption) (*Page[UserProfile], error) {
-	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
-// userProfilePath checks a profile id and returns the profile's path.
-func userProfilePath(userProfileID string) (string, error) {
-	seg, err := pathID("user_profile_id", userProfileID)
-	return "/v1/user_profiles/" + seg, err
+// all is the user profiles' endpoint (/v1/user_profiles).
+func (s *UserProfilesService) all() endpoint[UserProfile] {
+	return profileEndpoint[UserProfile](s.client, "/v1/user_profiles")
+}
+
+// at is one user profile's endpoint (/v1/user_profiles/{user_profile_id}).
+func (s *UserProfilesService) at(userProfileID string) endpoint[UserProfile] {
+	return s.all().id("user_profile_id", userProfileID)
 }

@@ -115,52 +115,30 @@ func validateDisplayNameUpdate(u Update[string]) error {
 // (see [VaultCreateParams.Validate]); a *ValidationError means nothing was
 // sent.
 func (s *VaultsService) Create(ctx context.Context, p VaultCreateParams, opts ...option.RequestOption) (*Vault, error) {
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Vault](s.client, "/v1/vaults").post(ctx, p, opts)
+	return s.all().post(ctx, p, opts)
 }
 
 // Get retrieves a vault (GET /v1/vaults/{vault_id}).
 func (s *VaultsService) Get(ctx context.Context, vaultID string, opts ...option.RequestOption) (*Vault, error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Vault](s.client, path).get(ctx, opts)
+	return s.at(vaultID).get(ctx, opts)
 }
 
 // Update changes a vault's name or metadata (POST /v1/vaults/{vault_id}).
 func (s *VaultsService) Update(ctx context.Context, vaultID string, p VaultUpdateParams, opts ...option.RequestOption) (*Vault, error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Vault](s.client, path).post(ctx, p, opts)
+	return s.at(vaultID).post(ctx, p, opts)
 }
 
 // Archive archives a vault (POST /v1/vaults/{vault_id}/archive): the
 // record is kept with ArchivedAt set, its credentials are archived with it
 // and their secrets purged; new sessions naming it fail.
 func (s *VaultsService) Archive(ctx context.Context, vaultID string, opts ...option.RequestOption) (*Vault, error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[Vault](s.client, path).action(ctx, "/archive", nil, opts)
+	return s.at(vaultID).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a vault and its credentials for good (DELETE
 // /v1/vaults/{vault_id}).
 func (s *VaultsService) Delete(ctx context.Context, vaultID string, opts ...option.RequestOption) (*VaultDeleted, error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultDeleted](s.client, path).delete(ctx, opts)
+	return as[VaultDeleted](s.at(vaultID)).delete(ctx, opts)
 }
 
 // VaultListParams are the parameters of [VaultsService.List] and
@@ -186,27 +164,19 @@ func (p VaultListParams) listArgs() listArgs {
 // (GET /v1/vaults, cursor scheme). Nothing is sent before the loop starts;
 // ranging again lists again from p.Page; an error is yielded once, last.
 func (s *VaultsService) List(ctx context.Context, p VaultListParams, opts ...option.RequestOption) iter.Seq2[Vault, error] {
-	return managedEndpoint[Vault](s.client, "/v1/vaults").list(ctx, p, opts)
+	return s.all().list(ctx, p, opts)
 }
 
 // ListPage fetches one page of vaults (GET /v1/vaults). Continue with Page
 // set to the page's *NextPage while it is not nil.
 func (s *VaultsService) ListPage(ctx context.Context, p VaultListParams, opts ...option.RequestOption) (*Page[Vault], error) {
-	return managedEndpoint[Vault](s.client, "/v1/vaults").listPage(ctx, p, opts)
+	return s.all().listPage(ctx, p, opts)
 }
 
-// vaultPath checks a vault id and returns the vault's path.
-func vaultPath(vaultID string) (string, error) {
-	seg, err := pathID("vault_id", vaultID)
-	return "/v1/vaults/" + seg, err
-}
+// all is the vaults' endpoint (/v1/vaults).
+func (s *VaultsService) all() endpoint[Vault] { return managedEndpoint[Vault](s.client, "/v1/vaults") }
 
-// credentialPath checks both ids and returns the credential's path.
-func credentialPath(vaultID, credentialID string) (string, error) {
-	vp, err := vaultPath(vaultID)
-	if err != nil {
-		return "", err
-	}
-	seg, err := pathID("credential_id", credentialID)
-	return vp + "/credentials/" + seg, err
+// at is one vault's endpoint (/v1/vaults/{vault_id}).
+func (s *VaultsService) at(vaultID string) endpoint[Vault] {
+	return s.all().id("vault_id", vaultID)
 }

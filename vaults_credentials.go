@@ -221,69 +221,39 @@ func (p VaultCredentialUpdateParams) validate(now time.Time) error {
 // /v1/vaults/{vault_id}/credentials). A vault holds at most 20, one active
 // per MCP server URL or secret name (the service answers 409 otherwise).
 func (s *VaultCredentialsService) Create(ctx context.Context, vaultID string, p VaultCredentialCreateParams, opts ...option.RequestOption) (*VaultCredential, error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredential](s.client, path+"/credentials").post(ctx, p, opts)
+	return s.all(vaultID).post(ctx, p, opts)
 }
 
 // Get retrieves a credential (GET
 // /v1/vaults/{vault_id}/credentials/{credential_id}).
 func (s *VaultCredentialsService) Get(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredential, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredential](s.client, path).get(ctx, opts)
+	return s.at(vaultID, credentialID).get(ctx, opts)
 }
 
 // Update changes a credential (POST
 // /v1/vaults/{vault_id}/credentials/{credential_id}); changes reach
 // running sessions.
 func (s *VaultCredentialsService) Update(ctx context.Context, vaultID, credentialID string, p VaultCredentialUpdateParams, opts ...option.RequestOption) (*VaultCredential, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.Validate(); err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredential](s.client, path).post(ctx, p, opts)
+	return s.at(vaultID, credentialID).post(ctx, p, opts)
 }
 
 // Archive archives a credential (POST …/credentials/{credential_id}/archive):
 // its secret is purged, the record kept, and its server URL or secret name
 // is free for a new credential.
 func (s *VaultCredentialsService) Archive(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredential, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredential](s.client, path).action(ctx, "/archive", nil, opts)
+	return s.at(vaultID, credentialID).action(ctx, "/archive", nil, opts)
 }
 
 // Delete deletes a credential for good (DELETE
 // /v1/vaults/{vault_id}/credentials/{credential_id}).
 func (s *VaultCredentialsService) Delete(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredentialDeleted, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredentialDeleted](s.client, path).delete(ctx, opts)
+	return as[VaultCredentialDeleted](s.at(vaultID, credentialID)).delete(ctx, opts)
 }
 
 // ValidateMCPOAuth checks an mcp_oauth credential against its MCP server
 // and token endpoint now (POST …/credentials/{credential_id}/mcp_oauth_validate).
 func (s *VaultCredentialsService) ValidateMCPOAuth(ctx context.Context, vaultID, credentialID string, opts ...option.RequestOption) (*VaultCredentialValidation, error) {
-	path, err := credentialPath(vaultID, credentialID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredentialValidation](s.client, path).action(ctx, "/mcp_oauth_validate", nil, opts)
+	return as[VaultCredentialValidation](s.at(vaultID, credentialID)).action(ctx, "/mcp_oauth_validate", nil, opts)
 }
 
 // VaultCredentialListParams are the parameters of
@@ -309,21 +279,13 @@ func (p VaultCredentialListParams) listArgs() listArgs {
 // as it goes (GET /v1/vaults/{vault_id}/credentials, cursor scheme).
 // Nothing is sent before the loop starts; an error is yielded once, last.
 func (s *VaultCredentialsService) List(ctx context.Context, vaultID string, p VaultCredentialListParams, opts ...option.RequestOption) iter.Seq2[VaultCredential, error] {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return listError[VaultCredential](err)
-	}
-	return managedEndpoint[VaultCredential](s.client, path+"/credentials").list(ctx, p, opts)
+	return s.all(vaultID).list(ctx, p, opts)
 }
 
 // ListPage fetches one page of a vault's credentials (GET
 // /v1/vaults/{vault_id}/credentials).
 func (s *VaultCredentialsService) ListPage(ctx context.Context, vaultID string, p VaultCredentialListParams, opts ...option.RequestOption) (*Page[VaultCredential], error) {
-	path, err := vaultPath(vaultID)
-	if err != nil {
-		return nil, err
-	}
-	return managedEndpoint[VaultCredential](s.client, path+"/credentials").listPage(ctx, p, opts)
+	return s.all(vaultID).listPage(ctx, p, opts)
 }
 
 // LogValue prints the params for slog with their secrets redacted (see
@@ -332,3 +294,14 @@ func (p VaultCredentialCreateParams) LogValue() slog.Value { return logRedacted(
 
 // LogValue prints the params for slog with their secrets redacted.
 func (p VaultCredentialUpdateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// all is a vault's credentials' endpoint (/v1/vaults/{vault_id}/credentials).
+func (s *VaultCredentialsService) all(vaultID string) endpoint[VaultCredential] {
+	return managedEndpoint[VaultCredential](s.client, "/v1/vaults").id("vault_id", vaultID).sub("/credentials")
+}
+
+// at is one credential's endpoint
+// (/v1/vaults/{vault_id}/credentials/{credential_id}).
+func (s *VaultCredentialsService) at(vaultID, credentialID string) endpoint[VaultCredential] {
+	return s.all(vaultID).id("credential_id", credentialID)
+}
