@@ -582,6 +582,13 @@ func (p *pkgInfo) methods(b *bytes.Buffer, t *typeInfo) {
 	}
 }
 
+// fieldAccessors are the union methods that return a string field of the
+// variant, or "" for a variant without it.
+var fieldAccessors = map[string]struct{ field, doc, none string }{
+	"EventID":     {"ID", "EventID returns ID, the event's id.", `EventID returns "": the event has no id.`},
+	"processedAt": {"ProcessedAt", "processedAt returns ProcessedAt.", `processedAt returns "": the event has no processed_at.`},
+}
+
 // accessors writes the union's methods that its table's data decides.
 func (p *pkgInfo) accessors(emit func(name, doc, decl string), t *typeInfo, u *union, r string) {
 	for _, m := range u.methods {
@@ -591,21 +598,15 @@ func (p *pkgInfo) accessors(emit func(name, doc, decl string), t *typeInfo, u *u
 				emit(m, fmt.Sprintf("EventType returns %q, the wire type.", w[0]),
 					fmt.Sprintf("(%s) EventType() string { return %q }", t.name, w[0]))
 			}
-		case "EventID":
-			if t.hasStringField("ID") {
-				emit(m, "EventID returns ID, the event's id.",
-					fmt.Sprintf("(%s %s) EventID() string { return %s.ID }", r, t.name, r))
-			} else {
-				emit(m, "EventID returns \"\": the event has no id.",
-					fmt.Sprintf("(%s) EventID() string { return \"\" }", t.name))
+		default:
+			a, ok := fieldAccessors[m]
+			if !ok {
+				continue
 			}
-		case "processedAt":
-			if t.hasStringField("ProcessedAt") {
-				emit(m, "processedAt returns ProcessedAt.",
-					fmt.Sprintf("(%s %s) processedAt() string { return %s.ProcessedAt }", r, t.name, r))
+			if t.hasStringField(a.field) {
+				emit(m, a.doc, fmt.Sprintf("(%s %s) %s() string { return %s.%s }", r, t.name, m, r, a.field))
 			} else {
-				emit(m, "processedAt returns \"\": the event has no processed_at.",
-					fmt.Sprintf("(%s) processedAt() string { return \"\" }", t.name))
+				emit(m, a.none, fmt.Sprintf("(%s) %s() string { return \"\" }", t.name, m))
 			}
 		}
 	}
