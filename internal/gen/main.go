@@ -113,6 +113,7 @@ type directive struct {
 
 type union struct {
 	iface   string
+	doc     string // the interface's doc comment, which lists its variants
 	marker  string
 	methods []string // the interface's other methods
 	unknown string
@@ -190,6 +191,9 @@ func (p *pkgInfo) collectTypes(f *ast.File, base string) error {
 			p.types[t.name] = t
 			if it, ok := ts.Type.(*ast.InterfaceType); ok {
 				p.collectInterface(t.name, it)
+				if u := p.unions[t.name]; u != nil {
+					u.doc = doc.Text()
+				}
 			}
 		}
 	}
@@ -440,6 +444,9 @@ func (p *pkgInfo) addDirectiveVariants(name string, decl *ast.GenDecl, fset *tok
 
 // generate returns the generated files by name.
 func (p *pkgInfo) generate() (map[string][]byte, error) {
+	if err := p.checkDocs(); err != nil {
+		return nil, err
+	}
 	byFamily := map[string][]*typeInfo{}
 	for _, t := range p.types {
 		if len(t.variantOf) > 0 || len(t.unknownOf) > 0 || t.directive != nil {
@@ -634,6 +641,24 @@ func (t *typeInfo) field(name string) ast.Expr {
 				return f.Type
 			}
 		}
+	}
+	return nil
+}
+
+// checkDocs fails when a union's doc does not link one of its exported
+// variants ([Name]): a variant added to a table is added to the doc too.
+func (p *pkgInfo) checkDocs() error {
+	var missing []string
+	for _, t := range p.types {
+		for _, u := range append(slices.Clone(t.variantOf), t.unknownOf...) {
+			if ast.IsExported(t.name) && u.unknown != "" && !strings.Contains(u.doc, "["+t.name+"]") {
+				missing = append(missing, u.iface+": "+t.name)
+			}
+		}
+	}
+	if len(missing) > 0 {
+		sort.Strings(missing)
+		return fmt.Errorf("a union's doc does not link these variants ([Name]):\n\t%s", strings.Join(missing, "\n\t"))
 	}
 	return nil
 }

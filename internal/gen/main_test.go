@@ -80,6 +80,7 @@ func TestErrors(t *testing.T) {
 		{"generic", "package p\n\n//mms:json\ntype T[X any] struct{}\n", "generic"},
 		{"wire on a variant", `package p
 
+// A U is a [T]; [UnknownU] keeps any other.
 type U interface{ isU() }
 
 var u = codec.NewUnion[U]("U", UnknownU{}).Add("t", T{})
@@ -97,6 +98,19 @@ var u = codec.NewUnion[U]("U", UnknownU{}).Add("t", other.T{}).Add("x", X{})
 
 type UnknownU struct{}
 `, "variant X of U is not a type of the package"},
+		{"variant missing from the union's doc", `package p
+
+// A U is a [T].
+type U interface{ isU() }
+
+var u = codec.NewUnion[U]("U", UnknownU{}).Add("t", T{}).Add("v", V{})
+
+type T struct{}
+
+type V struct{}
+
+type UnknownU struct{}
+`, "U: UnknownU\n\tU: V"},
 		{"variants of no union", "package p\n\n//mms:variants Nope\nvar v = []any{}\n", "not a union interface"},
 	}
 	for _, c := range cases {

@@ -2,7 +2,8 @@ package shapes
 
 import "encoding/json"
 
-// A Shape is a circle, a square or a polygon.
+// A Shape is a [Circle], a [Square] or a [Polygon]; [UnknownShape] keeps
+// any other.
 type Shape interface {
 	json.Marshaler
 	EventType() string
