@@ -100,6 +100,7 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	if err := config.Apply(cfg, append(envHeaders, opts...)); err != nil {
 		return nil, err
 	}
+	cfg.Observer = guardObserver(cfg.Observer, cfg.Logger)
 	if cfg.MetadataInto != nil {
 		// A client's calls run concurrently: one destination shared by all
 		// of them would be a data race, so this option only works per call.
@@ -233,6 +234,7 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 	if err := config.Apply(cfg, opts); err != nil {
 		return call{err: err}
 	}
+	cfg.Observer = guardObserver(cfg.Observer, cfg.Logger)
 	if cfg.Federation != nil || cfg.Profile != "" {
 		return call{err: errors.New("mms: option.WithFederation and option.WithProfile are client options: the client's calls share the token they give; pass them to NewClient")}
 	}

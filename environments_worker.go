@@ -10,6 +10,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	mrand "math/rand/v2"
 	"os"
 	"sync"
@@ -39,14 +40,79 @@ type WorkerParams struct {
 	// timeouts. ResultTimeout defaults to as long as the worker holds the
 	// work item's lease.
 	Session SessionRunParams
+	// Backoff is how long the worker waits after a round of its loop
+	// that made no progress; see [WorkerBackoff].
+	Backoff WorkerBackoff
 	// OnStep, when set, sees every step of every session run, with the
 	// work item it belongs to (for logging). It is called from the
-	// session's goroutine.
+	// session's goroutine. A panic in it is contained: it ends that
+	// session's run, which is reported to OnError with a
+	// *[ToolPanicError] (Hook "OnStep"); the worker and its other
+	// sessions go on.
 	OnStep func(w *Work, step SessionRunStep)
 	// OnError, when set, is told of failures the worker survives: a poll
-	// that failed and will be retried, a session run that ended with an
-	// error, a lease that was lost.
+	// or an ack that failed and will be retried, a session run that ended
+	// with an error, a lease that was lost. It is called from the
+	// worker's goroutines, possibly several at once. A panic in it is
+	// contained and logged (the client's option.WithLogger, else
+	// slog.Default) as a *[ToolPanicError] with Hook "OnError".
 	OnError func(w *Work, err error)
+}
+
+// WorkerBackoff is the worker's backoff: the wait after a round of its
+// loop that made no progress, so that a failing or misbehaving queue is
+// not polled in a tight loop. Such a round is a poll that failed, a poll
+// answered empty in less than half of PollWait (a queue that does not
+// hold polls for block_ms), or an item whose ack failed. After the n-th
+// such round in a row the worker waits a random time in [d/2, d), where
+// d = Min·2^(n-1) capped at Max; after an empty poll d is also capped at
+// PollWait, and the time the poll took counts toward the wait. An
+// acknowledged item, or an empty poll the queue held for at least half of
+// PollWait, resets n.
+type WorkerBackoff struct {
+	// Min is the first wait (default 100 ms).
+	Min time.Duration
+	// Max caps the wait (default 30 s).
+	Max time.Duration
+}
+
+// The backoff's defaults.
+const (
+	defaultWorkerBackoffMin = 100 * time.Millisecond
+	defaultWorkerBackoffMax = 30 * time.Second
+)
+
+// Validate reports a negative bound, or a Max below Min when both are
+// set.
+func (b WorkerBackoff) Validate() error {
+	switch {
+	case b.Min < 0:
+		return invalid("Backoff.Min", "must not be negative, got %v", b.Min)
+	case b.Max < 0:
+		return invalid("Backoff.Max", "must not be negative, got %v", b.Max)
+	case b.Min > 0 && b.Max > 0 && b.Max < b.Min:
+		return invalid("Backoff.Max", "must not be below Backoff.Min (%v), got %v", b.Min, b.Max)
+	}
+	return nil
+}
+
+func (b WorkerBackoff) withDefaults() WorkerBackoff {
+	if b.Min == 0 {
+		b.Min = defaultWorkerBackoffMin
+		if b.Max > 0 {
+			b.Min = min(b.Min, b.Max)
+		}
+	}
+	if b.Max == 0 {
+		b.Max = max(defaultWorkerBackoffMax, b.Min)
+	}
+	return b
+}
+
+// wait is the wait after the n-th unproductive round in a row, capped at
+// limit as well as Max.
+func (b WorkerBackoff) wait(n int, limit time.Duration) time.Duration {
+	return backoffDelay(n, b.Min, min(b.Max, max(limit, b.Min)))
 }
 
 // The worker's defaults.
@@ -60,8 +126,8 @@ const (
 	leaseShare = 3
 )
 
-// Validate reports the first rule the params break: a negative bound, or
-// session params that do not validate.
+// Validate reports the first rule the params break: a negative bound, a
+// backoff that does not validate, or session params that do not validate.
 func (p WorkerParams) Validate() error {
 	switch {
 	case p.MaxSessions < 0:
@@ -70,6 +136,9 @@ func (p WorkerParams) Validate() error {
 		return invalid("PollWait", "must not be negative, got %v", p.PollWait)
 	case p.Lease < 0 || (p.Lease > 0 && p.Lease < time.Second):
 		return invalid("Lease", "must be at least 1s (or 0 for the service's), got %v", p.Lease)
+	}
+	if err := p.Backoff.Validate(); err != nil {
+		return err
 	}
 	return p.Session.Validate()
 }
@@ -86,8 +155,9 @@ func (p WorkerParams) Validate() error {
 //
 // Serve returns nil once ctx has ended and the sessions it was running
 // have stopped, and an error when the queue cannot be served (an unknown
-// or cloud environment, a refused credential). Polls that fail otherwise
-// are retried with backoff.
+// or cloud environment, a refused credential). Polls and acks that fail
+// otherwise are retried, and a queue that answers empty polls at once is
+// polled less and less often: see [WorkerBackoff].
 func (s *EnvironmentWorkService) Serve(ctx context.Context, environmentID string, p WorkerParams, opts ...option.RequestOption) error {
 	if _, err := pathID("environment_id", environmentID); err != nil {
 		return err
@@ -104,52 +174,50 @@ func (s *EnvironmentWorkService) Serve(ctx context.Context, environmentID string
 	if p.PollWait == 0 {
 		p.PollWait = defaultPollWait
 	}
-	w := &worker{svc: s, env: environmentID, p: p, opts: opts, slots: make(chan struct{}, p.MaxSessions)}
+	p.Backoff = p.Backoff.withDefaults()
+	cl := s.client.newCall(opts)
+	if cl.err != nil {
+		return cl.err
+	}
+	w := &worker{svc: s, env: environmentID, p: p, opts: opts, logger: cl.cfg.Logger, slots: make(chan struct{}, p.MaxSessions)}
 	defer w.wg.Wait()
 	return w.serve(ctx)
 }
 
 // worker is one Serve call.
 type worker struct {
-	svc   *EnvironmentWorkService
-	env   string
-	p     WorkerParams
-	opts  []option.RequestOption
-	slots chan struct{}
-	wg    sync.WaitGroup
+	svc    *EnvironmentWorkService
+	env    string
+	p      WorkerParams
+	opts   []option.RequestOption
+	logger *slog.Logger // where a panic of OnError goes
+	slots  chan struct{}
+	wg     sync.WaitGroup
 }
 
 func (w *worker) serve(ctx context.Context) error {
-	failures := 0
+	idle := 0 // rounds in a row that made no progress
 	for {
 		select { // a free slot before taking work
 		case w.slots <- struct{}{}:
 		case <-ctx.Done():
 			return nil
 		}
-		block := int(w.p.PollWait / time.Millisecond)
-		work, err := w.svc.Poll(ctx, w.env, EnvironmentWorkPollParams{BlockMS: &block, WorkerID: w.p.WorkerID}, w.opts...)
-		if err != nil || work == nil {
+		work, wait, err := w.take(ctx, &idle)
+		if work == nil {
 			<-w.slots
 		}
 		switch {
 		case ctx.Err() != nil:
 			return nil
 		case err != nil:
-			var apiErr *Error
-			if errors.As(err, &apiErr) && isFinalStatus(apiErr.StatusCode) {
-				return fmt.Errorf("mms: serving environment %s: %w", w.env, err)
-			}
-			w.report(nil, err)
-			failures++
-			if sleepCtx(ctx, backoffDelay(failures, time.Second, 30*time.Second)) != nil {
+			return err
+		case work == nil:
+			if wait > 0 && sleepCtx(ctx, wait) != nil {
 				return nil
 			}
 			continue
-		case work == nil:
-			continue
 		}
-		failures = 0
 		w.wg.Add(1)
 		go func() {
 			defer w.wg.Done()
@@ -159,14 +227,52 @@ func (w *worker) serve(ctx context.Context) error {
 	}
 }
 
-// handle acknowledges a work item, runs it, and stops it.
-func (w *worker) handle(ctx context.Context, work *Work) {
+// take polls for a work item and acknowledges it. It returns the item, or
+// none and the wait before the next poll (the backoff; idle counts the
+// rounds in a row that took nothing), or an error when the queue cannot be
+// served.
+func (w *worker) take(ctx context.Context, idle *int) (*Work, time.Duration, error) {
+	block := int(w.p.PollWait / time.Millisecond)
+	began := time.Now()
+	work, err := w.svc.Poll(ctx, w.env, EnvironmentWorkPollParams{BlockMS: &block, WorkerID: w.p.WorkerID}, w.opts...)
+	if ctx.Err() != nil {
+		return nil, 0, nil
+	}
+	if err != nil {
+		var apiErr *Error
+		var verr *ValidationError
+		if errors.As(err, &verr) || errors.As(err, &apiErr) && isFinalStatus(apiErr.StatusCode) {
+			// Refused params (a PollWait not below the request timeout)
+			// are refused again on every poll.
+			return nil, 0, fmt.Errorf("mms: serving environment %s: %w", w.env, err)
+		}
+		w.report(nil, err)
+		*idle++
+		return nil, w.p.Backoff.wait(*idle, w.p.Backoff.Max), nil
+	}
+	if work == nil {
+		took := time.Since(began)
+		if took >= w.p.PollWait/2 {
+			*idle = 0 // the queue held the poll: it is well
+			return nil, 0, nil
+		}
+		*idle++
+		return nil, max(0, w.p.Backoff.wait(*idle, w.p.PollWait)-took), nil
+	}
 	acked, err := w.svc.Ack(ctx, w.env, work.ID, w.opts...)
 	if err != nil {
-		w.report(work, fmt.Errorf("mms: acknowledging work %s: %w", work.ID, err))
-		return
+		if ctx.Err() == nil {
+			w.report(work, fmt.Errorf("mms: acknowledging work %s: %w", work.ID, err))
+		}
+		*idle++
+		return nil, w.p.Backoff.wait(*idle, w.p.Backoff.Max), nil
 	}
-	work = acked
+	*idle = 0
+	return acked, 0, nil
+}
+
+// handle runs an acknowledged work item and stops it.
+func (w *worker) handle(ctx context.Context, work *Work) {
 	if sess, ok := work.Data.(WorkSession); ok {
 		w.runSession(ctx, work, sess.ID)
 	}
@@ -209,7 +315,11 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 			return
 		}
 		if w.p.OnStep != nil {
-			w.p.OnStep(work, step)
+			if err := callHook("OnStep", func() { w.p.OnStep(work, step) }); err != nil {
+				// Leaving the loop ends the run; the item is stopped.
+				w.report(work, fmt.Errorf("mms: running session %s: %w", sessionID, err))
+				return
+			}
 		}
 	}
 }
@@ -261,9 +371,14 @@ func (w *worker) heartbeat(ctx context.Context, stop context.CancelFunc, work *W
 	}
 }
 
+// report tells OnError of err. A panic in OnError has nowhere else to go
+// but the log.
 func (w *worker) report(work *Work, err error) {
-	if w.p.OnError != nil {
-		w.p.OnError(work, err)
+	if w.p.OnError == nil {
+		return
+	}
+	if perr := callHook("OnError", func() { w.p.OnError(work, err) }); perr != nil {
+		logHookPanic(w.logger, perr)
 	}
 }
 

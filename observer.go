@@ -6,6 +6,9 @@ package mms
 
 import (
 	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
 
 	"github.com/mms-sdk/mms-go/observe"
 )
@@ -38,6 +41,81 @@ func endOp(o observe.Operation, err error) {
 	if o != nil {
 		o.End(err)
 	}
+}
+
+// guardObserver wraps obs so that a panic in it, or in an Operation it
+// returned, is contained instead of ending the process (the SDK calls
+// observers on goroutines of its own: tool runs, the session runner, the
+// worker): the panic is logged on logger as a *ToolPanicError (Hook
+// "observer") and the operation is observed no further. A guarded
+// observer is unwrapped first, so that a call's own logger or observer
+// takes over.
+func guardObserver(obs observe.Observer, logger *slog.Logger) observe.Observer {
+	if g, ok := obs.(*guardedObserver); ok {
+		obs = g.obs
+	}
+	if obs == nil {
+		return nil
+	}
+	return &guardedObserver{obs: obs, logger: logger}
+}
+
+type guardedObserver struct {
+	obs    observe.Observer
+	logger *slog.Logger
+}
+
+func (g *guardedObserver) Start(ctx context.Context, op observe.Op) (context.Context, observe.Operation) {
+	octx, o := ctx, observe.Operation(nil)
+	if err := callHook("observer", func() { octx, o = g.obs.Start(ctx, op) }); err != nil {
+		logHookPanic(g.logger, err)
+		return ctx, observe.Nop{}
+	}
+	if octx == nil {
+		octx = ctx
+	}
+	if o == nil {
+		o = observe.Nop{}
+	}
+	return octx, &guardedOp{op: o, logger: g.logger}
+}
+
+// guardedOp is an Operation whose panics are contained; after one it
+// passes nothing on.
+type guardedOp struct {
+	op     observe.Operation
+	logger *slog.Logger
+	off    atomic.Bool
+}
+
+func (g *guardedOp) Attempt(a observe.Attempt) { g.call(func() { g.op.Attempt(a) }) }
+func (g *guardedOp) Event(name string)         { g.call(func() { g.op.Event(name) }) }
+func (g *guardedOp) Result(r observe.Result)   { g.call(func() { g.op.Result(r) }) }
+func (g *guardedOp) End(err error)             { g.call(func() { g.op.End(err) }) }
+
+func (g *guardedOp) call(f func()) {
+	if g.off.Load() {
+		return
+	}
+	if err := callHook("observer", f); err != nil {
+		g.off.Store(true)
+		logHookPanic(g.logger, err)
+	}
+}
+
+// logHookPanic logs a hook's contained panic that has no caller to be
+// returned to (an observer's, the worker's OnError): on logger, or
+// slog.Default when the program set none, at error level with the stack.
+func logHookPanic(logger *slog.Logger, err error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	attrs := []slog.Attr{slog.String("error", err.Error())}
+	var pe *ToolPanicError
+	if errors.As(err, &pe) {
+		attrs = append(attrs, slog.String("stack", string(pe.Stack)))
+	}
+	logger.LogAttrs(context.Background(), slog.LevelError, "mms: a hook panicked; the SDK contained the panic", attrs...)
 }
 
 // chatOp describes a Messages call.

@@ -481,12 +481,12 @@ func (r *sessionRun) execute(ctx context.Context, c *runCall) runDone {
 	step := SessionRunStep{Event: c.ev}
 	switch ev := c.ev.(type) {
 	case AgentCustomToolUseEvent:
-		out, err = runTool(tctx, func(ctx context.Context) (string, error) { return r.p.Tools[ev.Name](ctx, ev) })
+		out, err = runTool(tctx, "", func(ctx context.Context) (string, error) { return r.p.Tools[ev.Name](ctx, ev) })
 		out, step.IsError = toolOutput(out, err)
 		result = UserCustomToolResultEventParams{CustomToolUseID: ev.ID, Content: []SessionContentBlock{TextBlock{Text: out}}, IsError: step.IsError}
 		step.Kind = StepToolResult
 	case AgentToolUseEvent:
-		out, err = runTool(tctx, func(ctx context.Context) (string, error) { return r.p.Sandbox(ctx, ev) })
+		out, err = runTool(tctx, "", func(ctx context.Context) (string, error) { return r.p.Sandbox(ctx, ev) })
 		out, step.IsError = toolOutput(out, err)
 		result = UserToolResultEventParams{ToolUseID: ev.ID, Content: []SessionContentBlock{TextBlock{Text: out}}, IsError: step.IsError}
 		step.Kind = StepSandboxResult
@@ -498,7 +498,7 @@ func (r *sessionRun) execute(ctx context.Context, c *runCall) runDone {
 // decide asks Confirm and posts the decision.
 func (r *sessionRun) decide(ctx context.Context, c *runCall) runDone {
 	var d ToolDecision
-	_, err := runTool(ctx, func(ctx context.Context) (string, error) {
+	_, err := runTool(ctx, "Confirm", func(ctx context.Context) (string, error) {
 		var err error
 		d, err = r.p.Confirm(ctx, c.ev)
 		return "", err

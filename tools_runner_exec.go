@@ -81,7 +81,7 @@ func (r *ToolRunner) runCalls(ctx context.Context, tools map[string]RunnableTool
 			tctx, cancel := context.WithTimeout(octx, timeout)
 			defer cancel()
 			tool := tools[c.Use.Name]
-			content, err := runTool(tctx, func(ctx context.Context) (ContentBlocks, error) {
+			content, err := runTool(tctx, "", func(ctx context.Context) (ContentBlocks, error) {
 				return tool.Run(ctx, c.Use.Input)
 			})
 			if op != nil {
