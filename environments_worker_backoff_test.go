@@ -242,18 +242,6 @@ func TestWorkerContainsOnErrorPanic(t *testing.T) {
 	}
 }
 
-// lockedWriter serializes writes to a buffer read by the test.
-type lockedWriter struct {
-	mu *sync.Mutex
-	b  *bytes.Buffer
-}
-
-func (w lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
 // waitQueueDrained waits until every work item of env is stopped.
 func waitQueueDrained(t *testing.T, c *mms.Client, env string) {
 	t.Helper()

@@ -422,3 +422,31 @@ func TestSessionRunnerIdleTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestSessionRunnerConfirmPanicDenies: a panic in Confirm is contained as a
+// *ToolPanicError naming the hook, and the call is denied, never run.
+func TestSessionRunnerConfirmPanicDenies(t *testing.T) {
+	_, c, id := newSimSession(t, askTools())
+	send(t, c, id, mms.NewUserMessageEvent("bash and read"))
+	ran := false
+	confirmations := 0
+	for step, err := range c.Sessions.Run(context.Background(), id, mms.SessionRunParams{
+		Tools:   map[string]mms.SessionToolFunc{"weather": func(context.Context, mms.AgentCustomToolUseEvent) (string, error) { return "sunny", nil }},
+		Sandbox: func(context.Context, mms.AgentToolUseEvent) (string, error) { ran = true; return "ok", nil },
+		Confirm: func(context.Context, mms.SessionEvent) (mms.ToolDecision, error) { panic("a bug in Confirm") },
+	}) {
+		require.NoError(t, err)
+		if step.Kind != mms.StepConfirmation {
+			continue
+		}
+		confirmations++
+		var pe *mms.ToolPanicError
+		if step.Decision.Allow || !errors.As(step.Err, &pe) || pe.Hook != "Confirm" ||
+			!strings.Contains(step.Decision.DenyMessage, "the Confirm hook panicked: a bug in Confirm") {
+			t.Errorf("confirmation step %+v (err %v): want a denial for Confirm's panic", step, step.Err)
+		}
+	}
+	if confirmations == 0 || ran {
+		t.Errorf("%d confirmations, sandbox ran %v: want denials and no run", confirmations, ran)
+	}
+}

@@ -16,7 +16,10 @@ import (
 )
 
 // Observer watches a client's operations. Its methods are called from
-// many goroutines at once.
+// many goroutines at once, some of them the client's own (tool runs, the
+// session runner, the environment worker): a panic in an Observer or an
+// Operation is contained by the client, which logs it (option.WithLogger,
+// else slog.Default) and passes that operation nothing more.
 type Observer interface {
 	// Start begins one logical operation. The returned context is the
 	// operation's: the client runs the operation's HTTP attempts and any
