@@ -54,7 +54,8 @@ type WorkerParams struct {
 	// or an ack that failed and will be retried, a session run that ended
 	// with an error, a lease that was lost. It is called from the
 	// worker's goroutines, possibly several at once. A panic in it is
-	// contained and logged (the client's option.WithLogger, else
+	// contained and logged (option.WithLogger of the client or of
+	// Serve's options, else
 	// slog.Default) as a *[ToolPanicError] with Hook "OnError".
 	OnError func(w *Work, err error)
 }
@@ -66,13 +67,15 @@ type WorkerParams struct {
 // hold polls for block_ms), or an item whose ack failed. After the n-th
 // such round in a row the worker waits a random time in [d/2, d), where
 // d = Min·2^(n-1) capped at Max; after an empty poll d is also capped at
-// PollWait, and the time the poll took counts toward the wait. An
+// PollWait (but not below Min), and the time the poll took counts toward
+// the wait. An
 // acknowledged item, or an empty poll the queue held for at least half of
 // PollWait, resets n.
 type WorkerBackoff struct {
-	// Min is the first wait (default 100 ms).
+	// Min is the first wait (default 100 ms, or Max when that is
+	// shorter).
 	Min time.Duration
-	// Max caps the wait (default 30 s).
+	// Max caps the wait (default 30 s, or Min when that is longer).
 	Max time.Duration
 }
 
