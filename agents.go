@@ -12,6 +12,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -184,7 +185,7 @@ type AgentMCPServer struct {
 	// Name identifies the server among the agent's; an mcp_toolset names
 	// it. Required, unique.
 	Name string `json:"name"`
-	// URL is the server's endpoint. Required.
+	// URL is the server's endpoint, at most 2,048 characters. Required.
 	URL string `json:"url,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
@@ -215,9 +216,10 @@ type AgentSkill struct {
 	// Type is custom (a skill created with [SkillsService.Create]) or
 	// vendor (built in).
 	Type SkillSource `json:"type"`
-	// SkillID identifies the skill. Required.
+	// SkillID identifies the skill, 1 to 64 characters. Required.
 	SkillID string `json:"skill_id"`
-	// Version pins a version; nil in params means the latest.
+	// Version pins a version; nil in params means the latest. When set
+	// in params it must not be empty.
 	Version *string `json:"version,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
@@ -255,12 +257,12 @@ var rosterEntryUnion = codec.NewUnion[RosterEntry]("RosterEntry", UnknownRosterE
 	})
 
 // RosterAgentID names an agent of the roster by id alone (its latest
-// version); it is sent as a bare string.
+// version), 1 to 128 characters; it is sent as a bare string.
 type RosterAgentID string
 
 // RosterAgent is an agent of the roster (the wire type "agent").
 type RosterAgent struct {
-	// ID is the agent's id. Required.
+	// ID is the agent's id, at most 128 characters. Required.
 	ID string `json:"id"`
 	// Version pins the agent's version; nil means the latest (records
 	// always carry it).
@@ -299,11 +301,11 @@ func (id RosterAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(stri
 //
 //mms:json
 type AgentCreateParams struct {
-	// Name is the agent's name. Required.
+	// Name is the agent's name, 1 to 256 characters. Required.
 	Name string `json:"name"`
 	// Model is the model, e.g. mms.AgentModel("model-id"). Required.
 	Model ModelConfigParams `json:"model"`
-	// Description says what the agent does.
+	// Description says what the agent does, at most 2,048 characters.
 	Description string `json:"description,omitzero"`
 	// System is the system prompt; at most 100,000 characters.
 	System string `json:"system,omitzero"`
@@ -312,9 +314,11 @@ type AgentCreateParams struct {
 	// MCPServers are at most 20 servers with unique names, each named by
 	// an mcp_toolset of Tools.
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
-	// Skills are the skills the agent may use.
+	// Skills are the skills the agent may use (skill ids of 1 to 64
+	// characters, versions not empty).
 	Skills []AgentSkill `json:"skills,omitzero"`
-	// Multiagent makes the agent a coordinator; nil sends none.
+	// Multiagent makes the agent a coordinator (agent ids of at most 128
+	// characters); nil sends none.
 	Multiagent *AgentMultiagent `json:"multiagent,omitzero"`
 	// Metadata is at most 16 pairs, keys of at most 64 characters, values
 	// of at most 512.
@@ -330,10 +334,11 @@ type AgentUpdateParams struct {
 	// Version, when not 0, makes the update conditional: it fails unless
 	// the agent's current version is Version.
 	Version int `json:"version,omitzero"`
-	// Name replaces the name; it cannot be cleared.
+	// Name replaces the name (at most 256 characters); it cannot be
+	// cleared.
 	Name string `json:"name,omitzero"`
-	// Description and System replace or clear the description and the
-	// system prompt.
+	// Description and System replace or clear the description (at most
+	// 2,048 characters) and the system prompt (at most 100,000).
 	Description Update[string] `json:"description,omitzero"`
 	System      Update[string] `json:"system,omitzero"`
 	// Model replaces the model; it cannot be cleared.
@@ -348,35 +353,42 @@ type AgentUpdateParams struct {
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
 
-// Limits of an agent's create and update bodies. The service documents the
-// tool, server and metadata limits, a system prompt of at most 100,000
-// characters (for a session's override) and MCP server names of 1 to 255
-// characters; it gives no length limit for an agent's name or description,
-// so the SDK checks only that the name is not empty.
+// Limits of an agent's create and update bodies, shared with the fake
+// (internal/wire/limits.go): the schema's lengths, counted in characters.
 const (
-	maxAgentSystemLen     = 100_000
-	maxAgentMCPServers    = 20
-	maxAgentMCPServerName = 255
+	maxAgentSystemLen     = wire.MaxAgentSystemLen
+	maxAgentMCPServers    = wire.MaxAgentMCPServers
+	maxAgentMCPServerName = wire.MaxAgentMCPServerName
 )
 
-// Validate reports the first rule the params break: a missing name or
-// model, a system prompt over 100,000 characters, more than 128 tools, a
-// bad custom tool (name 1–128 of [a-zA-Z0-9_-], description 1–4096, an
-// object input schema), more than 20 MCP servers, a server without URL or
-// with a name not of 1–255 characters, a name used twice or not named by an mcp_toolset,
-// a toolset naming no server, or metadata past 16 pairs, 64-character
-// keys or 512-character values.
+// Validate reports the first rule the params break: a name not of 1–256
+// characters, a missing model, a description over 2,048 characters, a
+// system prompt over 100,000, more than 128 tools, a bad custom tool (name
+// 1–128 of [a-zA-Z0-9_-], description 1–1,024, an object input schema), an
+// mcp_toolset config name not of 1–128 characters, more than 20 MCP
+// servers, a server without URL, with a URL over 2,048 characters or with
+// a name not of 1–255 characters, a name used twice or not named by an
+// mcp_toolset, a toolset naming no server, a skill id not of 1–64
+// characters or an empty skill version, a roster agent id not of 1–128
+// characters, or metadata past 16 pairs, 64-character keys or
+// 512-character values.
 func (p AgentCreateParams) Validate() error {
-	if p.Name == "" {
-		return invalid("name", "must not be empty")
+	if err := validateLength("name", p.Name, 1, wire.MaxAgentNameLen); err != nil {
+		return err
 	}
 	if p.Model.ID == "" {
 		return invalid("model.id", "is required")
+	}
+	if err := validateLength("description", p.Description, 0, wire.MaxAgentDescriptionLen); err != nil {
+		return err
 	}
 	if err := validateLength("system", p.System, 0, maxAgentSystemLen); err != nil {
 		return err
 	}
 	if err := validateAgentTools(p.Tools, p.MCPServers); err != nil {
+		return err
+	}
+	if err := validateSkills("skills", p.Skills); err != nil {
 		return err
 	}
 	if err := validateRoster(p.Multiagent); err != nil {
@@ -387,15 +399,25 @@ func (p AgentCreateParams) Validate() error {
 
 // Validate reports the first rule the params break, as
 // [AgentCreateParams.Validate] does for the fields sent: a version below 0,
-// a model without id, a system prompt too long, and, when the update sets both, tools and
-// MCP servers that do not match. A server list sent alone is checked
-// against nothing: the agent's toolsets are the service's to compare.
+// a name over 256 characters, a model without id, a description or system
+// prompt too long, bad tools, servers, skills or roster, and, when the
+// update sets both, tools and MCP servers that do not match. A server list
+// sent alone is checked against nothing: the agent's toolsets are the
+// service's to compare.
 func (p AgentUpdateParams) Validate() error {
 	if p.Version < 0 {
 		return invalid("version", "must be at least 1 when set, got %d", p.Version)
 	}
+	if err := validateLength("name", p.Name, 0, wire.MaxAgentNameLen); err != nil {
+		return err
+	}
 	if p.Model != (ModelConfigParams{}) && p.Model.ID == "" {
 		return invalid("model.id", "is required when model is set")
+	}
+	if v, ok := p.Description.Value(); ok {
+		if err := validateLength("description", v, 0, wire.MaxAgentDescriptionLen); err != nil {
+			return err
+		}
 	}
 	if v, ok := p.System.Value(); ok {
 		if err := validateLength("system", v, 0, maxAgentSystemLen); err != nil {
@@ -412,6 +434,11 @@ func (p AgentUpdateParams) Validate() error {
 	}
 	if setTools && setServers {
 		if err := validateServerRefs(tools, servers); err != nil {
+			return err
+		}
+	}
+	if skills, ok := p.Skills.Value(); ok {
+		if err := validateSkills("skills", skills); err != nil {
 			return err
 		}
 	}
@@ -465,6 +492,8 @@ func validateMCPServers(servers []AgentMCPServer) error {
 			return validateLength(path+".name", s.Name, 1, maxAgentMCPServerName)
 		case s.URL == "":
 			return invalid(path+".url", "is required")
+		case utf8.RuneCountInString(s.URL) > wire.MaxAgentMCPServerURLLen:
+			return validateLength(path+".url", s.URL, 1, wire.MaxAgentMCPServerURLLen)
 		case seen[s.Name]:
 			return invalid(path+".name", "must be unique, %q is used twice", s.Name)
 		}
@@ -504,7 +533,23 @@ func hasServer(servers []AgentMCPServer, name string) bool {
 	return false
 }
 
-// validateRoster checks the roster's required ids and models.
+// validateSkills checks each skill's id (1–64 characters) and, when set,
+// its version (not empty).
+func validateSkills(path string, skills []AgentSkill) error {
+	for i, s := range skills {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if err := validateLength(p+".skill_id", s.SkillID, 1, wire.MaxSkillIDLen); err != nil {
+			return err
+		}
+		if s.Version != nil && *s.Version == "" {
+			return invalid(p+".version", "must not be empty when set (nil means the latest)")
+		}
+	}
+	return nil
+}
+
+// validateRoster checks the roster's required ids (at most 128
+// characters) and models.
 func validateRoster(m *AgentMultiagent) error {
 	if m == nil {
 		return nil
@@ -515,12 +560,15 @@ func validateRoster(m *AgentMultiagent) error {
 		case nil:
 			return invalid(path, "must not be nil")
 		case RosterAgentID:
-			if e == "" {
-				return invalid(path, "must not be empty")
+			if err := validateLength(path, string(e), 1, wire.MaxAgentIDLen); err != nil {
+				return err
 			}
 		case RosterAgent:
 			if e.ID == "" {
 				return invalid(path+".id", "is required")
+			}
+			if err := validateLength(path+".id", e.ID, 1, wire.MaxAgentIDLen); err != nil {
+				return err
 			}
 			if e.Version != nil && *e.Version < 1 {
 				return invalid(path+".version", "must be at least 1, got %d", *e.Version)

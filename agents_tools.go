@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // The tools of an agent: the toolsets and custom tools of Agent.Tools, the
@@ -59,8 +60,8 @@ type AgentMCPToolset struct {
 type AgentCustomTool struct {
 	// Name is 1 to 128 characters from [a-zA-Z0-9_-].
 	Name string `json:"name"`
-	// Description tells the model what the tool does; 1 to 4096
-	// characters.
+	// Description tells the model what the tool does; 1 to 1,024
+	// characters (the schema's bound; the spec's table says 4,096).
 	Description string `json:"description"`
 	// InputSchema is the JSON Schema of the tool's input; its "type" must
 	// be "object".
@@ -93,7 +94,8 @@ type AgentToolsetDefaultConfig struct {
 //
 //mms:json
 type AgentMCPToolConfig struct {
-	// Name is the tool's name on its MCP server. Required.
+	// Name is the tool's name on its MCP server, 1 to 128 characters.
+	// Required.
 	Name string `json:"name"`
 	// Enabled switches the tool on or off; nil leaves the default.
 	Enabled *bool `json:"enabled,omitzero"`
@@ -293,10 +295,10 @@ type UnknownAgentToolConfig struct {
 	Raw  json.RawMessage
 }
 
-// The limits of an agent's tools.
+// The limits of an agent's tools (internal/wire/limits.go).
 const (
-	maxAgentTools           = 128
-	maxAgentToolDescription = 4096
+	maxAgentTools           = wire.MaxAgentTools
+	maxAgentToolDescription = wire.MaxCustomToolDescLength
 )
 
 func (t AgentToolset20260401) validate(string) error { return nil }
@@ -306,8 +308,12 @@ func (t AgentMCPToolset) validate(path string) error {
 		return invalid(path+".mcp_server_name", "is required")
 	}
 	for i, c := range t.Configs {
+		p := fmt.Sprintf("%s.configs[%d].name", path, i)
 		if c.Name == "" {
-			return invalid(fmt.Sprintf("%s.configs[%d].name", path, i), "is required")
+			return invalid(p, "is required")
+		}
+		if err := validateLength(p, c.Name, 1, wire.MaxMCPToolConfigNameLen); err != nil {
+			return err
 		}
 	}
 	return nil

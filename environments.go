@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -227,9 +228,10 @@ func (p EnvironmentPackages) lists() []packageList {
 //
 //mms:json
 type EnvironmentCreateParams struct {
-	// Name is the environment's name. Required.
+	// Name is the environment's name, 1 to 256 characters. Required.
 	Name string `json:"name"`
-	// Description says what the environment is for; "" sends none.
+	// Description says what the environment is for, at most 1,024
+	// characters; "" sends none.
 	Description string `json:"description,omitzero"`
 	// Config is the environment's kind; nil leaves the service's default
 	// (a cloud container).
@@ -248,10 +250,11 @@ type EnvironmentCreateParams struct {
 //
 //mms:json
 type EnvironmentUpdateParams struct {
-	// Name replaces the name (the spec lets an update send null, which
-	// keeps it, so "" here does the same).
+	// Name replaces the name, at most 256 characters (the spec lets an
+	// update send null, which keeps it, so "" here does the same).
 	Name string `json:"name,omitzero"`
-	// Description replaces ([Set]) or clears ([Clear]) the description.
+	// Description replaces ([Set], at most 1,024 characters) or clears
+	// ([Clear]) the description.
 	Description Update[string] `json:"description,omitzero"`
 	// Config changes the config: a [CloudEnvironmentConfig] keeps the
 	// sub-fields it leaves out (send only Networking, or only
@@ -266,13 +269,19 @@ type EnvironmentUpdateParams struct {
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
 
-// Validate reports the first rule the params break: a missing name, a
-// cloud config with an empty allowed host or package name, or metadata
-// past 16 pairs, 64-character keys or 512-character values. The spec
-// gives no name or description length limit, so the SDK checks none.
+// Validate reports the first rule the params break: a missing name or one
+// over 256 characters, a description over 1,024 characters, a cloud config
+// with an empty allowed host or package name, or metadata past 16 pairs,
+// 64-character keys or 512-character values.
 func (p EnvironmentCreateParams) Validate() error {
 	if p.Name == "" {
 		return invalid("name", "is required")
+	}
+	if err := validateLength("name", p.Name, 1, wire.MaxEnvironmentNameLen); err != nil {
+		return err
+	}
+	if err := validateLength("description", p.Description, 0, wire.MaxEnvironmentDescriptionLen); err != nil {
+		return err
 	}
 	if p.Config != nil {
 		if err := p.Config.validate("config"); err != nil {
@@ -285,6 +294,14 @@ func (p EnvironmentCreateParams) Validate() error {
 // Validate reports the first rule the params break, as
 // [EnvironmentCreateParams.Validate] does for the fields sent.
 func (p EnvironmentUpdateParams) Validate() error {
+	if err := validateLength("name", p.Name, 0, wire.MaxEnvironmentNameLen); err != nil {
+		return err
+	}
+	if v, ok := p.Description.Value(); ok {
+		if err := validateLength("description", v, 0, wire.MaxEnvironmentDescriptionLen); err != nil {
+			return err
+		}
+	}
 	if c, ok := p.Config.Value(); ok {
 		if c == nil {
 			return invalid("config", "must not be nil when set; use Clear to reset it")
@@ -336,7 +353,8 @@ func (s *EnvironmentsService) Delete(ctx context.Context, environmentID string, 
 // EnvironmentListParams are the parameters of [EnvironmentsService.List]
 // and [EnvironmentsService.ListPage].
 type EnvironmentListParams struct {
-	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	// Limit is the page size, 1–1,000 (the schema's bound: the spec
+	// names none for this list); 0 leaves it to the service (20).
 	Limit int
 	// Page starts the list at a page returned before as NextPage.
 	Page Cursor
@@ -344,9 +362,11 @@ type EnvironmentListParams struct {
 	IncludeArchived bool
 }
 
-// Validate reports the first rule the params break: Limit outside 1–100
+// Validate reports the first rule the params break: Limit outside 1–1,000
 // when set.
-func (p EnvironmentListParams) Validate() error { return validateLimit(p.Limit, 100) }
+func (p EnvironmentListParams) Validate() error {
+	return validateLimit(p.Limit, wire.MaxEnvironmentListLimit)
+}
 
 func (p EnvironmentListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)

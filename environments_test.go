@@ -172,7 +172,8 @@ func TestEnvironmentValidation(t *testing.T) {
 	}{
 		{"minimal", mms.EnvironmentCreateParams{Name: "e"}, ""},
 		{"no name", mms.EnvironmentCreateParams{}, "name"},
-		{"long name (no limit known)", mms.EnvironmentCreateParams{Name: strings.Repeat("n", 5000)}, ""},
+		{"name 256", mms.EnvironmentCreateParams{Name: strings.Repeat("n", 256)}, ""},
+		{"name 257", mms.EnvironmentCreateParams{Name: strings.Repeat("n", 257)}, "name"},
 		{"limited hosts", mms.EnvironmentCreateParams{Name: "e", Config: limited("a.example")}, ""},
 		{"limited no hosts", mms.EnvironmentCreateParams{Name: "e", Config: limited()}, ""},
 		{"empty host", mms.EnvironmentCreateParams{Name: "e", Config: limited("a", "")}, "config.networking.allowed_hosts[1]"},
@@ -223,7 +224,7 @@ func TestEnvironmentValidation(t *testing.T) {
 		"archive": {func() error { _, err := c.Environments.Archive(ctx, ".."); return err }, "environment_id"},
 		"delete":  {func() error { _, err := c.Environments.Delete(ctx, ""); return err }, "environment_id"},
 		"limit": {func() error {
-			_, err := c.Environments.ListPage(ctx, mms.EnvironmentListParams{Limit: 101})
+			_, err := c.Environments.ListPage(ctx, mms.EnvironmentListParams{Limit: 1001})
 			return err
 		}, "limit"},
 		"list limit": {func() error {

@@ -135,7 +135,9 @@ func ContentSHA256(content string) string {
 
 // validateMemoryPath checks a memory path: it starts with "/", has at least
 // one segment, is at most 1,024 bytes, and has no empty, "." or ".."
-// segment and no control character.
+// segment and no control character. The leading slash is stricter than the
+// schema but is the service's rule (tunnels-memory.md §2.1, "Path rules:
+// starts with /").
 func validateMemoryPath(field, p string) error {
 	if len(p) > maxMemoryPathBytes {
 		return invalid(field, "must be at most %d bytes, got %d", maxMemoryPathBytes, len(p))
@@ -183,9 +185,11 @@ func validateSHA256(field, sum string) error {
 //
 //mms:json
 type MemoryCreateParams struct {
-	// Path is where the memory goes: it starts with "/", has at least one
-	// segment, none empty, "." or "..", no control character, and is at
-	// most 1,024 bytes. Unique per store (case-sensitive). Required.
+	// Path is where the memory goes: it starts with "/" (the service's
+	// rule, stricter than its schema: tunnels-memory.md §2.1, "Path
+	// rules"), has at least one segment, none empty, "." or "..", no
+	// control character, and is at most 1,024 bytes. Unique per store
+	// (case-sensitive). Required.
 	Path string `json:"path"`
 	// Content is the text, at most 102,400 bytes; "" is a valid, empty
 	// memory (always sent).

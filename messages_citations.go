@@ -103,7 +103,8 @@ var citationUnion = codec.NewUnion[Citation]("Citation", UnknownCitation{}).
 
 // validateDocumentCitation checks the bounds shared by the document
 // citations. document_title takes 1 to 500 characters: the seed's bound,
-// which wins over the published schema's 255.
+// which wins over the published schema's 255 (request-constraints.md,
+// "Conflict"); the fake's schema table holds the same bound.
 func validateDocumentCitation(path string, documentIndex int, title *string) error {
 	if documentIndex < 0 {
 		return invalid(path+".document_index", "must be >= 0, got %d", documentIndex)
@@ -121,7 +122,10 @@ func validateDocumentCitation(path string, documentIndex int, title *string) err
 type CharLocationCitation struct {
 	CitedText     string `json:"cited_text"`
 	DocumentIndex int    `json:"document_index"`
-	// DocumentTitle is null (nil) when the document has no title.
+	// DocumentTitle is null (nil) when the document has no title; sent,
+	// it is 1 to 500 characters: the seed's bound, which the SDK keeps
+	// although the published schema says 1 to 255
+	// (request-constraints.md, "Conflict").
 	DocumentTitle  *string `json:"document_title"`
 	StartCharIndex int     `json:"start_char_index"`
 	// EndCharIndex is exclusive.
@@ -153,7 +157,10 @@ func (c CharLocationCitation) validate(path string) error {
 type PageLocationCitation struct {
 	CitedText     string `json:"cited_text"`
 	DocumentIndex int    `json:"document_index"`
-	// DocumentTitle is null (nil) when the document has no title.
+	// DocumentTitle is null (nil) when the document has no title; sent,
+	// it is 1 to 500 characters: the seed's bound, which the SDK keeps
+	// although the published schema says 1 to 255
+	// (request-constraints.md, "Conflict").
 	DocumentTitle *string `json:"document_title"`
 	// StartPageNumber is 1-based.
 	StartPageNumber int `json:"start_page_number"`
@@ -187,7 +194,10 @@ func (c PageLocationCitation) validate(path string) error {
 type ContentBlockLocationCitation struct {
 	CitedText     string `json:"cited_text"`
 	DocumentIndex int    `json:"document_index"`
-	// DocumentTitle is null (nil) when the document has no title.
+	// DocumentTitle is null (nil) when the document has no title; sent,
+	// it is 1 to 500 characters: the seed's bound, which the SDK keeps
+	// although the published schema says 1 to 255
+	// (request-constraints.md, "Conflict").
 	DocumentTitle   *string `json:"document_title"`
 	StartBlockIndex int     `json:"start_block_index"`
 	// EndBlockIndex is exclusive.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -307,11 +308,13 @@ type SessionDeleted struct {
 type SessionCreateParams struct {
 	// Agent is the agent to run: [SessionAgentID] (its latest version),
 	// [SessionAgentRef] (a version) or [SessionAgentWithOverrides].
-	// Required.
+	// Required. An agent id is at most 128 characters.
 	Agent SessionAgentParams `json:"agent"`
-	// EnvironmentID is the environment to run in. Required.
+	// EnvironmentID is the environment to run in, at most 128 characters.
+	// Required.
 	EnvironmentID string `json:"environment_id"`
-	// Title is the session's title; "" sends none.
+	// Title is the session's title, at most 500 characters; "" sends
+	// none.
 	Title string `json:"title,omitzero"`
 	// Metadata is at most 16 pairs, keys of at most 64 characters, values
 	// of at most 512.
@@ -350,8 +353,8 @@ var sessionAgentParamsUnion = codec.NewUnion[SessionAgentParams]("SessionAgentPa
 		return SessionAgentID(s), true, err
 	})
 
-// SessionAgentID names an agent by id alone: its latest version. It is
-// sent as a bare string.
+// SessionAgentID names an agent by id alone (at most 128 characters): its
+// latest version. It is sent as a bare string.
 type SessionAgentID string
 
 // SessionAgentRef names an agent, optionally a version of it (the wire
@@ -359,7 +362,7 @@ type SessionAgentID string
 //
 //mms:json request
 type SessionAgentRef struct {
-	// ID is the agent's id. Required.
+	// ID is the agent's id, at most 128 characters. Required.
 	ID string `json:"id"`
 	// Version pins the version; nil means the latest.
 	Version *int `json:"version,omitzero"`
@@ -371,7 +374,7 @@ type SessionAgentRef struct {
 //
 //mms:json request
 type SessionAgentWithOverrides struct {
-	// ID is the agent's id. Required.
+	// ID is the agent's id, at most 128 characters. Required.
 	ID string `json:"id"`
 	// Version pins the version; nil means the latest.
 	Version *int `json:"version,omitzero"`
@@ -380,7 +383,8 @@ type SessionAgentWithOverrides struct {
 	// System replaces ([Set], at most 100,000 characters) or clears
 	// ([Clear]) the system prompt.
 	System Update[string] `json:"system,omitzero"`
-	// Tools, MCPServers and Skills replace the agent's lists.
+	// Tools, MCPServers and Skills replace the agent's lists (rules as
+	// in [AgentCreateParams]).
 	Tools      []AgentTool      `json:"tools,omitzero"`
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
 	Skills     []AgentSkill     `json:"skills,omitzero"`
@@ -399,10 +403,10 @@ func (SessionAgentID) isSessionAgentParams() {}
 func (id SessionAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
 
 func (UnknownSessionAgentParams) validate(string) error { return nil }
-func (id SessionAgentID) validate(path string) error    { return requiredID(path, string(id)) }
+func (id SessionAgentID) validate(path string) error    { return validateAgentID(path, string(id)) }
 func (a SessionAgentRef) validate(path string) error    { return validateAgentRef(path, a.ID, a.Version) }
 func validateAgentRef(path, id string, version *int) error {
-	if err := requiredID(path+".id", id); err != nil {
+	if err := validateAgentID(path+".id", id); err != nil {
 		return err
 	}
 	if version != nil && *version < 1 {
@@ -430,9 +434,20 @@ func (a SessionAgentWithOverrides) validate(path string) error {
 		return prefixField(path, err)
 	}
 	if a.Tools != nil && a.MCPServers != nil {
-		return prefixField(path, validateServerRefs(a.Tools, a.MCPServers))
+		if err := validateServerRefs(a.Tools, a.MCPServers); err != nil {
+			return prefixField(path, err)
+		}
 	}
-	return nil
+	return validateSkills(path+".skills", a.Skills)
+}
+
+// validateAgentID reports an agent id that is empty or over 128
+// characters.
+func validateAgentID(path, id string) error {
+	if err := requiredID(path, id); err != nil {
+		return err
+	}
+	return validateLength(path, id, 1, wire.MaxAgentIDLen)
 }
 
 // prefixField puts path in front of a *ValidationError's field (the
@@ -452,23 +467,24 @@ func requiredID(path, id string) error {
 	return nil
 }
 
-// Limits of a session's create body.
+// Limits of a session's create body (internal/wire/limits.go).
 const (
-	maxInitialEvents       = 50
-	maxResourceInstruction = 4096
+	maxInitialEvents       = wire.MaxInitialEvents
+	maxResourceInstruction = wire.MaxResourceInstruction
 )
 
 // Validate reports the first rule the params break: a missing agent, id
-// or environment id, an agent version below 1, an override's system
-// prompt past 100,000 characters or bad override tools (as
-// [AgentCreateParams.Validate]), metadata past 16 pairs, 64-character keys
-// or 512-character values, a resource missing its url, token, file id or
-// memory store id, a bad checkout or access, memory store instructions
-// past 4,096 characters, an empty vault id, more than 50 initial events
-// or one other than user.message and user.define_outcome (an empty
-// message, a define_outcome without description or rubric, or
-// max_iterations outside 1–20), or a budget whose amount is not a decimal
-// string or whose currency is not USD.
+// or environment id, an agent id or environment id over 128 characters, an
+// agent version below 1, an override's system prompt past 100,000
+// characters or bad override tools or skills (as
+// [AgentCreateParams.Validate]), a title over 500 characters, metadata
+// past 16 pairs, 64-character keys or 512-character values, a resource
+// breaking its rules (see [GitHubRepositoryResourceParams],
+// [FileResourceParams], [MemoryStoreResourceParams]), an empty vault id,
+// more than 50 initial events or one other than user.message and
+// user.define_outcome (checked as [SessionEventSendParams.Validate] checks
+// them), or a budget whose amount is not a decimal string or whose
+// currency is not USD.
 func (p SessionCreateParams) Validate() error {
 	if p.Agent == nil {
 		return invalid("agent", "is required")
@@ -477,6 +493,12 @@ func (p SessionCreateParams) Validate() error {
 		return err
 	}
 	if err := requiredID("environment_id", p.EnvironmentID); err != nil {
+		return err
+	}
+	if err := validateLength("environment_id", p.EnvironmentID, 1, wire.MaxEnvironmentIDLen); err != nil {
+		return err
+	}
+	if err := validateLength("title", p.Title, 0, wire.MaxSessionTitleLen); err != nil {
 		return err
 	}
 	if err := validateMetadata("metadata", p.Metadata); err != nil {
@@ -553,7 +575,8 @@ func isDecimal(s string) bool {
 //
 //mms:json
 type SessionUpdateParams struct {
-	// Title replaces ([Set]) or clears ([Clear]) the title.
+	// Title replaces ([Set], 1 to 500 characters) or clears ([Clear],
+	// which sends null) the title.
 	Title Update[string] `json:"title,omitzero"`
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
@@ -574,11 +597,20 @@ type SessionAgentUpdate struct {
 	MCPServers []AgentMCPServer `json:"mcp_servers,omitzero"`
 }
 
-// Validate reports the first rule the params break: metadata past 16
-// keys, 64-character keys or 512-character values, the agent's tools or
-// MCP servers broken as in [AgentUpdateParams.Validate], or a budget set
-// with a bad amount or currency.
+// Validate reports the first rule the params break: a title set to ""
+// (use [Clear]) or to more than 500 characters, metadata past 16 keys,
+// 64-character keys or 512-character values, the agent's tools or MCP
+// servers broken as in [AgentUpdateParams.Validate], or a budget set with
+// a bad amount or currency.
 func (p SessionUpdateParams) Validate() error {
+	if v, ok := p.Title.Value(); ok {
+		if v == "" {
+			return invalid("title", "must not be empty when set (Clear sends null)")
+		}
+		if err := validateLength("title", v, 1, wire.MaxSessionTitleLen); err != nil {
+			return err
+		}
+	}
 	if err := p.Metadata.validate("metadata"); err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // The events a client sends to a session. Sessions.Create takes user.message
@@ -37,7 +38,8 @@ var sessionEventParamsUnion = codec.NewUnion[SessionEventParams]("SessionEventPa
 // [NewUserMessageEvent] builds the common text-only one.
 type UserMessageEventParams struct {
 	// Content is the message: at least one text, image, document or
-	// redacted block.
+	// redacted block. A document's source is base64, text, url or file
+	// (not the Messages API's content source).
 	Content []SessionContentBlock `json:"content"`
 }
 
@@ -57,12 +59,15 @@ func NewUserMessageEventBlocks(blocks ...SessionContentBlock) UserMessageEventPa
 // that a rubric grades (the wire type "user.define_outcome").
 // [NewDefineOutcomeEvent] builds one.
 type UserDefineOutcomeEventParams struct {
-	// Description says what the outcome is. Required.
+	// Description says what the outcome is. Always sent; "" is allowed
+	// (the schema sets no minimum length).
 	Description string `json:"description"`
 	// Rubric grades the outcome: [TextRubric] or [FileRubric]. Required.
 	Rubric OutcomeRubric `json:"rubric"`
 	// MaxIterations caps the attempts, 1–20; 0 leaves the service's
-	// default (3).
+	// default (3). The service is stricter here than its schema, which
+	// would take more (agents-sessions-environments.md §4.2, row
+	// user.define_outcome: "default 3, max 20").
 	MaxIterations int `json:"max_iterations,omitzero"`
 }
 
@@ -104,11 +109,13 @@ const (
 // wire type "user.tool_confirmation"). [NewAllowToolEvent] and
 // [NewDenyToolEvent] build them.
 type UserToolConfirmationEventParams struct {
-	// ToolUseID is the id of the tool call answered. Required.
+	// ToolUseID is the id of the tool call answered, at most 128
+	// characters. Required.
 	ToolUseID string `json:"tool_use_id"`
 	// Result is ToolConfirmationAllow or ToolConfirmationDeny. Required.
 	Result ToolConfirmationResult `json:"result"`
-	// DenyMessage tells the agent why; only with ToolConfirmationDeny.
+	// DenyMessage tells the agent why, at most 10,000 characters; only
+	// with ToolConfirmationDeny.
 	DenyMessage string `json:"deny_message,omitzero"`
 }
 
@@ -128,12 +135,13 @@ func NewDenyToolEvent(toolUseID, message string) UserToolConfirmationEventParams
 // agent.custom_tool_use (the wire type "user.custom_tool_result").
 // [NewCustomToolResultEvent] and [NewCustomToolErrorEvent] build them.
 type UserCustomToolResultEventParams struct {
-	// CustomToolUseID is the id of the agent.custom_tool_use answered.
-	// Required.
+	// CustomToolUseID is the id of the agent.custom_tool_use answered, at
+	// most 128 characters. Required.
 	CustomToolUseID string `json:"custom_tool_use_id"`
-	// Content is the result: at least one block that is not empty text
-	// (the service refuses an empty result; send a placeholder such as
-	// "(no output)").
+	// Content is the result: at least one block that is not empty text.
+	// The schema makes content optional, but the service refuses an empty
+	// result with 400 (agents-sessions-environments.md §7, row 6 "Empty
+	// tool output"); send a placeholder such as "(no output)".
 	Content []SessionContentBlock `json:"content,omitzero"`
 	// IsError reports that the tool failed.
 	IsError bool `json:"is_error,omitzero"`
@@ -155,7 +163,8 @@ func NewCustomToolErrorEvent(customToolUseID, message string) UserCustomToolResu
 // ran for a self-hosted environment (the wire type "user.tool_result").
 // [NewToolResultEvent] builds one.
 type UserToolResultEventParams struct {
-	// ToolUseID is the id of the agent.tool_use answered. Required.
+	// ToolUseID is the id of the agent.tool_use answered, at most 128
+	// characters. Required.
 	ToolUseID string `json:"tool_use_id"`
 	// Content is the result: at least one block that is not empty text,
 	// as for [UserCustomToolResultEventParams].
@@ -202,13 +211,16 @@ type SessionEventSendParams struct {
 // Validate reports the first rule the params break: no event, a nil event,
 // more than one system.message or one that is not last (the service refuses
 // both), or an event that breaks its own rules: a user.message without
-// content, with a search_result or a Messages-only member of a block; a tool
-// confirmation without tool_use_id, with a result other than allow and deny,
-// or a deny_message with allow; a custom tool or tool result without its id
-// or with empty content (no block, or only empty text: the service refuses
-// it, send a placeholder such as "(no output)"); a system.message with no
-// block or one that is not text; a define_outcome as
-// [SessionCreateParams.Validate] checks it.
+// content, with a search_result, a document whose source is "content", or
+// a Messages-only member of a block; a tool confirmation without
+// tool_use_id or with one over 128 characters, with a result other than
+// allow and deny, a deny_message with allow or one over 10,000 characters;
+// a custom tool or tool result without its id, with one over 128
+// characters, or with empty content (no block, or only empty text: the
+// service refuses it, agents-sessions-environments.md §7 row 6; send a
+// placeholder such as "(no output)"); a system.message with no block or
+// one that is not text; a define_outcome without rubric, with a text
+// rubric over 262,144 characters or max_iterations outside 1–20.
 func (p SessionEventSendParams) Validate() error {
 	if len(p.Events) == 0 {
 		return invalid("events", "must hold at least one event")
@@ -270,7 +282,7 @@ func validateSessionBlocks(path string, content []SessionContentBlock) error {
 func (UserInterruptEventParams) validate(string) error { return nil }
 
 func (e UserToolConfirmationEventParams) validate(path string) error {
-	if err := requiredID(path+".tool_use_id", e.ToolUseID); err != nil {
+	if err := validateEventToolUseID(path+".tool_use_id", e.ToolUseID); err != nil {
 		return err
 	}
 	switch e.Result {
@@ -279,6 +291,7 @@ func (e UserToolConfirmationEventParams) validate(path string) error {
 			return invalid(path+".deny_message", "is allowed only with result %q", ToolConfirmationDeny)
 		}
 	case ToolConfirmationDeny:
+		return validateLength(path+".deny_message", e.DenyMessage, 0, wire.MaxDenyMessageLen)
 	default:
 		return invalid(path+".result", "must be %q or %q, got %q", ToolConfirmationAllow, ToolConfirmationDeny, e.Result)
 	}
@@ -286,21 +299,32 @@ func (e UserToolConfirmationEventParams) validate(path string) error {
 }
 
 func (e UserCustomToolResultEventParams) validate(path string) error {
-	if err := requiredID(path+".custom_tool_use_id", e.CustomToolUseID); err != nil {
+	if err := validateEventToolUseID(path+".custom_tool_use_id", e.CustomToolUseID); err != nil {
 		return err
 	}
 	return validateToolResultContent(path, e.Content)
 }
 
 func (e UserToolResultEventParams) validate(path string) error {
-	if err := requiredID(path+".tool_use_id", e.ToolUseID); err != nil {
+	if err := validateEventToolUseID(path+".tool_use_id", e.ToolUseID); err != nil {
 		return err
 	}
 	return validateToolResultContent(path, e.Content)
 }
 
-// validateToolResultContent refuses an empty tool result, as the service
-// does with a 400: no block, or only empty text blocks.
+// validateEventToolUseID reports a tool call id of a sent event that is
+// empty or over 128 characters.
+func validateEventToolUseID(path, id string) error {
+	if err := requiredID(path, id); err != nil {
+		return err
+	}
+	return validateLength(path, id, 1, wire.MaxEventToolUseIDLen)
+}
+
+// validateToolResultContent refuses an empty tool result: no block, or
+// only empty text blocks. The schema lets content be left out, but the
+// service answers 400 (agents-sessions-environments.md §7, row 6 "Empty
+// tool output"), so the SDK is as strict as the service.
 func validateToolResultContent(path string, content []SessionContentBlock) error {
 	empty := true
 	for _, b := range content {
@@ -347,6 +371,9 @@ func sessionBlockFields(path string, b SessionContentBlock) error {
 		if b.Citations != nil {
 			return invalid(path+".citations", "is not allowed in a session event")
 		}
+		if _, ok := b.Source.(ContentSource); ok {
+			return invalid(path+".source", "must be a base64, text, url or file source in a session event, not content")
+		}
 		cacheControl = b.CacheControl != nil
 	case SearchResultBlock:
 		cacheControl = b.CacheControl != nil
@@ -357,19 +384,24 @@ func sessionBlockFields(path string, b SessionContentBlock) error {
 	return nil
 }
 
-// The outcome iteration limits.
-const maxOutcomeIterations = 20
+// maxOutcomeIterations caps max_iterations: 20, where the service is
+// stricter than its schema (agents-sessions-environments.md §4.2, row
+// user.define_outcome).
+const maxOutcomeIterations = wire.MaxOutcomeIterations
 
+// validate checks the rubric and max_iterations. An empty description
+// passes: the schema requires the member (always sent) but sets no
+// minimum length.
 func (e UserDefineOutcomeEventParams) validate(path string) error {
-	if e.Description == "" {
-		return invalid(path+".description", "is required")
-	}
 	switch r := e.Rubric.(type) {
 	case nil:
 		return invalid(path+".rubric", "is required")
 	case TextRubric:
 		if r.Content == "" {
 			return invalid(path+".rubric.content", "is required")
+		}
+		if err := validateLength(path+".rubric.content", r.Content, 1, wire.MaxRubricContentLen); err != nil {
+			return err
 		}
 	case FileRubric:
 		if r.FileID == "" {
@@ -395,7 +427,7 @@ var outcomeRubricUnion = codec.NewUnion[OutcomeRubric]("OutcomeRubric", UnknownO
 
 // TextRubric is a rubric given inline (the wire type "text").
 type TextRubric struct {
-	// Content is the rubric's text. Required.
+	// Content is the rubric's text, 1 to 262,144 characters. Required.
 	Content string `json:"content"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`

@@ -600,7 +600,7 @@ func TestSessionEventSendParamsValidate(t *testing.T) {
 		{"tool result search_result", send(toolResult(search)), "", ""},
 
 		{"outcome", send(NewDefineOutcomeEvent("d", TextRubric{Content: "c"})), "", ""},
-		{"outcome no description", send(NewDefineOutcomeEvent("", TextRubric{Content: "c"})), "events[0].description", ""},
+		{"outcome empty description", send(NewDefineOutcomeEvent("", TextRubric{Content: "c"})), "", ""},
 		{"outcome 21 iterations", send(UserDefineOutcomeEventParams{Description: "d", Rubric: TextRubric{Content: "c"}, MaxIterations: 21}),
 			"events[0].max_iterations", ""},
 

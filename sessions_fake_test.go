@@ -356,7 +356,7 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		Agent: mms.SessionAgentWithOverrides{ID: f.agent.ID, Version: mms.Ptr(1), Model: mms.ModelConfigParams{ID: "m", Effort: mms.EffortHigh, Speed: mms.ModelSpeedFast},
 			System: mms.Set("s"), Tools: toolsets, MCPServers: srvs, Skills: []mms.AgentSkill{{Type: mms.SkillSourceCustom, SkillID: "skill_1", Version: mms.Ptr("2")}}},
 		Resources: []mms.SessionResourceParams{
-			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t", MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc"}},
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t", MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc1234"}},
 			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/s", AuthorizationToken: "t", Checkout: mms.BranchCheckout{Name: "dev"}},
 			mms.FileResourceParams{FileID: file.ID, MountPath: "/m"},
 			mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore, Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},

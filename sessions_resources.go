@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -34,10 +36,11 @@ var sessionResourceParamsUnion = codec.NewUnion[SessionResourceParams]("SessionR
 // GitHubRepositoryResourceParams clones a GitHub repository into the
 // session (the wire type "github_repository").
 type GitHubRepositoryResourceParams struct {
-	// URL is the repository's URL. Required.
+	// URL is the repository's URL, at most 2,048 characters. Required.
 	URL string `json:"url"`
-	// AuthorizationToken grants access to the repository. Required. It
-	// is sent but never printed, and the service never returns it.
+	// AuthorizationToken grants access to the repository, at most 4,096
+	// characters. Required. It is sent but never printed, and the service
+	// never returns it.
 	AuthorizationToken Secret `json:"authorization_token"`
 	// MountPath is where the repository goes; "" means
 	// /workspace/<repo>.
@@ -50,7 +53,7 @@ type GitHubRepositoryResourceParams struct {
 // FileResourceParams mounts an uploaded file in the session (the wire
 // type "file"). It is also what [SessionResourcesService.Add] takes.
 type FileResourceParams struct {
-	// FileID names the file. Required.
+	// FileID names the file, at most 128 characters. Required.
 	FileID string `json:"file_id"`
 	// MountPath is where the file goes; "" means
 	// /mnt/session/uploads/<file_id>.
@@ -91,19 +94,44 @@ func (r GitHubRepositoryResourceParams) validate(path string) error {
 	if err := requiredID(path+".url", r.URL); err != nil {
 		return err
 	}
-	if err := requiredID(path+".authorization_token", string(r.AuthorizationToken)); err != nil {
+	if err := validateLength(path+".url", r.URL, 1, wire.MaxRepositoryURLLen); err != nil {
+		return err
+	}
+	if err := validateAuthorizationToken(path+".authorization_token", r.AuthorizationToken); err != nil {
 		return err
 	}
 	switch c := r.Checkout.(type) {
 	case BranchCheckout:
-		return requiredID(path+".checkout.name", c.Name)
+		if err := requiredID(path+".checkout.name", c.Name); err != nil {
+			return err
+		}
+		return validateLength(path+".checkout.name", c.Name, 1, wire.MaxCheckoutBranchLen)
 	case CommitCheckout:
-		return requiredID(path+".checkout.sha", c.SHA)
+		if err := requiredID(path+".checkout.sha", c.SHA); err != nil {
+			return err
+		}
+		if n := utf8.RuneCountInString(c.SHA); n < wire.MinCheckoutSHALen {
+			return invalid(path+".checkout.sha", "must be at least %d characters, got %d", wire.MinCheckoutSHALen, n)
+		}
 	}
 	return nil
 }
 
-func (r FileResourceParams) validate(path string) error { return requiredID(path+".file_id", r.FileID) }
+// validateAuthorizationToken reports a repository token that is empty or
+// over 4,096 characters; the error names the length only.
+func validateAuthorizationToken(path string, token Secret) error {
+	if err := requiredID(path, string(token)); err != nil {
+		return err
+	}
+	return validateLength(path, string(token), 1, wire.MaxAuthorizationTokenLen)
+}
+
+func (r FileResourceParams) validate(path string) error {
+	if err := requiredID(path+".file_id", r.FileID); err != nil {
+		return err
+	}
+	return validateLength(path+".file_id", r.FileID, 1, wire.MaxResourceFileIDLen)
+}
 
 func (r MemoryStoreResourceParams) validate(path string) error {
 	if err := requiredID(path+".memory_store_id", r.MemoryStoreID); err != nil {
@@ -130,7 +158,7 @@ var repositoryCheckoutUnion = codec.NewUnion[RepositoryCheckout]("RepositoryChec
 
 // BranchCheckout checks out a branch (the wire type "branch").
 type BranchCheckout struct {
-	// Name is the branch. Required.
+	// Name is the branch, 1 to 255 characters. Required.
 	Name string `json:"name"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
@@ -138,7 +166,7 @@ type BranchCheckout struct {
 
 // CommitCheckout checks out a commit (the wire type "commit").
 type CommitCheckout struct {
-	// SHA is the commit. Required.
+	// SHA is the commit, at least 7 characters. Required.
 	SHA string `json:"sha"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
@@ -249,13 +277,14 @@ type SessionResourceDeleted struct {
 //
 //mms:json
 type SessionResourceUpdateParams struct {
-	// AuthorizationToken replaces the repository's token. Required.
+	// AuthorizationToken replaces the repository's token, at most 4,096
+	// characters. Required.
 	AuthorizationToken Secret `json:"authorization_token"`
 }
 
-// Validate reports a missing token.
+// Validate reports a missing token or one over 4,096 characters.
 func (p SessionResourceUpdateParams) Validate() error {
-	return requiredID("authorization_token", string(p.AuthorizationToken))
+	return validateAuthorizationToken("authorization_token", p.AuthorizationToken)
 }
 
 // Add mounts an uploaded file in a running session (POST
@@ -327,7 +356,7 @@ func (s *SessionResourcesService) ListPage(ctx context.Context, sessionID string
 // Validate reports the first rule the resource breaks.
 func (r GitHubRepositoryResourceParams) Validate() error { return r.validate("resource") }
 
-// Validate reports a missing file id.
+// Validate reports a file id that is missing or over 128 characters.
 func (r FileResourceParams) Validate() error { return r.validate("resource") }
 
 // Validate reports the first rule the resource breaks.

@@ -248,7 +248,7 @@ func TestSessionCreateValidation(t *testing.T) {
 			Citations: &mms.CitationsConfig{Enabled: mms.Ptr(true)}})), "initial_events[0].content[0].citations"},
 		{"document with title and context", ev(mms.NewUserMessageEventBlocks(mms.DocumentBlock{Source: mms.FileDocumentSource{FileID: "f"},
 			Title: mms.Ptr("t"), Context: "c"})), ""},
-		{"outcome no description", ev(mms.UserDefineOutcomeEventParams{Rubric: mms.TextRubric{Content: "c"}}), "initial_events[0].description"},
+		{"outcome empty description", ev(mms.UserDefineOutcomeEventParams{Rubric: mms.TextRubric{Content: "c"}}), ""},
 		{"outcome no rubric", ev(mms.UserDefineOutcomeEventParams{Description: "d"}), "initial_events[0].rubric"},
 		{"outcome empty text rubric", ev(mms.NewDefineOutcomeEvent("d", mms.TextRubric{})), "initial_events[0].rubric.content"},
 		{"outcome empty file rubric", ev(mms.NewDefineOutcomeEvent("d", mms.FileRubric{})), "initial_events[0].rubric.file_id"},

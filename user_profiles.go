@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"iter"
+	"slices"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
@@ -36,7 +37,8 @@ type UserProfilesService struct {
 
 // UserProfileRelationship is a profile's relationship to the platform
 // (beta user-profiles-2026-03-24 only; later betas use
-// [UserProfileAccessType]). Unknown values pass through.
+// [UserProfileAccessType]). Unknown values pass through in records;
+// params take only the three below (the schema's enum).
 type UserProfileRelationship string
 
 // The relationships.
@@ -186,9 +188,9 @@ func (u UserProfileEnrollmentURL) Expires() (time.Time, error) {
 	return time.Parse(time.RFC3339Nano, u.ExpiresAt)
 }
 
-// The user-profile text limits.
+// The user-profile text limits (internal/wire/limits.go).
 const (
-	maxUserProfileTextLen = 255 // external_id, name, hashes, reference_id
+	maxUserProfileTextLen = wire.MaxUserProfileTextLen // external_id, name, hashes, reference_id
 )
 
 // UserProfileCreateParams are the parameters of
@@ -209,7 +211,7 @@ type UserProfileCreateParams struct {
 	// 1 to 512 (on update an empty value deletes its key, so none is
 	// allowed here).
 	Metadata map[string]string `json:"metadata,omitzero"`
-	// Relationship (beta -03-24).
+	// Relationship (beta -03-24): external, resold or internal.
 	Relationship UserProfileRelationship `json:"relationship,omitzero"`
 	// AccessType (betas -08-18, -09-04).
 	AccessType UserProfileAccessType `json:"access_type,omitzero"`
@@ -220,7 +222,8 @@ type UserProfileCreateParams struct {
 }
 
 // Validate reports the first rule the params break: an external id or
-// name over 255 characters, metadata past 16 pairs, 64-character keys or
+// name over 255 characters, a relationship other than external, resold
+// and internal, metadata past 16 pairs, 64-character keys or
 // 512-character values or with an empty value, or bad external user
 // details (see [UserProfileExternalUserDetailsParams.Validate]).
 func (p UserProfileCreateParams) Validate() error {
@@ -229,6 +232,11 @@ func (p UserProfileCreateParams) Validate() error {
 	}
 	if err := validateLength("name", p.Name, 0, maxUserProfileTextLen); err != nil {
 		return err
+	}
+	if p.Relationship != "" {
+		if err := validateRelationship(p.Relationship); err != nil {
+			return err
+		}
 	}
 	if err := validateMetadata("metadata", p.Metadata); err != nil {
 		return err
@@ -270,14 +278,14 @@ func (m UserProfileMetadataPatch) Delete(key string) UserProfileMetadataPatch {
 //
 //mms:json
 type UserProfileUpdateParams struct {
-	// ExternalID and Name: [Set] replaces (at most 255 characters),
-	// [Clear] sends null.
+	// ExternalID and Name: [Set] replaces (1 to 255 characters: "" is
+	// refused), [Clear] sends null.
 	ExternalID Update[string] `json:"external_id,omitzero"`
 	Name       Update[string] `json:"name,omitzero"`
 	// Metadata merges; "" deletes a key (see [UserProfileMetadataPatch]).
 	Metadata UserProfileMetadataPatch `json:"metadata,omitzero"`
-	// Relationship (beta -03-24) and AccessType (-08-18, -09-04): [Set]
-	// replaces, [Clear] sends null.
+	// Relationship (beta -03-24; external, resold or internal) and
+	// AccessType (-08-18, -09-04): [Set] replaces, [Clear] sends null.
 	Relationship Update[UserProfileRelationship] `json:"relationship,omitzero"`
 	AccessType   Update[UserProfileAccessType]   `json:"access_type,omitzero"`
 	// ExternalUserOnboardedAt replaces the time when not zero (it cannot
@@ -289,22 +297,32 @@ type UserProfileUpdateParams struct {
 }
 
 // Validate reports the first rule the params break: an external id or
-// name set to more than 255 characters, a relationship or access type set
-// to "", a metadata patch past 16 keys, 64-character keys or
-// 512-character values, or bad external user details.
+// name set to "" (use [Clear]) or to more than 255 characters, a
+// relationship set to "" or to a value other than external, resold and
+// internal, an access type set to "", a metadata patch past 16 keys,
+// 64-character keys or 512-character values, or bad external user
+// details.
 func (p UserProfileUpdateParams) Validate() error {
 	for _, f := range []struct {
 		path string
 		u    Update[string]
 	}{{"external_id", p.ExternalID}, {"name", p.Name}} {
 		if v, ok := f.u.Value(); ok {
-			if err := validateLength(f.path, v, 0, maxUserProfileTextLen); err != nil {
+			if v == "" {
+				return invalid(f.path, "must not be empty when set (Clear sends null)")
+			}
+			if err := validateLength(f.path, v, 1, maxUserProfileTextLen); err != nil {
 				return err
 			}
 		}
 	}
-	if v, ok := p.Relationship.Value(); ok && v == "" {
-		return invalid("relationship", "must not be empty (Clear sends null)")
+	if v, ok := p.Relationship.Value(); ok {
+		if v == "" {
+			return invalid("relationship", "must not be empty (Clear sends null)")
+		}
+		if err := validateRelationship(v); err != nil {
+			return err
+		}
 	}
 	if v, ok := p.AccessType.Value(); ok && v == "" {
 		return invalid("access_type", "must not be empty (Clear sends null)")
@@ -355,6 +373,16 @@ func (d UserProfileExternalUserDetailsParams) Validate() error {
 }
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// validateRelationship reports a relationship outside the schema's enum
+// (wire.UserProfileRelationships).
+func validateRelationship(r UserProfileRelationship) error {
+	if slices.Contains(wire.UserProfileRelationships, string(r)) {
+		return nil
+	}
+	return invalid("relationship", "must be %q, %q or %q, got %q",
+		UserProfileRelationshipExternal, UserProfileRelationshipResold, UserProfileRelationshipInternal, r)
+}
 
 // Create creates a user profile (POST /v1/user_profiles). The params are
 // checked first (see [UserProfileCreateParams.Validate]); a

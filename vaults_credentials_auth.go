@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // A credential's auth comes in three forms, each a union on "type"
@@ -27,11 +28,12 @@ const (
 	CredentialAuthEnvironmentVariable = "environment_variable"
 )
 
-// Limits of the auth members.
+// Limits of the auth members (the lengths in internal/wire/limits.go,
+// shared with the fake).
 const (
-	maxMCPServerURLLen = 2047
-	maxAccessTokenLen  = 8192
-	maxClientIDLen     = 1024
+	maxMCPServerURLLen = wire.MaxCredentialServerURLLen
+	maxAccessTokenLen  = wire.MaxAccessTokenLen
+	maxClientIDLen     = wire.MaxClientIDLen
 	maxAllowedHosts    = 16
 )
 
@@ -278,7 +280,7 @@ type StaticBearerAuthParams struct {
 	// MCPServerURL is the MCP server's URL, at most 2047 characters.
 	// Required; it cannot change later.
 	MCPServerURL string `json:"mcp_server_url"`
-	// Token is the bearer token. Required.
+	// Token is the bearer token, at most 8,192 characters. Required.
 	Token Secret `json:"token"`
 }
 
@@ -303,10 +305,11 @@ type MCPOAuthRefreshParams struct {
 	// ClientID is the OAuth client's id, at most 1024 characters.
 	// Required; it cannot change later.
 	ClientID string `json:"client_id"`
-	// RefreshToken is the refresh token. Required.
+	// RefreshToken is the refresh token, at most 4,096 characters.
+	// Required.
 	RefreshToken Secret `json:"refresh_token"`
-	// TokenEndpoint is the URL to refresh at. Required; it cannot change
-	// later.
+	// TokenEndpoint is the URL to refresh at, at most 2,047 characters.
+	// Required; it cannot change later.
 	TokenEndpoint string `json:"token_endpoint"`
 	// TokenEndpointAuth is how the client authenticates there. Required.
 	TokenEndpointAuth TokenEndpointAuthParams `json:"token_endpoint_auth"`
@@ -346,7 +349,25 @@ func (r MCPOAuthRefreshParams) validate(path string) error {
 	if err := validateLength(path+".client_id", r.ClientID, 1, maxClientIDLen); err != nil {
 		return err
 	}
+	if err := validateRefreshToken(path, r.RefreshToken); err != nil {
+		return err
+	}
+	if err := validateLength(path+".token_endpoint", r.TokenEndpoint, 1, wire.MaxTokenEndpointLen); err != nil {
+		return err
+	}
 	return r.TokenEndpointAuth.validate(path+".token_endpoint_auth", true)
+}
+
+// validateRefreshToken checks a refresh token's length (at most 4,096
+// characters; "" is left to the caller); the error names the length only.
+func validateRefreshToken(path string, token Secret) error {
+	return validateLength(path+".refresh_token", string(token), 0, wire.MaxRefreshTokenLen)
+}
+
+// validateBearerToken checks a static bearer token's length (at most
+// 8,192 characters); the error names the length only.
+func validateBearerToken(path string, token Secret) error {
+	return validateLength(path+".token", string(token), 0, wire.MaxStaticBearerTokenLen)
 }
 
 func (a StaticBearerAuthParams) validate(path string, _ time.Time) error {
@@ -356,7 +377,7 @@ func (a StaticBearerAuthParams) validate(path string, _ time.Time) error {
 	if a.Token == "" {
 		return invalid(path+".token", "is required")
 	}
-	return nil
+	return validateBearerToken(path, a.Token)
 }
 
 func (a EnvironmentVariableAuthParams) validate(path string, _ time.Time) error {
@@ -422,7 +443,8 @@ type TokenEndpointAuthNone struct{}
 //
 //mms:json request
 type TokenEndpointAuthClientSecretBasic struct {
-	// ClientSecret is required on create, optional on update.
+	// ClientSecret is required on create, optional on update; at most
+	// 512 characters.
 	ClientSecret Secret `json:"client_secret,omitzero"`
 }
 
@@ -431,7 +453,8 @@ type TokenEndpointAuthClientSecretBasic struct {
 //
 //mms:json request
 type TokenEndpointAuthClientSecretPost struct {
-	// ClientSecret is required on create, optional on update.
+	// ClientSecret is required on create, optional on update; at most
+	// 512 characters.
 	ClientSecret Secret `json:"client_secret,omitzero"`
 }
 
@@ -458,11 +481,13 @@ func (t TokenEndpointAuthClientSecretPost) validate(path string, create bool) er
 
 func (UnknownTokenEndpointAuth) validate(string, bool) error { return nil }
 
+// validateClientSecret checks a client secret's presence (on create) and
+// length (at most 512 characters); the error names the length only.
 func validateClientSecret(path string, s Secret, create bool) error {
 	if create && s == "" {
 		return invalid(path+".client_secret", "is required")
 	}
-	return nil
+	return validateLength(path+".client_secret", string(s), 0, wire.MaxClientSecretLen)
 }
 
 // A VaultCredentialAuthUpdateParams is the auth of an update request:
@@ -498,7 +523,8 @@ type MCPOAuthAuthUpdateParams struct {
 //
 //mms:json
 type MCPOAuthRefreshUpdateParams struct {
-	// RefreshToken replaces the refresh token; "" keeps it.
+	// RefreshToken replaces the refresh token (at most 4,096 characters);
+	// "" keeps it.
 	RefreshToken Secret `json:"refresh_token,omitzero"`
 	// Scope sets or clears the scope.
 	Scope Update[string] `json:"scope,omitzero"`
@@ -510,7 +536,7 @@ type MCPOAuthRefreshUpdateParams struct {
 // StaticBearerAuthUpdateParams updates a static bearer credential (the
 // wire type "static_bearer").
 type StaticBearerAuthUpdateParams struct {
-	// Token replaces the token; "" keeps it.
+	// Token replaces the token (at most 8,192 characters); "" keeps it.
 	Token Secret `json:"token,omitzero"`
 }
 
@@ -537,13 +563,15 @@ func (a MCPOAuthAuthUpdateParams) validate(path string, now time.Time) error {
 			return err
 		}
 	}
-	if r, ok := a.Refresh.Value(); ok && r.TokenEndpointAuth != nil {
-		return r.TokenEndpointAuth.validate(path+".refresh.token_endpoint_auth", false)
+	if r, ok := a.Refresh.Value(); ok {
+		return r.validate(path + ".refresh")
 	}
 	return nil
 }
 
-func (StaticBearerAuthUpdateParams) validate(string, time.Time) error { return nil }
+func (a StaticBearerAuthUpdateParams) validate(path string, _ time.Time) error {
+	return validateBearerToken(path, a.Token)
+}
 
 func (a EnvironmentVariableAuthUpdateParams) validate(path string, _ time.Time) error {
 	if n, ok := a.Networking.Value(); ok {
@@ -609,18 +637,23 @@ func (a EnvironmentVariableAuthParams) Validate() error { return a.validate("aut
 // Validate reports the first rule the update breaks.
 func (a MCPOAuthAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
 
-// Validate returns nil: a token update has nothing to check client-side
-// ("" keeps the token).
+// Validate reports a token over 8,192 characters ("" keeps the token).
 func (a StaticBearerAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
 
 // Validate reports the first rule the update breaks.
 func (a EnvironmentVariableAuthUpdateParams) Validate() error { return a.validate("auth", time.Now()) }
 
-// Validate reports a token endpoint auth method the update cannot set
-// ([TokenEndpointAuthNone]).
-func (r MCPOAuthRefreshUpdateParams) Validate() error {
+// Validate reports a refresh token over 4,096 characters, or a token
+// endpoint auth method the update cannot set ([TokenEndpointAuthNone]) or
+// with a client secret over 512 characters.
+func (r MCPOAuthRefreshUpdateParams) Validate() error { return r.validate("refresh") }
+
+func (r MCPOAuthRefreshUpdateParams) validate(path string) error {
+	if err := validateRefreshToken(path, r.RefreshToken); err != nil {
+		return err
+	}
 	if r.TokenEndpointAuth == nil {
 		return nil
 	}
-	return r.TokenEndpointAuth.validate("refresh.token_endpoint_auth", false)
+	return r.TokenEndpointAuth.validate(path+".token_endpoint_auth", false)
 }

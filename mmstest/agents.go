@@ -20,12 +20,16 @@ import (
 //
 //   - POST /v1/agents creates an agent at version 1 ("agent_…" ids). The
 //     body is checked strictly (unknown members are a 400) with the
-//     service's rules: a non-empty name, a model (a bare id or an
-//     object with id), at most 128 tools, custom tools named 1–128 of
-//     [a-zA-Z0-9_-] with a 1–4096 character description, at most 20 MCP
-//     servers with unique names of 1–255 characters each used by an mcp_toolset (and every
-//     mcp_toolset naming one), metadata of at most 16 pairs (keys 1–64,
-//     values ≤ 512 characters).
+//     service's rules (the lengths in internal/wire/limits.go): a name of
+//     1–256 characters, a description of at most 2,048, a model (a bare
+//     id or an object with id), at most 128 tools, custom tools named
+//     1–128 of [a-zA-Z0-9_-] with a 1–1,024 character description,
+//     mcp_toolset config names of 1–128, at most 20 MCP servers with
+//     unique names of 1–255 characters and URLs of at most 2,048, each
+//     used by an mcp_toolset (and every mcp_toolset naming one), skills
+//     with a skill_id of 1–64 characters and a version not empty, roster
+//     agent ids of 1–128 characters, metadata of at most 16 pairs (keys
+//     1–64, values ≤ 512 characters).
 //   - POST /v1/agents/{agent_id} updates: omitted members keep their
 //     value; description and system clear with null or ""; tools,
 //     mcp_servers and skills are replaced whole and clear with null or [];
@@ -96,6 +100,9 @@ type agentTool struct {
 	Name          string `json:"name"`
 	Description   string `json:"description"`
 	MCPServerName string `json:"mcp_server_name"`
+	Configs       []struct {
+		Name string `json:"name"`
+	} `json:"configs"`
 }
 
 type agentMCPServer struct {
@@ -188,6 +195,8 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 			return fmt.Errorf("mcp_servers.%d: name and url are required", i)
 		case textLen(s.Name) > wire.MaxAgentMCPServerName:
 			return fmt.Errorf("mcp_servers.%d.name: String should have at most %d characters", i, wire.MaxAgentMCPServerName)
+		case textLen(s.URL) > wire.MaxAgentMCPServerURLLen:
+			return fmt.Errorf("mcp_servers.%d.url: String should have at most %d characters", i, wire.MaxAgentMCPServerURLLen)
 		case names[s.Name]:
 			return fmt.Errorf("mcp_servers.%d.name: MCP server names must be unique, %q is repeated", i, s.Name)
 		}
@@ -204,6 +213,11 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 				return fmt.Errorf("tools.%d.description: String should have 1 to %d characters", i, wire.MaxCustomToolDescLength)
 			}
 		case "mcp_toolset":
+			for j, c := range t.Configs {
+				if n := textLen(c.Name); n < 1 || n > wire.MaxMCPToolConfigNameLen {
+					return fmt.Errorf("tools.%d.configs.%d.name: String should have 1 to %d characters", i, j, wire.MaxMCPToolConfigNameLen)
+				}
+			}
 			if !names[t.MCPServerName] {
 				return fmt.Errorf("tools.%d.mcp_server_name: no MCP server named %q", i, t.MCPServerName)
 			}
@@ -216,6 +230,61 @@ func checkTools(toolsRaw, serversRaw json.RawMessage) error {
 	for i, s := range servers {
 		if !used[s.Name] {
 			return fmt.Errorf("mcp_servers.%d: MCP server %q is not referenced by any mcp_toolset", i, s.Name)
+		}
+	}
+	return nil
+}
+
+// checkSkills applies the skill rules to a skills list: a skill_id of
+// 1–64 characters and, when sent, a version that is not empty.
+func checkSkills(field string, raw json.RawMessage) error {
+	if raw == nil || isNullJSON(raw) {
+		return nil
+	}
+	var skills []struct {
+		SkillID string          `json:"skill_id"`
+		Version json.RawMessage `json:"version"`
+	}
+	if err := json.Unmarshal(raw, &skills); err != nil {
+		return fmt.Errorf("%s: Input should be a valid list of skills", field)
+	}
+	for i, s := range skills {
+		if n := textLen(s.SkillID); n < 1 || n > wire.MaxSkillIDLen {
+			return fmt.Errorf("%s.%d.skill_id: String should have 1 to %d characters", field, i, wire.MaxSkillIDLen)
+		}
+		if string(bytes.TrimSpace(s.Version)) == `""` {
+			return fmt.Errorf("%s.%d.version: String should have at least 1 character", field, i)
+		}
+	}
+	return nil
+}
+
+// checkRoster applies the roster rules to a multiagent member: each agent
+// id (a bare string or an agent entry's id) of 1–128 characters.
+func checkRoster(raw json.RawMessage) error {
+	if raw == nil || isNullJSON(raw) {
+		return nil
+	}
+	var m struct {
+		Agents []json.RawMessage `json:"agents"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("multiagent: Input should be an object")
+	}
+	for i, e := range m.Agents {
+		field := fmt.Sprintf("multiagent.agents.%d", i)
+		var entry struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+		}
+		if json.Unmarshal(e, &entry.ID) != nil {
+			if json.Unmarshal(e, &entry) != nil || entry.Type != "agent" {
+				continue
+			}
+			field += ".id"
+		}
+		if n := textLen(entry.ID); n < 1 || n > wire.MaxAgentIDLen {
+			return fmt.Errorf("%s: String should have 1 to %d characters", field, wire.MaxAgentIDLen)
 		}
 	}
 	return nil
@@ -234,12 +303,21 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || rec.Name == "" {
 			return fmt.Errorf("name: String should have at least 1 character")
 		}
+		if textLen(rec.Name) > wire.MaxAgentNameLen {
+			return fmt.Errorf("name: String should have at most %d characters", wire.MaxAgentNameLen)
+		}
 	}
 	var err error
 	if b.Description != nil {
-		if rec.Description, err = optionalText("description", b.Description, 0); err != nil {
+		if rec.Description, err = optionalText("description", b.Description, wire.MaxAgentDescriptionLen); err != nil {
 			return err
 		}
+	}
+	if err := checkSkills("skills", b.Skills); err != nil {
+		return err
+	}
+	if err := checkRoster(b.Multiagent); err != nil {
+		return err
 	}
 	if b.System != nil {
 		if rec.System, err = optionalText("system", b.System, wire.MaxAgentSystemLen); err != nil {

@@ -164,7 +164,8 @@ func TestAgentsCreateRules(t *testing.T) {
 	for _, tt := range []struct {
 		name, body, msg string // msg "" = accepted
 	}{
-		{"long name", `{"name":"` + long(5000) + `","model":"m"}`, ""},
+		{"name 256", `{"name":"` + long(256) + `","model":"m"}`, ""},
+		{"name 257", `{"name":"` + long(257) + `","model":"m"}`, "name: String should have at most 256"},
 		{"empty name", `{"name":"","model":"m"}`, "name"},
 		{"server name 255", `{"name":"a","model":"m","mcp_servers":[{"type":"url","name":"` + long(255) + `","url":"u"}],` +
 			`"tools":[{"type":"mcp_toolset","mcp_server_name":"` + long(255) + `"}]}`, ""},
@@ -172,7 +173,8 @@ func TestAgentsCreateRules(t *testing.T) {
 			`"tools":[{"type":"mcp_toolset","mcp_server_name":"` + long(256) + `"}]}`, "mcp_servers.0.name"},
 		{"no model", `{"name":"a"}`, "model"},
 		{"unknown member", `{"name":"a","model":"m","color":"red"}`, "color"},
-		{"long description", `{"name":"a","model":"m","description":"` + long(5000) + `"}`, ""},
+		{"description 2048", `{"name":"a","model":"m","description":"` + long(2048) + `"}`, ""},
+		{"description 2049", `{"name":"a","model":"m","description":"` + long(2049) + `"}`, "description: String should have at most 2048"},
 		{"bad custom name", `{"name":"a","model":"m","tools":[{"type":"custom","name":"a b","description":"d","input_schema":{"type":"object"}}]}`, "tools.0.name"},
 		{"custom description 4097", `{"name":"a","model":"m","tools":[{"type":"custom","name":"t","description":"` + long(4097) + `","input_schema":{"type":"object"}}]}`, "tools.0.description"},
 		{"unreferenced server", `{"name":"a","model":"m","mcp_servers":[{"type":"url","name":"s","url":"u"}]}`, "not referenced"},

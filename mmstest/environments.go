@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"math"
 	"net/http"
 	"slices"
 	"sync"
@@ -15,7 +14,7 @@ import (
 // The Environments endpoints (managed-agents beta):
 //
 //   - POST /v1/environments creates an environment ("env_…" ids): name
-//     required, description, config, scope ("organization" or "account";
+//     required (1–256 characters), description (at most 1,024), config, scope ("organization" or "account";
 //     left out of the record when not given) and metadata (at most 16
 //     pairs, keys 1–64, values ≤ 512 characters). The body and the config
 //     are checked strictly (unknown members are a 400). Without a config
@@ -33,7 +32,7 @@ import (
 //     (answers {id, type: "environment_deleted"}; its work queue goes with
 //     it, and polls waiting on it end with 404).
 //   - GET /v1/environments: newest first, include_archived, cursor scheme,
-//     limit 1–100 (default 20).
+//     limit 1–1,000 (default 20; the schema's bound, the spec names none).
 //
 // The work queue of self-hosted environments is in environments_work.go.
 
@@ -271,10 +270,13 @@ func (b *environmentBody) apply(rec *environmentWire, create bool) error {
 		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || rec.Name == "" {
 			return fmt.Errorf("name: String should have at least 1 character")
 		}
+		if textLen(rec.Name) > wire.MaxEnvironmentNameLen {
+			return fmt.Errorf("name: String should have at most %d characters", wire.MaxEnvironmentNameLen)
+		}
 	}
 	var err error
 	if b.Description != nil {
-		if rec.Description, err = optionalText("description", b.Description, math.MaxInt); err != nil {
+		if rec.Description, err = optionalText("description", b.Description, wire.MaxEnvironmentDescriptionLen); err != nil {
 			return err
 		}
 	}
@@ -372,7 +374,8 @@ func (st *environmentStore) delete(w http.ResponseWriter, r *http.Request) {
 
 // list serves GET /v1/environments, newest first.
 func (st *environmentStore) list(w http.ResponseWriter, r *http.Request) {
-	listArchivable(w, r, &st.mu, &st.envs, func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil)
+	listArchivableUpTo(w, r, wire.MaxEnvironmentListLimit, &st.mu, &st.envs,
+		func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil)
 }
 
 // sessionTarget reports whether envID names a live (not archived)

@@ -24,12 +24,16 @@ import (
 //     {type:"agent_with_overrides", …} whose model, system (null clears),
 //     tools, mcp_servers and skills replace the agent's), resolved from
 //     the server's agents (an unknown agent or version is a 404) and
-//     snapshotted into the record with its roster resolved; an
-//     environment_id; metadata (≤ 16 pairs, keys 1–64, values ≤ 512);
-//     resources (github_repository with url and authorization_token, file
-//     naming a stored file, memory_store with access read_write|read_only
+//     snapshotted into the record with its roster resolved (an agent id
+//     is 1–128 characters); an environment_id (1–128); a title (≤ 500);
+//     metadata (≤ 16 pairs, keys 1–64, values ≤ 512); resources
+//     (github_repository with url ≤ 2,048 and authorization_token ≤ 4,096,
+//     a branch name 1–255 or a commit sha of ≥ 7; file naming a stored
+//     file, file_id ≤ 128; memory_store with access read_write|read_only
 //     and instructions ≤ 4,096); vault_ids; at most 50 initial_events,
-//     user.message or user.define_outcome (max_iterations 1–20), each
+//     user.message (document sources base64, text, url or file) or
+//     user.define_outcome (a text rubric ≤ 262,144; max_iterations 1–20,
+//     where the service is stricter than its schema), each
 //     outcome listed in outcome_evaluations as "pending"; a budget
 //     {type:"limit", max_list_cost:{amount: decimal string, currency:"USD"}}.
 //     A session starts "idle"; its initial events are stored as if sent to
@@ -38,7 +42,8 @@ import (
 //     agent has a roster gets one thread per roster member at creation
 //     (threads are created by the service's coordinator as it works; the
 //     fake makes them up front).
-//   - POST /v1/sessions/{session_id} updates title (null clears),
+//   - POST /v1/sessions/{session_id} updates title (1–500 characters;
+//     null clears, "" is refused),
 //     metadata (a patch, null deletes), agent {tools, mcp_servers} (each
 //     replaced whole; the session must be idle) and budget (replace, or
 //     null removes it; a session created without one cannot get one).
@@ -308,6 +313,16 @@ func (st *sessionStore) resolveAgent(b *sessionCreateBody) error {
 	if p.ID == "" {
 		return invalid("agent.id: Field required")
 	}
+	if textLen(p.ID) > wire.MaxAgentIDLen {
+		field := "agent.id"
+		if t := bytes.TrimSpace(b.Agent); len(t) > 0 && t[0] == '"' {
+			field = "agent"
+		}
+		return invalid("%s: String should have at most %d characters", field, wire.MaxAgentIDLen)
+	}
+	if err := checkSkills("agent.skills", p.Skills); err != nil {
+		return invalid("%v", err)
+	}
 	version := 0
 	if p.Version != nil {
 		version = *p.Version
@@ -399,6 +414,10 @@ func (b *sessionCreateBody) check() error {
 		return invalid("agent: Field required")
 	case b.EnvironmentID == nil || *b.EnvironmentID == "":
 		return invalid("environment_id: Field required")
+	case textLen(*b.EnvironmentID) > wire.MaxEnvironmentIDLen:
+		return invalid("environment_id: String should have at most %d characters", wire.MaxEnvironmentIDLen)
+	case b.Title != nil && textLen(*b.Title) > wire.MaxSessionTitleLen:
+		return invalid("title: String should have at most %d characters", wire.MaxSessionTitleLen)
 	}
 	if err := checkMetadata(b.Metadata); err != nil {
 		return invalid("%v", err)
@@ -483,14 +502,14 @@ func checkInitialEvent(path string, raw json.RawMessage) error {
 	case "user.define_outcome":
 		var ev struct {
 			Type          string          `json:"type"`
-			Description   string          `json:"description"`
+			Description   *string         `json:"description"`
 			Rubric        json.RawMessage `json:"rubric"`
 			MaxIterations *int            `json:"max_iterations"`
 		}
 		if err := strictDecode(path, raw, &ev); err != nil {
 			return err
 		}
-		if ev.Description == "" {
+		if ev.Description == nil { // required, but "" is valid: the schema sets no minimum length
 			return invalid("%s.description: Field required", path)
 		}
 		var rubric struct {
@@ -503,12 +522,17 @@ func checkInitialEvent(path string, raw json.RawMessage) error {
 		}
 		switch {
 		case rubric.Type == "text" && rubric.Content != "" && rubric.FileID == "":
+			if textLen(rubric.Content) > wire.MaxRubricContentLen {
+				return invalid("%s.rubric.content: String should have at most %d characters", path, wire.MaxRubricContentLen)
+			}
 		case rubric.Type == "file" && rubric.FileID != "" && rubric.Content == "":
 		default:
 			return invalid("%s.rubric: Input should be {type:\"text\", content} or {type:\"file\", file_id}", path)
 		}
-		if n := ev.MaxIterations; n != nil && (*n < 1 || *n > 20) {
-			return invalid("%s.max_iterations: Input should be between 1 and 20, got %d", path, *n)
+		// At most 20: the service is stricter than its schema here
+		// (agents-sessions-environments.md §4.2, row user.define_outcome).
+		if n := ev.MaxIterations; n != nil && (*n < 1 || *n > wire.MaxOutcomeIterations) {
+			return invalid("%s.max_iterations: Input should be between 1 and %d, got %d", path, wire.MaxOutcomeIterations, *n)
 		}
 		return nil
 	}
@@ -546,6 +570,22 @@ func checkEventBlock(path string, raw json.RawMessage) error {
 		if json.Unmarshal(m["text"], &text) != nil || text == "" {
 			return invalid("%s.text: String should have at least 1 character", path)
 		}
+	}
+	if typ == "document" {
+		return checkEventDocumentSource(path, m["source"])
+	}
+	return nil
+}
+
+// checkEventDocumentSource refuses a document source of a session event
+// whose type is not base64, text, url or file (the Messages API's
+// "content" source among them).
+func checkEventDocumentSource(path string, raw json.RawMessage) error {
+	var src struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(raw, &src) != nil || !slices.Contains(wire.EventDocumentSources, src.Type) {
+		return invalid("%s.source.type: Input should be 'base64', 'text', 'url' or 'file', got %q", path, src.Type)
 	}
 	return nil
 }
@@ -669,7 +709,10 @@ func (b *sessionUpdateBody) apply(rec *sessionWire) error {
 		return invalid("vault_ids: a session's vaults cannot be changed after creation")
 	}
 	if b.Title != nil {
-		t, err := optionalText("title", b.Title, 1<<20)
+		if string(bytes.TrimSpace(b.Title)) == `""` {
+			return invalid("title: String should have at least 1 character (null clears the title)")
+		}
+		t, err := optionalText("title", b.Title, wire.MaxSessionTitleLen)
 		if err != nil {
 			return invalid("%v", err)
 		}

@@ -30,11 +30,14 @@ import (
 //     (processed_at null until the session's turn engine takes them);
 //     user.define_outcome, user.custom_tool_result, user.tool_result and
 //     user.tool_confirmation arrive processed. The rules: a
-//     user.tool_confirmation (allow|deny; deny_message only with deny)
-//     names a call waiting for a confirmation, a user.custom_tool_result a
-//     custom tool call waiting for its result, a user.tool_result (only in
-//     a self-hosted environment) a tool call the worker must run; a result
-//     needs non-empty content; system.message comes at most once, last,
+//     user.tool_confirmation (allow|deny; deny_message only with deny, at
+//     most 10,000 characters) names a call waiting for a confirmation, a
+//     user.custom_tool_result a custom tool call waiting for its result, a
+//     user.tool_result (only in a self-hosted environment) a tool call the
+//     worker must run (each id at most 128 characters); a result needs
+//     non-empty content (the service is stricter than its schema, spec §7
+//     row 6); a document block's source is base64, text, url or file;
+//     system.message comes at most once, last,
 //     right after a user.message or a tool result of the same request; a
 //     session at its budget refuses user.message and user.define_outcome;
 //     a terminated session refuses everything.
@@ -367,6 +370,12 @@ func (st *sessionStore) parseSent(path string, raw json.RawMessage, c *sendCheck
 		if ev.DenyMessage != nil && *ev.Result != "deny" {
 			return nil, invalid("%s.deny_message: only a deny carries a deny_message", path)
 		}
+		if textLen(*ev.ToolUseID) > wire.MaxEventToolUseIDLen {
+			return nil, invalid("%s.tool_use_id: String should have at most %d characters", path, wire.MaxEventToolUseIDLen)
+		}
+		if ev.DenyMessage != nil && textLen(*ev.DenyMessage) > wire.MaxDenyMessageLen {
+			return nil, invalid("%s.deny_message: String should have at most %d characters", path, wire.MaxDenyMessageLen)
+		}
 		id := *ev.ToolUseID
 		if c.awaiting[id] != awaitConfirm {
 			return nil, invalid("%s.tool_use_id: no tool call %q is waiting for a confirmation", path, id)
@@ -391,6 +400,9 @@ func (st *sessionStore) parseSent(path string, raw json.RawMessage, c *sendCheck
 		}
 		if idp == nil || *idp == "" {
 			return nil, invalid("%s.%s: Field required", path, idMember)
+		}
+		if textLen(*idp) > wire.MaxEventToolUseIDLen {
+			return nil, invalid("%s.%s: String should have at most %d characters", path, idMember, wire.MaxEventToolUseIDLen)
 		}
 		text, err := resultContent(path+".content", ev.Content)
 		if err != nil {
@@ -427,8 +439,10 @@ const (
 )
 
 // resultContent checks a tool result's content and returns its text: the
-// blocks are text, image, document or search_result, and at least one
-// must carry something (an empty result is refused, spec §7 row 6).
+// blocks are text, image, document (its source base64, text, url or file)
+// or search_result, and at least one must carry something (an empty
+// result is refused, spec §7 row 6, where the service is stricter than its
+// schema).
 func resultContent(path string, content []json.RawMessage) (string, error) {
 	substantial := false
 	var texts []string
@@ -453,7 +467,16 @@ func resultContent(path string, content []json.RawMessage) (string, error) {
 				substantial = true
 				texts = append(texts, *b.Text)
 			}
-		case "image", "document", "search_result":
+		case "document":
+			var d struct {
+				Source json.RawMessage `json:"source"`
+			}
+			_ = json.Unmarshal(raw, &d)
+			if err := checkEventDocumentSource(fmt.Sprintf("%s.%d", path, j), d.Source); err != nil {
+				return "", err
+			}
+			substantial = true
+		case "image", "search_result":
 			substantial = true
 		default:
 			return "", invalid("%s.%d.type: Input should be 'text', 'image', 'document' or 'search_result', got %q", path, j, b.Type)

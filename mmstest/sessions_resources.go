@@ -2,6 +2,7 @@ package mmstest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"path"
 	"slices"
@@ -95,8 +96,12 @@ func parseResource(field string, raw json.RawMessage, create bool) (*storedResou
 		switch {
 		case g.URL == "":
 			return nil, invalid("%s.url: Field required", field)
+		case textLen(g.URL) > wire.MaxRepositoryURLLen:
+			return nil, invalid("%s.url: String should have at most %d characters", field, wire.MaxRepositoryURLLen)
 		case g.AuthorizationToken == "":
 			return nil, invalid("%s.authorization_token: Field required", field)
+		case textLen(g.AuthorizationToken) > wire.MaxAuthorizationTokenLen:
+			return nil, invalid("%s.authorization_token: String should have at most %d characters", field, wire.MaxAuthorizationTokenLen)
 		}
 		res := &storedResource{kind: head.Type, url: g.URL, token: g.AuthorizationToken,
 			mountPath: "/workspace/" + strings.TrimSuffix(path.Base(g.URL), ".git")}
@@ -114,7 +119,13 @@ func parseResource(field string, raw json.RawMessage, create bool) (*storedResou
 			}
 			switch {
 			case c.Type == "branch" && c.Name != "" && c.SHA == "":
+				if textLen(c.Name) > wire.MaxCheckoutBranchLen {
+					return nil, invalid("%s.checkout.name: String should have at most %d characters", field, wire.MaxCheckoutBranchLen)
+				}
 			case c.Type == "commit" && c.SHA != "" && c.Name == "":
+				if textLen(c.SHA) < wire.MinCheckoutSHALen {
+					return nil, invalid("%s.checkout.sha: String should have at least %d characters", field, wire.MinCheckoutSHALen)
+				}
 			default:
 				return nil, invalid("%s.checkout: Input should be {type:\"branch\", name} or {type:\"commit\", sha}", field)
 			}
@@ -132,6 +143,9 @@ func parseResource(field string, raw json.RawMessage, create bool) (*storedResou
 		}
 		if f.FileID == "" {
 			return nil, invalid("%s.file_id: Field required", field)
+		}
+		if textLen(f.FileID) > wire.MaxResourceFileIDLen {
+			return nil, invalid("%s.file_id: String should have at most %d characters", field, wire.MaxResourceFileIDLen)
 		}
 		res := &storedResource{kind: head.Type, fileID: f.FileID, mountPath: "/mnt/session/uploads/" + f.FileID}
 		if f.MountPath != nil && *f.MountPath != "" {
@@ -230,6 +244,11 @@ func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
 	}
 	if b.AuthorizationToken == nil || *b.AuthorizationToken == "" {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "authorization_token: Field required")
+		return
+	}
+	if textLen(*b.AuthorizationToken) > wire.MaxAuthorizationTokenLen {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,
+			fmt.Sprintf("authorization_token: String should have at most %d characters", wire.MaxAuthorizationTokenLen))
 		return
 	}
 	withFoundIn(&st.mu, w, r, st.lookupResource, func(_ *storedSession, res *storedResource) {

@@ -95,7 +95,7 @@ func TestSessionCreateRules(t *testing.T) {
 		{"override toolset without server", `{"agent":{"type":"agent_with_overrides","id":"` + a.ID + `","tools":[{"type":"mcp_toolset","mcp_server_name":"x"}]},"environment_id":"` + testEnvID + `"}`, 400, "mcp_server_name"},
 		{"17 metadata pairs", body(`,"metadata":{` + strings.TrimSuffix(strings.Repeat(`"k":"v",`, 1), ",") + `,"a1":"","a2":"","a3":"","a4":"","a5":"","a6":"","a7":"","a8":"","a9":"","b1":"","b2":"","b3":"","b4":"","b5":"","b6":"","b7":""}`), 400, "metadata"},
 		{"metadata value 513", body(`,"metadata":{"k":"` + strings.Repeat("v", 513) + `"}`), 400, "metadata.k"},
-		{"github", body(`,"resources":[{"type":"github_repository","url":"u","authorization_token":"t","checkout":{"type":"commit","sha":"s"}}]`), 200, ""},
+		{"github", body(`,"resources":[{"type":"github_repository","url":"u","authorization_token":"t","checkout":{"type":"commit","sha":"abc1234"}}]`), 200, ""},
 		{"github no token", body(`,"resources":[{"type":"github_repository","url":"u"}]`), 400, "resources.0.authorization_token"},
 		{"github no url", body(`,"resources":[{"type":"github_repository","authorization_token":"t"}]`), 400, "resources.0.url"},
 		{"github bad checkout", body(`,"resources":[{"type":"github_repository","url":"u","authorization_token":"t","checkout":{"type":"tag","name":"v"}}]`), 400, "checkout"},

@@ -111,7 +111,12 @@ const maxManagedPageLimit = 100
 // writeCursorList answers a managed-agents list of recs, paged by the
 // cursor scheme (limit 1–100).
 func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
-	page, err := pageByCursor(recs, r.URL.Query(), maxManagedPageLimit)
+	writeCursorListUpTo(w, r, maxManagedPageLimit, recs)
+}
+
+// writeCursorListUpTo is writeCursorList with pages of at most maxLimit.
+func writeCursorListUpTo[R any](w http.ResponseWriter, r *http.Request, maxLimit int, recs []R) {
+	page, err := pageByCursor(recs, r.URL.Query(), maxLimit)
 	writePage(w, r, page, err)
 }
 
@@ -121,6 +126,13 @@ func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
 // pages of at most 100. view gives an item's record and its archived_at.
 // *items is read with mu held; the page is written after it is released.
 func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex, items *[]*T,
+	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
+	listArchivableUpTo(w, r, maxManagedPageLimit, mu, items, view, keep)
+}
+
+// listArchivableUpTo is listArchivable with pages of at most maxLimit (a
+// list whose schema allows more than 100).
+func listArchivableUpTo[T, R any](w http.ResponseWriter, r *http.Request, maxLimit int, mu *sync.Mutex, items *[]*T,
 	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
 	archived, ok := archivedQuery(w, r)
 	if !ok {
@@ -132,7 +144,7 @@ func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.M
 			return rec, (archivedAt == nil || archived) && (keep == nil || keep(it))
 		})
 	})
-	writeCursorList(w, r, recs)
+	writeCursorListUpTo(w, r, maxLimit, recs)
 }
 
 // listArchivableIn is listArchivable for items kept beside their parents

@@ -19,8 +19,8 @@ import (
 // beta: the undated seed value or a dated user-profiles-* one).
 //
 //   - POST /v1/user_profiles creates a profile ("uprof_…" ids); every
-//     member is optional: external_id and name (strings of at most 255
-//     characters, or null; "" reads as unset), metadata (at most 16 pairs,
+//     member is optional: external_id and name (strings of 1 to 255
+//     characters, or null; "" is refused), metadata (at most 16 pairs,
 //     keys 1–64, values 1–512 characters), relationship (external |
 //     resold | internal), access_type (application | passthrough),
 //     external_user_onboarded_at (RFC 3339) and external_user_details
@@ -291,6 +291,9 @@ func (st *userProfileStore) applyProfileBody(rec *userProfileWire, b *userProfil
 		dst  **string
 	}{{"external_id", b.ExternalID, &rec.ExternalID}, {"name", b.Name, &rec.Name}} {
 		if f.raw != nil {
+			if string(bytes.TrimSpace(f.raw)) == `""` { // the schema's minimum is 1; null clears
+				return fmt.Errorf("%s: String should have at least 1 character", f.name)
+			}
 			if *f.dst, err = optionalText(f.name, f.raw, wire.MaxUserProfileTextLen); err != nil {
 				return err
 			}
@@ -300,7 +303,7 @@ func (st *userProfileStore) applyProfileBody(rec *userProfileWire, b *userProfil
 		return err
 	}
 	if b.Relationship != nil {
-		if rec.Relationship, err = profileEnum("relationship", b.Relationship, !create, "external", "resold", "internal"); err != nil {
+		if rec.Relationship, err = profileEnum("relationship", b.Relationship, !create, wire.UserProfileRelationships...); err != nil {
 			return err
 		}
 	}

@@ -21,12 +21,13 @@ import (
 //     vaults. auth by type: mcp_oauth (mcp_server_url 1–2047 and
 //     access_token 1–8192 required; expires_at null or an RFC 3339 time
 //     after the server's clock; refresh null or {client_id 1–1024,
-//     refresh_token, token_endpoint, token_endpoint_auth required;
-//     resource, scope optional}); static_bearer (mcp_server_url, token);
+//     refresh_token 1–4096, token_endpoint 1–2047, token_endpoint_auth
+//     required; resource, scope optional}); static_bearer (mcp_server_url
+//     1–2047, token 1–8192);
 //     environment_variable (secret_name, secret_value, networking
 //     required; injection_location {body, header} optional).
 //     token_endpoint_auth is none, or client_secret_basic /
-//     client_secret_post with client_secret. networking is unrestricted
+//     client_secret_post with client_secret (1–512). networking is unrestricted
 //     or limited with allowed_hosts (at most 16, each a host name, an
 //     IPv4 address or *.domain). Unknown members anywhere are a 400.
 //     One active credential per mcp_server_url / secret_name per vault
@@ -247,12 +248,12 @@ func (st *vaultStore) applyAuth(raw json.RawMessage, cur *authWire, secrets map[
 		return st.applyMCPOAuth(&b, cur, secrets, create)
 	case "static_bearer":
 		if create {
-			if err := required("auth.mcp_server_url", b.MCPServerURL, 2047); err != nil {
+			if err := required("auth.mcp_server_url", b.MCPServerURL, wire.MaxCredentialServerURLLen); err != nil {
 				return err
 			}
 			cur.MCPServerURL = *b.MCPServerURL
 		}
-		return setSecret(secrets, "token", "auth.token", b.Token, 0, create)
+		return setSecret(secrets, "token", "auth.token", b.Token, wire.MaxStaticBearerTokenLen, create)
 	}
 	return applyEnvironmentVariable(&b, cur, secrets, create)
 }
@@ -272,12 +273,12 @@ func setSecret(secrets map[string]string, key, field string, v *string, max int,
 
 func (st *vaultStore) applyMCPOAuth(b *authBody, cur *authWire, secrets map[string]string, create bool) error {
 	if create {
-		if err := required("auth.mcp_server_url", b.MCPServerURL, 2047); err != nil {
+		if err := required("auth.mcp_server_url", b.MCPServerURL, wire.MaxCredentialServerURLLen); err != nil {
 			return err
 		}
 		cur.MCPServerURL = *b.MCPServerURL
 	}
-	if err := setSecret(secrets, "access_token", "auth.access_token", b.AccessToken, 8192, create); err != nil {
+	if err := setSecret(secrets, "access_token", "auth.access_token", b.AccessToken, wire.MaxAccessTokenLen, create); err != nil {
 		return err
 	}
 	if b.ExpiresAt != nil {
@@ -325,10 +326,10 @@ func applyRefresh(raw json.RawMessage, cur *authWire, secrets map[string]string,
 	}
 	rf := cur.Refresh
 	if create {
-		if err := required("auth.refresh.client_id", b.ClientID, 1024); err != nil {
+		if err := required("auth.refresh.client_id", b.ClientID, wire.MaxClientIDLen); err != nil {
 			return err
 		}
-		if err := required("auth.refresh.token_endpoint", b.TokenEndpoint, 0); err != nil {
+		if err := required("auth.refresh.token_endpoint", b.TokenEndpoint, wire.MaxTokenEndpointLen); err != nil {
 			return err
 		}
 		if b.TokenEndpointAuth == nil {
@@ -340,7 +341,7 @@ func applyRefresh(raw json.RawMessage, cur *authWire, secrets map[string]string,
 			return err
 		}
 	}
-	if err := setSecret(secrets, "refresh.refresh_token", "auth.refresh.refresh_token", b.RefreshToken, 0, create); err != nil {
+	if err := setSecret(secrets, "refresh.refresh_token", "auth.refresh.refresh_token", b.RefreshToken, wire.MaxRefreshTokenLen, create); err != nil {
 		return err
 	}
 	if b.Scope != nil {
@@ -367,7 +368,7 @@ func applyRefresh(raw json.RawMessage, cur *authWire, secrets map[string]string,
 		delete(secrets, "refresh.token_endpoint_auth.client_secret")
 	case "client_secret_basic", "client_secret_post":
 		if err := setSecret(secrets, "refresh.token_endpoint_auth.client_secret", "auth.refresh.token_endpoint_auth.client_secret",
-			ta.ClientSecret, 0, create); err != nil {
+			ta.ClientSecret, wire.MaxClientSecretLen, create); err != nil {
 			return err
 		}
 	default:
