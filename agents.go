@@ -625,7 +625,7 @@ func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentG
 // the service refuses it (an *Error, status 409 from the fake) when the
 // agent has moved past that version.
 func (s *AgentsService) Update(ctx context.Context, agentID string, p AgentUpdateParams, opts ...option.RequestOption) (*Agent, error) {
-	return s.at(agentID).post(ctx, p, opts)
+	return s.at(agentID).update(ctx, p, opts)
 }
 
 // Archive archives an agent (POST /v1/agents/{agent_id}/archive): it is

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -186,7 +187,7 @@ func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts .
 		return nil, fmt.Errorf("mms: encoding the batch request: %w", err)
 	}
 	var b Batch
-	r := &request{method: http.MethodPost, path: batchesPath, betas: p.betas(), out: &b,
+	r := &request{method: http.MethodPost, path: batchesPath, betas: p.betas(), out: &b, retry: transport.Creating,
 		stream: readerOf(pieces), size: size, getBody: func() (io.Reader, error) { return readerOf(pieces), nil }}
 	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
 		return nil, err
@@ -209,13 +210,23 @@ func batchPath(id, suffix string) (string, error) {
 	return batchesPath + "/" + url.PathEscape(id) + suffix, nil
 }
 
-// batchCall sends a body-less request about one batch and decodes the answer.
+// batchCall sends a body-less request about one batch and decodes the
+// answer. It is retried as endpoint.go declares its verb: a get is safe, a
+// cancel is in actionRetry, a delete is idempotent and a resend answered
+// 404 is its success (out then names only the id).
 func batchCall(ctx context.Context, cl call, method, id, suffix string, out any) error {
 	path, err := batchPath(id, suffix)
 	if err != nil {
 		return err
 	}
-	_, err = cl.send(ctx, &request{method: method, path: path, out: out})
+	r := &request{method: method, path: path, out: out, retry: retryOfPath(method, path)}
+	if method == http.MethodDelete {
+		r.removes = transport.Deletes
+	}
+	resp, err := cl.send(ctx, r)
+	if err == nil && resp.Resent {
+		return deletedAnswer(id, out)
+	}
 	return err
 }
 

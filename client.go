@@ -161,7 +161,12 @@ func (c *Client) initServices() {
 // Do sends a request through the same pipeline as the typed services (auth,
 // version, betas, retries, rate limits, errors) for endpoints the SDK has not
 // typed yet. path is below the base URL and may carry a query
-// ("/v1/models?limit=5"). body is nil, a []byte or json.RawMessage sent as is,
+// ("/v1/models?limit=5"). Retries follow the method: GET, HEAD, PUT and
+// DELETE are retried after any retryable failure; a POST is treated as
+// creating something (retried only when the failed attempt provably took
+// no effect; see ErrMaybeApplied) unless its path is one the SDK knows:
+// the Messages endpoints (retried as reads are) and the record actions of
+// endpoint.go's table (archive, cancel, …). body is nil, a []byte or json.RawMessage sent as is,
 // an io.Reader sent as a stream (not retried), or any other value encoded as
 // JSON. out is nil (the body is discarded), a *[]byte or *json.RawMessage
 // receiving the raw body, or any value decoded from JSON. Endpoint betas the
@@ -175,7 +180,7 @@ func (c *Client) Do(ctx context.Context, method, path string, body, out any, opt
 	if err != nil {
 		return fmt.Errorf("mms: Do: query of %q: %w", path, err)
 	}
-	r := &request{method: strings.ToUpper(method), path: p, query: q, out: out}
+	r := &request{method: strings.ToUpper(method), path: p, query: q, out: out, retry: retryOfPath(strings.ToUpper(method), p)}
 	if beta := wire.RequiredBeta(p); beta != "" {
 		r.betas = []string{beta}
 	}
@@ -211,6 +216,12 @@ type request struct {
 	streaming    bool // leave the response body open
 	timeout      time.Duration
 	model        string // a Messages call's model, for a platform adapter
+	// retry is the request's retry class; the zero value classes it by
+	// method, so a POST nobody classed is creating (see endpoint.go).
+	retry transport.Retry
+	// removes marks a delete or archive: an "already gone" answer to a
+	// resend is its success (transport.Removal).
+	removes transport.Removal
 }
 
 // call is one call of a service method with its options applied. A method
@@ -240,6 +251,9 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 	}
 	if cfg.Platform != nil {
 		return call{err: errors.New("mms: option.WithPlatform (and the platform modules' options) are client options: pass them to NewClient")}
+	}
+	if cfg.RetryBudget != nil && cfg.RetryBudget != c.cfg.RetryBudget {
+		return call{err: errors.New("mms: option.WithRetryBudget is a client option: the budget is shared by the client's calls; pass it to NewClient (a call may use option.WithoutRetryBudget)")}
 	}
 	cfg.Platform = c.cfg.Platform
 	if cfg.Platform != nil && (cfg.APIKey != "" || cfg.AuthToken != "" || cfg.Bearer != nil) {
@@ -272,14 +286,14 @@ func (cl call) send(ctx context.Context, r *request) (_ *transport.Response, err
 		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
 		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate, Model: r.model,
-		Operation: op,
+		Operation: op, Retry: r.retry, Removes: r.removes,
 	}
 	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {
 		return nil, err
 	}
-	if r.streaming || r.out == nil || r.emptyOK && len(bytes.TrimSpace(resp.Bytes)) == 0 {
-		return resp, nil
+	if resp.Resent || r.streaming || r.out == nil || r.emptyOK && len(bytes.TrimSpace(resp.Bytes)) == 0 {
+		return resp, nil // a Resent answer has no body: see endpoint.removed
 	}
 	if err := decodeInto(resp.Bytes, r.out); err != nil {
 		return nil, fmt.Errorf("mms: decoding the response of %s %s (request-id %s): %w", r.method, r.path, resp.RequestID, err)

@@ -27,7 +27,7 @@ func metadataFrom(status int, h http.Header, attempts int, platformRequestID str
 	var md ResponseMetadata
 	var cfg config.Config
 	if option.WithResponseMetadata(&md)(&cfg) == nil {
-		cfg.MetadataInto(status, h, attempts, platformRequestID)
+		cfg.MetadataInto(status, h, attempts, platformRequestID, false)
 	}
 	return md
 }

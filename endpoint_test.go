@@ -15,6 +15,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/mms-sdk/mms-go/internal/multipart"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -282,9 +283,13 @@ func TestEndpointID(t *testing.T) {
 		calls := map[string]func() error{
 			"get":    func() error { _, err := tt.e.get(ctx, nil); return err },
 			"post":   func() error { _, err := tt.e.post(ctx, map[string]string{}, nil); return err },
+			"update": func() error { _, err := tt.e.update(ctx, map[string]string{}, nil); return err },
 			"action": func() error { _, err := tt.e.action(ctx, "/archive", nil, nil); return err },
 			"delete": func() error { _, err := tt.e.delete(ctx, nil); return err },
-			"do":     func() error { _, err := tt.e.do(ctx, http.MethodPut, "", nil, nil); return err },
+			"do": func() error {
+				_, err := tt.e.do(ctx, http.MethodPut, "", nil, transport.Idempotent, transport.RemovesNothing, nil)
+				return err
+			},
 			"listPage": func() error {
 				_, err := tt.e.listPage(ctx, badParams{}, nil)
 				return err

@@ -326,7 +326,7 @@ func (s *EnvironmentsService) Get(ctx context.Context, environmentID string, opt
 
 // Update changes an environment (POST /v1/environments/{environment_id}).
 func (s *EnvironmentsService) Update(ctx context.Context, environmentID string, p EnvironmentUpdateParams, opts ...option.RequestOption) (*Environment, error) {
-	return s.at(environmentID).post(ctx, p, opts)
+	return s.at(environmentID).update(ctx, p, opts)
 }
 
 // Archive archives an environment (POST

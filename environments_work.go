@@ -278,7 +278,7 @@ func (p WorkUpdateParams) Validate() error {
 // Update changes a work item's metadata (POST
 // /v1/environments/{environment_id}/work/{work_id}).
 func (s *EnvironmentWorkService) Update(ctx context.Context, environmentID, workID string, p WorkUpdateParams, opts ...option.RequestOption) (*Work, error) {
-	return s.at(environmentID, workID).post(ctx, p, opts)
+	return s.at(environmentID, workID).update(ctx, p, opts)
 }
 
 // Ack acknowledges a polled work item, making it active (POST

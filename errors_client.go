@@ -16,6 +16,25 @@ import (
 // retried because its body was a stream that cannot be sent twice.
 var ErrNotReplayable = errors.New("not retried: the request body is a stream that cannot be replayed (pass an io.ReadSeeker, e.g. an *os.File, to make it retryable)")
 
+// ErrMaybeApplied matches the error of a request that creates something
+// (a batch, a session, a delivered event, an agent, an upload, …) and
+// failed after it reached the service: a 5xx, a timeout or a dropped
+// connection after the request was written, a success whose body was
+// lost. The operation may have taken effect, so the SDK did not send it
+// again; check (get or list) before sending it yourself. When the service
+// answered, errors.As still finds the *Error with its request id. Requests
+// that provably took no effect (no connection made, the request not fully
+// written, a 429, x-should-retry: true) are retried as before; reads,
+// deletes, archives, updates and Messages calls are retried after any
+// retryable failure and never match it.
+var ErrMaybeApplied = errors.New("mms: the request may have taken effect")
+
+// ErrRetryBudgetExhausted is wrapped into the error of a failed call that
+// was not retried because the client's retry budget was spent: during an
+// outage, retries drain it and the client sends each request once until
+// successes refill it (see option.WithRetryBudget).
+var ErrRetryBudgetExhausted = errors.New("mms: not retried: the client's retry budget is spent (option.WithRetryBudget)")
+
 // RequestTooLargeError reports a request body over its endpoint's limit
 // (32 MiB for messages, 256 MiB for batches, 500 MiB for files). It matches
 // ErrRequestTooLarge.
@@ -140,3 +159,9 @@ func (pipelineErrors) AttemptTimeout(timeout time.Duration) error {
 }
 
 func (pipelineErrors) NotReplayable() error { return ErrNotReplayable }
+
+func (pipelineErrors) MaybeApplied(method, path string) error {
+	return fmt.Errorf("%w: the outcome of %s %s is unknown, and the SDK does not send it again; check (get or list) before sending it yourself", ErrMaybeApplied, method, path)
+}
+
+func (pipelineErrors) RetryBudget() error { return ErrRetryBudgetExhausted }

@@ -204,11 +204,13 @@ func writeTempFile(t *testing.T, n int64) (*os.File, string) {
 	return f, g.sum()
 }
 
-// TestFilesUploadFromFileRetried: an upload from an *os.File meets a 503,
-// is sent again from the start, and the fake stores identical bytes.
+// TestFilesUploadFromFileRetried: an upload from an *os.File meets a 429
+// (an upload creates a file, so a 5xx is not retried: see
+// TestCreatingPostNotResentAfter500), is sent again from the start, and
+// the fake stores identical bytes.
 func TestFilesUploadFromFileRetried(t *testing.T) {
 	srv := newFilesServer(t)
-	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/files", Statuses: []int{503}, RetryAfterMs: "1"})
+	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/files", Statuses: []int{429}, RetryAfterMs: "1"})
 	c := filesClient(t, srv)
 	file, want := writeTempFile(t, 3<<20)
 	var md mms.ResponseMetadata
@@ -236,10 +238,10 @@ type onlyReader struct{ r io.Reader }
 func (o onlyReader) Read(p []byte) (int, error) { return o.r.Read(p) }
 
 // TestFilesUploadStreamNotRetried: a reader that cannot seek is sent once;
-// the 503 it meets is returned, saying why it was not retried.
+// the 429 it meets is returned, saying why it was not retried.
 func TestFilesUploadStreamNotRetried(t *testing.T) {
 	srv := newFilesServer(t)
-	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/files", Statuses: []int{503}, RetryAfterMs: "1"})
+	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/files", Statuses: []int{429}, RetryAfterMs: "1"})
 	c := filesClient(t, srv)
 	_, err := c.Files.Upload(context.Background(), mms.FileUploadParams{
 		Filename: "stream.bin", Reader: onlyReader{newGenReader(2 << 20)},
@@ -248,8 +250,8 @@ func TestFilesUploadStreamNotRetried(t *testing.T) {
 		t.Fatalf("err = %v, want ErrNotReplayable", err)
 	}
 	var apiErr *mms.Error
-	if !errors.As(err, &apiErr) || apiErr.StatusCode != 503 {
-		t.Errorf("the 503 is lost: %v", err)
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != 429 {
+		t.Errorf("the 429 is lost: %v", err)
 	}
 	if !strings.Contains(err.Error(), "cannot be replayed") || !strings.Contains(err.Error(), "io.ReadSeeker") {
 		t.Errorf("the error does not say why: %v", err)

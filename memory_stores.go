@@ -188,7 +188,7 @@ func (s *MemoryStoresService) Get(ctx context.Context, storeID string, opts ...o
 // Update changes a store's name, description or metadata (POST
 // /v1/memory_stores/{memory_store_id}).
 func (s *MemoryStoresService) Update(ctx context.Context, storeID string, p MemoryStoreUpdateParams, opts ...option.RequestOption) (*MemoryStore, error) {
-	return s.at(storeID).post(ctx, p, opts)
+	return s.at(storeID).update(ctx, p, opts)
 }
 
 // Archive archives a store (POST /v1/memory_stores/{memory_store_id}/archive):

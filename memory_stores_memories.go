@@ -360,7 +360,7 @@ func (s *MemoriesService) Get(ctx context.Context, storeID, memoryID string, p M
 // With a Precondition whose hash no longer matches, the service answers
 // 409 [ErrMemoryPreconditionFailed] and changes nothing.
 func (s *MemoriesService) Update(ctx context.Context, storeID, memoryID string, p MemoryUpdateParams, opts ...option.RequestOption) (*Memory, error) {
-	return s.at(storeID, memoryID).withQuery(p.View.query()).post(ctx, p, opts)
+	return s.at(storeID, memoryID).withQuery(p.View.query()).update(ctx, p, opts)
 }
 
 // Delete deletes a memory (DELETE …/memories/{memory_id}); its versions

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -51,6 +52,7 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	_, err = cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
 		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens), model: p.Model,
+		retry: transport.Stateless, // nothing is left behind to duplicate
 	})
 	if err != nil {
 		endOp(op, err)
@@ -97,6 +99,7 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 	var out MessageTokensCount
 	_, err := cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages/count_tokens", body: &p, betas: p.betas(), out: &out, model: p.Model,
+		retry: transport.Stateless, // nothing is left behind to duplicate
 	})
 	if err != nil {
 		endOp(op, err)

@@ -648,7 +648,7 @@ func (s *SessionsService) Get(ctx context.Context, sessionID string, opts ...opt
 // Update changes a session's title, metadata, agent tools or budget (POST
 // /v1/sessions/{session_id}).
 func (s *SessionsService) Update(ctx context.Context, sessionID string, p SessionUpdateParams, opts ...option.RequestOption) (*Session, error) {
-	return s.at(sessionID).post(ctx, p, opts)
+	return s.at(sessionID).update(ctx, p, opts)
 }
 
 // Archive archives a session (POST /v1/sessions/{session_id}/archive): it

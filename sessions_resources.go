@@ -306,7 +306,7 @@ func (s *SessionResourcesService) Update(ctx context.Context, sessionID, resourc
 	if err := p.Validate(); err != nil {
 		return nil, err // before the ids, unlike the other methods
 	}
-	return resourceOf(s.at(sessionID, resourceID).post(ctx, p, opts))
+	return resourceOf(s.at(sessionID, resourceID).update(ctx, p, opts))
 }
 
 // Delete removes a resource from a session (DELETE

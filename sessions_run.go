@@ -527,9 +527,10 @@ func toolOutput(out string, err error) (string, bool) {
 }
 
 // post sends ev (a call's answer), retrying failures with backoff for
-// ResultTimeout. An answer refused after an attempt whose outcome is
-// unknown (a dropped connection, a 5xx) is looked up among the stored
-// events: the earlier attempt may have landed.
+// ResultTimeout. After a send whose outcome is unknown (ErrMaybeApplied:
+// a dropped connection, a 5xx; the client does not resend it), and when
+// an answer is refused after such a send, the answer is looked up among
+// the stored events: the earlier attempt may have landed.
 func (r *sessionRun) post(ctx context.Context, call SessionEvent, ev SessionEventParams) error {
 	deadline := time.Now().Add(r.p.ResultTimeout)
 	ambiguous := false
@@ -542,6 +543,9 @@ func (r *sessionRun) post(ctx context.Context, call SessionEvent, ev SessionEven
 		isAPI := errors.As(err, &apiErr)
 		if ctx.Err() != nil {
 			return err
+		}
+		if errors.Is(err, ErrMaybeApplied) && r.answerStored(ctx, call.EventID()) {
+			return nil // the send whose answer was lost delivered it
 		}
 		if isAPI && isFinalStatus(apiErr.StatusCode) && apiErr.StatusCode >= 400 {
 			if (ambiguous || apiErr.Attempts > 1) && r.answerStored(ctx, call.EventID()) {

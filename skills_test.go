@@ -271,7 +271,7 @@ func TestSkillsBetaHeader(t *testing.T) {
 }
 
 // TestSkillsUploadRetriedFromFiles: skill files given as *os.File are
-// sent again on a 503.
+// sent again on a 429 (a create is not resent after a 5xx).
 func TestSkillsUploadRetriedFromFiles(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "big-skill")
 	if err := os.MkdirAll(filepath.Join(dir, "data"), 0o755); err != nil {
@@ -287,7 +287,7 @@ func TestSkillsUploadRetriedFromFiles(t *testing.T) {
 		files = append(files, mms.SkillFile{Path: "big-skill/" + p, Reader: f})
 	}
 	srv := newFilesServer(t)
-	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/skills", Statuses: []int{503}, RetryAfterMs: "1"})
+	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/skills", Statuses: []int{429}, RetryAfterMs: "1"})
 	c := filesClient(t, srv)
 	var md mms.ResponseMetadata
 	k, err := c.Skills.Create(context.Background(), mms.SkillCreateParams{Files: files}, option.WithResponseMetadata(&md))
@@ -301,12 +301,12 @@ func TestSkillsUploadRetriedFromFiles(t *testing.T) {
 	}
 
 	// The same files as plain streams: not retried.
-	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/skills", Statuses: []int{503}, RetryAfterMs: "1"})
+	srv.InjectFault(mmstest.Fault{Method: "POST", Path: "/v1/skills", Statuses: []int{429}, RetryAfterMs: "1"})
 	_, err = c.Skills.Create(context.Background(), mms.SkillCreateParams{Files: []mms.SkillFile{
 		{Path: "s/SKILL.md", Reader: onlyReader{strings.NewReader(testSkillMD)}},
 	}})
 	if !errors.Is(err, mms.ErrNotReplayable) {
-		t.Errorf("a streamed skill upload meeting a 503: %v", err)
+		t.Errorf("a streamed skill upload meeting a 429: %v", err)
 	}
 }
 

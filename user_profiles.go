@@ -399,7 +399,7 @@ func (s *UserProfilesService) Get(ctx context.Context, userProfileID string, opt
 // Update changes a user profile (POST /v1/user_profiles/{user_profile_id}).
 // The params are checked first (see [UserProfileUpdateParams.Validate]).
 func (s *UserProfilesService) Update(ctx context.Context, userProfileID string, p UserProfileUpdateParams, opts ...option.RequestOption) (*UserProfile, error) {
-	return s.at(userProfileID).post(ctx, p, opts)
+	return s.at(userProfileID).update(ctx, p, opts)
 }
 
 // CreateEnrollmentURL mints a trust-grant enrollment link for a user

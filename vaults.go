@@ -125,7 +125,7 @@ func (s *VaultsService) Get(ctx context.Context, vaultID string, opts ...option.
 
 // Update changes a vault's name or metadata (POST /v1/vaults/{vault_id}).
 func (s *VaultsService) Update(ctx context.Context, vaultID string, p VaultUpdateParams, opts ...option.RequestOption) (*Vault, error) {
-	return s.at(vaultID).post(ctx, p, opts)
+	return s.at(vaultID).update(ctx, p, opts)
 }
 
 // Archive archives a vault (POST /v1/vaults/{vault_id}/archive): the

@@ -234,7 +234,7 @@ func (s *VaultCredentialsService) Get(ctx context.Context, vaultID, credentialID
 // /v1/vaults/{vault_id}/credentials/{credential_id}); changes reach
 // running sessions.
 func (s *VaultCredentialsService) Update(ctx context.Context, vaultID, credentialID string, p VaultCredentialUpdateParams, opts ...option.RequestOption) (*VaultCredential, error) {
-	return s.at(vaultID, credentialID).post(ctx, p, opts)
+	return s.at(vaultID, credentialID).update(ctx, p, opts)
 }
 
 // Archive archives a credential (POST …/credentials/{credential_id}/archive):

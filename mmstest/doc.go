@@ -49,7 +49,11 @@
 //     and retry-after headers (WithServerRateLimit); priority-tier
 //     commitments (WithPriorityCommitment).
 //   - Faults: injected statuses, latency and cut connections (InjectFault,
-//     FailNext), and broken streams.
+//     FailNext), and broken streams. A status answered before the request
+//     is handled (nothing happened) or after it took effect
+//     (Fault.AfterApply: a 500 for a session that was created); a cut
+//     connection after the request took effect (Fault.DropAfterBytes);
+//     x-should-retry (Fault.ShouldRetry).
 //   - Scripts: scripted model turns (Script, WithScript).
 //   - Platforms: a partner or cloud platform's wire in front of the fake
 //     (WithPlatform; the platform modules provide the fronts).

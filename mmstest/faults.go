@@ -28,9 +28,21 @@ type Fault struct {
 	// normal handling resumes. Each entry must be in 400-599.
 	Statuses []int
 
+	// AfterApply makes the Statuses answers come after the request took
+	// effect: the request is handled as normal (a session is created, an
+	// event delivered, a record deleted) and the answer it would have had
+	// is replaced by the status's error. This is the failure a client
+	// cannot tell from one that did nothing, and the one that must not
+	// make it send a create again. Without AfterApply a Statuses fault
+	// answers before the request is handled, so nothing happened.
+	// (DropAfterBytes alone already cuts the connection after the request
+	// was handled: a dropped answer of an applied request.)
+	AfterApply bool
+
 	// RetryAfter, RetryAfterMs and ShouldRetry, when non-empty, are sent as
 	// the retry-after, retry-after-ms and x-should-retry headers on every
-	// response the fault affects.
+	// response the fault affects. ShouldRetry "true" is the service saying
+	// that the request did not take effect and may be sent again.
 	RetryAfter, RetryAfterMs, ShouldRetry string
 
 	// Latency delays the answer. The wait ends early, aborting the response,
@@ -40,7 +52,8 @@ type Fault struct {
 	// DropAfterBytes, when positive, sends only the first DropAfterBytes
 	// bytes of the raw HTTP response (status line and headers included) and
 	// then closes the connection. It applies to the Statuses responses if
-	// there are any, and otherwise to the normal response.
+	// there are any, and otherwise to the normal response, which is made
+	// first: the request took effect and its answer is lost.
 	DropAfterBytes int
 
 	// Times limits a fault without Statuses to that many matching requests;
@@ -135,12 +148,32 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request) (http.Respon
 		d := &dropWriter{rw: w, limit: f.DropAfterBytes}
 		w, finish = d, d.drop
 	}
+	if status != 0 && f.AfterApply {
+		// The handler runs against a writer that keeps nothing; then the
+		// error goes out (through the drop writer, when there is one).
+		out, drop := w, finish
+		return &discardWriter{h: http.Header{}}, func() {
+			writeError(out, r, status, errorTypeForStatus(status), statusMessage(status))
+			drop()
+		}, false
+	}
 	if status != 0 {
 		writeError(w, r, status, errorTypeForStatus(status), statusMessage(status))
 		return w, finish, true
 	}
 	return w, finish, false
 }
+
+// discardWriter takes the answer of a request whose real answer an
+// AfterApply fault replaces.
+type discardWriter struct{ h http.Header }
+
+func (d *discardWriter) Header() http.Header         { return d.h }
+func (d *discardWriter) WriteHeader(int)             {}
+func (d *discardWriter) Write(p []byte) (int, error) { return len(p), nil }
+
+// Flush does nothing: the answer goes nowhere.
+func (d *discardWriter) Flush() {}
 
 // dropWriter collects a complete response so that drop can send a prefix of
 // its raw bytes and cut the connection, as a network failure would.

@@ -3,6 +3,7 @@ package mmstest
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -246,4 +247,51 @@ func TestFailNext(t *testing.T) {
 		}
 	}()
 	s.FailNext("/v1/models", 200)
+}
+
+// TestFaultAfterApply: an AfterApply status is answered after the request
+// took effect (the vault exists), a plain one before (nothing stored); the
+// x-should-retry header rides on either.
+func TestFaultAfterApply(t *testing.T) {
+	s := newTestServer(t)
+	count := func() int {
+		resp, body := agentCall(t, s, "GET", "/v1/vaults", "")
+		require.Equal(t, 200, resp.StatusCode, string(body))
+		var page struct{ Data []json.RawMessage }
+		require.NoError(t, json.Unmarshal(body, &page))
+		return len(page.Data)
+	}
+	s.InjectFault(Fault{Method: "POST", Path: "/v1/vaults", Statuses: []int{500}})
+	resp, body := agentCall(t, s, "POST", "/v1/vaults", `{"display_name":"before"}`)
+	wantError(t, resp, body, 500, wire.ErrAPI, "")
+	require.Equal(t, 0, count(), "a plain status fault applied the request")
+
+	s.InjectFault(Fault{Method: "POST", Path: "/v1/vaults", Statuses: []int{500, 503}, AfterApply: true, ShouldRetry: "false"})
+	for i, status := range []int{500, 503} {
+		resp, body = agentCall(t, s, "POST", "/v1/vaults", `{"display_name":"after"}`)
+		wantError(t, resp, body, status, errorTypeForStatus(status), "")
+		require.Equal(t, "false", resp.Header.Get("X-Should-Retry"))
+		require.NotEmpty(t, resp.Header.Get("Request-Id"))
+		require.Equal(t, i+1, count(), "the request did not take effect before its error")
+	}
+	resp, body = agentCall(t, s, "POST", "/v1/vaults", `{"display_name":"normal"}`)
+	require.Equal(t, 200, resp.StatusCode, string(body))
+	require.Equal(t, 3, count())
+}
+
+// TestFaultAfterApplyDropped: AfterApply with DropAfterBytes cuts the
+// error answer of an applied request.
+func TestFaultAfterApplyDropped(t *testing.T) {
+	s := newTestServer(t)
+	s.InjectFault(Fault{Method: "POST", Path: "/v1/vaults", Statuses: []int{500}, AfterApply: true, DropAfterBytes: 12})
+	req := newReq(t, s, "POST", "/v1/vaults", strings.NewReader(`{"display_name":"x"}`))
+	req.Header.Set(wire.HeaderContentType, "application/json")
+	req.Header.Set(wire.HeaderBeta, wire.BetaManagedAgents)
+	if resp, err := s.Client().Do(req); err == nil {
+		resp.Body.Close()
+		t.Fatal("the answer was not cut")
+	}
+	resp, body := agentCall(t, s, "GET", "/v1/vaults", "")
+	require.Equal(t, 200, resp.StatusCode)
+	require.Contains(t, string(body), `"display_name":"x"`)
 }

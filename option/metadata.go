@@ -2,7 +2,6 @@ package option
 
 import (
 	"net/http"
-	"strconv"
 	"strings"
 	"time"
 
@@ -38,11 +37,22 @@ type ResponseMetadata struct {
 	// PriorityOutputTokens read the two documented buckets.
 	Priority map[string]RateLimit
 	// RetryAfter is the server's requested wait (retry-after-ms, else
-	// retry-after), zero when absent, unusable or negative, and at most
-	// math.MaxInt64 for huge or infinite values.
+	// retry-after); zero when absent, negative or a date in the past, and
+	// zero too when the value is not a wait a time.Duration can hold (NaN,
+	// ±Inf, 1e308, a huge integer, a date past 2262): such a value is
+	// treated as absent, as the retry loop treats it, never clamped to the
+	// largest Duration. The raw header stays in Header.
 	RetryAfter time.Duration
 	// Attempts is how many HTTP attempts the call made, retries included.
 	Attempts int
+	// Resent is true when a delete or archive succeeded on the evidence
+	// of a resend: an attempt's answer was lost (a 5xx, a timeout, a
+	// dropped connection), the SDK sent the request again, and the
+	// service answered that the record was already gone (404) or already
+	// archived, which means the earlier attempt did it. StatusCode and
+	// Header are that answer's. A first attempt answered 404 is an error,
+	// as always.
+	Resent bool
 	// Header is the full response header of the final attempt.
 	Header http.Header
 }
@@ -63,7 +73,9 @@ func (m ResponseMetadata) PriorityOutputTokens() (RateLimit, bool) {
 }
 
 // RateLimit is one parsed vendor-ratelimit-* or vendor-priority-* bucket.
-// Fields the service did not send are zero. mms.RateLimit names this type.
+// Fields the service did not send are zero, and so are values that are
+// not a count an int64 holds (negative, too large, not an integer) or not
+// an RFC 3339 time: they are treated as absent, not clamped. mms.RateLimit names this type.
 type RateLimit struct {
 	// Limit is the bucket's size (the -limit header).
 	Limit int64
@@ -73,7 +85,8 @@ type RateLimit struct {
 	Reset time.Time
 }
 
-// parseMetadata reads the metadata of a response.
+// parseMetadata reads the metadata of a response; every number and time
+// goes through the transport's one header rule (retry_after.go).
 func parseMetadata(status int, h http.Header, attempts int) ResponseMetadata {
 	m := ResponseMetadata{
 		StatusCode:     status,
@@ -112,11 +125,11 @@ func addBucket(dst map[string]RateLimit, name, value string) map[string]RateLimi
 	rl := dst[bucket]
 	switch field {
 	case "limit":
-		rl.Limit, _ = strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		rl.Limit, _ = transport.HeaderCount(value)
 	case "remaining":
-		rl.Remaining, _ = strconv.ParseInt(strings.TrimSpace(value), 10, 64)
+		rl.Remaining, _ = transport.HeaderCount(value)
 	case "reset":
-		rl.Reset, _ = time.Parse(time.RFC3339, strings.TrimSpace(value))
+		rl.Reset, _ = transport.HeaderTime(value)
 	default:
 		return dst
 	}

@@ -173,7 +173,12 @@ func WithHTTPClient(hc *http.Client) RequestOption {
 }
 
 // WithMaxRetries sets how many times a failed attempt is retried (default
-// 2, so 3 attempts; 0 disables retries).
+// 2, so 3 attempts; 0 disables retries). Which failures are retried
+// depends on the request: reads, deletes, archives, updates and Messages
+// calls after any retryable failure; requests that create something
+// (batches, sessions, sent events, agents, uploads, …) only when the
+// failed attempt provably took no effect (see mms.ErrMaybeApplied).
+// Retries also draw on the client's retry budget ([WithRetryBudget]).
 func WithMaxRetries(n int) RequestOption {
 	return func(c *config.Config) error {
 		if n < 0 {
@@ -334,9 +339,9 @@ func WithResponseMetadata(dst *ResponseMetadata) RequestOption {
 		if dst == nil {
 			return errors.New("option: WithResponseMetadata: dst is nil")
 		}
-		c.MetadataInto = func(status int, h http.Header, attempts int, platformRequestID string) {
+		c.MetadataInto = func(status int, h http.Header, attempts int, platformRequestID string, resent bool) {
 			*dst = parseMetadata(status, h, attempts)
-			dst.PlatformRequestID = platformRequestID
+			dst.PlatformRequestID, dst.Resent = platformRequestID, resent
 		}
 		return nil
 	}

@@ -74,9 +74,15 @@ type Config struct {
 	Limiter       Limiter
 
 	// MetadataInto receives the status, header, attempts and platform
-	// request id of each call's final response; option.WithResponseMetadata
-	// parses them.
-	MetadataInto func(status int, h http.Header, attempts int, platformRequestID string)
+	// request id of each call's final response, and whether the call
+	// succeeded on a resent delete's or archive's "already done" answer
+	// (transport.Response.Resent); option.WithResponseMetadata parses them.
+	MetadataInto func(status int, h http.Header, attempts int, platformRequestID string, resent bool)
+
+	// RetryBudget is the client's retry budget, shared by its calls; nil
+	// when switched off (option.WithoutRetryBudget). Default builds one
+	// per client.
+	RetryBudget *RetryBudget
 
 	// Observer, when set, sees every operation (option.WithObserver).
 	Observer observe.Observer
@@ -102,7 +108,7 @@ const DefaultMaxResponseSize = 64 << 20
 
 // Default returns the configuration before options and environment.
 func Default() *Config {
-	return &Config{Version: wire.DefaultVersion, MaxRetries: 2}
+	return &Config{Version: wire.DefaultVersion, MaxRetries: 2, RetryBudget: DefaultRetryBudget()}
 }
 
 // Clone returns a copy whose slices and maps may be appended to freely.

@@ -8,13 +8,13 @@ package ratelimit
 import (
 	"context"
 	"net/http"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"golang.org/x/time/rate"
 
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
@@ -148,11 +148,12 @@ func emptyUntil(h http.Header, prefix string, limit time.Time) time.Time {
 		if !strings.HasPrefix(canon, prefix) || !strings.HasSuffix(canon, "-Remaining") || len(vals) == 0 {
 			continue
 		}
-		if n, err := strconv.ParseInt(strings.TrimSpace(vals[0]), 10, 64); err != nil || n > 0 {
+		// transport's header rule: a count or time it cannot represent is absent.
+		if n, ok := transport.HeaderCount(vals[0]); !ok || n > 0 {
 			continue
 		}
 		reset := h.Get(strings.TrimSuffix(canon, "-Remaining") + "-Reset")
-		if t, err := time.Parse(time.RFC3339, strings.TrimSpace(reset)); err == nil && t.After(until) {
+		if t, ok := transport.HeaderTime(reset); ok && t.After(until) {
 			until = t
 		}
 	}

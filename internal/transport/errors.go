@@ -30,6 +30,12 @@ type Errors interface {
 	// NotReplayable is wrapped into the error of a failed attempt that was
 	// not retried because its body was a stream that cannot be sent again.
 	NotReplayable() error
+	// MaybeApplied is wrapped into the error of a Creating request that
+	// failed after it may have taken effect (and so was not sent again).
+	MaybeApplied(method, path string) error
+	// RetryBudget is wrapped into the error of a failed attempt that was
+	// not retried because the client's retry budget was spent.
+	RetryBudget() error
 }
 
 // final carries an error built inside net/http's call stack (a body over

@@ -34,3 +34,13 @@ func (testErrors) AttemptTimeout(timeout time.Duration) error {
 var errTestNotReplayable = errors.New("not replayable")
 
 func (testErrors) NotReplayable() error { return errTestNotReplayable }
+
+var errTestMaybeApplied = errors.New("maybe applied")
+
+func (testErrors) MaybeApplied(method, path string) error {
+	return fmt.Errorf("%s %s: %w", method, path, errTestMaybeApplied)
+}
+
+var errTestRetryBudget = errors.New("retry budget spent")
+
+func (testErrors) RetryBudget() error { return errTestRetryBudget }

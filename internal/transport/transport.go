@@ -58,6 +58,12 @@ type Request struct {
 	Model string
 	// Operation, when set, is told about each attempt (package observe).
 	Operation observe.Operation
+	// Retry is the request's retry class (retry.go); the zero value
+	// classes it by method, so an unclassed POST is Creating.
+	Retry Retry
+	// Removes, for a delete or an archive, makes an "already gone" answer
+	// to a resend a success (see Removal).
+	Removes Removal
 }
 
 // Response is a successful (2xx) answer.
@@ -72,6 +78,12 @@ type Response struct {
 	// PlatformRequestID is the platform's own request id (see
 	// platform.Adapter.RequestIDHeader); "" without a platform.
 	PlatformRequestID string
+	// Resent is true when the call succeeded on the evidence of a resend:
+	// a delete or archive (Request.Removes) was sent again after an
+	// attempt whose outcome was lost, and the answer (a 404, or "already
+	// archived") says that attempt did it. The status is that answer's;
+	// Bytes is empty.
+	Resent bool
 }
 
 // errAttemptTimeout is the cancel cause of an attempt that ran out of time.
@@ -116,9 +128,12 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 	// copy.
 	copyHeader := len(cfg.Middleware) > 0 || client.Jar != nil || cfg.Bearer != nil || cfg.Platform != nil
 
+	class := req.class()
 	var lastErr error
 	var delay time.Duration
 	retries, renewed := 0, false
+	spent := 0         // what this call's retries took from the retry budget
+	uncertain := false // an earlier attempt may have taken effect
 	for attempt := 1; ; attempt++ {
 		if attempt > 1 {
 			logRetry(cfg, req, attempt, delay, lastErr)
@@ -143,12 +158,37 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 			h.Set(wire.HeaderAuthorization, "Bearer "+token)
 		}
 		started := time.Now()
-		resp, retry, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
+		resp, fl, err := attempt1(ctx, cfg, req, target, h, send, attempt, errs)
 		if err == nil {
 			observeAttempt(req, attempt, target, started, resp, nil, false)
+			cfg.RetryBudget.Succeeded(spent)
+			return resp, nil
+		}
+		if uncertain && resp != nil && alreadyGone(req.Removes, resp.StatusCode, fl.body) {
+			// A resent delete or archive answered "not there": the attempt
+			// whose answer was lost did it.
+			observeAttempt(req, attempt, target, started, resp, nil, false)
+			resp.Resent, resp.Body = true, http.NoBody
+			report(cfg, resp)
+			cfg.RetryBudget.Succeeded(spent)
 			return resp, nil
 		}
 		err = redactErr(err) // before it is logged or returned
+		switch {
+		case fl.fate == unknown:
+			uncertain = true
+			if class == Creating {
+				err = fmt.Errorf("%w; %w", err, errs.MaybeApplied(req.Method, req.Path))
+			}
+		case uncertain && class == Idempotent && (fl.status == http.StatusConflict || fl.status == http.StatusPreconditionFailed):
+			// A resent update whose precondition (a version, a hash, a
+			// heartbeat) no longer holds: the attempt whose answer was
+			// lost may be what changed it.
+			err = fmt.Errorf("%w; %w", err, errs.MaybeApplied(req.Method, req.Path))
+		}
+		if !fl.replayable && fl.withBody().mayRetry(class) {
+			err = fmt.Errorf("%w; %w", err, errs.NotReplayable())
+		}
 		lastErr = err
 		if renewable(cfg, resp, token, req) && !renewed {
 			// A 401 for a cached token: drop it (if no one has yet), get a
@@ -158,10 +198,16 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 			cfg.Bearer.Invalidate(token)
 			continue
 		}
-		if !retry || retries >= cfg.MaxRetries {
+		if !fl.mayRetry(class) || retries >= cfg.MaxRetries {
 			observeAttempt(req, attempt, target, started, resp, err, false)
 			return nil, err
 		}
+		cost, ok := cfg.RetryBudget.Take(fl.timeout)
+		if !ok {
+			observeAttempt(req, attempt, target, started, resp, err, false)
+			return nil, fmt.Errorf("%w; %w", err, errs.RetryBudget())
+		}
+		spent += cost
 		observeAttempt(req, attempt, target, started, resp, err, true)
 		retries++
 		delay = retryDelay(resp, retries-1)
@@ -219,16 +265,19 @@ func renewable(cfg *config.Config, resp *Response, token string, req *Request) b
 	return req.BodyStream == nil || req.GetBody != nil
 }
 
-// attempt1 makes one attempt. On failure it reports whether a retry may
-// follow, and returns the response (headers only) when there was one, for
+// attempt1 makes one attempt. On failure it says what the failure means
+// (failure: whether a retry may follow, whether the request may have taken
+// effect), and returns the response (headers only) when there was one, for
 // the retry delay.
 func attempt1(ctx context.Context, cfg *config.Config, req *Request, target string, header http.Header,
-	send config.MiddlewareNext, attempt int, errs Errors) (*Response, bool, error) {
+	send config.MiddlewareNext, attempt int, errs Errors) (*Response, failure, error) {
 	body, replayable, err := bodyFor(req, attempt, errs)
 	if err != nil {
-		return nil, false, err
+		return nil, failure{fate: unsent}, err
 	}
 	actx, cancel := context.WithCancelCause(ctx)
+	var sent sendTrace
+	actx = sent.trace(actx)
 	timeout := cfg.RequestTimeout
 	if timeout == 0 {
 		timeout = req.DefaultTimeout
@@ -251,7 +300,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	if err != nil {
 		stopTimer()
 		cancel(nil)
-		return nil, false, fmt.Errorf("mms: building request: %w", err)
+		return nil, failure{fate: unsent}, fmt.Errorf("mms: building request: %w", err)
 	}
 	hreq.Header = header
 	if req.Body != nil {
@@ -275,18 +324,26 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		stopTimer()
 		cancel(nil)
 		err = redactURLError(err)
+		fl := failure{fate: sent.fate(), replayable: replayable}
 		if f, ok := asFinal(err); ok {
 			// A body over the limit, a refused redirect: returned as they
 			// are (not in net/http's *url.Error, which quotes the target).
-			return nil, false, f
+			if fl.fate == unknown && sent.wrote.Load() {
+				fl.fate = refused // an answer the SDK would not follow
+			}
+			return nil, fl, f
 		}
 		switch {
 		case ctx.Err() != nil: // the caller's context ended: no retry
-			return nil, false, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
+			return nil, fl, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, ctx.Err())
 		case context.Cause(actx) == errAttemptTimeout:
 			err = errs.AttemptTimeout(timeout)
+			fl.timeout = true
+		default:
+			fl.timeout = fl.fate == unknown // a connection dropped after writing
 		}
-		return nil, replayable, notReplayable(fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, err), true, replayable, errs)
+		fl.retryable = true
+		return nil, fl, fmt.Errorf("mms: %s %s: %w", req.Method, req.Path, err)
 	}
 	if cfg.Limiter != nil {
 		cfg.Limiter.Observe(hresp.Header)
@@ -299,7 +356,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		stopTimer()
 		cancel(nil)
 		report(cfg, resp)
-		return resp, false, err
+		return resp, failure{fate: refused, status: hresp.StatusCode}, err
 	}
 
 	if hresp.StatusCode >= 200 && hresp.StatusCode < 300 {
@@ -307,7 +364,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			stopTimer() // the timeout covered the wait for headers
 			hresp.Body = &cancelOnClose{ReadCloser: hresp.Body, cancel: func() { cancel(nil) }}
 			report(cfg, resp)
-			return resp, false, nil
+			return resp, failure{}, nil
 		}
 		limit := cfg.MaxResponseSize
 		if limit <= 0 {
@@ -320,10 +377,13 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 		resp.Bytes, err = readBody(hresp.Body, size, limit)
 		hresp.Body.Close()
 		stopTimer()
+		// A success whose body is lost took effect: its fate is unknown
+		// to the caller, who does not have the answer.
+		fl := failure{fate: unknown, status: hresp.StatusCode, replayable: replayable}
 		if errors.Is(err, errOverLimit) {
 			cancel(nil)
 			report(cfg, resp)
-			return nil, false, errs.ResponseTooLarge(req.Method, req.Path, limit, hresp.ContentLength)
+			return nil, fl, errs.ResponseTooLarge(req.Method, req.Path, limit, hresp.ContentLength)
 		}
 		if err != nil {
 			timedOut := context.Cause(actx) == errAttemptTimeout
@@ -331,14 +391,15 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 			if timedOut {
 				err = errs.AttemptTimeout(timeout)
 			} else if ctx.Err() != nil {
-				return nil, false, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, ctx.Err())
+				return nil, fl, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, ctx.Err())
 			}
-			return nil, replayable, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, err)
+			fl.retryable, fl.timeout = true, true
+			return nil, fl, fmt.Errorf("mms: reading %s %s: %w", req.Method, req.Path, err)
 		}
 		cancel(nil)
 		hresp.Body = http.NoBody // read: the bytes are in resp.Bytes
 		report(cfg, resp)
-		return resp, false, nil
+		return resp, failure{}, nil
 	}
 
 	errBody, _ := io.ReadAll(io.LimitReader(hresp.Body, 1<<20))
@@ -347,23 +408,15 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	cancel(nil)
 	report(cfg, resp)
 	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt, resp.PlatformRequestID)
-	retry := ShouldRetry(hresp) && !wire.FinalConflict(hresp.StatusCode, errBody)
-	return resp, retry && replayable, notReplayable(apiErr, retry, replayable, errs)
-}
-
-// notReplayable explains, on an error that would have been retried, that the
-// body could not be sent again.
-func notReplayable(err error, retry, replayable bool, errs Errors) error {
-	if retry && !replayable {
-		return fmt.Errorf("%w; %w", err, errs.NotReplayable())
-	}
-	return err
+	fl := responseFailure(hresp, errBody, replayable)
+	fl.body = errBody
+	return resp, fl, apiErr
 }
 
 // report hands the final response's metadata to option.WithResponseMetadata.
 func report(cfg *config.Config, r *Response) {
 	if cfg.MetadataInto != nil {
-		cfg.MetadataInto(r.StatusCode, r.Header, r.Attempts, r.PlatformRequestID)
+		cfg.MetadataInto(r.StatusCode, r.Header, r.Attempts, r.PlatformRequestID, r.Resent)
 	}
 }
 

@@ -39,31 +39,41 @@ func TestRetryAfterSources(t *testing.T) {
 	}
 }
 
-// TestRetryAfterClamped feeds values whose float → Duration conversion
-// overflows: the wait read must stay in [0, MaxInt64] and the retry must use the
-// backoff, as for any delay outside (0, 60 s].
-func TestRetryAfterClamped(t *testing.T) {
-	const maxD = time.Duration(math.MaxInt64)
+// TestRetryAfterUnrepresentable feeds waits a time.Duration cannot hold:
+// each is reported absent (ok false), never clamped to the largest or
+// smallest Duration, and the retry uses the backoff, as for any delay
+// outside (0, 60 s]. An unusable retry-after-ms leaves the word to
+// retry-after.
+func TestRetryAfterUnrepresentable(t *testing.T) {
 	tests := []struct {
 		name   string
 		header map[string]string
 		want   time.Duration
+		ok     bool
 	}{
-		{"ms NaN", map[string]string{"retry-after-ms": "NaN"}, 0},
-		{"ms NaN falls back to retry-after", map[string]string{"retry-after-ms": "NaN", "retry-after": "2"}, 2 * time.Second},
-		{"ms +Inf", map[string]string{"retry-after-ms": "+Inf"}, maxD},
-		{"ms -Inf", map[string]string{"retry-after-ms": "-Inf"}, 0},
-		{"ms huge", map[string]string{"retry-after-ms": "1e300"}, maxD},
-		{"ms huge negative", map[string]string{"retry-after-ms": "-1e300"}, 0},
-		{"ms just over MaxInt64 ns", map[string]string{"retry-after-ms": "9223372036854.775808"}, maxD},
-		{"ms negative", map[string]string{"retry-after-ms": "-5"}, 0},
-		{"s NaN", map[string]string{"retry-after": "nan"}, 0},
-		{"s Inf", map[string]string{"retry-after": "Infinity"}, maxD},
-		{"s -Inf", map[string]string{"retry-after": "-Inf"}, 0},
-		{"s huge", map[string]string{"retry-after": "1e10"}, maxD},
-		{"s largest that fits", map[string]string{"retry-after": "9223372036"}, 9223372036 * time.Second},
-		{"date far ahead", map[string]string{"retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"}, maxD},
-		{"date in the past", map[string]string{"retry-after": "Mon, 01 Jan 2001 00:00:00 GMT"}, 0},
+		{"ms NaN", map[string]string{"retry-after-ms": "NaN"}, 0, false},
+		{"ms NaN falls back to retry-after", map[string]string{"retry-after-ms": "NaN", "retry-after": "2"}, 2 * time.Second, true},
+		{"ms +Inf", map[string]string{"retry-after-ms": "+Inf"}, 0, false},
+		{"ms +Inf falls back to retry-after", map[string]string{"retry-after-ms": "+Inf", "retry-after": "2"}, 2 * time.Second, true},
+		{"ms -Inf", map[string]string{"retry-after-ms": "-Inf"}, 0, false},
+		{"ms 1e308", map[string]string{"retry-after-ms": "1e308"}, 0, false},
+		{"ms -1e308", map[string]string{"retry-after-ms": "-1e308"}, 0, false},
+		{"ms huge int", map[string]string{"retry-after-ms": "9223372036854775807"}, 0, false},
+		{"ms just over MaxInt64 ns", map[string]string{"retry-after-ms": "9223372036854.775808"}, 0, false},
+		{"ms negative is no wait", map[string]string{"retry-after-ms": "-5"}, 0, true},
+		{"ms near the largest that fits", map[string]string{"retry-after-ms": "9000000000000"}, 9000000000000 * time.Millisecond, true},
+		{"s NaN", map[string]string{"retry-after": "NaN"}, 0, false},
+		{"s nan", map[string]string{"retry-after": "nan"}, 0, false},
+		{"s +Inf", map[string]string{"retry-after": "+Inf"}, 0, false},
+		{"s Infinity", map[string]string{"retry-after": "Infinity"}, 0, false},
+		{"s -Inf", map[string]string{"retry-after": "-Inf"}, 0, false},
+		{"s 1e308", map[string]string{"retry-after": "1e308"}, 0, false},
+		{"s MaxInt64", map[string]string{"retry-after": "9223372036854775807"}, 0, false},
+		{"s 1e10", map[string]string{"retry-after": "1e10"}, 0, false},
+		{"s largest that fits", map[string]string{"retry-after": "9223372036"}, 9223372036 * time.Second, true},
+		{"s negative is no wait", map[string]string{"retry-after": "-3"}, 0, true},
+		{"date far ahead", map[string]string{"retry-after": "Fri, 31 Dec 9999 23:59:59 GMT"}, 0, false},
+		{"date in the past", map[string]string{"retry-after": "Mon, 01 Jan 2001 00:00:00 GMT"}, 0, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,8 +81,12 @@ func TestRetryAfterClamped(t *testing.T) {
 			for k, v := range tt.header {
 				h.Set(k, v)
 			}
-			if got, _ := RetryAfter(h, time.Now()); got != tt.want {
-				t.Errorf("RetryAfter = %v (%d), want %v", got, int64(got), tt.want)
+			got, ok := RetryAfter(h, time.Now())
+			if got != tt.want || ok != tt.ok {
+				t.Errorf("RetryAfter = %v (%d) %v, want %v %v", got, int64(got), ok, tt.want, tt.ok)
+			}
+			if got == math.MaxInt64 || got == math.MinInt64 {
+				t.Errorf("RetryAfter = %d: an extreme Duration", int64(got))
 			}
 			d := retryDelay(&Response{Response: &http.Response{Header: h}}, 0)
 			want := tt.want
@@ -87,6 +101,26 @@ func TestRetryAfterClamped(t *testing.T) {
 				t.Errorf("retry delay = %v, want %v", d, want)
 			}
 		})
+	}
+}
+
+// TestHeaderCount: a count a bucket header cannot hold is absent, not
+// clamped (strconv.ParseInt answers MaxInt64 with its range error).
+func TestHeaderCount(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+		ok   bool
+	}{
+		{"50", 50, true}, {" 0 ", 0, true}, {"9223372036854775807", math.MaxInt64, true},
+		{"9223372036854775808", 0, false}, {"-1", 0, false}, {"-9223372036854775809", 0, false},
+		{"1e3", 0, false}, {"NaN", 0, false}, {"", 0, false},
+	}
+	for _, tt := range tests {
+		got, ok := HeaderCount(tt.in)
+		if got != tt.want || ok != tt.ok {
+			t.Errorf("HeaderCount(%q) = %d %v, want %d %v", tt.in, got, ok, tt.want, tt.ok)
+		}
 	}
 }
 
