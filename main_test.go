@@ -10,8 +10,13 @@ import (
 
 // TestMain isolates the tests from the machine's credentials (an empty
 // configuration directory, no federation or profile variables) and fails
-// the package if any test leaves a goroutine behind.
+// the package if any test leaves a goroutine behind. Started by
+// startChildFake, the test binary is a fake service instead and runs no
+// test.
 func TestMain(m *testing.M) {
+	if os.Getenv(childFakeEnv) == "1" {
+		os.Exit(serveChildFake())
+	}
 	dir, err := os.MkdirTemp("", "mms-config-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
