@@ -5,9 +5,13 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 
 	"github.com/stretchr/testify/require"
 )
@@ -104,4 +108,17 @@ func TestShort(t *testing.T) {
 	f, err := parser.ParseFile(fset, "p_test.go", src, parser.SkipObjectResolution)
 	require.NoError(t, err)
 	require.Equal(t, []string{"p_test.go:3:1 TestChild", "p_test.go:9:1 TestLookup"}, envGatedSkips(fset, f))
+}
+
+// TestCleanCloneSaysWhatItLeftOut runs tests that read ../shared in a
+// child test binary that sees no ../shared, as in a clean clone: the run
+// ends with one line naming them, in the output a passing run shows
+// without -v.
+func TestCleanCloneSaysWhatItLeftOut(t *testing.T) {
+	cmd := exec.Command(os.Args[0], "-test.run=^(TestRecordedErrorBodies|TestRecordedStreams)$", "-test.count=1")
+	cmd.Env = append(os.Environ(), fixtures.EnvSharedDir+"="+filepath.Join(t.TempDir(), "absent"))
+	out, err := cmd.CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	require.Contains(t, string(out),
+		"fixtures: 2 test(s) ran fewer cases without ../shared/recorded (absent): TestRecordedErrorBodies, TestRecordedStreams\n")
 }
