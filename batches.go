@@ -334,6 +334,10 @@ type BatchWaitParams struct {
 	// MaxPollInterval caps the wait between polls (default 30 s, or
 	// PollInterval when that is longer).
 	MaxPollInterval time.Duration
+	// OnPoll, when set, is called on Wait's goroutine with the batch each
+	// poll read, the ended one included, before Wait returns or sleeps
+	// again: a place for a progress line or a log record.
+	OnPoll func(b *Batch)
 }
 
 // Validate refuses negative intervals, and a PollInterval longer than an
@@ -381,6 +385,9 @@ func (s *BatchesService) Wait(ctx context.Context, batchID string, p BatchWaitPa
 			return last, err
 		}
 		last = b
+		if p.OnPoll != nil {
+			p.OnPoll(b)
+		}
 		if b.ended() {
 			return b, nil
 		}

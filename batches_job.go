@@ -384,9 +384,9 @@ var ErrBatchJobRunning = errors.New("mms: the batch job is already running")
 //
 // An error ends the sequence and is yielded once, last: a
 // *[ValidationError] for bad input (before anything was sent), the
-// context's error, a store error, or an *[Error] the service gave for a
-// call the job cannot do without. The job's batches keep processing; run
-// it again to go on.
+// context's error (wrapped with the job's progress), a store error, or an
+// *[Error] the service gave for a call the job cannot do without. The
+// job's batches keep processing; run it again to go on.
 func (j *BatchJob) Results(ctx context.Context) iter.Seq2[BatchJobResult, error] {
 	return func(yield func(BatchJobResult, error) bool) {
 		if !j.running.CompareAndSwap(false, true) {
@@ -396,6 +396,9 @@ func (j *BatchJob) Results(ctx context.Context) iter.Seq2[BatchJobResult, error]
 		defer j.running.Store(false)
 		r := &jobRun{job: j, ctx: ctx, yield: yield}
 		if err := r.run(); err != nil && !r.stopped {
+			if err == ctx.Err() { // the job's waits and loops return it bare
+				err = fmt.Errorf("mms: batch job interrupted at %v: %w", j.Progress(), err)
+			}
 			yield(BatchJobResult{}, err)
 		}
 	}

@@ -218,3 +218,39 @@ func TestBatchJobPacksUnderBothLimits(t *testing.T) {
 		t.Errorf("%d results, want 30", len(seen))
 	}
 }
+
+// TestBatchJobContextErrorSaysWhere: a job whose context ends while it
+// waits for its batches yields the context's error with the mms: prefix
+// and the job's progress, as every other call's error has them, not a
+// bare "context deadline exceeded".
+func TestBatchJobContextErrorSaysWhere(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ctx  func() (context.Context, context.CancelFunc)
+		want error
+	}{
+		{"deadline", func() (context.Context, context.CancelFunc) {
+			return context.WithTimeout(context.Background(), 300*time.Millisecond)
+		}, context.DeadlineExceeded},
+		{"cancel", func() (context.Context, context.CancelFunc) {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(300*time.Millisecond, cancel)
+			return ctx, cancel
+		}, context.Canceled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			client, _ := fakeclient.New(t, mmstest.WithBatchProcessingTime(time.Hour)) // the batch never ends
+			job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
+				Requests: jobInput(3), Store: mms.NewBatchJobMemoryStore(), PollInterval: time.Millisecond,
+			})
+			require.NoError(t, err)
+			defer job.Close()
+			ctx, cancel := tc.ctx()
+			defer cancel()
+			err = collectJob(t, job, ctx, map[string]int{})
+			require.ErrorIs(t, err, tc.want)
+			require.True(t, strings.HasPrefix(err.Error(), "mms: batch job interrupted at 0/3 done"), "error %q", err)
+			require.Contains(t, err.Error(), "3 submitted")
+		})
+	}
+}

@@ -545,3 +545,50 @@ func TestBatchCreateBody(t *testing.T) {
 		t.Errorf("HTML escaping in the body")
 	}
 }
+
+// TestBatchWaitOnPoll: OnPoll sees every batch Wait reads, in order, the
+// ended one last, one call per request sent.
+func TestBatchWaitOnPoll(t *testing.T) {
+	var gets atomic.Int32
+	var clock *batchClock
+	count := option.WithMiddleware(func(r *http.Request, next option.MiddlewareNext) (*http.Response, error) {
+		if gets.Add(1) == 4 {
+			clock.Advance(mmstest.DefaultBatchProcessingTime)
+		}
+		return next(r)
+	})
+	c, _, clk := newBatchFake(t)
+	clock = clk
+	ctx := context.Background()
+	b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", "x")}})
+	require.NoError(t, err)
+	var seen []mms.BatchStatus
+	ended, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{
+		PollInterval: time.Millisecond,
+		OnPoll: func(b *mms.Batch) {
+			seen = append(seen, b.ProcessingStatus)
+		},
+	}, count)
+	require.NoError(t, err)
+	require.Equal(t, mms.BatchStatusEnded, ended.ProcessingStatus)
+	want := []mms.BatchStatus{mms.BatchStatusInProgress, mms.BatchStatusInProgress, mms.BatchStatusInProgress, mms.BatchStatusEnded}
+	if diff := cmp.Diff(want, seen); diff != "" {
+		t.Errorf("OnPoll calls (-want +got):\n%s", diff)
+	}
+	require.EqualValues(t, len(seen), gets.Load(), "one OnPoll call per poll")
+
+	t.Run("the last batch seen when the context ends", func(t *testing.T) {
+		b, err := c.Messages.Batches.Create(ctx, mms.BatchCreateParams{Requests: []mms.BatchRequest{hiRequest("a", "x")}})
+		require.NoError(t, err)
+		ctx, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		var polls int
+		last, err := c.Messages.Batches.Wait(ctx, b.ID, mms.BatchWaitParams{
+			PollInterval: time.Millisecond, MaxPollInterval: 5 * time.Millisecond,
+			OnPoll: func(*mms.Batch) { polls++ },
+		})
+		require.ErrorIs(t, err, context.DeadlineExceeded)
+		require.NotNil(t, last)
+		require.Greater(t, polls, 1)
+	})
+}

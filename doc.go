@@ -9,7 +9,7 @@
 //
 // Build a client from options, then call the services hanging off it:
 //
-//	client, err := mms.NewClient(option.WithAPIKey(key), option.WithBaseURL(url))
+//	client, err := mms.NewClient(option.WithAPIKey(os.Getenv("MY_KEY")), option.WithBaseURL("https://api.example.com"))
 //	if err != nil {
 //		return err
 //	}

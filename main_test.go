@@ -6,12 +6,20 @@ import (
 	"testing"
 
 	"go.uber.org/goleak"
+
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 )
 
 // TestMain isolates the tests from the machine's credentials (an empty
 // configuration directory, no federation or profile variables) and fails
-// the package if any test leaves a goroutine behind.
+// the package if any test leaves a goroutine behind; it ends with a line
+// naming the tests that ran without ../shared, if any. Started by
+// startChildFake, the test binary is a fake service instead and runs no
+// test.
 func TestMain(m *testing.M) {
+	if os.Getenv(childFakeEnv) == "1" {
+		os.Exit(serveChildFake())
+	}
 	dir, err := os.MkdirTemp("", "mms-config-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -24,6 +32,7 @@ func TestMain(m *testing.M) {
 		os.Unsetenv(k)
 	}
 	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		fixtures.Report(os.Stderr) // the tests that ran without ../shared
 		os.RemoveAll(dir)
 		os.Exit(code)
 	}))

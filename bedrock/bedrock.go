@@ -2,10 +2,19 @@
 // Amazon Bedrock: InvokeModel and InvokeModelWithResponseStream, or the
 // Mantle endpoint, which takes the service's own paths.
 //
-//	cfg, err := config.LoadDefaultConfig(ctx) // profiles, env, SSO, IMDS, web identity
-//	if err != nil { … }
+//	cfg, err := config.LoadDefaultConfig(ctx) // github.com/aws/aws-sdk-go-v2/config: profiles, env, SSO, IMDS, web identity
+//	if err != nil {
+//		return err
+//	}
 //	client, err := mms.NewClient(bedrock.WithConfig(cfg))
-//	msg, err := client.Messages.Create(ctx, mms.MessageCreateParams{Model: "vendor.model-20250101-v1:0", …})
+//	if err != nil {
+//		return err
+//	}
+//	msg, err := client.Messages.Create(ctx, mms.MessageCreateParams{
+//		Model:     "vendor.model-20250101-v1:0",
+//		MaxTokens: 1024,
+//		Messages:  []mms.MessageParam{mms.UserText("Hello")},
+//	})
 //
 // Each attempt is signed with AWS Signature Version 4 (service "bedrock",
 // or "bedrock-mantle" for Mantle) with credentials retrieved from

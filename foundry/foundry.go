@@ -3,7 +3,7 @@
 // authenticated with the resource's API key or with a Microsoft Entra ID
 // token:
 //
-//	client, err := mms.NewClient(foundry.WithResource("my-resource", foundry.APIKey(key)))
+//	client, err := mms.NewClient(foundry.WithResource("my-resource", foundry.APIKey(os.Getenv("MY_FOUNDRY_KEY"))))
 //
 // Messages (created, streamed) and token counting work as against the
 // service. Message Batches and Models are refused before anything is sent,

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -12,15 +13,20 @@ import (
 
 	"go.uber.org/goleak"
 
+	"github.com/mms-sdk/mms-go/internal/fixtures"
 	"github.com/mms-sdk/mms-go/internal/wire"
 
 	"github.com/stretchr/testify/require"
 )
 
 // TestMain fails the run if a test leaves goroutines behind, e.g. a handler
-// stuck in an injected latency after Close.
+// stuck in an injected latency after Close, and ends with a line naming
+// the tests that ran without ../shared, if any.
 func TestMain(m *testing.M) {
-	goleak.VerifyTestMain(m)
+	goleak.VerifyTestMain(m, goleak.Cleanup(func(code int) {
+		fixtures.Report(os.Stderr)
+		os.Exit(code)
+	}))
 }
 
 // newTestServer starts a server that the test closes on cleanup.

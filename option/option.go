@@ -2,7 +2,11 @@
 // both on mms.NewClient (for all calls) and on a single call (for that call
 // only, on top of the client's settings):
 //
-//	client, err := mms.NewClient(option.WithAPIKey(key), option.WithMaxRetries(4))
+//	client, err := mms.NewClient(option.WithAPIKey(os.Getenv("MY_KEY")), option.WithMaxRetries(4))
+//	if err != nil {
+//		return err
+//	}
+//	params := mms.MessageCreateParams{Model: "mms-large-1", MaxTokens: 1024, Messages: []mms.MessageParam{mms.UserText("Hello")}}
 //	msg, err := client.Messages.Create(ctx, params, option.WithBeta("context-1m-2025-08-07"))
 //
 // Options validate their arguments; a bad one makes NewClient, or the call,

@@ -1,7 +1,7 @@
 // Package otel is an observer (observe.Observer) for the mms client that
 // emits OpenTelemetry spans and metrics by the GenAI semantic conventions:
 //
-//	c := mms.NewClient(option.WithObserver(otel.NewObserver()))
+//	client, err := mms.NewClient(option.WithObserver(otel.NewObserver()))
 //
 // A Create or a Stream is a client span "chat {model}"; a tool-runner turn
 // is an "invoke_agent" span whose children are the turn's chat span and

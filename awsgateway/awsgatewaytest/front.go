@@ -2,8 +2,10 @@
 // mmstest fake, so the awsgateway adapter can be tested end to end with no
 // AWS account:
 //
+//	creds := aws.Credentials{AccessKeyID: "AKIDEXAMPLE", SecretAccessKey: "secret"}
 //	front := &awsgatewaytest.Front{Region: "us-east-1", Credentials: []aws.Credentials{creds}}
 //	srv := mmstest.NewServer(mmstest.WithPlatform(front))
+//	defer srv.Close()
 //
 // The front checks what the gateway checks: a vendor-workspace-id header,
 // and an x-api-key it knows or a SigV4 signature it recomputes with the

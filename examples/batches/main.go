@@ -61,8 +61,13 @@ func run(ctx context.Context, model string, maxTokens int, questions []string) e
 	fmt.Printf("batch %s created: %d requests, expires at %s\n",
 		batch.ID, batch.RequestCounts.Total(), batch.ExpiresAt.Format(time.RFC3339))
 
-	// Poll until it ends: 1 s, 2 s, 4 s ... up to 30 s between polls.
-	batch, err = client.Messages.Batches.Wait(ctx, batch.ID, mms.BatchWaitParams{})
+	// Poll until it ends: 1 s, 2 s, 4 s ... up to 30 s between polls, with
+	// a progress line on stderr at each.
+	batch, err = client.Messages.Batches.Wait(ctx, batch.ID, mms.BatchWaitParams{
+		OnPoll: func(b *mms.Batch) {
+			fmt.Fprintf(os.Stderr, "%s: %s, %d of %d processing\n", b.ID, b.ProcessingStatus, b.RequestCounts.Processing, b.RequestCounts.Total())
+		},
+	})
 	if err != nil {
 		if batch != nil {
 			fmt.Fprintf(os.Stderr, "still %s; cancel it with client.Messages.Batches.Cancel(ctx, %q)\n", batch.ProcessingStatus, batch.ID)
