@@ -395,14 +395,13 @@ func (st *agentStore) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listArchivable(w, r, &st.mu, &st.agents, func(a *storedAgent) (agentWire, *string) { return a.latest(), a.latest().ArchivedAt },
-		func(a *storedAgent) bool { return inBounds(a.created, bounds) })
+		func(a *storedAgent) bool { return inBounds(a.created, bounds) }, func(a agentWire) string { return a.ID })
 }
 
 // listVersions serves GET /v1/agents/{agent_id}/versions, newest first.
 func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
-		recs := slices.Clone(a.versions)
-		slices.Reverse(recs)
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, a.versions, listOrder[agentWire]{
+			key: func(v agentWire) position { return position{seqKey(v.Version)} }, desc: true})
 	})
 }

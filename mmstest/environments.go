@@ -372,7 +372,8 @@ func (st *environmentStore) delete(w http.ResponseWriter, r *http.Request) {
 
 // list serves GET /v1/environments, newest first.
 func (st *environmentStore) list(w http.ResponseWriter, r *http.Request) {
-	listArchivable(w, r, &st.mu, &st.envs, func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil)
+	listArchivable(w, r, &st.mu, &st.envs, func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil,
+		func(e environmentWire) string { return e.ID })
 }
 
 // sessionTarget reports whether envID names a live (not archived)

@@ -288,5 +288,5 @@ func (st *memoryStoreStore) listStores(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listArchivable(w, r, &st.mu, &st.stores, func(m *memoryStoreWire) (memoryStoreWire, *string) { return *m, m.ArchivedAt },
-		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) })
+		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) }, func(m memoryStoreWire) string { return m.ID })
 }

@@ -451,16 +451,12 @@ func (st *memoryStoreStore) listMemories(w http.ResponseWriter, r *http.Request)
 			}
 			entries = append(entries, entry{m.path, m.render(full)})
 		}
-		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
-		items := make([]any, len(entries))
-		for i, e := range entries {
-			items[i] = e.item
-		}
 		maxLimit := 100
 		if full {
 			maxLimit = 20
 		}
-		page, err := pageByCursor(items, q, maxLimit)
+		byPath := listOrder[entry]{key: func(e entry) position { return position{e.path} }}
+		page, err := pageByCursorAs(entries, byPath, q, maxLimit, func(e entry) any { return e.item })
 		writePage(w, r, page, err)
 	})
 }
@@ -542,7 +538,7 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 				recs = append(recs, v.render(full))
 			}
 		}
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, recs, newestByID(func(v memoryVersion) string { return v.ID }))
 	})
 }
 

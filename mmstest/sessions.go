@@ -69,12 +69,13 @@ func newSessionStore(s *Server) *sessionStore { return &sessionStore{srv: s} }
 
 // storedSession is a session with its resources and threads.
 type storedSession struct {
-	rec          sessionWire
-	created      time.Time
-	agentVersion int
-	resources    []*storedResource
-	threads      []*threadWire
-	selfHosted   bool
+	rec            sessionWire
+	created        time.Time
+	agentVersion   int
+	resources      []*storedResource
+	resourcesAdded int // ever, deleted ones included: the next resource's place
+	threads        []*threadWire
+	selfHosted     bool
 
 	// The events (sessions_events.go) and the turn engine's state
 	// (sessions_sim.go).
@@ -600,8 +601,7 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		log: eventLog{subs: map[*subscriber]bool{}}, threadLogs: map[string]*eventLog{}, awaiting: map[string]string{},
 		callThread: map[string]string{}, threadUsage: map[string][2]int{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	for _, res := range b.resources {
-		st.assignResource(res, ts)
-		s.resources = append(s.resources, res)
+		st.attachResource(s, res, ts)
 	}
 	for _, agent := range b.roster {
 		th := &threadWire{Type: "session_thread", ID: st.srv.newID("sthr_"), SessionID: rec.ID,
@@ -862,9 +862,7 @@ func (st *sessionStore) list(w http.ResponseWriter, r *http.Request) {
 		}
 		return recs
 	})
-	if f.order == "desc" {
-		slices.Reverse(recs)
-	}
-	page, err := pageBidirectional(recs, q, 100, f.order)
+	byID := orderByID(func(s sessionWire) string { return s.ID }, f.order == "desc")
+	page, err := pageBidirectional(recs, byID, q, 100, f.order)
 	writePage(w, r, page, err)
 }

@@ -59,6 +59,6 @@ func (st *sessionStore) listThreads(w http.ResponseWriter, r *http.Request) {
 		for _, t := range s.threads {
 			recs = append(recs, *t)
 		}
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, recs, orderByID(func(t threadWire) string { return t.ID }, false))
 	})
 }

@@ -108,20 +108,20 @@ func newestFirst[T, R any](items []*T, view func(*T) (rec R, keep bool)) []R {
 // maxManagedPageLimit is the largest limit of the managed-agents lists.
 const maxManagedPageLimit = 100
 
-// writeCursorList answers a managed-agents list of recs, paged by the
-// cursor scheme (limit 1–100).
-func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
-	page, err := pageByCursor(recs, r.URL.Query(), maxManagedPageLimit)
+// writeCursorList answers a managed-agents list of recs, sorted by order
+// and paged by the cursor scheme (limit 1–100).
+func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R, order listOrder[R]) {
+	page, err := pageByCursor(recs, order, r.URL.Query(), maxManagedPageLimit)
 	writePage(w, r, page, err)
 }
 
 // listArchivable serves a managed-agents list: the records of *items
-// (creation order) newest first, archived ones only with
+// newest first (by idOf, newestByID), archived ones only with
 // include_archived=true, and only those keep keeps (nil keeps all); cursor
 // pages of at most 100. view gives an item's record and its archived_at.
 // *items is read with mu held; the page is written after it is released.
 func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex, items *[]*T,
-	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
+	view func(*T) (rec R, archivedAt *string), keep func(*T) bool, idOf func(R) string) {
 	archived, ok := archivedQuery(w, r)
 	if !ok {
 		return
@@ -132,7 +132,7 @@ func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.M
 			return rec, (archivedAt == nil || archived) && (keep == nil || keep(it))
 		})
 	})
-	writeCursorList(w, r, recs)
+	writeCursorList(w, r, recs, newestByID(idOf))
 }
 
 // listArchivableIn is listArchivable for items kept beside their parents
@@ -141,7 +141,8 @@ func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.M
 // whether it is the parent's. The lookup, the read and the page are one
 // locked step.
 func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex,
-	find func(http.ResponseWriter, *http.Request) *P, items *[]*T, view func(*T, *P) (rec R, archivedAt *string, in bool)) {
+	find func(http.ResponseWriter, *http.Request) *P, items *[]*T,
+	view func(*T, *P) (rec R, archivedAt *string, in bool), idOf func(R) string) {
 	archived, ok := archivedQuery(w, r)
 	if !ok {
 		return
@@ -150,6 +151,6 @@ func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *s
 		writeCursorList(w, r, newestFirst(*items, func(it *T) (R, bool) {
 			rec, archivedAt, in := view(it, p)
 			return rec, in && (archivedAt == nil || archived)
-		}))
+		}), newestByID(idOf))
 	})
 }

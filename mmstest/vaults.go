@@ -232,5 +232,6 @@ func archivedQuery(w http.ResponseWriter, r *http.Request) (archived, ok bool) {
 
 // listVaults serves GET /v1/vaults, newest first.
 func (st *vaultStore) listVaults(w http.ResponseWriter, r *http.Request) {
-	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil)
+	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil,
+		func(v vaultWire) string { return v.ID })
 }

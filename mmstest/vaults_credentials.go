@@ -627,7 +627,7 @@ func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
 func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
 	listArchivableIn(w, r, &st.mu, st.lookupVault, &st.creds, func(c *storedCredential, v *vaultWire) (credentialWire, *string, bool) {
 		return c.rec, c.rec.ArchivedAt, c.rec.VaultID == v.ID
-	})
+	}, func(c credentialWire) string { return c.ID })
 }
 
 // validationWire is the answer of mcp_oauth_validate.
