@@ -392,7 +392,7 @@ func (st *memoryStoreStore) deleteMemory(w http.ResponseWriter, r *http.Request)
 		}
 		st.addVersion(r, m, "deleted", st.timestamp())
 		st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x == m })
-		writeJSON(w, http.StatusOK, deletedWire{ID: m.id, Type: "memory_deleted"})
+		writeDeleted(w, m.id, "memory_deleted")
 	})
 }
 

@@ -20,7 +20,7 @@ func seedMemoryStore(s *Server, id string) {
 	st := s.memoryStores
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.stores = append(st.stores, &memoryStoreWire{ID: id, Type: "memory_store", Name: id, Metadata: map[string]string{}, CreatedAt: ts, UpdatedAt: ts})
+	st.stores = append(st.stores, &memoryStoreWire{ID: id, Type: "memory_store", Name: id, Metadata: map[string]string{}, recordTimes: createdAt(ts)})
 }
 
 // isMemoryConflict reports a 409 of one of the memory stores' own error

@@ -44,13 +44,38 @@ func locked[T any](mu *sync.Mutex, f func() T) T {
 	return f()
 }
 
-// archiveRecord sets a record's archived_at and updated_at to now unless it
-// is archived already: archiving is idempotent and keeps the first time.
-func archiveRecord(archivedAt **string, updatedAt *string, now time.Time) {
-	if *archivedAt == nil {
+// recordTimes are the timestamps that end the records of archivable
+// resources (agents, environments, sessions, threads, vaults and their
+// credentials, memory stores).
+type recordTimes struct {
+	CreatedAt  string  `json:"created_at"`
+	UpdatedAt  string  `json:"updated_at"`
+	ArchivedAt *string `json:"archived_at"`
+}
+
+// createdAt is the times of a record created at ts.
+func createdAt(ts string) recordTimes { return recordTimes{CreatedAt: ts, UpdatedAt: ts} }
+
+// archive sets archived_at and updated_at to now unless the record is
+// archived already: archiving is idempotent and keeps the first time.
+func (t *recordTimes) archive(now time.Time) {
+	if t.ArchivedAt == nil {
 		ts := now.UTC().Format(fileTimeLayout)
-		*archivedAt, *updatedAt = &ts, ts
+		t.ArchivedAt, t.UpdatedAt = &ts, ts
 	}
+}
+
+// serveArchive serves an archive request for a record that is its own
+// answer: the record find names (find answers the 404) is archived at
+// now() unless it is already, and answered.
+func serveArchive[T any, PT interface {
+	*T
+	archive(now time.Time)
+}](mu *sync.Mutex, w http.ResponseWriter, r *http.Request, find func(http.ResponseWriter, *http.Request) *T, now func() time.Time) {
+	withFound(mu, w, r, find, func(rec *T) {
+		PT(rec).archive(now())
+		writeJSON(w, http.StatusOK, *rec)
+	})
 }
 
 // writeDeleted answers a delete with the service's {"id", "type"} body.
