@@ -84,19 +84,26 @@ func (m *storedMemory) render(full bool) memoryWire {
 // memoryVersion is a version as stored, content included; render it for
 // an answer.
 type memoryVersion struct {
-	ID               string          `json:"id"`
-	Type             string          `json:"type"`
-	MemoryID         string          `json:"memory_id"`
-	MemoryStoreID    string          `json:"memory_store_id"`
-	Operation        string          `json:"operation"`
-	CreatedAt        string          `json:"created_at"`
-	Content          *string         `json:"content"`
-	ContentSHA256    *string         `json:"content_sha256"`
-	ContentSizeBytes *int            `json:"content_size_bytes"`
-	Path             *string         `json:"path"`
-	CreatedBy        json.RawMessage `json:"created_by"`
-	RedactedAt       *string         `json:"redacted_at"`
-	RedactedBy       json.RawMessage `json:"redacted_by,omitempty"`
+	ID            string `json:"id"`
+	Type          string `json:"type"`
+	MemoryID      string `json:"memory_id"`
+	MemoryStoreID string `json:"memory_store_id"`
+	Operation     string `json:"operation"`
+	CreatedAt     string `json:"created_at"`
+	versionContent
+	CreatedBy  json.RawMessage `json:"created_by"`
+	RedactedAt *string         `json:"redacted_at"`
+	RedactedBy json.RawMessage `json:"redacted_by,omitempty"`
+}
+
+// versionContent is what a version holds of its memory: the path, and the
+// content unless the version is a deletion. Redaction clears it all (the
+// members stay, as null).
+type versionContent struct {
+	Content          *string `json:"content"`
+	ContentSHA256    *string `json:"content_sha256"`
+	ContentSizeBytes *int    `json:"content_size_bytes"`
+	Path             *string `json:"path"`
 }
 
 // render is the version's record in view.
@@ -478,7 +485,7 @@ func (st *memoryStoreStore) redactVersion(w http.ResponseWriter, r *http.Request
 	withFound(&st.mu, w, r, st.lookupVersion, func(v *memoryVersion) {
 		if v.RedactedAt == nil {
 			ts := st.timestamp()
-			v.Content, v.ContentSHA256, v.ContentSizeBytes, v.Path = nil, nil, nil, nil
+			v.versionContent = versionContent{}
 			v.RedactedAt, v.RedactedBy = &ts, st.srv.actor(r)
 		}
 		writeJSON(w, http.StatusOK, v.render(false))
