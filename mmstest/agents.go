@@ -74,9 +74,7 @@ type agentWire struct {
 	Multiagent  json.RawMessage   `json:"multiagent"`
 	Metadata    map[string]string `json:"metadata"`
 	Version     int               `json:"version"`
-	CreatedAt   string            `json:"created_at"`
-	UpdatedAt   string            `json:"updated_at"`
-	ArchivedAt  *string           `json:"archived_at"`
+	recordTimes
 }
 
 // agentBody is a create or update body as sent: members kept raw, so that
@@ -373,7 +371,7 @@ func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	now := st.srv.now()
 	ts := now.UTC().Format(fileTimeLayout)
 	rec := agentWire{Type: "agent", Tools: json.RawMessage("[]"), MCPServers: json.RawMessage("[]"), Skills: json.RawMessage("[]"),
-		Multiagent: json.RawMessage("null"), Metadata: map[string]string{}, Version: 1, CreatedAt: ts, UpdatedAt: ts}
+		Multiagent: json.RawMessage("null"), Metadata: map[string]string{}, Version: 1, recordTimes: createdAt(ts)}
 	if err := b.apply(&rec, true); err != nil {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
@@ -455,13 +453,8 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 // archive serves POST /v1/agents/{agent_id}/archive.
 func (st *agentStore) archive(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
-		rec := a.latest()
-		if rec.ArchivedAt == nil {
-			ts := st.srv.now().UTC().Format(fileTimeLayout)
-			rec.ArchivedAt, rec.UpdatedAt = &ts, ts
-			a.versions[len(a.versions)-1] = rec
-		}
-		writeJSON(w, http.StatusOK, rec)
+		a.versions[len(a.versions)-1].archive(st.srv.now())
+		writeJSON(w, http.StatusOK, a.latest())
 	})
 }
 
@@ -473,14 +466,13 @@ func (st *agentStore) list(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listArchivable(w, r, &st.mu, &st.agents, func(a *storedAgent) (agentWire, *string) { return a.latest(), a.latest().ArchivedAt },
-		func(a *storedAgent) bool { return inBounds(a.created, bounds) })
+		func(a *storedAgent) bool { return inBounds(a.created, bounds) }, func(a agentWire) string { return a.ID })
 }
 
 // listVersions serves GET /v1/agents/{agent_id}/versions, newest first.
 func (st *agentStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
-		recs := slices.Clone(a.versions)
-		slices.Reverse(recs)
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, a.versions, listOrder[agentWire]{
+			key: func(v agentWire) position { return position{seqKey(v.Version)} }, desc: true})
 	})
 }

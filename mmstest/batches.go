@@ -513,7 +513,7 @@ func (st *batchStore) list(w http.ResponseWriter, r *http.Request) {
 			return b.record(r, now), true
 		})
 	})
-	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query())
+	page, err := pageByID(records, func(b batchWire) string { return b.ID }, r.URL.Query(), "msgbatch_")
 	writePage(w, r, page, err)
 }
 

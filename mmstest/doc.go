@@ -34,7 +34,11 @@
 //     the SDK's limits are held equal to by a test.
 //   - Pagination in the service's three schemes: by id (first_id,
 //     last_id, has_more), by cursor (next_page) and bidirectional
-//     (next_page, prev_page; pagination.go).
+//     (next_page, prev_page; pagination.go). A page token names an item
+//     and its place in the list's order, not an offset: creates and
+//     deletes between two page fetches neither repeat nor skip an item,
+//     and a token (or after_id, before_id) naming a deleted item resumes
+//     where it stood.
 //   - Streaming: Messages as server-sent events, and session event streams
 //     with pings and previews; stream faults (InjectStreamFault).
 //   - Message Batches processed on the server's clock, with chosen

@@ -63,9 +63,7 @@ type environmentWire struct {
 	Config      envConfig         `json:"config"`
 	Metadata    map[string]string `json:"metadata"`
 	Scope       string            `json:"scope,omitempty"`
-	CreatedAt   string            `json:"created_at"`
-	UpdatedAt   string            `json:"updated_at"`
-	ArchivedAt  *string           `json:"archived_at"`
+	recordTimes
 }
 
 // envConfig is a config in record form; Networking and Packages are set
@@ -309,7 +307,7 @@ func (st *environmentStore) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
-	rec := environmentWire{Type: "environment", Config: defaultEnvConfig(), Metadata: map[string]string{}, CreatedAt: ts, UpdatedAt: ts}
+	rec := environmentWire{Type: "environment", Config: defaultEnvConfig(), Metadata: map[string]string{}, recordTimes: createdAt(ts)}
 	if err := b.apply(&rec, true); err != nil {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
@@ -357,7 +355,7 @@ func (st *environmentStore) update(w http.ResponseWriter, r *http.Request) {
 // archive serves POST /v1/environments/{environment_id}/archive.
 func (st *environmentStore) archive(w http.ResponseWriter, r *http.Request) {
 	st.with(w, r, func(e *storedEnv) {
-		archiveRecord(&e.rec.ArchivedAt, &e.rec.UpdatedAt, st.srv.now())
+		e.rec.archive(st.srv.now())
 		writeJSON(w, http.StatusOK, e.rec)
 	})
 }
@@ -375,7 +373,8 @@ func (st *environmentStore) delete(w http.ResponseWriter, r *http.Request) {
 // list serves GET /v1/environments, newest first.
 func (st *environmentStore) list(w http.ResponseWriter, r *http.Request) {
 	listArchivableUpTo(w, r, wire.MaxEnvironmentListLimit, &st.mu, &st.envs,
-		func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil)
+		func(e *storedEnv) (environmentWire, *string) { return e.rec, e.rec.ArchivedAt }, nil,
+		func(e environmentWire) string { return e.ID })
 }
 
 // sessionTarget reports whether envID names a live (not archived)

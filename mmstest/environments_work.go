@@ -426,7 +426,8 @@ func (st *environmentStore) stop(w http.ResponseWriter, r *http.Request) {
 // listWork serves GET …/work, newest first.
 func (st *environmentStore) listWork(w http.ResponseWriter, r *http.Request) {
 	st.with(w, r, func(e *storedEnv) {
-		writeCursorList(w, r, newestFirst(e.work, func(it *workItem) (workWire, bool) { return it.rec, true }))
+		writeCursorList(w, r, newestFirst(e.work, func(it *workItem) (workWire, bool) { return it.rec, true }),
+			newestByID(func(w workWire) string { return w.ID }))
 	})
 }
 

@@ -227,7 +227,7 @@ func (st *fileStore) list(w http.ResponseWriter, r *http.Request) {
 			return f.record(), (f.expires == nil || now.Before(*f.expires)) && scope == "" // uploads have no scope
 		})
 	})
-	page, err := pageByID(recs, func(f fileWire) string { return f.ID }, q)
+	page, err := pageByID(recs, func(f fileWire) string { return f.ID }, q, "file_")
 	writePage(w, r, page, err)
 }
 

@@ -15,41 +15,38 @@ import (
 // object obj, in order.
 func jsonMembers(obj []byte) iter.Seq2[string, []byte] {
 	return func(yield func(string, []byte) bool) {
-		i := skipSpace(obj, 0) + 1 // past '{'
-		for {
-			i = skipSpace(obj, i)
-			if i >= len(obj) || obj[i] == '}' {
+		var name []byte // the member's name, once read; never empty
+		for v := range jsonValues(obj) {
+			if name == nil {
+				name = v
+				continue
+			}
+			if !yield(jsonString(name), v) {
 				return
 			}
-			if obj[i] == ',' {
-				i = skipSpace(obj, i+1)
-			}
-			end := jsonValueEnd(obj, i)
-			name := jsonString(obj[i:end])
-			i = skipSpace(obj, skipSpace(obj, end)+1) // past ':'
-			end = jsonValueEnd(obj, i)
-			if !yield(name, obj[i:end]) {
-				return
-			}
-			i = end
+			name = nil
 		}
 	}
 }
 
 // jsonElements yields the raw elements of the JSON array arr, in order.
-func jsonElements(arr []byte) iter.Seq[[]byte] {
+func jsonElements(arr []byte) iter.Seq[[]byte] { return jsonValues(arr) }
+
+// jsonValues yields the raw values inside the JSON array or object raw, in
+// order: an array's elements, or an object's names and values in turn.
+func jsonValues(raw []byte) iter.Seq[[]byte] {
 	return func(yield func([]byte) bool) {
-		i := skipSpace(arr, 0) + 1 // past '['
+		i := skipSpace(raw, 0) + 1 // past '{' or '['
 		for {
-			i = skipSpace(arr, i)
-			if i >= len(arr) || arr[i] == ']' {
+			i = skipSpace(raw, i)
+			if i >= len(raw) || raw[i] == '}' || raw[i] == ']' {
 				return
 			}
-			if arr[i] == ',' {
-				i = skipSpace(arr, i+1)
+			if raw[i] == ',' || raw[i] == ':' {
+				i = skipSpace(raw, i+1)
 			}
-			end := jsonValueEnd(arr, i)
-			if !yield(arr[i:end]) {
+			end := jsonValueEnd(raw, i)
+			if !yield(raw[i:end]) {
 				return
 			}
 			i = end

@@ -55,9 +55,7 @@ type memoryStoreWire struct {
 	Name        string            `json:"name"`
 	Description string            `json:"description"`
 	Metadata    map[string]string `json:"metadata"`
-	CreatedAt   string            `json:"created_at"`
-	UpdatedAt   string            `json:"updated_at"`
-	ArchivedAt  *string           `json:"archived_at"`
+	recordTimes
 }
 
 // memoryStoreBody is a store create or update body, members kept raw so
@@ -163,7 +161,7 @@ func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) 
 	}
 	ts := st.timestamp()
 	m := &memoryStoreWire{ID: st.srv.newID("memstore_"), Type: "memory_store", Name: *name, Description: desc,
-		Metadata: meta, CreatedAt: ts, UpdatedAt: ts}
+		Metadata: meta, recordTimes: createdAt(ts)}
 	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.stores, m, func(m *memoryStoreWire) memoryStoreWire { return *m }))
 }
 
@@ -233,10 +231,7 @@ func applyStoreUpdate(rec *memoryStoreWire, b memoryStoreBody) error {
 
 // archiveStore serves POST /v1/memory_stores/{memory_store_id}/archive.
 func (st *memoryStoreStore) archiveStore(w http.ResponseWriter, r *http.Request) {
-	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
-		archiveRecord(&m.ArchivedAt, &m.UpdatedAt, st.srv.now())
-		writeJSON(w, http.StatusOK, *m)
-	})
+	serveArchive(&st.mu, w, r, st.lookupStore, st.srv.now)
 }
 
 // deleteStore serves DELETE /v1/memory_stores/{memory_store_id}: the store,
@@ -247,7 +242,7 @@ func (st *memoryStoreStore) deleteStore(w http.ResponseWriter, r *http.Request) 
 		st.stores = slices.DeleteFunc(st.stores, func(x *memoryStoreWire) bool { return x == m })
 		st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x.storeID == id })
 		st.versions = slices.DeleteFunc(st.versions, func(v *memoryVersion) bool { return v.MemoryStoreID == id })
-		writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "memory_store_deleted"})
+		writeDeleted(w, id, "memory_store_deleted")
 	})
 }
 
@@ -288,5 +283,5 @@ func (st *memoryStoreStore) listStores(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	listArchivable(w, r, &st.mu, &st.stores, func(m *memoryStoreWire) (memoryStoreWire, *string) { return *m, m.ArchivedAt },
-		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) })
+		func(m *memoryStoreWire) bool { return within(m.CreatedAt, bounds) }, func(m memoryStoreWire) string { return m.ID })
 }

@@ -84,19 +84,26 @@ func (m *storedMemory) render(full bool) memoryWire {
 // memoryVersion is a version as stored, content included; render it for
 // an answer.
 type memoryVersion struct {
-	ID               string          `json:"id"`
-	Type             string          `json:"type"`
-	MemoryID         string          `json:"memory_id"`
-	MemoryStoreID    string          `json:"memory_store_id"`
-	Operation        string          `json:"operation"`
-	CreatedAt        string          `json:"created_at"`
-	Content          *string         `json:"content"`
-	ContentSHA256    *string         `json:"content_sha256"`
-	ContentSizeBytes *int            `json:"content_size_bytes"`
-	Path             *string         `json:"path"`
-	CreatedBy        json.RawMessage `json:"created_by"`
-	RedactedAt       *string         `json:"redacted_at"`
-	RedactedBy       json.RawMessage `json:"redacted_by,omitempty"`
+	ID            string `json:"id"`
+	Type          string `json:"type"`
+	MemoryID      string `json:"memory_id"`
+	MemoryStoreID string `json:"memory_store_id"`
+	Operation     string `json:"operation"`
+	CreatedAt     string `json:"created_at"`
+	versionContent
+	CreatedBy  json.RawMessage `json:"created_by"`
+	RedactedAt *string         `json:"redacted_at"`
+	RedactedBy json.RawMessage `json:"redacted_by,omitempty"`
+}
+
+// versionContent is what a version holds of its memory: the path, and the
+// content unless the version is a deletion. Redaction clears it all (the
+// members stay, as null).
+type versionContent struct {
+	Content          *string `json:"content"`
+	ContentSHA256    *string `json:"content_sha256"`
+	ContentSizeBytes *int    `json:"content_size_bytes"`
+	Path             *string `json:"path"`
 }
 
 // render is the version's record in view.
@@ -392,7 +399,7 @@ func (st *memoryStoreStore) deleteMemory(w http.ResponseWriter, r *http.Request)
 		}
 		st.addVersion(r, m, "deleted", st.timestamp())
 		st.memories = slices.DeleteFunc(st.memories, func(x *storedMemory) bool { return x == m })
-		writeJSON(w, http.StatusOK, deletedWire{ID: m.id, Type: "memory_deleted"})
+		writeDeleted(w, m.id, "memory_deleted")
 	})
 }
 
@@ -451,16 +458,12 @@ func (st *memoryStoreStore) listMemories(w http.ResponseWriter, r *http.Request)
 			}
 			entries = append(entries, entry{m.path, m.render(full)})
 		}
-		slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.path, b.path) })
-		items := make([]any, len(entries))
-		for i, e := range entries {
-			items[i] = e.item
-		}
 		maxLimit := 100
 		if full {
 			maxLimit = 20
 		}
-		page, err := pageByCursor(items, q, maxLimit)
+		byPath := listOrder[entry]{key: func(e entry) position { return position{e.path} }}
+		page, err := pageByCursorAs(entries, byPath, q, maxLimit, func(e entry) any { return e.item })
 		writePage(w, r, page, err)
 	})
 }
@@ -482,7 +485,7 @@ func (st *memoryStoreStore) redactVersion(w http.ResponseWriter, r *http.Request
 	withFound(&st.mu, w, r, st.lookupVersion, func(v *memoryVersion) {
 		if v.RedactedAt == nil {
 			ts := st.timestamp()
-			v.Content, v.ContentSHA256, v.ContentSizeBytes, v.Path = nil, nil, nil, nil
+			v.versionContent = versionContent{}
 			v.RedactedAt, v.RedactedBy = &ts, st.srv.actor(r)
 		}
 		writeJSON(w, http.StatusOK, v.render(false))
@@ -542,7 +545,7 @@ func (st *memoryStoreStore) listVersions(w http.ResponseWriter, r *http.Request)
 				recs = append(recs, v.render(full))
 			}
 		}
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, recs, newestByID(func(v memoryVersion) string { return v.ID }))
 	})
 }
 

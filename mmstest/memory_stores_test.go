@@ -20,7 +20,7 @@ func seedMemoryStore(s *Server, id string) {
 	st := s.memoryStores
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	st.stores = append(st.stores, &memoryStoreWire{ID: id, Type: "memory_store", Name: id, Metadata: map[string]string{}, CreatedAt: ts, UpdatedAt: ts})
+	st.stores = append(st.stores, &memoryStoreWire{ID: id, Type: "memory_store", Name: id, Metadata: map[string]string{}, recordTimes: createdAt(ts)})
 }
 
 // isMemoryConflict reports a 409 of one of the memory stores' own error
@@ -366,12 +366,16 @@ func TestMemoryVersionFilters(t *testing.T) {
 		one  = `created {"api_key_id":"apikey_01","type":"api_actor"}`
 	)
 	later := clock.Now().Format(time.RFC3339)
+	var first cursorPage[memoryVersion]
+	if _ = json.Unmarshal(as(wire.HeaderAPIKey, "key-one", "GET", base+"/memory_versions?limit=1", ""), &first); first.NextPage == nil {
+		t.Fatal("a page of one of three versions has no next_page")
+	}
 	for _, tt := range []struct {
 		query string
 		want  []string
 	}{
 		{"", []string{one, user, two}},
-		{"?limit=1&page=" + "page_" + "MQ", []string{user}},
+		{"?limit=1&page=" + *first.NextPage, []string{user}},
 		{"?memory_id=" + m.ID, []string{user, two}},
 		{"?operation=created", []string{one, two}},
 		{"?api_key_id=apikey_02", []string{two}},

@@ -165,7 +165,7 @@ func (s *Server) listModels(w http.ResponseWriter, r *http.Request) {
 	for i, m := range s.models {
 		infos[i] = m.info(r)
 	}
-	page, err := pageByID(infos, func(m modelInfo) string { return m.ID }, r.URL.Query())
+	page, err := pageByID(infos, func(m modelInfo) string { return m.ID }, r.URL.Query(), "")
 	writePage(w, r, page, err)
 }
 

@@ -74,12 +74,13 @@ func newSessionStore(s *Server) *sessionStore { return &sessionStore{srv: s} }
 
 // storedSession is a session with its resources and threads.
 type storedSession struct {
-	rec          sessionWire
-	created      time.Time
-	agentVersion int
-	resources    []*storedResource
-	threads      []*threadWire
-	selfHosted   bool
+	rec            sessionWire
+	created        time.Time
+	agentVersion   int
+	resources      []*storedResource
+	resourcesAdded int // ever, deleted ones included: the next resource's place
+	threads        []*threadWire
+	selfHosted     bool
 
 	// The events (sessions_events.go) and the turn engine's state
 	// (sessions_sim.go).
@@ -118,9 +119,7 @@ type sessionWire struct {
 	Usage              json.RawMessage   `json:"usage"`
 	Budget             *budgetWire       `json:"budget"`
 	DeploymentID       *string           `json:"deployment_id,omitempty"`
-	CreatedAt          string            `json:"created_at"`
-	UpdatedAt          string            `json:"updated_at"`
-	ArchivedAt         *string           `json:"archived_at"`
+	recordTimes
 }
 
 // sessionAgentWire is the agent snapshot of a session record; a roster
@@ -623,7 +622,7 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	rec := sessionWire{ID: st.srv.newID("sesn_"), Type: "session", Status: "idle", Agent: b.snapshot,
 		EnvironmentID: *b.EnvironmentID, Title: b.Title, Metadata: b.Metadata, VaultIDs: b.VaultIDs,
 		OutcomeEvaluations: []outcomeWire{}, Stats: json.RawMessage(`{}`), Usage: json.RawMessage(`{}`),
-		CreatedAt: ts, UpdatedAt: ts}
+		recordTimes: createdAt(ts)}
 	if rec.Title != nil && *rec.Title == "" {
 		rec.Title = nil
 	}
@@ -640,12 +639,11 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		log: eventLog{subs: map[*subscriber]bool{}}, threadLogs: map[string]*eventLog{}, awaiting: map[string]string{},
 		callThread: map[string]string{}, threadUsage: map[string][2]int{}, wake: make(chan struct{}, 1), stop: make(chan struct{})}
 	for _, res := range b.resources {
-		st.assignResource(res, ts)
-		s.resources = append(s.resources, res)
+		st.attachResource(s, res, ts)
 	}
 	for _, agent := range b.roster {
 		th := &threadWire{Type: "session_thread", ID: st.srv.newID("sthr_"), SessionID: rec.ID,
-			Agent: agent, Status: "idle", Stats: json.RawMessage("null"), Usage: json.RawMessage("null"), CreatedAt: ts, UpdatedAt: ts}
+			Agent: agent, Status: "idle", Stats: json.RawMessage("null"), Usage: json.RawMessage("null"), recordTimes: createdAt(ts)}
 		s.threads = append(s.threads, th)
 		s.threadLogs[th.ID] = &eventLog{subs: map[*subscriber]bool{}}
 	}
@@ -808,7 +806,7 @@ func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 // archive serves POST /v1/sessions/{session_id}/archive.
 func (st *sessionStore) archive(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
-		archiveRecord(&s.rec.ArchivedAt, &s.rec.UpdatedAt, st.srv.now())
+		s.rec.archive(st.srv.now())
 		writeJSON(w, http.StatusOK, s.render())
 	})
 }
@@ -893,21 +891,18 @@ func (f sessionFilter) keeps(s *storedSession) bool {
 func (st *sessionStore) list(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f, err := parseSessionFilter(q)
-	if err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
-		return
-	}
-	recs := locked(&st.mu, func() (recs []sessionWire) {
-		for _, s := range st.sessions {
-			if f.keeps(s) {
-				recs = append(recs, s.render())
+	var page bidiPage[sessionWire]
+	if err == nil { // else the 400 writePage answers
+		recs := locked(&st.mu, func() (recs []sessionWire) {
+			for _, s := range st.sessions {
+				if f.keeps(s) {
+					recs = append(recs, s.render())
+				}
 			}
-		}
-		return recs
-	})
-	if f.order == "desc" {
-		slices.Reverse(recs)
+			return recs
+		})
+		order := orderByID(func(s sessionWire) string { return s.ID }, f.order == "desc")
+		page, err = pageBidirectional(recs, order, q, maxManagedPageLimit, f.order)
 	}
-	page, err := pageBidirectional(recs, q, 100, f.order)
 	writePage(w, r, page, err)
 }

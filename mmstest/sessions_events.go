@@ -225,16 +225,13 @@ func (st *sessionStore) listEvents(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
-		var recs []json.RawMessage
-		for _, ev := range s.log.ordered() {
+		var events []*storedEvent
+		for _, ev := range s.log.events {
 			if f.keeps(ev) {
-				recs = append(recs, ev.encode())
+				events = append(events, ev)
 			}
 		}
-		if f.desc {
-			slices.Reverse(recs)
-		}
-		writeCursorList(w, r, recs)
+		writeEventList(w, r, events, f.desc)
 	})
 }
 
@@ -246,10 +243,29 @@ func (st *sessionStore) listThreadEvents(w http.ResponseWriter, r *http.Request)
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
-		s := st.find(t.SessionID)
-		recs := encodeEvents(s.threadLogs[t.ID].ordered())
-		writeCursorList(w, r, recs)
+		writeEventList(w, r, st.find(t.SessionID).threadLogs[t.ID].events, false)
 	})
+}
+
+// eventOrder is the order of the event lists (ordered's, reversed when
+// desc): processed events by seq, then queued ones by id. Queued events
+// draw their ids under the store's lock as they arrive, so their ids are
+// in arrival order.
+func eventOrder(desc bool) listOrder[*storedEvent] {
+	return listOrder[*storedEvent]{desc: desc, key: func(ev *storedEvent) position {
+		id, _ := ev.m["id"].(string)
+		if ev.seq == 0 {
+			return position{"queued", id}
+		}
+		return position{"processed", seqKey(ev.seq), id}
+	}}
+}
+
+// writeEventList answers an event list: events (in any order) sorted by
+// eventOrder, paged by the cursor scheme.
+func writeEventList(w http.ResponseWriter, r *http.Request, events []*storedEvent, desc bool) {
+	page, err := pageByCursorAs(events, eventOrder(desc), r.URL.Query(), maxManagedPageLimit, (*storedEvent).encode)
+	writePage(w, r, page, err)
 }
 
 // input is a sent event with what the turn engine needs of it.

@@ -34,6 +34,7 @@ type storedResource struct {
 	instructions  *string
 	createdAt     string
 	updatedAt     string
+	place         int // its place in the session's list: resources have no other common key
 }
 
 // render is the resource's record, without its token.
@@ -178,13 +179,17 @@ func parseResource(field string, raw json.RawMessage, create bool) (*storedResou
 	return nil, invalid("%s.type: Input should be 'github_repository', 'file' or 'memory_store', got %q", field, head.Type)
 }
 
-// assignResource gives a new resource its id (memory stores have none)
-// and timestamps.
-func (st *sessionStore) assignResource(res *storedResource, ts string) {
+// attachResource gives a new resource its id (memory stores have none),
+// timestamps and place, and adds it to s; st.mu must be held once s is
+// stored.
+func (st *sessionStore) attachResource(s *storedSession, res *storedResource, ts string) {
 	if res.kind != "memory_store" {
 		res.id = st.srv.newID("sesrsc_")
 	}
 	res.createdAt, res.updatedAt = ts, ts
+	s.resourcesAdded++
+	res.place = s.resourcesAdded
+	s.resources = append(s.resources, res)
 }
 
 // lookupResource returns the session and resource named by the path, or
@@ -219,8 +224,7 @@ func (st *sessionStore) addResource(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
-		st.assignResource(res, st.timestamp())
-		s.resources = append(s.resources, res)
+		st.attachResource(s, res, st.timestamp())
 		writeJSON(w, http.StatusOK, res.render())
 	})
 }
@@ -272,11 +276,9 @@ func (st *sessionStore) deleteResource(w http.ResponseWriter, r *http.Request) {
 // listResources serves GET /v1/sessions/{session_id}/resources.
 func (st *sessionStore) listResources(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
-		var recs []json.RawMessage
-		for _, res := range s.resources {
-			recs = append(recs, res.render())
-		}
-		writeCursorList(w, r, recs)
+		byPlace := listOrder[*storedResource]{key: func(res *storedResource) position { return position{seqKey(res.place)} }}
+		page, err := pageByCursorAs(s.resources, byPlace, r.URL.Query(), maxManagedPageLimit, (*storedResource).render)
+		writePage(w, r, page, err)
 	})
 }
 

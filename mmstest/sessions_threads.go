@@ -22,9 +22,7 @@ type threadWire struct {
 	Status         string          `json:"status"`
 	Stats          json.RawMessage `json:"stats"`
 	Usage          json.RawMessage `json:"usage"`
-	CreatedAt      string          `json:"created_at"`
-	UpdatedAt      string          `json:"updated_at"`
-	ArchivedAt     *string         `json:"archived_at"`
+	recordTimes
 }
 
 // lookupThread returns the thread named by the path, or answers
@@ -46,10 +44,7 @@ func (st *sessionStore) getThread(w http.ResponseWriter, r *http.Request) {
 
 // archiveThread serves POST /v1/sessions/{session_id}/threads/{thread_id}/archive.
 func (st *sessionStore) archiveThread(w http.ResponseWriter, r *http.Request) {
-	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
-		archiveRecord(&t.ArchivedAt, &t.UpdatedAt, st.srv.now())
-		writeJSON(w, http.StatusOK, *t)
-	})
+	serveArchive(&st.mu, w, r, st.lookupThread, st.srv.now)
 }
 
 // listThreads serves GET /v1/sessions/{session_id}/threads.
@@ -59,6 +54,6 @@ func (st *sessionStore) listThreads(w http.ResponseWriter, r *http.Request) {
 		for _, t := range s.threads {
 			recs = append(recs, *t)
 		}
-		writeCursorList(w, r, recs)
+		writeCursorList(w, r, recs, orderByID(func(t threadWire) string { return t.ID }, false))
 	})
 }

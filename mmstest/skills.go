@@ -1,7 +1,6 @@
 package mmstest
 
 import (
-	"encoding/base64"
 	"fmt"
 	"io"
 	"net/http"
@@ -405,31 +404,10 @@ type skillListPage[T any] struct {
 	NextPage *string `json:"next_page"`
 }
 
-// pageSkillList pages items (in list order, ids increasing towards the
-// start of the list, as counters make them) by limit (1-maxLimit, default
-// 20) and page, a token naming the last item of the previous page. A
-// token stays valid when items are deleted. The error, if any, is the
-// message for a 400.
+// pageSkillList pages items newest first by id (newestByID), by limit
+// (1-maxLimit, default 20) and page, as pageByCursor does, adding
+// has_more. The error, if any, is the message for a 400.
 func pageSkillList[T any](items []T, idOf func(T) string, q url.Values, maxLimit int) (skillListPage[T], error) {
-	limit, token, err := pageQuery(q, maxLimit)
-	if err != nil {
-		return skillListPage[T]{}, err
-	}
-	start := 0
-	if after := token; after != nil {
-		start = len(items)
-		for i, it := range items {
-			if idOf(it) < *after {
-				start = i
-				break
-			}
-		}
-	}
-	end := min(start+limit, len(items))
-	page := skillListPage[T]{Data: append([]T{}, items[start:end]...), HasMore: end < len(items)}
-	if page.HasMore {
-		token := "page_" + base64.RawURLEncoding.EncodeToString([]byte(idOf(items[end-1])))
-		page.NextPage = &token
-	}
-	return page, nil
+	page, err := pageByCursor(items, newestByID(idOf), q, maxLimit)
+	return skillListPage[T]{Data: page.Data, HasMore: page.NextPage != nil, NextPage: page.NextPage}, err
 }

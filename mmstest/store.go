@@ -44,13 +44,38 @@ func locked[T any](mu *sync.Mutex, f func() T) T {
 	return f()
 }
 
-// archiveRecord sets a record's archived_at and updated_at to now unless it
-// is archived already: archiving is idempotent and keeps the first time.
-func archiveRecord(archivedAt **string, updatedAt *string, now time.Time) {
-	if *archivedAt == nil {
+// recordTimes are the timestamps that end the records of archivable
+// resources (agents, environments, sessions, threads, vaults and their
+// credentials, memory stores).
+type recordTimes struct {
+	CreatedAt  string  `json:"created_at"`
+	UpdatedAt  string  `json:"updated_at"`
+	ArchivedAt *string `json:"archived_at"`
+}
+
+// createdAt is the times of a record created at ts.
+func createdAt(ts string) recordTimes { return recordTimes{CreatedAt: ts, UpdatedAt: ts} }
+
+// archive sets archived_at and updated_at to now unless the record is
+// archived already: archiving is idempotent and keeps the first time.
+func (t *recordTimes) archive(now time.Time) {
+	if t.ArchivedAt == nil {
 		ts := now.UTC().Format(fileTimeLayout)
-		*archivedAt, *updatedAt = &ts, ts
+		t.ArchivedAt, t.UpdatedAt = &ts, ts
 	}
+}
+
+// serveArchive serves an archive request for a record that is its own
+// answer: the record find names (find answers the 404) is archived at
+// now() unless it is already, and answered.
+func serveArchive[T any, PT interface {
+	*T
+	archive(now time.Time)
+}](mu *sync.Mutex, w http.ResponseWriter, r *http.Request, find func(http.ResponseWriter, *http.Request) *T, now func() time.Time) {
+	withFound(mu, w, r, find, func(rec *T) {
+		PT(rec).archive(now())
+		writeJSON(w, http.StatusOK, *rec)
+	})
 }
 
 // writeDeleted answers a delete with the service's {"id", "type"} body.
@@ -108,32 +133,32 @@ func newestFirst[T, R any](items []*T, view func(*T) (rec R, keep bool)) []R {
 // maxManagedPageLimit is the largest limit of the managed-agents lists.
 const maxManagedPageLimit = 100
 
-// writeCursorList answers a managed-agents list of recs, paged by the
-// cursor scheme (limit 1–100).
-func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R) {
-	writeCursorListUpTo(w, r, maxManagedPageLimit, recs)
+// writeCursorList answers a managed-agents list of recs, sorted by order
+// and paged by the cursor scheme (limit 1–100).
+func writeCursorList[R any](w http.ResponseWriter, r *http.Request, recs []R, order listOrder[R]) {
+	writeCursorListUpTo(w, r, maxManagedPageLimit, recs, order)
 }
 
 // writeCursorListUpTo is writeCursorList with pages of at most maxLimit.
-func writeCursorListUpTo[R any](w http.ResponseWriter, r *http.Request, maxLimit int, recs []R) {
-	page, err := pageByCursor(recs, r.URL.Query(), maxLimit)
+func writeCursorListUpTo[R any](w http.ResponseWriter, r *http.Request, maxLimit int, recs []R, order listOrder[R]) {
+	page, err := pageByCursor(recs, order, r.URL.Query(), maxLimit)
 	writePage(w, r, page, err)
 }
 
 // listArchivable serves a managed-agents list: the records of *items
-// (creation order) newest first, archived ones only with
+// newest first (by idOf, newestByID), archived ones only with
 // include_archived=true, and only those keep keeps (nil keeps all); cursor
 // pages of at most 100. view gives an item's record and its archived_at.
 // *items is read with mu held; the page is written after it is released.
 func listArchivable[T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex, items *[]*T,
-	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
-	listArchivableUpTo(w, r, maxManagedPageLimit, mu, items, view, keep)
+	view func(*T) (rec R, archivedAt *string), keep func(*T) bool, idOf func(R) string) {
+	listArchivableUpTo(w, r, maxManagedPageLimit, mu, items, view, keep, idOf)
 }
 
 // listArchivableUpTo is listArchivable with pages of at most maxLimit (a
 // list whose schema allows more than 100).
 func listArchivableUpTo[T, R any](w http.ResponseWriter, r *http.Request, maxLimit int, mu *sync.Mutex, items *[]*T,
-	view func(*T) (rec R, archivedAt *string), keep func(*T) bool) {
+	view func(*T) (rec R, archivedAt *string), keep func(*T) bool, idOf func(R) string) {
 	archived, ok := archivedQuery(w, r)
 	if !ok {
 		return
@@ -144,7 +169,7 @@ func listArchivableUpTo[T, R any](w http.ResponseWriter, r *http.Request, maxLim
 			return rec, (archivedAt == nil || archived) && (keep == nil || keep(it))
 		})
 	})
-	writeCursorListUpTo(w, r, maxLimit, recs)
+	writeCursorListUpTo(w, r, maxLimit, recs, newestByID(idOf))
 }
 
 // listArchivableIn is listArchivable for items kept beside their parents
@@ -153,7 +178,8 @@ func listArchivableUpTo[T, R any](w http.ResponseWriter, r *http.Request, maxLim
 // whether it is the parent's. The lookup, the read and the page are one
 // locked step.
 func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *sync.Mutex,
-	find func(http.ResponseWriter, *http.Request) *P, items *[]*T, view func(*T, *P) (rec R, archivedAt *string, in bool)) {
+	find func(http.ResponseWriter, *http.Request) *P, items *[]*T,
+	view func(*T, *P) (rec R, archivedAt *string, in bool), idOf func(R) string) {
 	archived, ok := archivedQuery(w, r)
 	if !ok {
 		return
@@ -162,6 +188,6 @@ func listArchivableIn[P, T, R any](w http.ResponseWriter, r *http.Request, mu *s
 		writeCursorList(w, r, newestFirst(*items, func(it *T) (R, bool) {
 			rec, archivedAt, in := view(it, p)
 			return rec, in && (archivedAt == nil || archived)
-		}))
+		}), newestByID(idOf))
 	})
 }

@@ -224,7 +224,8 @@ func (s *Server) TunnelRotationReasons(tunnelID string) []string {
 
 // listTunnels serves GET /v1/tunnels, newest first.
 func (st *tunnelStore) listTunnels(w http.ResponseWriter, r *http.Request) {
-	listArchivable(w, r, &st.mu, &st.tunnels, func(t *storedTunnel) (tunnelWire, *string) { return t.rec, t.rec.ArchivedAt }, nil)
+	listArchivable(w, r, &st.mu, &st.tunnels, func(t *storedTunnel) (tunnelWire, *string) { return t.rec, t.rec.ArchivedAt }, nil,
+		func(t tunnelWire) string { return t.ID })
 }
 
 // maxCACertificatePEM is the size limit of ca_certificate_pem (8 KB).
@@ -334,5 +335,5 @@ func (st *tunnelStore) listCertificates(w http.ResponseWriter, r *http.Request) 
 	listArchivableIn(w, r, &st.mu, st.lookupTunnel, &st.certs,
 		func(c *tunnelCertificateWire, t *storedTunnel) (tunnelCertificateWire, *string, bool) {
 			return *c, c.ArchivedAt, c.TunnelID == t.rec.ID
-		})
+		}, func(c tunnelCertificateWire) string { return c.ID })
 }

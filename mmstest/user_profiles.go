@@ -431,30 +431,26 @@ func (st *userProfileStore) list(w http.ResponseWriter, r *http.Request) {
 		}
 		return recs
 	})
-	if order == "desc" {
-		slices.Reverse(recs)
-	}
-	if orderBy == "name" {
-		slices.SortStableFunc(recs, func(a, b userProfileWire) int {
-			switch {
-			case a.Name == nil || b.Name == nil: // unnamed last in either order
-				return boolCmp(a.Name == nil, b.Name == nil)
-			case order == "desc":
-				return strings.Compare(*b.Name, *a.Name)
-			}
-			return strings.Compare(*a.Name, *b.Name)
-		})
-	}
-	writeCursorList(w, r, recs)
+	writeCursorList(w, r, recs, profileOrder(order == "desc", orderBy == "name"))
 }
 
-// boolCmp orders false before true.
-func boolCmp(a, b bool) int {
-	switch {
-	case a == b:
-		return 0
-	case a:
-		return 1
+// profileOrder is the order of the user profiles list: by creation (id),
+// or by name with ties by creation, unnamed profiles last in either
+// direction.
+func profileOrder(desc, byName bool) listOrder[userProfileWire] {
+	if !byName {
+		return orderByID(func(p userProfileWire) string { return p.ID }, desc)
 	}
-	return -1
+	// The first value puts the unnamed last: it sorts them after the named
+	// ascending, before them descending.
+	named, unnamed := "0", "1"
+	if desc {
+		named, unnamed = unnamed, named
+	}
+	return listOrder[userProfileWire]{desc: desc, key: func(p userProfileWire) position {
+		if p.Name == nil {
+			return position{unnamed, "", p.ID}
+		}
+		return position{named, *p.Name, p.ID}
+	}}
 }

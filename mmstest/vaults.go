@@ -47,9 +47,7 @@ type vaultWire struct {
 	Type        string            `json:"type"`
 	DisplayName string            `json:"display_name"`
 	Metadata    map[string]string `json:"metadata"`
-	CreatedAt   string            `json:"created_at"`
-	UpdatedAt   string            `json:"updated_at"`
-	ArchivedAt  *string           `json:"archived_at"`
+	recordTimes
 }
 
 // deletedWire answers a delete.
@@ -125,7 +123,7 @@ func (st *vaultStore) createVault(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
-	v := &vaultWire{ID: st.srv.newID("vlt_"), Type: "vault", DisplayName: *name, Metadata: meta, CreatedAt: ts, UpdatedAt: ts}
+	v := &vaultWire{ID: st.srv.newID("vlt_"), Type: "vault", DisplayName: *name, Metadata: meta, recordTimes: createdAt(ts)}
 	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.vaults, v, func(v *vaultWire) vaultWire { return *v }))
 }
 
@@ -183,11 +181,11 @@ func (st *vaultStore) updateVault(w http.ResponseWriter, r *http.Request) {
 func (st *vaultStore) archiveVault(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {
 		if v.ArchivedAt == nil {
-			ts := st.srv.now().UTC().Format(fileTimeLayout)
-			v.ArchivedAt, v.UpdatedAt = &ts, ts
+			now := st.srv.now()
+			v.archive(now)
 			for _, c := range st.creds {
 				if c.rec.VaultID == v.ID {
-					c.archive(ts)
+					c.archive(now)
 				}
 			}
 		}
@@ -202,7 +200,7 @@ func (st *vaultStore) deleteVault(w http.ResponseWriter, r *http.Request) {
 		id := v.ID
 		st.vaults = slices.DeleteFunc(st.vaults, func(x *vaultWire) bool { return x == v })
 		st.creds = slices.DeleteFunc(st.creds, func(c *storedCredential) bool { return c.rec.VaultID == id })
-		writeJSON(w, http.StatusOK, deletedWire{ID: id, Type: "vault_deleted"})
+		writeDeleted(w, id, "vault_deleted")
 	})
 }
 
@@ -232,5 +230,6 @@ func archivedQuery(w http.ResponseWriter, r *http.Request) (archived, ok bool) {
 
 // listVaults serves GET /v1/vaults, newest first.
 func (st *vaultStore) listVaults(w http.ResponseWriter, r *http.Request) {
-	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil)
+	listArchivable(w, r, &st.mu, &st.vaults, func(v *vaultWire) (vaultWire, *string) { return *v, v.ArchivedAt }, nil,
+		func(v vaultWire) string { return v.ID })
 }

@@ -77,9 +77,11 @@ func (c *storedCredential) key() string {
 	return "mcp_server_url " + c.rec.Auth.MCPServerURL
 }
 
-func (c *storedCredential) archive(ts string) {
+// archive archives the credential (recordTimes.archive) and drops its
+// secrets.
+func (c *storedCredential) archive(now time.Time) {
 	if c.rec.ArchivedAt == nil {
-		c.rec.ArchivedAt, c.rec.UpdatedAt = &ts, ts
+		c.rec.archive(now)
 		c.secrets = nil
 	}
 }
@@ -92,9 +94,7 @@ type credentialWire struct {
 	DisplayName *string           `json:"display_name"`
 	Auth        authWire          `json:"auth"`
 	Metadata    map[string]string `json:"metadata"`
-	CreatedAt   string            `json:"created_at"`
-	UpdatedAt   string            `json:"updated_at"`
-	ArchivedAt  *string           `json:"archived_at"`
+	recordTimes
 }
 
 // authWire is a record's auth: no secret has a field here.
@@ -610,7 +610,7 @@ func cloneAuth(a authWire) authWire {
 // archiveCredential serves POST …/credentials/{credential_id}/archive.
 func (st *vaultStore) archiveCredential(w http.ResponseWriter, r *http.Request) {
 	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
-		c.archive(st.srv.now().UTC().Format(fileTimeLayout))
+		c.archive(st.srv.now())
 		writeJSON(w, http.StatusOK, c.rec)
 	})
 }
@@ -619,7 +619,7 @@ func (st *vaultStore) archiveCredential(w http.ResponseWriter, r *http.Request) 
 func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
 	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {
 		st.creds = slices.DeleteFunc(st.creds, func(x *storedCredential) bool { return x == c })
-		writeJSON(w, http.StatusOK, deletedWire{ID: c.rec.ID, Type: "vault_credential_deleted"})
+		writeDeleted(w, c.rec.ID, "vault_credential_deleted")
 	})
 }
 
@@ -628,7 +628,7 @@ func (st *vaultStore) deleteCredential(w http.ResponseWriter, r *http.Request) {
 func (st *vaultStore) listCredentials(w http.ResponseWriter, r *http.Request) {
 	listArchivableIn(w, r, &st.mu, st.lookupVault, &st.creds, func(c *storedCredential, v *vaultWire) (credentialWire, *string, bool) {
 		return c.rec, c.rec.ArchivedAt, c.rec.VaultID == v.ID
-	})
+	}, func(c credentialWire) string { return c.ID })
 }
 
 // validationWire is the answer of mcp_oauth_validate.
