@@ -119,10 +119,10 @@ func TestCommandTransport(t *testing.T) {
 	client := mcp.NewClient(&mcp.Implementation{Name: "mms-go-test", Version: "v1"}, nil)
 	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: exec.Command(bin)}, nil)
 	require.NoError(t, err)
-	defer func() { require.NoError(t, cs.Close()) }()
+	defer cs.Close() // an error: the server is gone by then
 
 	byName := tools(t, cs, &mmsmcp.Options{MaxResultBytes: 1000})
-	require.Len(t, byName, 9)
+	require.Len(t, byName, 10)
 
 	got, err := byName["echo"].Run(ctx, json.RawMessage(`{"text":"over stdio"}`))
 	require.NoError(t, err)
@@ -152,4 +152,12 @@ func TestCommandTransport(t *testing.T) {
 	msgs, err := mmsmcp.Prompt(ctx, cs, "review", map[string]string{"code": "x"})
 	require.NoError(t, err)
 	assert.Len(t, msgs, 3)
+
+	// A server that dies in the middle of a call: an error, not a result.
+	_, err = byName["exit"].Run(ctx, json.RawMessage(`{}`))
+	require.Error(t, err)
+	assert.False(t, errors.As(err, &toolErr))
+	assert.Contains(t, err.Error(), "calling tool exit")
+	_, err = byName["echo"].Run(ctx, json.RawMessage(`{"text":"anyone?"}`))
+	require.Error(t, err)
 }
