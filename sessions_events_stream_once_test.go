@@ -281,16 +281,16 @@ func TestSessionStreamProgressResetsBound(t *testing.T) {
 // follows it, and the connection is released.
 func TestSessionStreamNothingAfterCancel(t *testing.T) {
 	log := messageLog(60)
-	all := make([]int, 61)
-	for i := range all {
-		all[i] = i
+	var burst strings.Builder // sent in one write: all of it is buffered by the client at once
+	for _, ev := range log[:60] {
+		burst.WriteString(sseRaw(ev))
 	}
 	tests := []struct {
 		name    string
 		history bool
 		conn    streamConn
 	}{
-		{"buffered on the connection", false, streamConn{stored: 0, send: all[:60]}},
+		{"buffered on the connection", false, streamConn{stored: 0, raw: []string{burst.String()}}},
 		{"on the gap list's page", true, streamConn{stored: 60}},
 	}
 	for _, thread := range []bool{false, true} {
