@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -16,6 +17,7 @@ import (
 	"go.uber.org/goleak"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -337,4 +339,54 @@ func nothingAfterCancel(t *testing.T, log []string, conn streamConn, history, th
 	assert.Equal(t, eventIDs(0, 2), events)
 	require.Len(t, errs, 1)
 	assert.ErrorIs(t, errs[0], context.Canceled)
+}
+
+// TestSessionStreamReorderedAgainstFake: the fake delivers the stored
+// events in swapped pairs (mmstest.StreamFault.Reorder) and cuts four
+// connections after their first event, so the event waiting for its pair
+// is never written on them. Every stored event of three turns still
+// comes out exactly once.
+func TestSessionStreamReorderedAgainstFake(t *testing.T) {
+	var tick atomic.Int64 // every reading of the clock is a microsecond later: no two events share a processed time
+	base := time.Date(2026, 4, 2, 10, 0, 0, 0, time.UTC)
+	srv := mmstest.NewServer(mmstest.WithClock(func() time.Time { return base.Add(time.Duration(tick.Add(1)) * time.Microsecond) }),
+		// A held event waits for the next one, or for a ping that cuts.
+		mmstest.WithSessionEventDelay(time.Millisecond), mmstest.WithSessionPingInterval(20*time.Millisecond))
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "worker", Model: mms.AgentModel("m")})
+	require.NoError(t, err)
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "env"})
+	require.NoError(t, err)
+	sess, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID})
+	require.NoError(t, err)
+	srv.InjectStreamFault(mmstest.StreamFault{Path: "/v1/sessions/", Reorder: true, CutAfterEvents: 1, Times: 4})
+
+	const turns = 3
+	send(t, c, sess.ID, mms.NewUserMessageEvent("message 0"))
+	var got []string
+	idle := 0
+	for ev, err := range c.Sessions.Events.Stream(ctx, sess.ID, mms.SessionEventStreamParams{IncludeHistory: true, Reconnect: fastReconnect}) {
+		require.NoError(t, err, "after %v", got)
+		got = append(got, ev.EventID())
+		if st, ok := ev.(mms.SessionStatusIdleEvent); ok {
+			if _, end := st.StopReason.(mms.SessionEndTurn); end {
+				if idle++; idle == turns {
+					require.NoError(t, srv.TerminateSession(sess.ID))
+				} else {
+					send(t, c, sess.ID, mms.NewUserMessageEvent(fmt.Sprintf("message %d", idle)))
+				}
+			}
+		}
+	}
+	var want []string
+	for _, e := range fakeLog(t, srv, sess.ID) {
+		want = append(want, e.ID)
+	}
+	slices.Sort(want)
+	slices.Sort(got)
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("streamed events differ from the fake's log (-log +streamed):\n%s", diff)
+	}
 }
