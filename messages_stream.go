@@ -33,7 +33,8 @@ import (
 //     next bytes (pings count) closes the connection and yields a
 //     [*StreamIdleError]; time the caller spends between events does not
 //     count, as the bytes wait in the connection meanwhile;
-//   - the end of ctx yields an error wrapping ctx.Err().
+//   - the end of ctx yields an error wrapping ctx.Err() as the next value:
+//     no event is yielded after it, even one already received.
 //
 // Events of unknown names are yielded as [UnknownStreamEvent]. The sequence
 // ends with the message_stop event: nothing the server sends after it is
@@ -182,6 +183,11 @@ func (st *messageStream) run(ctx context.Context, yield func(MessageStreamEvent,
 		ev, err := st.next(ctx)
 		if err == io.EOF {
 			err = fmt.Errorf("%w: the stream ended after %d events without message_stop", ErrStreamTruncated, st.events)
+		}
+		if err == nil && ctx.Err() != nil {
+			// The caller cancelled: events already buffered are not
+			// handed over; the context's error is the next value.
+			err = fmt.Errorf("mms: stream of %s stopped after %d events: %w", st.what, st.events-1, ctx.Err())
 		}
 		if err != nil {
 			st.err = err

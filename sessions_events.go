@@ -110,8 +110,10 @@ func (s *SessionEventsService) ListPage(ctx context.Context, sessionID string, p
 // [MessagesService.Stream]: nothing is sent before the loop starts, a
 // second range yields an error, and leaving the loop closes the
 // connection. It ends, without an error, after a session.status_terminated
-// or session.deleted event; the end of ctx ends it at once with an error
-// wrapping ctx.Err().
+// or session.deleted event; when the reconnect policy gives up, with an
+// error wrapping [ErrReconnectGaveUp]; at the end of ctx, at once, with an
+// error wrapping ctx.Err() as the next value: nothing comes after it, not
+// even events already received.
 //
 //	for ev, err := range client.Sessions.Events.Stream(ctx, sessionID, mms.SessionEventStreamParams{}) {
 //		if err != nil {

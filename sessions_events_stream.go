@@ -1,11 +1,11 @@
 package mms
 
 // The session event stream that survives the network. The service has no
-// resume cursor, so after a reconnect the stream lists the events stored
-// since the last one it saw and drops those it already yielded, by id.
-// Listing happens after the new connection is open, so an event stored in
-// between is on the connection or in the list, and the id check keeps it
-// from coming twice.
+// resume cursor, so after a reconnect the stream lists the stored events
+// from its low watermark on (see sessions_events_stream_once.go) and drops
+// those it already yielded, by id. Listing happens after the new
+// connection is open, so an event stored in between is on the connection
+// or in the list, and the id check keeps it from coming twice.
 
 import (
 	"context"
@@ -25,11 +25,16 @@ import (
 // SessionEventStreamParams are the parameters of
 // [SessionEventsService.Stream] and [SessionThreadEventsService.Stream].
 //
-// The stream yields every stored event once, in the service's order, across
-// dropped connections; previews (event_start, event_delta) are yielded as
-// they arrive and never again after a reconnect. An event without an id
-// (an interrupt) cannot be recognised when it comes back, so it is never
-// dropped: after a reconnect it may come twice.
+// The stream yields every stored event exactly once across dropped
+// connections, in the order it learns of them: the connection's order, and
+// after a reconnect the events the connection missed, listed from the
+// service. Previews (event_start, event_delta) are yielded as they arrive,
+// each at most once, and never for an event already yielded; a connection
+// that re-sends an event_start is taken to replay that event's previews
+// from its start, so its first fragments, as many as were yielded, are
+// dropped. An event without an id (an interrupt) cannot be recognised when
+// it comes back, so it is never dropped: after a reconnect it may come
+// twice.
 type SessionEventStreamParams struct {
 	// EventDeltas asks for previews of events as they are produced
 	// (event_deltas[]): "agent.message" (an event_start, then the text as
@@ -50,24 +55,56 @@ type SessionEventStreamParams struct {
 // for longer than the idle timeout (option.WithStreamIdleTimeout; 90 s for
 // session streams when none is set), the stream waits and reconnects, then
 // fills the gap. The wait doubles from InitialDelay up to MaxDelay after
-// each failure, jittered to [d/2, d); a connection that stayed up for
-// ResetAfter starts the doubling over. Answers 400–499 other than 408, 409
+// each failure, jittered to [d/2, d). Answers 400–499 other than 408, 409
 // and 429, an "error" event, and events that do not decode are final: the
-// stream yields them and ends. Zero fields take the defaults.
+// stream yields them and ends.
+//
+// The stream gives up, yielding an error that wraps [ErrReconnectGaveUp]
+// and the last failure, after MaxAttempts reconnects in a row have failed
+// or when it has failed for GiveUpAfter without progress, whichever comes
+// first; by default after 10 reconnects (about a minute of waits) or 2
+// minutes. Progress is a new event yielded, or a connection that stayed up
+// for ResetAfter; either starts both counts over. Zero fields take the
+// defaults; MaxAttempts [ReconnectForever] reconnects until the context
+// ends.
 type ReconnectPolicy struct {
 	// Disabled ends the stream with the first connection failure.
 	Disabled bool
-	// MaxAttempts bounds the failed attempts in a row before the stream
-	// gives up and yields the last failure; 0 means no bound (until the
-	// context ends).
+	// MaxAttempts bounds the failed reconnects in a row before the stream
+	// gives up: 0 means [DefaultReconnectAttempts]; a negative value
+	// ([ReconnectForever]) means no bound, and then GiveUpAfter applies
+	// only when set.
 	MaxAttempts int
+	// GiveUpAfter bounds how long the stream keeps failing without
+	// progress: 0 means [DefaultReconnectGiveUpAfter] (no bound when
+	// MaxAttempts is ReconnectForever). It is checked after each failure,
+	// so the stream may end up to one wait and one attempt later.
+	GiveUpAfter time.Duration
 	// InitialDelay is the first wait (default 0.5 s); MaxDelay caps the
 	// waits (default 10 s).
 	InitialDelay, MaxDelay time.Duration
-	// ResetAfter is how long a connection must stay up to reset the waits
-	// (default 5 s).
+	// ResetAfter is how long a connection must stay up to count as
+	// progress (default 5 s).
 	ResetAfter time.Duration
 }
+
+// ReconnectForever, as [ReconnectPolicy.MaxAttempts], reconnects without
+// a bound: the stream ends only with the session, a final failure or the
+// context.
+const ReconnectForever = -1
+
+// The default bounds of a [ReconnectPolicy]: the stream gives up after
+// DefaultReconnectAttempts failed reconnects in a row, or after failing
+// for DefaultReconnectGiveUpAfter without progress.
+const (
+	DefaultReconnectAttempts    = 10
+	DefaultReconnectGiveUpAfter = 2 * time.Minute
+)
+
+// ErrReconnectGaveUp is wrapped into the error of an event stream that
+// stopped reconnecting because its [ReconnectPolicy] bound was reached;
+// the error also wraps the last failure (an *Error for an error status).
+var ErrReconnectGaveUp = errors.New("mms: event stream gave up reconnecting")
 
 // The reconnect defaults: the first retry after 0.5 s, doubling to 10 s,
 // reset once a connection has stayed up 5 s, as the official Go SDK's
@@ -83,8 +120,8 @@ const (
 )
 
 // Validate reports the first rule the params break: an empty event delta
-// type, a negative reconnect attempt count or delay, or an initial delay
-// above the maximum.
+// type, a negative reconnect delay or GiveUpAfter, or an initial delay
+// above the maximum. A negative MaxAttempts is [ReconnectForever].
 func (p SessionEventStreamParams) Validate() error {
 	for i, d := range p.EventDeltas {
 		if d == "" {
@@ -93,8 +130,8 @@ func (p SessionEventStreamParams) Validate() error {
 	}
 	r := p.Reconnect
 	switch {
-	case r.MaxAttempts < 0:
-		return invalid("Reconnect.MaxAttempts", "must not be negative, got %d", r.MaxAttempts)
+	case r.GiveUpAfter < 0:
+		return invalid("Reconnect.GiveUpAfter", "must not be negative, got %v", r.GiveUpAfter)
 	case r.InitialDelay < 0, r.MaxDelay < 0, r.ResetAfter < 0:
 		return invalid("Reconnect", "delays must not be negative")
 	case r.InitialDelay > 0 && r.MaxDelay > 0 && r.InitialDelay > r.MaxDelay:
@@ -113,6 +150,15 @@ func (r ReconnectPolicy) withDefaults() ReconnectPolicy {
 	}
 	if r.ResetAfter == 0 {
 		r.ResetAfter = defaultReconnectReset
+	}
+	switch {
+	case r.MaxAttempts == 0:
+		r.MaxAttempts = DefaultReconnectAttempts
+		if r.GiveUpAfter == 0 {
+			r.GiveUpAfter = DefaultReconnectGiveUpAfter
+		}
+	case r.MaxAttempts > 0 && r.GiveUpAfter == 0:
+		r.GiveUpAfter = DefaultReconnectGiveUpAfter
 	}
 	return r
 }
@@ -139,11 +185,24 @@ type sessionStream struct {
 	// latest lists a session's events newest first; nil for a thread.
 	latest func(ctx context.Context) iter.Seq2[SessionEvent, error]
 
-	// seen holds the ids yielded (or stored before a live stream), with
-	// their processed times; see remember for how it is kept small.
-	seen    map[string]time.Time
-	pruneAt int       // the size at which seen is pruned next
-	mark    time.Time // the latest processed time seen
+	// yield is the caller's loop body. Once the sequence is over (an
+	// error yielded, or the caller stopped) over is set and nothing more
+	// is yielded.
+	yield func(SessionEvent, error) bool
+	over  bool
+
+	// failures counts the failed reconnects since progress, the last time
+	// an event was yielded or a connection stayed up for ResetAfter.
+	failures int
+	progress time.Time
+
+	// The exactly-once state (sessions_events_stream_once.go): the low
+	// watermark, the ids yielded at or after it (and a margin before it),
+	// and the previews' gate.
+	low      time.Time
+	seen     map[string]time.Time
+	pruneAt  int // the size at which seen is checkpointed and pruned next
+	previews previewGate
 
 	// phase, when set, is told when a gap fill starts (false) and when
 	// the stream is live again (true): the session runner acts on calls
@@ -179,15 +238,50 @@ func newSessionStream(ctx context.Context, c *Client, path string, p SessionEven
 			}
 			defer func() { op.End(failed) }()
 		}
-		st.run(ctx, yield)
+		st.yield = yield
+		st.run(ctx)
 	}
 }
 
+// emit yields ev and reports whether the stream goes on. After the end of
+// ctx it yields the context's error instead, whatever the connection or
+// the list still holds: the caller gets nothing after cancelling.
+func (st *sessionStream) emit(ctx context.Context, ev SessionEvent) bool {
+	if st.over {
+		return false
+	}
+	if ctx.Err() != nil {
+		st.fail(st.ctxErr(ctx))
+		return false
+	}
+	st.progressed()
+	if !st.yield(ev, nil) {
+		st.over = true
+	}
+	return !st.over
+}
+
+// fail yields err as the last element, unless the sequence is over.
+func (st *sessionStream) fail(err error) {
+	if !st.over {
+		st.over = true
+		st.yield(nil, err)
+	}
+}
+
+// ctxErr is the error of a stream whose context ended.
+func (st *sessionStream) ctxErr(ctx context.Context) error {
+	return fmt.Errorf("mms: stream of GET %s: %w", st.path, ctx.Err())
+}
+
+// progressed starts the reconnect bounds over.
+func (st *sessionStream) progressed() { st.failures, st.progress = 0, time.Now() }
+
 // run connects, fills gaps and reads until the stream ends, the caller
-// stops, or a failure is final.
-func (st *sessionStream) run(ctx context.Context, yield func(SessionEvent, error) bool) {
+// stops, a failure is final, or the reconnect policy gives up.
+func (st *sessionStream) run(ctx context.Context) {
 	skipped := st.history
-	failures := 0
+	st.progress = time.Now()
 	for {
 		var err error
 		if !skipped {
@@ -199,30 +293,52 @@ func (st *sessionStream) run(ctx context.Context, yield func(SessionEvent, error
 		}
 		if skipped {
 			var done bool
-			done, err = st.connect(ctx, yield, &failures)
-			if done {
+			if done, err = st.connect(ctx); done {
 				return
 			}
 		}
-		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
-			err = fmt.Errorf("mms: stream of GET %s: %w", st.path, ctx.Err())
-		}
-		if st.final(ctx, err) || (st.policy.MaxAttempts > 0 && failures >= st.policy.MaxAttempts) {
-			yield(nil, err)
+		switch {
+		case ctx.Err() != nil:
+			if !errors.Is(err, ctx.Err()) {
+				err = st.ctxErr(ctx)
+			}
+			st.fail(err)
+			return
+		case st.final(ctx, err):
+			st.fail(err)
 			return
 		}
-		failures++
-		if err := sleepCtx(ctx, st.policy.delay(failures)); err != nil {
-			yield(nil, fmt.Errorf("mms: stream of GET %s: reconnecting: %w", st.path, err))
+		if gaveUp := st.exhausted(err); gaveUp != nil {
+			st.fail(gaveUp)
+			return
+		}
+		st.failures++
+		if err := sleepCtx(ctx, st.policy.delay(st.failures)); err != nil {
+			st.fail(fmt.Errorf("mms: stream of GET %s: reconnecting: %w", st.path, err))
 			return
 		}
 	}
 }
 
+// exhausted is the error that ends the stream when the policy's bounds
+// are reached after the failure err; nil while they are not.
+func (st *sessionStream) exhausted(err error) error {
+	p := st.policy
+	switch {
+	case p.MaxAttempts > 0 && st.failures >= p.MaxAttempts:
+		return fmt.Errorf("%w: stream of GET %s: %d reconnects in a row failed (Reconnect.MaxAttempts is %d); the last failure: %w",
+			ErrReconnectGaveUp, st.path, st.failures, p.MaxAttempts, err)
+	case p.GiveUpAfter > 0 && time.Since(st.progress) >= p.GiveUpAfter:
+		return fmt.Errorf("%w: stream of GET %s: no progress for %v after %d reconnects (Reconnect.GiveUpAfter is %v); the last failure: %w",
+			ErrReconnectGaveUp, st.path, time.Since(st.progress).Round(time.Millisecond), st.failures, p.GiveUpAfter, err)
+	}
+	return nil
+}
+
 // connect opens one connection, fills the gap before it and reads it. done
 // says the sequence is over (the caller stopped, the stream ended, or a
 // final error was yielded); otherwise err is why the connection failed.
-func (st *sessionStream) connect(ctx context.Context, yield func(SessionEvent, error) bool, failures *int) (done bool, err error) {
+func (st *sessionStream) connect(ctx context.Context) (done bool, err error) {
 	conn, err := st.open(ctx)
 	if err != nil {
 		return false, err
@@ -231,25 +347,12 @@ func (st *sessionStream) connect(ctx context.Context, yield func(SessionEvent, e
 	up := time.Now()
 	defer func() {
 		if time.Since(up) >= st.policy.ResetAfter {
-			*failures = 0
+			st.progressed()
 		}
 	}()
-	if st.phase != nil {
-		st.phase(false)
-	}
-	for ev, err := range st.list(ctx, st.mark) {
-		if err != nil {
-			return false, err
-		}
-		if !st.admit(ev) {
-			continue
-		}
-		if !yield(ev, nil) || st.ends(ev) {
-			return true, nil
-		}
-	}
-	if st.phase != nil {
-		st.phase(true)
+	st.previews.reconnected()
+	if done, err := st.fill(ctx); done || err != nil {
+		return done, err
 	}
 	for {
 		ev, err := conn.next(ctx)
@@ -259,15 +362,15 @@ func (st *sessionStream) connect(ctx context.Context, yield func(SessionEvent, e
 		if err != nil {
 			return false, err
 		}
-		if ev == nil || !st.admit(ev) { // a ping, or an event already yielded
+		if ev == nil { // a ping
 			continue
 		}
-		if !yield(ev, nil) {
-			return true, nil
+		done, err := st.live(ctx, ev)
+		if done && !st.over {
+			conn.finish() // the stream's last event: read the end of the body
 		}
-		if st.ends(ev) {
-			conn.finish()
-			return true, nil
+		if done || err != nil {
+			return done, err
 		}
 	}
 }
@@ -291,81 +394,6 @@ func (st *sessionStream) open(ctx context.Context) (*eventReader[SessionEvent], 
 	er := newEventReader(ctx, conn, decodeSessionEvent)
 	er.op = nil // the stream reports each event it yields, however it came
 	return er, nil
-}
-
-// skipPast marks the events stored before a live stream as seen: those at
-// the latest processed time (a gap is listed from that time on, inclusive)
-// and, for a thread, all of them. over reports that the stream's last
-// event is among them: nothing more will come.
-func (st *sessionStream) skipPast(ctx context.Context) (over bool, err error) {
-	events := st.latest
-	if events == nil {
-		events = func(ctx context.Context) iter.Seq2[SessionEvent, error] { return st.list(ctx, time.Time{}) }
-	}
-	for ev, err := range events(ctx) {
-		if err != nil {
-			return false, err
-		}
-		if st.ends(ev) {
-			return true, nil
-		}
-		if t := processedTime(ev); !t.IsZero() && st.latest != nil {
-			if st.mark.IsZero() {
-				st.mark = t
-			} else if t.Before(st.mark) {
-				break
-			}
-		}
-		if id := ev.EventID(); id != "" {
-			st.remember(id, ev)
-		}
-	}
-	return false, nil
-}
-
-// admit reports whether ev is to be yielded, and records it: a stored
-// event once by id; previews and events without an id always.
-func (st *sessionStream) admit(ev SessionEvent) bool {
-	if id := ev.EventID(); id != "" {
-		if _, dup := st.seen[id]; dup {
-			return false
-		}
-		st.remember(id, ev)
-	}
-	if t := processedTime(ev); t.After(st.mark) {
-		st.mark = t
-	}
-	return true
-}
-
-// seenWindow is how far before the latest processed time a session
-// stream keeps the ids it has seen. A gap fill lists events from that
-// time on, so older ids can only come back if the service replays old
-// events on a new connection, which it is not known to do; the window is
-// a margin for that.
-const seenWindow = 10 * time.Minute
-
-// minPruneAt is the smallest size of seen worth pruning.
-const minPruneAt = 1024
-
-// remember records id as seen. A session stream's set is pruned of the
-// ids processed more than seenWindow before the latest processed time
-// whenever it has doubled since the last pruning, so a stream that runs
-// for days holds the ids of about its last ten minutes (and those of
-// events without a processed time). A thread's gap fill lists the thread
-// from its start, so a thread stream keeps every id.
-func (st *sessionStream) remember(id string, ev SessionEvent) {
-	st.seen[id] = processedTime(ev)
-	if st.threadID != "" || len(st.seen) < max(st.pruneAt, minPruneAt) {
-		return
-	}
-	cut := st.mark.Add(-seenWindow)
-	for id, t := range st.seen {
-		if !t.IsZero() && t.Before(cut) {
-			delete(st.seen, id)
-		}
-	}
-	st.pruneAt = 2 * len(st.seen)
 }
 
 // ends reports whether ev is the last event of the stream.
@@ -394,15 +422,4 @@ func (st *sessionStream) final(ctx context.Context, err error) bool {
 	var undecodable *eventDecodeError
 	return errors.As(err, &verr) || errors.As(err, &tooLarge) || errors.As(err, &redirect) ||
 		errors.As(err, &undecodable) || errors.Is(err, errNotEventStream)
-}
-
-// processedTime is ev's processed time; zero when it has none or it does
-// not parse.
-func processedTime(ev SessionEvent) time.Time {
-	s := ev.processedAt()
-	if s == "" {
-		return time.Time{}
-	}
-	t, _ := time.Parse(time.RFC3339Nano, s)
-	return t
 }

@@ -408,7 +408,7 @@ func TestSessionStreamParamsValidation(t *testing.T) {
 	}{
 		{"empty session id", "", mms.SessionEventStreamParams{}, "session_id"},
 		{"empty event_deltas value", "sesn_1", mms.SessionEventStreamParams{EventDeltas: []string{""}}, "event_deltas[0]"},
-		{"negative attempts", "sesn_1", mms.SessionEventStreamParams{Reconnect: mms.ReconnectPolicy{MaxAttempts: -1}}, "Reconnect.MaxAttempts"},
+		{"negative give-up time", "sesn_1", mms.SessionEventStreamParams{Reconnect: mms.ReconnectPolicy{GiveUpAfter: -time.Nanosecond}}, "Reconnect.GiveUpAfter"},
 		{"negative delay", "sesn_1", mms.SessionEventStreamParams{Reconnect: mms.ReconnectPolicy{ResetAfter: -1}}, "Reconnect"},
 		{"initial above max", "sesn_1", mms.SessionEventStreamParams{Reconnect: mms.ReconnectPolicy{InitialDelay: 2 * time.Second, MaxDelay: time.Second}}, "Reconnect.InitialDelay"},
 	}
@@ -421,11 +421,18 @@ func TestSessionStreamParamsValidation(t *testing.T) {
 			}
 		})
 	}
-	// Equal delays, and every bound at its limit, pass.
-	s := newSessionScript(t, messageLog(0), streamConn{send: []int{0}})
-	if _, err := streamIDs(s.client(t).Sessions.Events.Stream(context.Background(), "sesn_1", mms.SessionEventStreamParams{
-		EventDeltas: []string{"agent.message"}, Reconnect: mms.ReconnectPolicy{InitialDelay: time.Second, MaxDelay: time.Second},
-	})); err != nil {
-		t.Fatal(err)
+	// Equal delays, and every bound at its limit, pass; so does a negative
+	// MaxAttempts (ReconnectForever).
+	for _, r := range []mms.ReconnectPolicy{
+		{InitialDelay: time.Second, MaxDelay: time.Second},
+		{MaxAttempts: mms.ReconnectForever, GiveUpAfter: 0},
+		{MaxAttempts: -7},
+	} {
+		s := newSessionScript(t, messageLog(0), streamConn{send: []int{0}})
+		if _, err := streamIDs(s.client(t).Sessions.Events.Stream(context.Background(), "sesn_1", mms.SessionEventStreamParams{
+			EventDeltas: []string{"agent.message"}, Reconnect: r,
+		})); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -49,6 +49,14 @@ type StreamFault struct {
 	// and out of order, across a reconnect.
 	ReplayOnConnect int
 
+	// Reorder writes the stored events of a session stream out of stored
+	// order, in swapped pairs (e2, e1, e4, e3, …): each stored event waits
+	// for the next one, and the stream's last event writes the waiting one
+	// first; previews and pings do not wait. With CutAfterEvents the
+	// waiting event may never be written on that connection: a client
+	// that fills the gap from the newest event it saw loses it.
+	Reorder bool
+
 	// Times limits the fault to that many streams; 0 means forever.
 	Times int
 }

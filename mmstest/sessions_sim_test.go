@@ -589,3 +589,43 @@ func TestSessionThreadInterrupt(t *testing.T) {
 		t.Errorf("thread status %s", got.Status)
 	}
 }
+
+// TestSessionStreamReorderFault: Reorder writes the stored events in
+// swapped pairs, and the stream's last event writes the waiting one first.
+func TestSessionStreamReorderFault(t *testing.T) {
+	s, a := sessionFixture(t)
+	sess := newSession(t, s, a.ID, testEnvID)
+	path := "/v1/sessions/" + sess.ID + "/events/stream"
+	s.InjectStreamFault(StreamFault{Path: path, Reorder: true, Times: 1})
+	st := openStream(t, s, path, "")
+	sendOK(t, s, sess.ID, msg("one"))
+	settle(s)
+	if err := s.TerminateSession(sess.ID); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for {
+		name, data, err := st.next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if name != "ping" {
+			got = append(got, decodeEvent(t, data).ID)
+		}
+	}
+	var want []string
+	log := s.SessionEventLog(sess.ID)
+	for _, raw := range log {
+		want = append(want, decodeEvent(t, raw).ID)
+	}
+	last := len(want) - 1 // session.status_terminated
+	for i := 0; i+1 < last; i += 2 {
+		want[i], want[i+1] = want[i+1], want[i]
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("reordered stream (-want +got):\n%s", diff)
+	}
+}

@@ -31,8 +31,8 @@ import (
 //
 // InjectStreamFault applies to these streams (a Path prefix such as
 // "/v1/sessions/"), counting every event written on the connection, pings
-// and previews included; DuplicateEvents and ReplayOnConnect are for these
-// streams only.
+// and previews included; DuplicateEvents, ReplayOnConnect and Reorder are
+// for these streams only.
 
 // subscriber is one open stream of a log.
 type subscriber struct {
@@ -131,11 +131,32 @@ func (st *sessionStore) serveStream(w http.ResponseWriter, r *http.Request, thre
 	e := &sseWriter{s: st.srv, w: w, r: r, fault: fault}
 	ping := time.NewTicker(st.srv.cfg.sessionPingInterval)
 	defer ping.Stop()
+	write := func(it streamItem) bool {
+		return e.send(it.name, it.data) && !(it.stored && fault.DuplicateEvents && !e.send(it.name, it.data)) && !it.final
+	}
+	var held *streamItem // a stored event waiting for the next one (Reorder)
 	for {
 		var items []streamItem
 		withLock(&st.mu, func() { items, sub.queue = sub.queue, nil })
 		for _, it := range items {
-			if !e.send(it.name, it.data) || it.stored && fault.DuplicateEvents && !e.send(it.name, it.data) || it.final {
+			switch {
+			case fault.Reorder && it.stored && !it.final && held == nil:
+				held = &it
+				continue
+			case fault.Reorder && it.stored && !it.final:
+				first := *held
+				held = nil
+				if !write(it) || !write(first) {
+					return
+				}
+				continue
+			case held != nil && it.final:
+				if !write(*held) {
+					return
+				}
+				held = nil
+			}
+			if !write(it) {
 				return
 			}
 		}
