@@ -16,7 +16,7 @@ func offline(model string) ([]option.RequestOption, *exampleclient.Fake) {
 	models := mmstest.DefaultModels()
 	bedrockModel := models[0] // mms-large-1, under the Bedrock id asked for
 	bedrockModel.ID, bedrockModel.Aliases = model, nil
-	fake := exampleclient.StartFake("no AWS region configured (set AWS_REGION for Amazon Bedrock)",
+	fake := exampleclient.StartFake("no AWS region configured (set $AWS_REGION for Amazon Bedrock)",
 		mmstest.WithPlatform(bedrocktest.Front()), mmstest.WithModels(append(models, bedrockModel)))
 	return []option.RequestOption{
 		// The front's region and the static credentials it checks

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/examples/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
