@@ -19,7 +19,7 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 )
 

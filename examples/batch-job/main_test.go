@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/mms-sdk/mms-go/examples/internal/exampletest"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 )
 
 // TestRun runs the example small: 3,000 requests in batches of 500 that

@@ -27,7 +27,7 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/bedrock"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/option"
 )
 

@@ -3,7 +3,7 @@ package main
 import (
 	"github.com/mms-sdk/mms-go/bedrock"
 	"github.com/mms-sdk/mms-go/bedrock/bedrocktest"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )

@@ -21,7 +21,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mms-sdk/mms-go/examples/internal/exampletest"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 )
 

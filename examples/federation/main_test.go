@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mms-sdk/mms-go/examples/internal/exampletest"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 )
 
 // TestDemo runs the example against mmstest: every request succeeds while

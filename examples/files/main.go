@@ -28,7 +28,7 @@ import (
 	"path/filepath"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {

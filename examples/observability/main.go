@@ -28,7 +28,7 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/option"
 	mmsotel "github.com/mms-sdk/mms-go/otel"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"

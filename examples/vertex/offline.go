@@ -1,7 +1,7 @@
 package main
 
 import (
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 	"github.com/mms-sdk/mms-go/vertex"

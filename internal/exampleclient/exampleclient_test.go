@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
-	"github.com/mms-sdk/mms-go/examples/internal/exampletest"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 )
 

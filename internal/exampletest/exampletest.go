@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/examples/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 // Unconfigured clears, for the rest of the test, every variable by which
