@@ -49,7 +49,7 @@ func main() {
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		c.terminal = true
 	}
-	exampleclient.Announce("batch-job always") // its fake is set up to vary the outcomes
+	exampleclient.Announce("batch-job simulates its workload") // the fake varies the outcomes
 	if err := run(context.Background(), os.Stdout, c); err != nil {
 		log.Fatal(err)
 	}
