@@ -4,6 +4,11 @@
 // into your program; it reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/accounting "one" "two" "three"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/accounting
 package main
 
 import (
@@ -14,6 +19,8 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/mmstest"
 )
 
 // prices is an illustrative price table, per million tokens: the SDK ships
@@ -25,15 +32,25 @@ var prices = mms.PriceTable{
 	TierMultipliers: map[mms.ServiceTier]float64{mms.ServiceTierBatch: 0.5},
 }
 
+// fakeCommitment is the built-in fake's priority capacity: 40 input
+// tokens a minute, so the default prompts show both tiers.
+var fakeCommitment = mmstest.PriorityCommitment{Model: "mms-large-1",
+	InputTokensPerMinute: 40, OutputTokensPerMinute: 100, Model46OrLater: true}
+
 func main() {
 	prompts := os.Args[1:]
 	if len(prompts) == 0 {
 		prompts = []string{"Name a color.", "Name a fruit.", "Name a tree."}
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, NewWithFake
+	// runs the example against the built-in fake, with a small priority
+	// commitment.
+	client, fake, err := exampleclient.NewWithFake([]mmstest.Option{mmstest.WithPriorityCommitment(fakeCommitment)})
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	// Model ids are opaque to the SDK: say whether yours is version 4.6 or
 	// later, which makes US-only inference burn input and output at 1.1.
 	burn := mms.PriorityParams{Geo: "us", Model46OrLater: true}

@@ -23,6 +23,7 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -48,6 +49,7 @@ func main() {
 	if fi, err := os.Stdout.Stat(); err == nil && fi.Mode()&os.ModeCharDevice != 0 {
 		c.terminal = true
 	}
+	exampleclient.Announce("batch-job simulates its workload") // the fake varies the outcomes
 	if err := run(context.Background(), os.Stdout, c); err != nil {
 		log.Fatal(err)
 	}

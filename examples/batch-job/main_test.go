@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 )
 
 // TestRun runs the example small: 3,000 requests in batches of 500 that
@@ -76,4 +78,15 @@ func hasLinePrefix(lines []string, prefix string) bool {
 		}
 	}
 	return false
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main, "-n", "2000", "-interrupt-after", "500", "-per-batch", "500")
+	for _, want := range []string{"every custom_id answered exactly once: 2000 of 2000"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }

@@ -3,7 +3,8 @@
 //
 // It reads its credentials and address from the environment, as
 // mms.NewClient does ($VENDOR_API_KEY or $VENDOR_AUTH_TOKEN, and
-// $VENDOR_BASE_URL):
+// $VENDOR_BASE_URL); with none of them set it runs against mmstest, the
+// SDK's built-in fake, and says so on stderr:
 //
 //	go run ./examples/batches -model mms-large-1 "What is 2+2?" "Name a color."
 package main
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
@@ -29,19 +31,23 @@ func main() {
 		questions = []string{"What is the capital of France?", "Write a haiku about queues.", "Name three prime numbers."}
 	}
 
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer fake.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), *timeout)
 	defer cancel()
-	if err := run(ctx, *model, *maxTokens, questions); err != nil {
+	if err := run(ctx, client, *model, *maxTokens, questions); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func run(ctx context.Context, model string, maxTokens int, questions []string) error {
-	client, err := mms.NewClient()
-	if err != nil {
-		return err
-	}
-
+// run sends questions as one batch and prints the answers.
+func run(ctx context.Context, client *mms.Client, model string, maxTokens int, questions []string) error {
 	// One request per question; the custom ids match results to questions.
 	params := mms.BatchCreateParams{}
 	for i, q := range questions {

@@ -6,6 +6,12 @@
 //
 // A Bedrock API key in $AWS_BEARER_TOKEN_BEDROCK replaces SigV4 signing;
 // $VENDOR_MODEL names the model (a Bedrock model id or inference profile).
+//
+// With no AWS region (and no Bedrock API key) configured it runs against
+// mmstest, the SDK's built-in fake, behind a simulated Bedrock, and says
+// so on stderr:
+//
+//	go run .
 package main
 
 import (
@@ -21,6 +27,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/bedrock"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/option"
 )
 
 func main() {
@@ -37,7 +45,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	client, err := mms.NewClient(bedrock.WithConfig(cfg))
+	opts := []option.RequestOption{bedrock.WithConfig(cfg)}
+	if cfg.Region == "" && os.Getenv(bedrock.EnvBearerToken) == "" {
+		// No AWS configuration: the built-in fake plays Bedrock (offline.go).
+		var fake *exampleclient.Fake
+		opts, fake = offline(model)
+		defer fake.Close()
+	}
+	client, err := mms.NewClient(opts...) // in your program: mms.NewClient(bedrock.WithConfig(cfg))
 	if err != nil {
 		log.Fatal(err)
 	}

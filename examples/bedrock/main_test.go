@@ -3,12 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/bedrock"
 	"github.com/mms-sdk/mms-go/bedrock/bedrocktest"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -40,5 +42,22 @@ func TestRun(t *testing.T) {
 	err = run(context.Background(), client, "no-such-model", "Hello", &out, &info)
 	if err == nil || !strings.Contains(err.Error(), "refused by Amazon Bedrock (404 not_found_error") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_BEARER_TOKEN_BEDROCK", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"} {
+		t.Setenv(k, "")
+	}
+	dir := t.TempDir() // no AWS config or credentials files
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(dir, "config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "credentials"))
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"You said: Say hello in three languages."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

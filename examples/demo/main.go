@@ -17,20 +17,22 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
 
 func main() {
-	if err := run(context.Background(), os.Stdout); err != nil {
+	fake := exampleclient.StartFake("the demo needs no credential")
+	defer fake.Close()
+	if err := run(context.Background(), fake.Server, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
 
-// run is the whole tour; main_test.go runs it too, so the demo cannot rot.
-func run(ctx context.Context, out io.Writer) error {
-	srv := mmstest.NewServer()
-	defer srv.Close()
+// run is the whole tour, against srv; main_test.go runs it too, so the
+// demo cannot rot.
+func run(ctx context.Context, srv *mmstest.Server, out io.Writer) error {
 	fmt.Fprintf(out, "fake service listening at %s\n\n", srv.URL)
 
 	client, err := mms.NewClient(

@@ -6,6 +6,11 @@
 // reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/errors
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/errors
 package main
 
 import (
@@ -17,6 +22,7 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -25,12 +31,16 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	// Transient failures (408, 409, 429, 5xx, 529, dropped connections)
-	// are retried with backoff: 2 retries by default.
-	client, err := mms.NewClient(option.WithMaxRetries(3)) // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(option.WithMaxRetries(3)),
+	// which reads $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and
+	// $VENDOR_BASE_URL. Without them, New runs the example against the
+	// built-in fake. Transient failures (408, 409, 429, 5xx, 529, dropped
+	// connections) are retried with backoff: 2 retries by default.
+	client, fake, err := exampleclient.New(option.WithMaxRetries(3))
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

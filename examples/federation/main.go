@@ -27,6 +27,7 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -43,6 +44,7 @@ func main() {
 		}
 		return
 	}
+	exampleclient.Announce("no $" + mms.EnvFederationRuleID)
 	if err := demo(ctx, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 )
 
 // TestDemo runs the example against mmstest: every request succeeds while
@@ -29,5 +31,16 @@ func TestDemo(t *testing.T) {
 	ids := strings.Split(m[2], ", ")
 	if ids[0] != "demo-identity-v1" || ids[len(ids)-1] == "demo-identity-v1" {
 		t.Errorf("identity tokens %v: the rotated file was not re-read", ids)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"token exchanges"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

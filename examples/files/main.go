@@ -4,13 +4,15 @@
 //
 // It reads its credentials and address from the environment, as
 // mms.NewClient does ($VENDOR_API_KEY or $VENDOR_AUTH_TOKEN, and
-// $VENDOR_BASE_URL):
+// $VENDOR_BASE_URL); with none of them set it runs against mmstest, the
+// SDK's built-in fake, and says so on stderr:
 //
 //	go run ./examples/files -model mms-large-1 report.pdf
 //
 // The document is a PDF or a plain-text file. It is streamed from disk, so
 // its size does not matter up to the service's 500 MiB limit, and as an
-// *os.File it is sent again from the start if an attempt fails.
+// *os.File it is sent again from the start if an attempt fails. With no
+// document it uploads a short sample text.
 package main
 
 import (
@@ -23,23 +25,38 @@ import (
 	"io"
 	"log"
 	"os"
+	"path/filepath"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
 	model := flag.String("model", "mms-large-1", "the model to ask about the document")
 	question := flag.String("q", "Summarise this document in three sentences.", "the question")
 	flag.Parse()
-	if flag.NArg() != 1 {
-		fmt.Fprintln(os.Stderr, "usage: files [-model id] [-q question] <document.pdf|document.txt>")
+	if flag.NArg() > 1 {
+		fmt.Fprintln(os.Stderr, "usage: files [-model id] [-q question] [document.pdf|document.txt]")
 		os.Exit(2)
 	}
-	client, err := mms.NewClient()
+	path := flag.Arg(0)
+	if path == "" {
+		sample, err := writeSample()
+		if err != nil {
+			log.Fatal(err)
+		}
+		defer os.RemoveAll(filepath.Dir(sample))
+		path = sample
+	}
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := run(context.Background(), client, flag.Arg(0), *model, *question, os.Stdout); err != nil {
+	defer fake.Close()
+	if err := run(context.Background(), client, path, *model, *question, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }
@@ -105,6 +122,18 @@ func run(ctx context.Context, client *mms.Client, path, model, question string, 
 	}
 	fmt.Fprintf(out, "downloaded %d bytes (%s), %s the local file\n", n, d.ContentType, same)
 	return nil
+}
+
+// writeSample writes a short text document to a new temporary directory,
+// for a run given no document.
+func writeSample() (string, error) {
+	dir, err := os.MkdirTemp("", "files-example-")
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(dir, "notes.txt")
+	text := "Meeting notes: the launch moved to Thursday; Ana owns the release checklist.\n"
+	return path, os.WriteFile(path, []byte(text), 0o600)
 }
 
 // fileSHA256 hashes a local file.

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -56,6 +57,17 @@ func TestRun(t *testing.T) {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("output lacks %q:\n%s", w, out.String())
 			}
+		}
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"uploaded notes.txt", "answer: ", "download refused", "deleted file_"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }

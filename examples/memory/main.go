@@ -7,7 +7,7 @@
 // It reads its credentials and address from the environment, as
 // mms.NewClient does ($VENDOR_API_KEY or $VENDOR_AUTH_TOKEN, and
 // $VENDOR_BASE_URL); with none of them set it runs against mmstest, the
-// SDK's in-process fake:
+// SDK's built-in fake, and says so on stderr:
 //
 //	go run ./examples/memory
 //
@@ -23,22 +23,18 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
-	"github.com/mms-sdk/mms-go/mmstest"
-	"github.com/mms-sdk/mms-go/option"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
-	var opts []option.RequestOption
-	if os.Getenv(mms.EnvAPIKey) == "" && os.Getenv(mms.EnvAuthToken) == "" && os.Getenv(mms.EnvBaseURL) == "" {
-		srv := mmstest.NewServer()
-		defer srv.Close()
-		opts = append(opts, option.WithAPIKey(mmstest.DefaultAPIKey), option.WithBaseURL(srv.URL))
-		fmt.Println("(no credentials set: running against mmstest)")
-	}
-	client, err := mms.NewClient(opts...)
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -33,11 +33,13 @@ func TestRun(t *testing.T) {
 	}
 }
 
-// TestMainWithoutCredentials: with no credentials or address in the
-// environment, main runs the tour against mmstest.
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
 func TestMainWithoutCredentials(t *testing.T) {
-	for _, k := range []string{mms.EnvAPIKey, mms.EnvAuthToken, mms.EnvBaseURL} {
-		t.Setenv(k, "")
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"deleted the store"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
-	main() // log.Fatal would end the test binary
 }

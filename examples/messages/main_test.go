@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -24,5 +25,16 @@ func TestRun(t *testing.T) {
 	err := run(context.Background(), client, "no-such-model", "Hello", &out, &info)
 	if err == nil || !strings.Contains(err.Error(), "the service refused (404 not_found_error") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"You said: Say hello in three languages."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

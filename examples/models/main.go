@@ -3,7 +3,8 @@
 //
 // It reads its credentials and address from the environment, as
 // mms.NewClient does ($VENDOR_API_KEY or $VENDOR_AUTH_TOKEN, and
-// $VENDOR_BASE_URL):
+// $VENDOR_BASE_URL); with none of them set it runs against mmstest, the
+// SDK's built-in fake, and says so on stderr:
 //
 //	go run ./examples/models            # list every model
 //	go run ./examples/models mms-large-1 # details of one model (or alias)
@@ -19,16 +20,21 @@ import (
 	"text/tabwriter"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
 	pageSize := flag.Int("page-size", 100, "models fetched per request (1-1000)")
 	flag.Parse()
 	ctx := context.Background()
-	client, err := mms.NewClient()
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(ctx, client, flag.Arg(0), *pageSize, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

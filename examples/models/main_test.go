@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -33,5 +34,16 @@ func TestRun(t *testing.T) {
 	}
 	if err := run(context.Background(), client, "nope", 2, &bytes.Buffer{}); err == nil {
 		t.Error("an unknown model gave no error")
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"4 models"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -4,9 +4,16 @@
 // exporters print them. It sends one message and streams another, under
 // one span of its own, so both chat spans and their HTTP attempts share
 // its trace. Copy it into your program and swap the stdout exporters for
-// your backend's; it reads its settings from the environment:
+// your backend's; it reads its settings from the environment. It is a
+// module of its own (for the OpenTelemetry SDK), so run it from its
+// directory:
 //
-//	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/observability
+//	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run .
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run .
 //
 // OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental selects the
 // conventions' latest experimental attribute names.
@@ -21,6 +28,7 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/option"
 	mmsotel "github.com/mms-sdk/mms-go/otel"
 	"go.opentelemetry.io/otel/exporters/stdout/stdoutmetric"
@@ -34,9 +42,12 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	// The client reads $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and
-	// $VENDOR_BASE_URL; run adds the observer.
-	if err := run(context.Background(), nil, model, os.Stdout); err != nil {
+	// In your program, run's mms.NewClient reads $VENDOR_API_KEY (or
+	// $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, Start starts
+	// the built-in fake, and its options send the client there.
+	fake := exampleclient.Start()
+	defer fake.Close()
+	if err := run(context.Background(), fake.Options(), model, os.Stdout); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -6,6 +6,11 @@
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/prompt-caching manual.txt "What is X?" "And Y?"
 //
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/prompt-caching
+//
 // A prefix is cached only from a minimum size (about 1024 tokens on most
 // models); a shorter one is sent, and billed, whole every time.
 package main
@@ -19,6 +24,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
@@ -38,10 +44,14 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, reference, questions, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -5,6 +5,11 @@
 // into your program; it reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/rate-limits "one" "two" "three"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/rate-limits
 package main
 
 import (
@@ -16,6 +21,8 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -28,7 +35,11 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient( // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(<these options>), which
+	// reads $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL.
+	// Without them, NewWithFake runs the example against the built-in fake,
+	// limited to 60 requests a minute in bursts of 2, as a service would be.
+	client, fake, err := exampleclient.NewWithFake([]mmstest.Option{mmstest.WithServerRateLimit(60, 2)},
 		// Your organization's limits: the client spreads its calls so it
 		// stays under them, and also pauses when the server's
 		// vendor-ratelimit-* headers report an empty bucket.
@@ -40,6 +51,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, prompts, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

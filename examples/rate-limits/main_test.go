@@ -5,9 +5,11 @@ import (
 	"context"
 	"errors"
 	"regexp"
+	"strings"
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -60,5 +62,16 @@ func TestRunExhausted(t *testing.T) {
 	err = run(context.Background(), client, "mms-large-1", []string{"a", "b"}, &bytes.Buffer{})
 	if !errors.Is(err, mms.ErrRateLimited) || !regexp.MustCompile(`^rate limited after 1 attempts; the server asks to wait 1s: `).MatchString(err.Error()) {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"attempt(s)", "requests left"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

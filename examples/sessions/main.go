@@ -15,7 +15,8 @@
 //
 // It reads its credentials and address from the environment, as
 // mms.NewClient does ($VENDOR_API_KEY or $VENDOR_AUTH_TOKEN, and
-// $VENDOR_BASE_URL); main_test.go runs it against mmstest:
+// $VENDOR_BASE_URL); with none of them set it runs against mmstest, the
+// SDK's built-in fake, and says so on stderr:
 //
 //	go run ./examples/sessions -model mms-large-1
 //
@@ -32,15 +33,20 @@ import (
 	"os"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
 	model := flag.String("model", "mms-large-1", "the model the agent runs on")
 	flag.Parse()
-	client, err := mms.NewClient()
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, *model, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -80,5 +81,16 @@ func TestRun(t *testing.T) {
 	}
 	if pieces < 3 {
 		t.Errorf("the last message was printed in %d pieces, want it to grow (at least 3): %q", pieces, w)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"idle: end_turn", "archived the environment and the agent"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

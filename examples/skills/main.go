@@ -4,6 +4,11 @@
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/skills ./my-skill "Use my skill on this."
 //
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/skills
+//
 // With no directory it uploads the haiku skill embedded below.
 package main
 
@@ -17,6 +22,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 //go:embed haiku
@@ -38,10 +44,14 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, files, prompt, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -46,5 +47,16 @@ func TestRun(t *testing.T) {
 	err = run(context.Background(), client, "mms-large-1", []mms.SkillFile{{Path: "x/README.md", Reader: strings.NewReader("hi")}}, "?", &out)
 	if err == nil || len(srv.Requests()) != before {
 		t.Errorf("err = %v, %d requests sent", err, len(srv.Requests())-before)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"uploaded Example skill"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -4,6 +4,11 @@
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/streaming "Tell me a short story."
 //
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/streaming
+//
 // Ctrl-C stops the stream and closes the connection.
 package main
 
@@ -19,6 +24,7 @@ import (
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -34,10 +40,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(ctx, client, model, prompt, os.Stdout, os.Stderr); err != nil {
 		log.Fatal(err)
 	}

@@ -4,6 +4,11 @@
 // program; it reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/structured-output "Ada Lovelace, born 1815 in London"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/structured-output
 package main
 
 import (
@@ -16,6 +21,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 // Person is the shape the reply must have. Tags give the model
@@ -38,10 +44,14 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, text, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
@@ -25,5 +26,16 @@ func TestRun(t *testing.T) {
 	err := run(context.Background(), client, "mms-large-1", "Ada Lovelace", &out)
 	if err == nil || !strings.Contains(err.Error(), "birth_year") || !strings.Contains(err.Error(), `it said: "{\"name\"`) {
 		t.Errorf("err = %v, want the mismatch named and the text shown", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"name: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

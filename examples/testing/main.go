@@ -4,6 +4,11 @@
 // injected fault. Run it against the service:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/testing "some text to summarise"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/testing
 package main
 
 import (
@@ -17,6 +22,8 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/mmstest"
 )
 
 func main() {
@@ -24,10 +31,21 @@ func main() {
 	if text == "" {
 		text = "The quick brown fox jumps over the lazy dog."
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
+	// Offline, the fake plays the model: it calls word_count on the text,
+	// then answers from the count. Against the service the script is unused.
+	input, err := json.Marshal(map[string]string{"text": text})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fake.Script(mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "word_count", Input: string(input)}}})
 	summary, err := summarize(context.Background(), client, "mms-large-1", text)
 	if err != nil {
 		log.Fatal(err)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
@@ -86,5 +87,16 @@ func TestSummarizeErrors(t *testing.T) {
 	var apiErr *mms.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 400 || !strings.HasPrefix(err.Error(), "summarize: ") {
 		t.Fatalf("err = %v, want the 400 wrapped by summarize", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"You said: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

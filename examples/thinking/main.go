@@ -4,6 +4,11 @@
 // Copy it into your program; it reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/thinking "Is 1001 prime?"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/thinking
 package main
 
 import (
@@ -15,6 +20,7 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
@@ -26,10 +32,14 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	if err := run(context.Background(), client, model, prompt, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

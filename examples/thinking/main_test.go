@@ -3,10 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -27,5 +29,16 @@ answer: You said: Explain it to a child.
 `
 	if d := cmp.Diff(want, out.String()); d != "" {
 		t.Errorf("output (-want +got):\n%s", d)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"thinking: The user said: Is 1001 prime?", "Explain it to a child."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

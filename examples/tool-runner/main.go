@@ -5,6 +5,11 @@
 // environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/tool-runner "Is it warmer in Paris or in Oslo?"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/tool-runner
 package main
 
 import (
@@ -16,6 +21,8 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/mmstest"
 )
 
 // WeatherInput is what the model passes to get_weather; its JSON Schema is
@@ -53,10 +60,23 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
+	// Offline, the fake plays the model: two calls at once, then an answer.
+	// Against the service the script is unused.
+	fake.Script(
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{
+			{Name: "get_weather", Input: `{"city":"Paris"}`},
+			{Name: "get_weather", Input: `{"city":"Oslo"}`},
+		}},
+		mmstest.Turn{Text: "Paris is warmer: 18 °C against 9 °C in Oslo."},
+	)
 	if err := run(context.Background(), client, model, question, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

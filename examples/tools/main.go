@@ -4,6 +4,11 @@
 // into your program; it reads its settings from the environment:
 //
 //	VENDOR_API_KEY=... VENDOR_BASE_URL=https://... go run ./examples/tools "What's the weather in Oslo?"
+//
+// With neither set it runs against mmstest, the SDK's built-in fake, and
+// says so on stderr:
+//
+//	go run ./examples/tools
 package main
 
 import (
@@ -15,6 +20,8 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/mmstest"
 )
 
 func main() {
@@ -26,10 +33,17 @@ func main() {
 	if model == "" {
 		model = "mms-large-1"
 	}
-	client, err := mms.NewClient() // $VENDOR_API_KEY (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
+	// Offline, the fake plays the model: it asks for Oslo's weather, then
+	// answers from the tool's result. Against the service the script is unused.
+	fake.Script(mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Oslo"}`}}})
 	if err := run(context.Background(), client, model, prompt, os.Stdout); err != nil {
 		log.Fatal(err)
 	}

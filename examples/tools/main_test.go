@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -49,5 +50,16 @@ func TestRunTool(t *testing.T) {
 				t.Errorf("runTool = %+v", got)
 			}
 		})
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"-> get_weather {\"city\":\"Oslo\"}", "12°C and cloudy in Oslo"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

@@ -2,7 +2,13 @@
 // Cloud Vertex AI. It authenticates with Application Default Credentials
 // (gcloud auth application-default login, or $GOOGLE_APPLICATION_CREDENTIALS):
 //
-//	CLOUD_ML_REGION=us-east5 VENDOR_VERTEX_PROJECT_ID=my-project go run . "Why is the sky blue?"
+//	CLOUD_ML_REGION=us-east5 VENDOR_VERTEX_PROJECT_ID=my-project VENDOR_MODEL=... go run . "Why is the sky blue?"
+//
+// With neither $CLOUD_ML_REGION nor $VENDOR_VERTEX_PROJECT_ID set it runs
+// against mmstest, the SDK's built-in fake, behind a simulated Vertex AI,
+// and says so on stderr:
+//
+//	go run .
 package main
 
 import (
@@ -14,6 +20,8 @@ import (
 	"strings"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
+	"github.com/mms-sdk/mms-go/option"
 	"github.com/mms-sdk/mms-go/vertex"
 )
 
@@ -23,12 +31,23 @@ func main() {
 		prompt = "Say hello in three languages."
 	}
 	model := os.Getenv("VENDOR_MODEL") // a Vertex model id, model@date
+
+	// Region and project from $CLOUD_ML_REGION and $VENDOR_VERTEX_PROJECT_ID.
+	opts := []option.RequestOption{vertex.WithProject("", "")}
+	if os.Getenv(vertex.EnvRegion) == "" && os.Getenv(vertex.EnvProjectID) == "" {
+		// No Vertex AI configuration: the built-in fake plays Vertex AI
+		// (offline.go).
+		if model == "" {
+			model = offlineModel
+		}
+		var fake *exampleclient.Fake
+		opts, fake = offline(model)
+		defer fake.Close()
+	}
 	if model == "" {
 		log.Fatal("set $VENDOR_MODEL to a Vertex AI model id")
 	}
-
-	// Region and project from $CLOUD_ML_REGION and $VENDOR_VERTEX_PROJECT_ID.
-	client, err := mms.NewClient(vertex.WithProject("", ""))
+	client, err := mms.NewClient(opts...) // in your program: mms.NewClient(vertex.WithProject("", ""))
 	if err != nil {
 		log.Fatal(err)
 	}

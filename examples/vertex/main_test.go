@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 	"github.com/mms-sdk/mms-go/vertex"
@@ -34,5 +36,19 @@ func TestRun(t *testing.T) {
 	}
 	if len(front.Attempts()) != 1 {
 		t.Errorf("attempts %+v; want one, through the front", front.Attempts())
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	for _, k := range []string{vertex.EnvRegion, vertex.EnvProjectID, vertex.EnvBaseURL} {
+		t.Setenv(k, "")
+	}
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"You said: Say hello in three languages."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

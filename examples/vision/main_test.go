@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -28,5 +29,16 @@ func TestRun(t *testing.T) {
 	err := run(context.Background(), client, "mms-large-1", []byte("not an image"), "What color?", &out)
 	if err == nil || !strings.Contains(err.Error(), "image") {
 		t.Errorf("err = %v", err)
+	}
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"You said: What color is this square?"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
 	}
 }

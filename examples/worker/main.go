@@ -15,7 +15,12 @@
 //
 //	go run ./examples/worker -env env_... -max-sessions 4
 //
-// main_test.go runs it against mmstest with a few sessions.
+// With none of those variables set it runs against mmstest, the SDK's
+// built-in fake, and says so on stderr; as nobody else can start sessions
+// in a fake inside this process, it starts three itself (demo.go) and
+// stops once they are done:
+//
+//	go run ./examples/worker
 package main
 
 import (
@@ -32,16 +37,21 @@ import (
 	"syscall"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 )
 
 func main() {
 	envID := flag.String("env", "", "the self-hosted environment to serve; empty creates one")
 	maxSessions := flag.Int("max-sessions", 4, "how many sessions to run at once")
 	flag.Parse()
-	client, err := mms.NewClient()
+	// In your program: client, err := mms.NewClient(), which reads $VENDOR_API_KEY
+	// (or $VENDOR_AUTH_TOKEN) and $VENDOR_BASE_URL. Without them, New runs
+	// the example against the built-in fake.
+	client, fake, err := exampleclient.New()
 	if err != nil {
 		log.Fatal(err)
 	}
+	defer fake.Close()
 	// Ctrl-C or a SIGTERM ends ctx: Serve then stops taking work and
 	// returns once the sessions it runs have stopped. A session cut short
 	// is taken again by another worker when its lease runs out.
@@ -51,6 +61,12 @@ func main() {
 		if *envID, err = createEnvironment(ctx, client, os.Stdout); err != nil {
 			log.Fatal(err)
 		}
+	}
+	if fake != nil {
+		if _, err := startDemoSessions(ctx, client, *envID, 3, os.Stdout); err != nil {
+			log.Fatal(err)
+		}
+		ctx = stopWhenDone(ctx, client, *envID)
 	}
 	if err := run(ctx, client, *envID, *maxSessions, os.Stdout); err != nil {
 		log.Fatal(err)

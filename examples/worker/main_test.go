@@ -6,9 +6,9 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampletest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
 )
 
@@ -31,8 +31,8 @@ func (b *syncBuffer) String() string {
 }
 
 // TestRun serves a self-hosted environment of mmstest until its queue is
-// empty: each session gets its custom tool result and its sandbox result,
-// and ends its turn.
+// empty (stopWhenDone): each session gets its custom tool result and its
+// sandbox result, and ends its turn.
 func TestRun(t *testing.T) {
 	client, _ := fakeclient.New(t)
 	ctx := context.Background()
@@ -41,54 +41,11 @@ func TestRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	agent, err := client.Agents.Create(ctx, mms.AgentCreateParams{
-		Name: "weather", Model: mms.AgentModel("mms-large-1"),
-		Tools: []mms.AgentTool{
-			mms.AgentCustomTool{Name: "get_weather", Description: "The weather.",
-				InputSchema: mms.InputSchema(`{"type":"object","properties":{"city":{"type":"string"}},"required":["city"]}`)},
-			mms.AgentToolset20260401{
-				DefaultConfig: &mms.AgentToolsetDefaultConfig{Enabled: mms.Ptr(false)},
-				Configs:       []mms.AgentToolConfig{mms.BashToolConfig{Enabled: mms.Ptr(true)}},
-			},
-		},
-	})
+	sessions, err := startDemoSessions(ctx, client, envID, 3, &out)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var sessions []string
-	for range 3 {
-		s, err := client.Sessions.Create(ctx, mms.SessionCreateParams{
-			Agent: mms.SessionAgentID(agent.ID), EnvironmentID: envID,
-			InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("Use get_weather, then bash: date")},
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		sessions = append(sessions, s.ID)
-	}
-
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	done := make(chan error, 1)
-	go func() { done <- run(wctx, client, envID, 2, &out) }()
-	// The queue is empty once every session's work item is taken and
-	// stopped: the worker stops an item when its session's turn ended.
-	for {
-		stats, err := client.Environments.Work.Stats(ctx, envID)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if stats.Depth == 0 && stats.Pending == 0 {
-			break
-		}
-		select {
-		case err := <-done:
-			t.Fatalf("run returned early: %v\n%s", err, out.String())
-		case <-time.After(10 * time.Millisecond):
-		}
-	}
-	cancel()
-	if err := <-done; err != nil {
+	if err := run(stopWhenDone(ctx, client, envID), client, envID, 2, &out); err != nil {
 		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 
@@ -148,4 +105,15 @@ func text(content []mms.SessionContentBlock) string {
 		}
 	}
 	return b.String()
+}
+
+// TestMainWithoutCredentials runs main as `go run` does on a machine with
+// no credentials: against the built-in fake, which it says once on stderr.
+func TestMainWithoutCredentials(t *testing.T) {
+	out, _ := exampletest.RunMain(t, main)
+	for _, want := range []string{"turn ended", "stopped\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
 }
