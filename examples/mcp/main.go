@@ -1,13 +1,14 @@
 // Command mcp runs the tool runner with the tools of an MCP server,
 // offline: the MCP server is built with the official Go MCP SDK and served
-// in memory, and the model is mmstest (the SDK's in-process fake), scripted
-// to call the server's tool and then answer.
+// in memory, and the model is the service given VENDOR_API_KEY and
+// VENDOR_BASE_URL, else mmstest (the SDK's in-process fake), scripted to
+// call the server's tool and then answer.
 //
 //	go run .
 //
 // For a real server, connect with another transport (mcp.CommandTransport
 // runs a server binary, mcp.StreamableClientTransport reaches one over
-// HTTP), and for the real service use mms.NewClient() without mmstest.
+// HTTP), and for the model use mms.NewClient().
 package main
 
 import (
@@ -20,6 +21,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	mms "github.com/mms-sdk/mms-go"
+	"github.com/mms-sdk/mms-go/internal/exampleclient"
 	mmsmcp "github.com/mms-sdk/mms-go/mcp"
 	"github.com/mms-sdk/mms-go/mmstest"
 )
@@ -81,19 +83,21 @@ func run(ctx context.Context, w io.Writer) error {
 		return err
 	}
 
-	// The model's side: mmstest, scripted to call the tool twice.
-	srv := mmstest.NewServer(mmstest.WithScript(
+	// The model's side: the service when the environment configures one,
+	// else the built-in fake, scripted to call the tool twice. In your
+	// program: client, err := mms.NewClient().
+	client, fake, err := exampleclient.New()
+	if err != nil {
+		return err
+	}
+	defer fake.Close()
+	fake.Script(
 		mmstest.Turn{ToolCalls: []mmstest.ToolCall{
 			{Name: "get_weather", Input: `{"city":"Paris"}`},
 			{Name: "get_weather", Input: `{"city":"Rome"}`},
 		}},
 		mmstest.Turn{Text: "Paris is at 18 °C; Rome has no station."},
-	))
-	defer srv.Close()
-	client, err := mms.NewClient(srv.ClientOptions()...)
-	if err != nil {
-		return err
-	}
+	)
 
 	question := append(mms.ContentBlocks{mms.TextBlock{Text: "How warm is it in Paris and in Rome?"}}, stations...)
 	runner := client.Messages.NewToolRunner(mms.ToolRunnerParams{
