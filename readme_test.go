@@ -137,6 +137,7 @@ func commentLine(src []byte, code string) int {
 var snippetImports = map[string]string{
 	"context": "context",
 	"errors":  "errors",
+	"exec":    "os/exec",
 	"fmt":     "fmt",
 	"http":    "net/http",
 	"io":      "io",
@@ -164,9 +165,11 @@ var snippetImports = map[string]string{
 	"awsgatewaytest": "github.com/mms-sdk/mms-go/awsgateway/awsgatewaytest",
 	"gcpgateway":     "github.com/mms-sdk/mms-go/gcpgateway",
 	"gcpgatewaytest": "github.com/mms-sdk/mms-go/gcpgateway/gcpgatewaytest",
+	"mmsmcp":         "github.com/mms-sdk/mms-go/mcp",
 
 	"aws":    "github.com/aws/aws-sdk-go-v2/aws",
 	"config": "github.com/aws/aws-sdk-go-v2/config",
+	"mcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
 }
 
 // snippetHead opens the function a fragment of statements is the body of.
