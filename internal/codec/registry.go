@@ -31,6 +31,11 @@ type Spec struct {
 	// different "type" is ErrOtherType). A union variant gets it from its
 	// union's table; "" means none.
 	Type string
+	// RequestOmitsType leaves Type out of the request form (a member the
+	// request schema does not define, that the response carries); response
+	// mode writes it, and decoding accepts it. Registered for an Unknown
+	// variant, it drops the "type" member of Raw in the request form.
+	RequestOmitsType bool
 	// Const lists members whose value is fixed, by wire name: written
 	// after "type" in both modes, and required on decode (another value is
 	// ErrOtherType), so they need no field.
@@ -90,7 +95,7 @@ func register(t reflect.Type, spec Spec) {
 	defer regMu.Unlock()
 	if old, ok := specs.Load(t); ok {
 		o := old.(*Spec)
-		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil || spec.Const != nil {
+		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil || spec.Const != nil || spec.RequestOmitsType {
 			panic(fmt.Sprintf("codec: %v registered twice (type %q and %q)", t, o.Type, spec.Type))
 		}
 		return
