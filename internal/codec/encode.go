@@ -562,14 +562,14 @@ type encField struct {
 }
 
 type structPlan struct {
-	typ    string // the wire "type" written first, or ""
-	head   []byte // typ's member, `"type":"name"`, and the constants, or nil
+	typ  string // the wire "type" written first, or ""
+	head []byte // typ's member, `"type":"name"`, and the constants, or nil
 	// reqHead is head in request mode (without "type" for a
 	// Spec.RequestOmitsType).
 	reqHead []byte
-	fields []encField
-	byName map[string]*encField
-	extra  int // index of the Extra field, or -1
+	fields  []encField
+	byName  map[string]*encField
+	extra   int // index of the Extra field, or -1
 	// fallback: the struct uses an option this encoder does not model.
 	fallback bool
 }
