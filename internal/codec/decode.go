@@ -37,6 +37,7 @@ type decField struct {
 	omitzero bool // optional on the wire: absent when zero
 	time     bool // a timestamp (time.Time or *time.Time): its text is kept when not canonical
 	bit      int8 // its bit in structInfo.always, or -1
+	nullable bool // its zero value encodes as null (a null needs no record)
 	custom   *FieldCodec
 }
 
@@ -58,6 +59,18 @@ type structInfo struct {
 }
 
 var timeType = reflect.TypeFor[time.Time]()
+
+// nullable reports whether the zero value of t encodes as null: a pointer,
+// interface, slice or map, or a type with its own Encode (which writes its
+// zero as it sees fit).
+func nullable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return true
+	}
+	s := specOf(t)
+	return s != nil && s.Encode != nil
+}
 
 // isTime reports whether a field of type t is a timestamp whose received
 // text the codec keeps.
@@ -85,6 +98,7 @@ func infoOf(t reflect.Type) *structInfo {
 				df.custom = &fc
 			}
 		}
+		df.nullable = nullable(f.typ) || fc.Encode != nil
 		if !df.omitzero && fc.Omit == nil && len(si.names) < 64 {
 			df.bit = int8(len(si.names))
 			si.always |= 1 << df.bit
@@ -115,7 +129,9 @@ func infoOf(t reflect.Type) *structInfo {
 //     entry with an empty value (absent): the field cannot tell it from
 //     null or zero;
 //   - a timestamp's text when it is not the form the encoder writes
-//     (RFC 3339 with the fewest fraction digits): "….0Z", "+00:00".
+//     (RFC 3339 with the fewest fraction digits): "….0Z", "+00:00";
+//   - a null sent for an always-written field whose zero value is not null
+//     (an int, a string, a struct).
 //
 // A registered "type" that differs from the one in data is ErrOtherType.
 func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
@@ -182,6 +198,8 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 			kept.add(extra, key, value) // sent, yet omitzero would leave it out
 		case f.time && !canonicalTime(value, fv):
 			kept.add(extra, key, value)
+		case f.bit >= 0 && !f.nullable && isNullLiteral(value):
+			kept.add(extra, key, value) // a null the field cannot hold
 		}
 	}
 }
@@ -252,7 +270,13 @@ func (k *keeper) flush(extra *map[string]json.RawMessage) {
 	if *extra == nil {
 		*extra = make(map[string]json.RawMessage, k.n)
 	}
-	for _, p := range k.pending[:k.n] {
+	// Latest first: a member repeated in the object keeps its last value,
+	// and entries already in the map came after every pending one.
+	for i := k.n - 1; i >= 0; i-- {
+		p := &k.pending[i]
+		if _, later := (*extra)[p.key]; later {
+			continue
+		}
 		if len(p.value) == 0 {
 			(*extra)[p.key] = nil // absent
 			continue

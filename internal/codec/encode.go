@@ -27,9 +27,9 @@ import (
 // rejects members its request schema does not define); the remembered
 // explicit zeros of modelled fields stay. In both modes, what decoding
 // recorded in Extra about modelled members holds while the field keeps its
-// decoded value: a member that came absent stays absent while its field is
-// zero, and a timestamp is written in the text it came in while it holds
-// the same instant and offset.
+// decoded value: a member that came absent stays absent, and one that came
+// null stays null, while its field is zero; a timestamp is written in the
+// text it came in while it holds the same instant and offset.
 //
 // Strings of LargeString bytes or more (base64 images and PDFs, long
 // documents) are not copied into the buffer: their place is recorded, and
@@ -742,12 +742,20 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		}
 		if kept != nil && (f.always || f.time) {
 			if raw, ok := kept[f.name]; ok {
-				if len(raw) == 0 && f.always && f.zero(fv) {
-					continue // came absent, still zero
-				}
-				if len(raw) > 0 && f.time && !(f.omit != nil && f.omit(fv)) && sameTime(raw, fv) {
-					e.member(mark, f.key)
-					e.buf = append(e.buf, raw...)
+				switch {
+				case f.time && len(raw) > 0 && !isNullLiteral(raw):
+					// a timestamp's text, while it holds that time
+					if !(f.omit != nil && f.omit(fv)) && sameTime(raw, fv) {
+						e.member(mark, f.key)
+						e.buf = append(e.buf, raw...)
+						continue
+					}
+				case f.always && f.zero(fv):
+					// absent (no text) or null, and still zero
+					if len(raw) > 0 {
+						e.member(mark, f.key)
+						e.buf = append(e.buf, raw...)
+					}
 					continue
 				}
 			}
