@@ -125,13 +125,14 @@ func TestAgentRequestForms(t *testing.T) {
 		{"mcp server type defaults to url", AgentCreateParams{Name: "a", Model: AgentModel("m"), Tools: []AgentTool{AgentMCPToolset{MCPServerName: "s"}},
 			MCPServers: []AgentMCPServer{{Name: "s", URL: "u"}}},
 			`{"name":"a","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}],"mcp_servers":[{"type":"url","name":"s","url":"u"}]}`},
-		{"empty update", AgentUpdateParams{}, `{}`},
+		{"version always sent", AgentUpdateParams{Version: 2}, `{"version":2}`},
+		{"zero version sent (Validate refuses it)", AgentUpdateParams{}, `{"version":0}`},
 		{"update clears", AgentUpdateParams{Version: 3, Description: Clear[string](), System: Set(""), Tools: Set([]AgentTool{}),
 			MCPServers: Clear[[]AgentMCPServer](), Skills: Set([]AgentSkill(nil)), Multiagent: Clear[AgentMultiagent](),
 			Metadata: MetadataPatch{"old": nil, "new": Ptr("v")}},
 			`{"version":3,"description":null,"system":"","tools":[],"mcp_servers":null,"skills":null,"multiagent":null,"metadata":{"old":null,"new":"v"}}`},
-		{"decoded tools go back in request form", AgentUpdateParams{Tools: Set(rec.Tools[1:]), Model: rec.Model.Params()},
-			`{"model":{"id":"model-next","effort":"ultra","speed":"warp"},"tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":true,"permission_policy":{"type":"ask_twice","times":2}},` +
+		{"decoded tools go back in request form", AgentUpdateParams{Version: rec.Version, Tools: Set(rec.Tools[1:]), Model: rec.Model.Params()},
+			`{"version":9,"model":{"id":"model-next","effort":"ultra","speed":"warp"},"tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":true,"permission_policy":{"type":"ask_twice","times":2}},` +
 				`"configs":[{"name":"teleport","enabled":true},{"name":"shell","enabled":true},{"name":"read","enabled":true,"permission_policy":{"type":"auto"}}]},` +
 				`{"type":"custom","name":"t","description":"d","input_schema":{"type":"object"}}]}`},
 	} {
