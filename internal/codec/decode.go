@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -46,7 +48,9 @@ type structInfo struct {
 	fields map[string]decField
 	typ    string            // the wire "type" the struct requires, or ""
 	consts map[string]string // members with a fixed value (Spec.Const)
-	extra  int               // index of the Extra field, or -1
+	// constBit numbers the consts (at most 64), each required on decode.
+	constBit map[string]uint8
+	extra    int // index of the Extra field, or -1
 	// always has a bit for each member the encoder always writes (no
 	// omitzero or omitempty), the first 64 of them; names[bit] is its
 	// name. A member of these that an object leaves out is recorded in
@@ -88,6 +92,13 @@ func infoOf(t reflect.Type) *structInfo {
 	spec := specOf(t)
 	if spec != nil {
 		si.typ, si.consts = spec.Type, spec.Const
+		if len(spec.Const) > 64 {
+			panic(fmt.Sprintf("codec: %v has more than 64 constant members", t))
+		}
+		si.constBit = make(map[string]uint8, len(spec.Const))
+		for i, name := range slices.Sorted(maps.Keys(spec.Const)) {
+			si.constBit[name] = uint8(i)
+		}
 	}
 	for _, f := range fieldsOf(t) {
 		df := decField{index: f.index, typ: f.typ, dec: decoderFor(f.typ), omitzero: f.omitzero || f.omitempty, time: isTime(f.typ), bit: -1}
@@ -142,13 +153,17 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 	it := newMembers(data)
 	defer it.done()
 	var kept keeper
-	var seen uint64 // the always-written members met
+	var seen uint64   // the always-written members met
+	var consts uint64 // the constant members met
 	for {
 		key, value, ok, err := it.next()
 		if err != nil {
 			return err
 		}
 		if !ok {
+			if len(si.consts) > 0 && consts != 1<<len(si.consts)-1 {
+				return fmt.Errorf("%w: a constant member is missing", ErrOtherType)
+			}
 			if extra != nil && seen != si.always {
 				kept.absent(extra, si, seen)
 			}
@@ -168,6 +183,7 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 				if err := checkConst(value, string(key), si.consts[string(key)]); err != nil {
 					return err
 				}
+				consts |= 1 << si.constBit[string(key)]
 			case extra != nil:
 				kept.add(extra, key, value)
 			}

@@ -37,8 +37,8 @@ type Spec struct {
 	// variant, it drops the "type" member of Raw in the request form.
 	RequestOmitsType bool
 	// Const lists members whose value is fixed, by wire name: written
-	// after "type" in both modes, and required on decode (another value is
-	// ErrOtherType), so they need no field.
+	// after "type" in both modes, and required on decode (another value,
+	// or none, is ErrOtherType), so they need no field.
 	Const map[string]string
 	// Fields overrides single members, by wire name.
 	Fields map[string]FieldCodec
