@@ -18,12 +18,15 @@ import (
 // functions, before any encoding.
 //
 // Extra is the one name for what a struct holds beyond its modelled fields:
-// members this SDK version does not model, and explicit zeros (null, "",
+// members this SDK version does not model; explicit zeros (null, "",
 // false, 0) of optional (omitzero) fields, which the field alone cannot tell
-// from absent. A registered struct with a field `Extra
-// map[string]json.RawMessage` tagged `json:"-"` gets them on decode; both
-// kinds are written back in response mode, and request mode writes only
-// the explicit zeros of modelled request fields.
+// from absent; an empty entry for an always-written member that was absent;
+// a null sent for an always-written field that cannot hold one; and the text
+// of a timestamp not in the encoder's form (decodeStruct lists them). A
+// registered struct with a field `Extra map[string]json.RawMessage` tagged
+// `json:"-"` gets them on decode; all are written back in response mode
+// while their field keeps its decoded value, and request mode leaves out
+// only the unknown members.
 
 // A Spec describes what differs about one registered type.
 type Spec struct {
