@@ -325,15 +325,16 @@ type AgentCreateParams struct {
 	Metadata map[string]string `json:"metadata,omitzero"`
 }
 
-// AgentUpdateParams are the parameters of [AgentsService.Update]. A zero
-// field keeps the agent's value. The [Update] fields tell keep (zero), set
+// AgentUpdateParams are the parameters of [AgentsService.Update]. Version
+// is required; any other zero field keeps the agent's value. The [Update] fields tell keep (zero), set
 // ([Set]) and clear ([Clear]) apart; lists are replaced whole.
 //
 //mms:json
 type AgentUpdateParams struct {
-	// Version, when not 0, makes the update conditional: it fails unless
-	// the agent's current version is Version.
-	Version int `json:"version,omitzero"`
+	// Version is the agent's current version (Agent.Version), 1 or more.
+	// Required: the service applies the update only to that version, so
+	// an agent changed since it was read is not overwritten.
+	Version int `json:"version"`
 	// Name replaces the name (at most 256 characters); it cannot be
 	// cleared.
 	Name string `json:"name,omitzero"`
@@ -398,15 +399,15 @@ func (p AgentCreateParams) Validate() error {
 }
 
 // Validate reports the first rule the params break, as
-// [AgentCreateParams.Validate] does for the fields sent: a version below 0,
+// [AgentCreateParams.Validate] does for the fields sent: a missing version,
 // a name over 256 characters, a model without id, a description or system
 // prompt too long, bad tools, servers, skills or roster, and, when the
 // update sets both, tools and MCP servers that do not match. A server list
 // sent alone is checked against nothing: the agent's toolsets are the
 // service's to compare.
 func (p AgentUpdateParams) Validate() error {
-	if p.Version < 0 {
-		return invalid("version", "must be at least 1 when set, got %d", p.Version)
+	if p.Version < 1 {
+		return invalid("version", "is required: the agent's current version, 1 or more, got %d", p.Version)
 	}
 	if err := validateLength("name", p.Name, 0, wire.MaxAgentNameLen); err != nil {
 		return err
@@ -621,9 +622,9 @@ func (s *AgentsService) GetVersion(ctx context.Context, agentID string, p AgentG
 }
 
 // Update changes an agent, making a new version (POST
-// /v1/agents/{agent_id}). With p.Version set the update is conditional:
-// the service refuses it (an *Error, status 409 from the fake) when the
-// agent has moved past that version.
+// /v1/agents/{agent_id}). p.Version, required, makes the update
+// conditional: the service refuses it (an *Error, status 409 from the
+// fake) when the agent has moved past that version.
 func (s *AgentsService) Update(ctx context.Context, agentID string, p AgentUpdateParams, opts ...option.RequestOption) (*Agent, error) {
 	return s.at(agentID).update(ctx, p, opts)
 }

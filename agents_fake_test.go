@@ -2,6 +2,7 @@ package mms_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -111,5 +112,48 @@ func TestAgentsAgainstFake(t *testing.T) {
 	// Without the beta the fake refuses, as the service does.
 	if _, err := c.Agents.Get(ctx, b.ID, option.WithoutEndpointBeta(mms.BetaManagedAgents)); !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 		t.Errorf("without the beta: %v", err)
+	}
+}
+
+// TestAgentToolConfigsSentByName: a built-in tool config goes out with its
+// "name" only (the fake, like the service's request schema, refuses a
+// "type" there), comes back with both, and a decoded agent's tools go back
+// into an update as they came, again without "type". An update without
+// its version is refused before sending.
+func TestAgentToolConfigsSentByName(t *testing.T) {
+	srv := mmstest.NewServer()
+	t.Cleanup(srv.Close)
+	c := filesClient(t, srv, option.WithMaxRetries(0))
+	ctx := context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "a", Model: mms.AgentModel("m"), Tools: []mms.AgentTool{
+		mms.AgentToolset20260401{Configs: []mms.AgentToolConfig{
+			mms.BashToolConfig{Enabled: mms.Ptr(false)},
+			mms.ReadToolConfig{PermissionPolicy: mms.AlwaysAskPolicy{}},
+		}},
+	}})
+	require.NoError(t, err)
+	configs := a.Tools[0].(mms.AgentToolset20260401).Configs
+	if _, ok := configs[0].(mms.BashToolConfig); !ok {
+		t.Fatalf("configs %#v", configs)
+	}
+	record, err := json.Marshal(a)
+	require.NoError(t, err)
+	if !strings.Contains(string(record), `{"type":"bash","name":"bash","enabled":false}`) {
+		t.Errorf("the record's form lost the config's type: %s", record)
+	}
+
+	u, err := c.Agents.Update(ctx, a.ID, mms.AgentUpdateParams{Version: a.Version, Name: "b", Tools: mms.Set(a.Tools)})
+	require.NoError(t, err)
+	if u.Version != 2 || !cmp.Equal(u.Tools, a.Tools) {
+		t.Errorf("updated %+v", u)
+	}
+
+	_, err = c.Agents.Update(ctx, a.ID, mms.AgentUpdateParams{Name: "c"})
+	var ve *mms.ValidationError
+	if !errors.As(err, &ve) || ve.Field != "version" {
+		t.Fatalf("update without version: %v", err)
+	}
+	if g, err := c.Agents.Get(ctx, a.ID); err != nil || g.Version != 2 || g.Name != "b" {
+		t.Errorf("after a refused update: %+v %v", g, err)
 	}
 }

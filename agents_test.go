@@ -251,27 +251,29 @@ func TestAgentUpdateAndPathValidation(t *testing.T) {
 		p     mms.AgentUpdateParams
 		field string
 	}{
-		{"empty update", "agent_1", mms.AgentUpdateParams{}, ""},
-		{"no id", "", mms.AgentUpdateParams{}, "agent_id"},
-		{"dot id", "..", mms.AgentUpdateParams{}, "agent_id"},
+		{"version only", "agent_1", mms.AgentUpdateParams{Version: 1}, ""},
+		{"no version", "agent_1", mms.AgentUpdateParams{}, "version"},
+		{"no version, a change", "agent_1", mms.AgentUpdateParams{Name: "n"}, "version"},
+		{"no id", "", mms.AgentUpdateParams{Version: 1}, "agent_id"},
+		{"dot id", "..", mms.AgentUpdateParams{Version: 1}, "agent_id"},
 		{"negative version", "agent_1", mms.AgentUpdateParams{Version: -1}, "version"},
-		{"name 257", "agent_1", mms.AgentUpdateParams{Name: strings.Repeat("n", 257)}, "name"},
-		{"model without id", "agent_1", mms.AgentUpdateParams{Model: mms.ModelConfigParams{Effort: mms.EffortLow}}, "model.id"},
-		{"description 2049", "agent_1", mms.AgentUpdateParams{Description: mms.Set(strings.Repeat("d", 2049))}, "description"},
-		{"system 100001", "agent_1", mms.AgentUpdateParams{System: mms.Set(strings.Repeat("s", 100_001))}, "system"},
-		{"system cleared", "agent_1", mms.AgentUpdateParams{System: mms.Clear[string]()}, ""},
-		{"129 tools", "agent_1", mms.AgentUpdateParams{Tools: mms.Set(make([]mms.AgentTool, 129))}, "tools"},
-		{"servers and toolsets match", "agent_1", mms.AgentUpdateParams{Tools: mms.Set(t2), MCPServers: mms.Set(s2)}, ""},
-		{"server unreferenced", "agent_1", mms.AgentUpdateParams{Tools: mms.Set(t2[:1]), MCPServers: mms.Set(s2)}, "mcp_servers[1]"},
-		{"servers alone", "agent_1", mms.AgentUpdateParams{MCPServers: mms.Set(s2)}, ""},
-		{"17 metadata keys", "agent_1", mms.AgentUpdateParams{Metadata: func() mms.MetadataPatch {
+		{"name 257", "agent_1", mms.AgentUpdateParams{Version: 1, Name: strings.Repeat("n", 257)}, "name"},
+		{"model without id", "agent_1", mms.AgentUpdateParams{Version: 1, Model: mms.ModelConfigParams{Effort: mms.EffortLow}}, "model.id"},
+		{"description 2049", "agent_1", mms.AgentUpdateParams{Version: 1, Description: mms.Set(strings.Repeat("d", 2049))}, "description"},
+		{"system 100001", "agent_1", mms.AgentUpdateParams{Version: 1, System: mms.Set(strings.Repeat("s", 100_001))}, "system"},
+		{"system cleared", "agent_1", mms.AgentUpdateParams{Version: 1, System: mms.Clear[string]()}, ""},
+		{"129 tools", "agent_1", mms.AgentUpdateParams{Version: 1, Tools: mms.Set(make([]mms.AgentTool, 129))}, "tools"},
+		{"servers and toolsets match", "agent_1", mms.AgentUpdateParams{Version: 1, Tools: mms.Set(t2), MCPServers: mms.Set(s2)}, ""},
+		{"server unreferenced", "agent_1", mms.AgentUpdateParams{Version: 1, Tools: mms.Set(t2[:1]), MCPServers: mms.Set(s2)}, "mcp_servers[1]"},
+		{"servers alone", "agent_1", mms.AgentUpdateParams{Version: 1, MCPServers: mms.Set(s2)}, ""},
+		{"17 metadata keys", "agent_1", mms.AgentUpdateParams{Version: 1, Metadata: func() mms.MetadataPatch {
 			m := mms.MetadataPatch{}
 			for i := range 17 {
 				m.Delete(fmt.Sprint(i))
 			}
 			return m
 		}()}, "metadata"},
-		{"metadata value 513", "agent_1", mms.AgentUpdateParams{Metadata: mms.MetadataPatch{}.Set("k", strings.Repeat("v", 513))}, "metadata.k"},
+		{"metadata value 513", "agent_1", mms.AgentUpdateParams{Version: 1, Metadata: mms.MetadataPatch{}.Set("k", strings.Repeat("v", 513))}, "metadata.k"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newScriptServer(t, reply{body: testAgentJSON})

@@ -150,10 +150,11 @@ type UnknownPermissionPolicy struct {
 // variants are named for the tool: [BashToolConfig], [EditToolConfig],
 // [ReadToolConfig], [WriteToolConfig], [GlobToolConfig], [GrepToolConfig],
 // [WebFetchToolConfig], [WebSearchToolConfig], and
-// [UnknownAgentToolConfig]. On the wire the tool's name is both "type"
-// and "name"; the encoder writes both, a config that carries only "name"
-// decodes by it, and one whose "name" differs from its "type" decodes as
-// Unknown, so nothing is lost.
+// [UnknownAgentToolConfig]. A record names the tool twice, in "type" and
+// "name"; the request form has only "name" (its schema defines no "type"),
+// so the request encoding writes "name" alone and the response encoding
+// both. A config that carries only "name" decodes by it, and one whose
+// "name" differs from its "type" decodes as Unknown, so nothing is lost.
 type AgentToolConfig interface {
 	json.Marshaler
 	isAgentToolConfig()
@@ -176,8 +177,10 @@ var toolConfigVariants = []toolConfigVariant{
 var agentToolConfigUnion = func() *codec.Union[AgentToolConfig] {
 	u := codec.NewUnion[AgentToolConfig]("AgentToolConfig", UnknownAgentToolConfig{})
 	for _, v := range toolConfigVariants {
-		u.AddSpec(v.name, v.variant, codec.Spec{Const: map[string]string{"name": v.name}})
+		u.AddSpec(v.name, v.variant, codec.Spec{Const: map[string]string{"name": v.name}, RequestOmitsType: true})
 	}
+	// The request form of a config has no "type", whichever the tool.
+	codec.Register(UnknownAgentToolConfig{}, codec.Spec{RequestOmitsType: true})
 	return u.Custom(decodeToolConfigByName)
 }()
 
@@ -289,7 +292,8 @@ type WebSearchToolConfig struct {
 }
 
 // UnknownAgentToolConfig keeps a tool config this SDK version cannot
-// name.
+// name. It is sent back as it came, less its "type" member in a request
+// (a config's request form has none).
 type UnknownAgentToolConfig struct {
 	Type string
 	Raw  json.RawMessage

@@ -96,8 +96,9 @@ func TestAgentFullDecodesEveryVariant(t *testing.T) {
 }
 
 // TestAgentRequestForms pins what the params send: the model shorthand,
-// the tool configs' name, the roster's bare id, Update states, and no
-// unknown member of a decoded record going back into an update.
+// the tool configs' name without "type" (the request schema has none, for
+// known and unknown tools alike), the roster's bare id, Update states,
+// and no unknown member of a decoded record going back into an update.
 func TestAgentRequestForms(t *testing.T) {
 	var rec Agent
 	if err := json.Unmarshal(readGolden(t, "agents", "agent_unknown.json"), &rec); err != nil {
@@ -115,8 +116,8 @@ func TestAgentRequestForms(t *testing.T) {
 			AgentToolset20260401{Configs: []AgentToolConfig{BashToolConfig{Enabled: Ptr(false)},
 				WebFetchToolConfig{MaxContentTokens: Ptr(0), PermissionPolicy: AlwaysAskPolicy{}}}},
 		}}, `{"name":"a","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[` +
-			`{"type":"bash","name":"bash","enabled":false},` +
-			`{"type":"web_fetch","name":"web_fetch","permission_policy":{"type":"always_ask"},"max_content_tokens":0}]}]}`},
+			`{"name":"bash","enabled":false},` +
+			`{"name":"web_fetch","permission_policy":{"type":"always_ask"},"max_content_tokens":0}]}]}`},
 		{"roster forms", AgentCreateParams{Name: "a", Model: AgentModel("m"), Multiagent: &AgentMultiagent{Agents: []RosterEntry{
 			RosterAgentID("agent_1"), RosterAgent{ID: "agent_2"}, RosterAgent{ID: "agent_3", Version: Ptr(2)}, RosterSelf{}, RosterAdvisor{Model: "adv"},
 		}}}, `{"name":"a","model":"m","multiagent":{"type":"coordinator","agents":["agent_1",{"type":"agent","id":"agent_2"},` +
@@ -124,14 +125,15 @@ func TestAgentRequestForms(t *testing.T) {
 		{"mcp server type defaults to url", AgentCreateParams{Name: "a", Model: AgentModel("m"), Tools: []AgentTool{AgentMCPToolset{MCPServerName: "s"}},
 			MCPServers: []AgentMCPServer{{Name: "s", URL: "u"}}},
 			`{"name":"a","model":"m","tools":[{"type":"mcp_toolset","mcp_server_name":"s"}],"mcp_servers":[{"type":"url","name":"s","url":"u"}]}`},
-		{"empty update", AgentUpdateParams{}, `{}`},
+		{"version always sent", AgentUpdateParams{Version: 2}, `{"version":2}`},
+		{"zero version sent (Validate refuses it)", AgentUpdateParams{}, `{"version":0}`},
 		{"update clears", AgentUpdateParams{Version: 3, Description: Clear[string](), System: Set(""), Tools: Set([]AgentTool{}),
 			MCPServers: Clear[[]AgentMCPServer](), Skills: Set([]AgentSkill(nil)), Multiagent: Clear[AgentMultiagent](),
 			Metadata: MetadataPatch{"old": nil, "new": Ptr("v")}},
 			`{"version":3,"description":null,"system":"","tools":[],"mcp_servers":null,"skills":null,"multiagent":null,"metadata":{"old":null,"new":"v"}}`},
-		{"decoded tools go back in request form", AgentUpdateParams{Tools: Set(rec.Tools[1:]), Model: rec.Model.Params()},
-			`{"model":{"id":"model-next","effort":"ultra","speed":"warp"},"tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":true,"permission_policy":{"type":"ask_twice","times":2}},` +
-				`"configs":[{"type":"teleport","name":"teleport","enabled":true},{"type":"bash","name":"shell","enabled":true},{"type":"read","name":"read","enabled":true,"permission_policy":{"type":"auto"}}]},` +
+		{"decoded tools go back in request form", AgentUpdateParams{Version: rec.Version, Tools: Set(rec.Tools[1:]), Model: rec.Model.Params()},
+			`{"version":9,"model":{"id":"model-next","effort":"ultra","speed":"warp"},"tools":[{"type":"agent_toolset_20260401","default_config":{"enabled":true,"permission_policy":{"type":"ask_twice","times":2}},` +
+				`"configs":[{"name":"teleport","enabled":true},{"name":"shell","enabled":true},{"name":"read","enabled":true,"permission_policy":{"type":"auto"}}]},` +
 				`{"type":"custom","name":"t","description":"d","input_schema":{"type":"object"}}]}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,17 +17,30 @@ import (
 )
 
 // Extra is what a wire value holds beyond its modelled fields; most wire
-// types have a field Extra of this type. Decoding puts there every member
-// this SDK version does not model, and every explicit zero (null, "",
-// false, 0) of an optional field, which the field alone cannot tell from
-// absent. Response mode (json.Marshal of a record, a reply or an event)
-// writes both back, so a decoded reply re-encodes to the JSON it came
-// from; a remembered zero is written only while its field is still zero
-// (a value set later wins). Request mode (request bodies, the params types
-// and the request-only types) writes only the remembered zeros of modelled
-// request fields: unknown members are dropped, because the service refuses
-// members its request schema does not define. Values built in code leave
-// it nil.
+// types have a field Extra of this type. Decoding puts there what the
+// fields alone cannot say, so that a decoded reply marshals back to the
+// members it came with, each value as received:
+//
+//   - every member this SDK version does not model;
+//   - every explicit zero (null, "", false, 0) of an optional field, which
+//     the field cannot tell from absent;
+//   - an entry with an empty value for each member the encoder always
+//     writes (a field without omitzero) that the reply left out: the field
+//     cannot tell absent from null or zero;
+//   - the null sent for such a field whose Go type cannot hold null (an
+//     int, a string, a struct);
+//   - the text of a timestamp (a time.Time field) not in the form the
+//     encoder writes, e.g. "2026-01-02T03:04:05.0Z" or "+00:00".
+//
+// Response mode (json.Marshal of a record, a reply or an event) writes
+// them back: unknown members as they came; a remembered zero, null or
+// absence only while its field is still zero (a value set later wins); a
+// timestamp's text only while the field holds that instant and offset.
+// Request mode (request bodies, the params types and the request-only
+// types) does the same for modelled request fields and drops the unknown
+// members, because the service refuses members its request schema does
+// not define. Values built in code leave it nil and encode every
+// always-written field (null when empty).
 type Extra = map[string]json.RawMessage
 
 // marshalJSON is the MarshalJSON of a registered type: the response form,

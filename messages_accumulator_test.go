@@ -247,7 +247,7 @@ func TestAccumulatorEventsNotModified(t *testing.T) {
 	want := `{"id":"m","type":"message","role":"assistant","model":"x","content":[{"type":"compaction","content":"c","encrypted_content":null}],
 		"stop_reason":"end_turn","stop_sequence":null,"stop_details":{"type":"refusal","category":null,"explanation":null},"container":{"id":"c1","expires_at":"x"},
 		"context_management":{"applied_edits":[]},
-		"usage":{"input_tokens":1,"output_tokens":5,"cache_creation_input_tokens":null,"cache_read_input_tokens":null,"server_tool_use":{"web_search_requests":1},"iterations":[],"service_tier":"standard"}}`
+		"usage":{"input_tokens":1,"output_tokens":5,"server_tool_use":{"web_search_requests":1},"iterations":[],"service_tier":"standard"}}`
 	streamJSONEqual(t, "message", []byte(want), marshalMessage(t, acc.Message()))
 }
 

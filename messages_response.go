@@ -216,9 +216,11 @@ type Usage struct {
 	// InputTokens counts non-cached input.
 	InputTokens  int `json:"input_tokens"`
 	OutputTokens int `json:"output_tokens"`
-	// CacheCreationInputTokens is nil when null.
+	// CacheCreationInputTokens is nil when null or absent (a decoded
+	// Usage writes it back as it came; one built in code writes null).
 	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
-	// CacheReadInputTokens is nil when null.
+	// CacheReadInputTokens is nil when null or absent, written as
+	// CacheCreationInputTokens.
 	CacheReadInputTokens *int `json:"cache_read_input_tokens"`
 	// CacheCreation splits the cache creation by lifetime (nil: absent or
 	// null).
@@ -230,9 +232,9 @@ type Usage struct {
 	OutputTokensDetails *OutputTokensDetails `json:"output_tokens_details,omitzero"`
 	// ServerToolUse counts server tool requests (nil: absent or null).
 	ServerToolUse *ServerToolUsage `json:"server_tool_use,omitzero"`
-	// ServiceTier is the tier that served the request (empty: null). It is
-	// always written: an absent service_tier (seen in a stream's
-	// message_start) re-encodes as null.
+	// ServiceTier is the tier that served the request (empty: null or
+	// absent, e.g. in a stream's message_start). A decoded Usage writes it
+	// back as it came, absent included; one built in code writes null.
 	ServiceTier ServiceTier `json:"service_tier"`
 	// Iterations is the per-sub-inference accounting (beta; nil: absent or
 	// null).

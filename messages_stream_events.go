@@ -97,24 +97,25 @@ func decodeDeltaEventFast(data []byte) (e ContentBlockDeltaEvent, ok bool, err e
 
 // scanStringDelta reads a delta object with one string member (key)
 // besides "type" (whose JSON must be typ), the bulk of a stream; ok is false
-// for anything else (another member, a value that is not a string), which
-// the union's structural decoder then reads.
+// for anything else (another member, a value that is not a string, no key),
+// which the union's structural decoder then reads.
 func scanStringDelta(data []byte, typ, key string) (s string, ok bool) {
 	ok = true
+	seen := false
 	err := codec.EachMember(data, func(k string, value []byte) error {
 		switch {
 		case k == "type" && string(value) == typ:
 			return nil
 		case k == key:
 			if v, err := codec.Unquote(value); err == nil {
-				s = v
+				s, seen = v, true
 				return nil
 			}
 		}
 		ok = false
 		return errStopScan
 	})
-	return s, ok && err == nil
+	return s, ok && seen && err == nil
 }
 
 // errStopScan ends a member walk early inside this file.

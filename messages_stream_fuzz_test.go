@@ -117,6 +117,7 @@ func FuzzDeltaEventFastPath(f *testing.F) {
 	f.Add([]byte(`{"index":01,"delta":{"type":"text_delta","text":"a","text":"b"}}`))
 	f.Add([]byte(`{"type":"","index":0,"delta":{"type":"text_delta","text":"a"}}`))
 	f.Add([]byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","type":"x","text":"a"}}`))
+	f.Add([]byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}`)) // no text: the generic decoder keeps it absent
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fast, ok, errFast := decodeDeltaEventFast(data)
 		if !ok || !json.Valid(data) {

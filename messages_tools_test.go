@@ -257,8 +257,8 @@ func TestToolDecodeForms(t *testing.T) {
 				Extra: map[string]json.RawMessage{"type": json.RawMessage("null")}}},
 		{"custom with type", `{"type":"custom","name":"f","input_schema":{"type":"object"}}`,
 			CustomTool{Name: "f", InputSchema: InputSchema(`{"type":"object"}`)}},
-		{"custom with only input_schema", `{"input_schema":{"type":"object"}}`,
-			CustomTool{InputSchema: InputSchema(`{"type":"object"}`), OmitType: true}},
+		{"custom with only input_schema", `{"input_schema":{"type":"object"}}`, // the absent name stays absent
+			CustomTool{InputSchema: InputSchema(`{"type":"object"}`), OmitType: true, Extra: map[string]json.RawMessage{"name": nil}}},
 		{"decoded name kept", `{"type":"bash_20250124","name":"shell"}`,
 			BashTool{Version: Bash20250124, Name: "shell"}},
 		{"explicit zeros kept", `{"type":"web_search_20250305","name":"web_search","allowed_domains":null,"max_uses":null,"user_location":null,"cache_control":null}`,
@@ -292,9 +292,6 @@ func TestToolDecodeForms(t *testing.T) {
 				request = `{"type":"memory_20250818","name":"memory"}`
 			case "custom with null type": // an unmodelled member, as type is absent from CustomTool
 				request = `{"name":"f","input_schema":{"type":"object"}}`
-			case "custom with only input_schema": // name is required
-				want = `{"name":"","input_schema":{"type":"object"}}`
-				request = want
 			}
 			rcJSONEqual(t, b, []byte(want))
 			if b, err = json.Marshal(got); err != nil {

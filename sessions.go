@@ -79,7 +79,8 @@ type Session struct {
 	Stats SessionStats `json:"stats"`
 	// Usage is what the session has used so far.
 	Usage SessionUsage `json:"usage"`
-	// Budget is the session's spending limit; nil when null.
+	// Budget is the session's spending limit; nil when null or absent (a
+	// session created without one), and written back as it came.
 	Budget *SessionBudget `json:"budget"`
 	// DeploymentID is the deployment the session was created from; nil
 	// when absent or null.

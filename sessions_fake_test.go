@@ -66,7 +66,7 @@ func apiStatus(err error) int {
 func TestSessionsAgainstFake(t *testing.T) {
 	f := newSessionFake(t)
 	c, ctx := f.c, context.Background()
-	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{System: mms.Set("v2 prompt")}); err != nil {
+	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{Version: f.agent.Version, System: mms.Set("v2 prompt")}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -179,7 +179,7 @@ func TestSessionsListAgainstFake(t *testing.T) {
 		ids = append(ids, s.ID)
 		f.clock.Advance(time.Hour)
 	}
-	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{Name: "worker2"}); err != nil {
+	if _, err := c.Agents.Update(ctx, f.agent.ID, mms.AgentUpdateParams{Version: f.agent.Version, Name: "worker2"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env}); err != nil {

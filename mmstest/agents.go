@@ -30,13 +30,18 @@ import (
 //     with a skill_id of 1–64 characters and a version not empty, roster
 //     agent ids of 1–128 characters, metadata of at most 16 pairs (keys
 //     1–64, values ≤ 512 characters).
-//   - POST /v1/agents/{agent_id} updates: omitted members keep their
-//     value; description and system clear with null or ""; tools,
-//     mcp_servers and skills are replaced whole and clear with null or [];
-//     multiagent clears with null; metadata is a patch (null deletes a
-//     key). A "version" other than the current one is a 409. An update
-//     that changes something makes a new version; one that changes
-//     nothing answers the current version.
+//   - POST /v1/agents/{agent_id} updates: "version" is required (a 400
+//     without it) and a version other than the current one is a 409;
+//     other omitted members keep their value; description and system
+//     clear with null or ""; tools, mcp_servers and skills are replaced
+//     whole and clear with null or []; multiagent clears with null;
+//     metadata is a patch (null deletes a key). An update that changes
+//     something makes a new version; one that changes nothing answers the
+//     current version.
+//   - A built-in tool config (configs of an agent_toolset_20260401) is
+//     sent with its "name" only: a "type" member is a 400, as the request
+//     schema defines none. The record carries both, "type" equal to
+//     "name".
 //   - GET /v1/agents/{agent_id} (?version=n), POST …/archive (sets
 //     archived_at, no new version; an archived agent cannot be updated).
 //   - GET /v1/agents (newest first; include_archived, created_at[gte],
@@ -288,6 +293,42 @@ func checkRoster(raw json.RawMessage) error {
 	return nil
 }
 
+// recordTools checks the built-in tool configs of a tools list as sent (a
+// config names its tool in "name" only) and returns the list as the record
+// holds it: each such config with "type" equal to its "name".
+func recordTools(raw json.RawMessage) (json.RawMessage, error) {
+	var tools []map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &tools); err != nil {
+		return raw, nil // checkTools reports it
+	}
+	changed := false
+	for i, tool := range tools {
+		var typ string
+		if json.Unmarshal(tool["type"], &typ) != nil || typ != "agent_toolset_20260401" || tool["configs"] == nil || isNullJSON(tool["configs"]) {
+			continue
+		}
+		var configs []map[string]json.RawMessage
+		if err := json.Unmarshal(tool["configs"], &configs); err != nil {
+			return nil, fmt.Errorf("tools.%d.configs: Input should be a valid list", i)
+		}
+		for j, c := range configs {
+			if _, ok := c["type"]; ok {
+				return nil, fmt.Errorf("tools.%d.configs.%d.type: Extra inputs are not permitted", i, j)
+			}
+			if c["name"] == nil {
+				return nil, fmt.Errorf("tools.%d.configs.%d.name: Field required", i, j)
+			}
+			c["type"] = c["name"]
+		}
+		tool["configs"] = encodeJSON(configs)
+		changed = true
+	}
+	if !changed {
+		return raw, nil
+	}
+	return encodeJSON(tools), nil
+}
+
 // apply applies body to rec (a copy of the current version, or a new
 // record on create) and checks the result.
 func (b *agentBody) apply(rec *agentWire, create bool) error {
@@ -330,10 +371,16 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 			return err
 		}
 	}
+	tools := b.Tools
+	if tools != nil && !clearsList(tools) {
+		if tools, err = recordTools(tools); err != nil {
+			return err
+		}
+	}
 	for _, l := range []struct {
 		raw json.RawMessage
 		dst *json.RawMessage
-	}{{b.Tools, &rec.Tools}, {b.MCPServers, &rec.MCPServers}, {b.Skills, &rec.Skills}} {
+	}{{tools, &rec.Tools}, {b.MCPServers, &rec.MCPServers}, {b.Skills, &rec.Skills}} {
 		switch {
 		case l.raw == nil:
 		case clearsList(l.raw):
@@ -416,19 +463,21 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 		return
 	}
+	if b.Version == nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Field required")
+		return
+	}
+	var v int
+	if err := json.Unmarshal(b.Version, &v); err != nil {
+		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
+		return
+	}
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
 		cur := a.latest()
-		if b.Version != nil {
-			var v int
-			if err := json.Unmarshal(b.Version, &v); err != nil {
-				writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
-				return
-			}
-			if v != cur.Version {
-				writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
-					fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
-				return
-			}
+		if v != cur.Version {
+			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
+				fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
+			return
 		}
 		if cur.ArchivedAt != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived agents cannot be updated: "+cur.ID)

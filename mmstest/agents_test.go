@@ -67,18 +67,21 @@ func TestAgentsLifecycle(t *testing.T) {
 	resp, body := agentCall(t, s, "POST", path, `{"version":1,"name":"b"}`)
 	wantError(t, resp, body, http.StatusConflict, wire.ErrInvalidRequest, "version 2")
 	// An update that changes nothing makes no version.
-	if n := agentOK(t, s, "POST", path, `{"name":"a"}`); n.Version != 2 {
+	// No version: 400.
+	resp, body = agentCall(t, s, "POST", path, `{"name":"b"}`)
+	wantError(t, resp, body, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Field required")
+	if n := agentOK(t, s, "POST", path, `{"version":2,"name":"a"}`); n.Version != 2 {
 		t.Errorf("no-op update made version %d", n.Version)
 	}
 	// "" clears system; the old version stays readable.
-	agentOK(t, s, "POST", path, `{"system":"s"}`)
-	if v := agentOK(t, s, "POST", path, `{"system":""}`); v.Version != 4 || v.System != nil {
+	agentOK(t, s, "POST", path, `{"version":2,"system":"s"}`)
+	if v := agentOK(t, s, "POST", path, `{"version":3,"system":""}`); v.Version != 4 || v.System != nil {
 		t.Errorf("system cleared: %+v", v)
 	}
 	if v1 := agentOK(t, s, "GET", path+"?version=1", ""); v1.Version != 1 || v1.Description == nil || len(v1.Metadata) != 2 || v1.Metadata["gone"] != "x" {
 		t.Errorf("version 1: %+v", v1)
 	}
-	for _, body := range []string{`{"name":null}`, `{"model":null}`, `{"name":""}`} {
+	for _, body := range []string{`{"version":4,"name":null}`, `{"version":4,"model":null}`, `{"version":4,"name":""}`} {
 		resp, b := agentCall(t, s, "POST", path, body)
 		wantError(t, resp, b, http.StatusBadRequest, wire.ErrInvalidRequest, "")
 	}
@@ -109,7 +112,7 @@ func TestAgentsLifecycle(t *testing.T) {
 	if ar.ArchivedAt == nil || ar.Version != 4 {
 		t.Errorf("archived %+v", ar)
 	}
-	resp, body = agentCall(t, s, "POST", path, `{"name":"c"}`)
+	resp, body = agentCall(t, s, "POST", path, `{"version":4,"name":"c"}`)
 	wantError(t, resp, body, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived")
 	resp, body = agentCall(t, s, "GET", "/v1/agents/agent_nope", "")
 	wantError(t, resp, body, http.StatusNotFound, wire.ErrNotFound, "agent_nope")
@@ -184,6 +187,10 @@ func TestAgentsCreateRules(t *testing.T) {
 		{"metadata value 513", `{"name":"a","model":"m","metadata":{"k":"` + long(513) + `"}}`, "metadata"},
 		{"metadata key 65", `{"name":"a","model":"m","metadata":{"` + long(65) + `":"v"}}`, "metadata"},
 		{"metadata value 512", `{"name":"a","model":"m","metadata":{"k":"` + long(512) + `"}}`, ""},
+		{"tool config by name", `{"name":"a","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[{"name":"bash","enabled":false}]}]}`, ""},
+		{"tool config with type", `{"name":"a","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[{"name":"bash"},{"type":"grep","name":"grep"}]}]}`,
+			"tools.0.configs.1.type: Extra inputs are not permitted"},
+		{"tool config without name", `{"name":"a","model":"m","tools":[{"type":"agent_toolset_20260401","configs":[{"enabled":true}]}]}`, "tools.0.configs.0.name"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			resp, body := agentCall(t, s, "POST", "/v1/agents", tt.body)
@@ -195,5 +202,21 @@ func TestAgentsCreateRules(t *testing.T) {
 			}
 			wantError(t, resp, body, http.StatusBadRequest, wire.ErrInvalidRequest, tt.msg)
 		})
+	}
+}
+
+// TestAgentsToolConfigRecord: a built-in tool config sent by name comes
+// back in the record with "type" equal to its name, on create and update.
+func TestAgentsToolConfigRecord(t *testing.T) {
+	s := newTestServer(t)
+	tools := `"tools":[{"type":"agent_toolset_20260401","configs":[{"name":"bash","enabled":false},{"name":"read"}]}]`
+	a := agentOK(t, s, "POST", "/v1/agents", `{"name":"a","model":"m",`+tools+`}`)
+	want := `[{"configs":[{"enabled":false,"name":"bash","type":"bash"},{"name":"read","type":"read"}],"type":"agent_toolset_20260401"}]`
+	if string(a.Tools) != want {
+		t.Errorf("created tools %s, want %s", a.Tools, want)
+	}
+	u := agentOK(t, s, "POST", "/v1/agents/"+a.ID, `{"version":1,`+strings.Replace(tools, `"enabled":false`, `"enabled":true`, 1)+`}`)
+	if want := strings.Replace(want, `"enabled":false`, `"enabled":true`, 1); string(u.Tools) != want || u.Version != 2 {
+		t.Errorf("updated tools %s (version %d), want %s", u.Tools, u.Version, want)
 	}
 }

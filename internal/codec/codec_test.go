@@ -239,7 +239,7 @@ func init() {
 }
 
 // TestConstMembers writes Spec.Const members after "type" in name order,
-// in both modes, and requires them on decode: another value is
+// in both modes, and requires them on decode: another value, or none, is
 // ErrOtherType, and a match is not kept in Extra.
 func TestConstMembers(t *testing.T) {
 	for _, marshal := range []func(any) ([]byte, error){Marshal, MarshalRequest} {
@@ -257,6 +257,9 @@ func TestConstMembers(t *testing.T) {
 	}
 	if _, err := Decode[fixedName]([]byte(`{"type":"tool","kind":1}`)); !errors.Is(err, ErrOtherType) {
 		t.Errorf("a number where a constant belongs: %v", err)
+	}
+	if _, err := Decode[fixedName]([]byte(`{"type":"tool","name":"tool","on":true}`)); !errors.Is(err, ErrOtherType) {
+		t.Errorf("a constant missing: %v", err)
 	}
 }
 

@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"math/bits"
 	"reflect"
+	"slices"
 	"strconv"
 	"sync"
+	"time"
 	"unicode/utf8"
 )
 
@@ -33,6 +37,9 @@ type decField struct {
 	typ      reflect.Type
 	dec      decFunc
 	omitzero bool // optional on the wire: absent when zero
+	time     bool // a timestamp (time.Time or *time.Time): its text is kept when not canonical
+	bit      int8 // its bit in structInfo.always, or -1
+	nullable bool // its zero value encodes as null (a null needs no record)
 	custom   *FieldCodec
 }
 
@@ -41,10 +48,38 @@ type structInfo struct {
 	fields map[string]decField
 	typ    string            // the wire "type" the struct requires, or ""
 	consts map[string]string // members with a fixed value (Spec.Const)
-	extra  int               // index of the Extra field, or -1
+	// constBit numbers the consts (at most 64), each required on decode.
+	constBit map[string]uint8
+	extra    int // index of the Extra field, or -1
+	// always has a bit for each member the encoder always writes (no
+	// omitzero or omitempty), the first 64 of them; names[bit] is its
+	// name. A member of these that an object leaves out is recorded in
+	// Extra as absent.
+	always uint64
+	names  []string
 	// typeField: a field claims "type" (a versioned tool's Version).
 	typeField bool
 	owned     bool // registered
+}
+
+var timeType = reflect.TypeFor[time.Time]()
+
+// nullable reports whether the zero value of t encodes as null: a pointer,
+// interface, slice or map, or a type with its own Encode (which writes its
+// zero as it sees fit).
+func nullable(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Interface, reflect.Slice, reflect.Map:
+		return true
+	}
+	s := specOf(t)
+	return s != nil && s.Encode != nil
+}
+
+// isTime reports whether a field of type t is a timestamp whose received
+// text the codec keeps.
+func isTime(t reflect.Type) bool {
+	return t == timeType || t.Kind() == reflect.Pointer && t.Elem() == timeType
 }
 
 var structCache sync.Map // reflect.Type -> *structInfo
@@ -57,13 +92,28 @@ func infoOf(t reflect.Type) *structInfo {
 	spec := specOf(t)
 	if spec != nil {
 		si.typ, si.consts = spec.Type, spec.Const
+		if len(spec.Const) > 64 {
+			panic(fmt.Sprintf("codec: %v has more than 64 constant members", t))
+		}
+		si.constBit = make(map[string]uint8, len(spec.Const))
+		for i, name := range slices.Sorted(maps.Keys(spec.Const)) {
+			si.constBit[name] = uint8(i)
+		}
 	}
 	for _, f := range fieldsOf(t) {
-		df := decField{index: f.index, typ: f.typ, dec: decoderFor(f.typ), omitzero: f.omitzero || f.omitempty}
+		df := decField{index: f.index, typ: f.typ, dec: decoderFor(f.typ), omitzero: f.omitzero || f.omitempty, time: isTime(f.typ), bit: -1}
+		var fc FieldCodec
 		if spec != nil {
-			if fc, ok := spec.Fields[f.name]; ok && fc.Decode != nil {
+			fc = spec.Fields[f.name]
+			if fc.Decode != nil {
 				df.custom = &fc
 			}
+		}
+		df.nullable = nullable(f.typ) || fc.Encode != nil
+		if !df.omitzero && fc.Omit == nil && len(si.names) < 64 {
+			df.bit = int8(len(si.names))
+			si.always |= 1 << df.bit
+			si.names = append(si.names, f.name)
 		}
 		si.fields[f.name] = df
 		if f.name == "type" {
@@ -79,12 +129,22 @@ func infoOf(t reflect.Type) *structInfo {
 }
 
 // decodeStruct decodes the object data into the struct rv points into.
-// With extra non-nil, members no field claims are kept there (other than
-// the "type" a registered variant requires), and so is an optional
-// (omitzero) member sent with a value that leaves its field zero (null, "",
-// false, 0): the field cannot tell it from absent, the entry can, so the
-// value re-encodes as it came. A registered "type" that differs from the
-// one in data is ErrOtherType.
+// With extra non-nil, what the fields alone cannot say is kept there, so
+// that the value re-encodes as it came:
+//
+//   - members no field claims (other than the "type" a registered variant
+//     requires);
+//   - an optional (omitzero) member sent with a value that leaves its field
+//     zero (null, "", false, 0): the field cannot tell it from absent;
+//   - a member the encoder always writes that the object leaves out, as an
+//     entry with an empty value (absent): the field cannot tell it from
+//     null or zero;
+//   - a timestamp's text when it is not the form the encoder writes
+//     (RFC 3339 with the fewest fraction digits): "….0Z", "+00:00";
+//   - a null sent for an always-written field whose zero value is not null
+//     (an int, a string, a struct).
+//
+// A registered "type" that differs from the one in data is ErrOtherType.
 func decodeStruct(data []byte, rv reflect.Value, extra *map[string]json.RawMessage) error {
 	return decodeFields(data, rv, infoOf(rv.Type()), extra)
 }
@@ -93,12 +153,20 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 	it := newMembers(data)
 	defer it.done()
 	var kept keeper
+	var seen uint64   // the always-written members met
+	var consts uint64 // the constant members met
 	for {
 		key, value, ok, err := it.next()
 		if err != nil {
 			return err
 		}
 		if !ok {
+			if len(si.consts) > 0 && consts != 1<<len(si.consts)-1 {
+				return fmt.Errorf("%w: a constant member is missing", ErrOtherType)
+			}
+			if extra != nil && seen != si.always {
+				kept.absent(extra, si, seen)
+			}
 			kept.flush(extra)
 			return nil
 		}
@@ -115,6 +183,7 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 				if err := checkConst(value, string(key), si.consts[string(key)]); err != nil {
 					return err
 				}
+				consts |= 1 << si.constBit[string(key)]
 			case extra != nil:
 				kept.add(extra, key, value)
 			}
@@ -134,10 +203,40 @@ func decodeFields(data []byte, rv reflect.Value, si *structInfo, extra *map[stri
 		if err != nil {
 			return fmt.Errorf("%s: %w", key, err)
 		}
-		if extra != nil && f.omitzero && (isNullLiteral(value) || fv.IsZero()) {
+		if f.bit >= 0 {
+			seen |= 1 << f.bit
+		}
+		if extra == nil {
+			continue
+		}
+		switch {
+		case f.omitzero && (isNullLiteral(value) || fv.IsZero()):
 			kept.add(extra, key, value) // sent, yet omitzero would leave it out
+		case f.time && !canonicalTime(value, fv):
+			kept.add(extra, key, value)
+		case f.bit >= 0 && !f.nullable && isNullLiteral(value):
+			kept.add(extra, key, value) // a null the field cannot hold
 		}
 	}
+}
+
+// canonicalTime reports whether value, the JSON a timestamp field fv was
+// decoded from, is what the encoder writes for fv (or null).
+func canonicalTime(value []byte, fv reflect.Value) bool {
+	if isNullLiteral(value) {
+		return true
+	}
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return false
+		}
+		fv = fv.Elem()
+	}
+	var buf [64]byte
+	b := append(buf[:0], '"')
+	b = fv.Addr().Interface().(*time.Time).AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	return bytes.Equal(b, value)
 }
 
 // keeper collects the members a struct keeps in Extra and copies them, at
@@ -152,12 +251,27 @@ type keeper struct {
 }
 
 func (k *keeper) add(extra *map[string]json.RawMessage, key, value []byte) {
+	k.addName(extra, memberName(key), value)
+}
+
+func (k *keeper) addName(extra *map[string]json.RawMessage, name string, value []byte) {
 	if k.n == len(k.pending) {
-		keep(extra, key, value)
+		if *extra == nil {
+			*extra = make(map[string]json.RawMessage, 2)
+		}
+		(*extra)[name] = Clone(value)
 		return
 	}
-	k.pending[k.n].key, k.pending[k.n].value = memberName(key), value
+	k.pending[k.n].key, k.pending[k.n].value = name, value
 	k.n++
+}
+
+// absent records, as entries with an empty value, the always-written
+// members of si that seen does not have.
+func (k *keeper) absent(extra *map[string]json.RawMessage, si *structInfo, seen uint64) {
+	for missing := si.always &^ seen; missing != 0; missing &= missing - 1 {
+		k.addName(extra, si.names[bits.TrailingZeros64(missing)], nil)
+	}
 }
 
 func (k *keeper) flush(extra *map[string]json.RawMessage) {
@@ -172,7 +286,17 @@ func (k *keeper) flush(extra *map[string]json.RawMessage) {
 	if *extra == nil {
 		*extra = make(map[string]json.RawMessage, k.n)
 	}
-	for _, p := range k.pending[:k.n] {
+	// Latest first: a member repeated in the object keeps its last value,
+	// and entries already in the map came after every pending one.
+	for i := k.n - 1; i >= 0; i-- {
+		p := &k.pending[i]
+		if _, later := (*extra)[p.key]; later {
+			continue
+		}
+		if len(p.value) == 0 {
+			(*extra)[p.key] = nil // absent
+			continue
+		}
 		start := len(buf)
 		buf = append(buf, p.value...)
 		(*extra)[p.key] = json.RawMessage(buf[start:len(buf):len(buf)])
@@ -187,15 +311,6 @@ func memberName(key []byte) string {
 		return intern(key)
 	}
 	return string(bytes.ToValidUTF8(key, []byte("\uFFFD")))
-}
-
-// keep records a copy of value under key in *extra.
-func keep(extra *map[string]json.RawMessage, key, value []byte) {
-	if *extra == nil {
-		*extra = make(map[string]json.RawMessage, 2)
-	}
-	// Names are interned: records of one kind carry the same few.
-	(*extra)[memberName(key)] = Clone(value)
 }
 
 // checkTypeValue returns ErrOtherType unless the JSON string value is want.

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"unsafe"
 )
 
@@ -21,9 +22,14 @@ import (
 //
 // Response mode writes everything a value holds, Extra included, so a
 // decoded reply re-encodes to the JSON it came from. Request mode writes the
-// request form: fields tagged `mms:"response"` and the unknown members in
-// Extra are left out (the service rejects members its request schema does
-// not define); the remembered explicit zeros of modelled fields stay.
+// request form: fields tagged `mms:"response"`, the unknown members in
+// Extra and a Spec.RequestOmitsType "type" are left out (the service
+// rejects members its request schema does not define); the remembered
+// explicit zeros of modelled fields stay. In both modes, what decoding
+// recorded in Extra about modelled members holds while the field keeps its
+// decoded value: a member that came absent stays absent, and one that came
+// null stays null, while its field is zero; a timestamp is written in the
+// text it came in while it holds the same instant and offset.
 //
 // Strings of LargeString bytes or more (base64 images and PDFs, long
 // documents) are not copied into the buffer: their place is recorded, and
@@ -102,6 +108,7 @@ func (e *Encoder) StructAs(typ string, v reflect.Value) error {
 			consts = spec.Const
 		}
 		q.typ, q.head = typ, headOf(typ, consts)
+		q.reqHead = q.head
 		p = &q
 	}
 	return e.structValue(p, v)
@@ -368,14 +375,45 @@ func encodeInterface(e *Encoder, v reflect.Value) error {
 	return encoderFor(el.Type())(e, el)
 }
 
-// encodeRaw writes an Unknown variant's Raw.
+// encodeRaw writes an Unknown variant's Raw; in request mode without its
+// "type" member when the variant is registered with Spec.RequestOmitsType.
 func encodeRaw(e *Encoder, v reflect.Value) error {
 	raw := v.FieldByName("Raw").Bytes()
 	if len(raw) == 0 {
 		return fmt.Errorf("%w (type %q)", ErrNoRaw, v.FieldByName("Type").String())
 	}
+	if e.request {
+		if s := specOf(v.Type()); s != nil && s.RequestOmitsType {
+			return e.objectWithout(raw, "type")
+		}
+	}
 	e.buf = append(e.buf, raw...)
 	return nil
+}
+
+// objectWithout appends the JSON object obj without its members named
+// name (a value that is not an object is appended as it is).
+func (e *Encoder) objectWithout(obj []byte, name string) error {
+	obj = trimSpace(obj)
+	if len(obj) == 0 || obj[0] != '{' {
+		e.buf = append(e.buf, obj...)
+		return nil
+	}
+	e.buf = append(e.buf, '{')
+	mark := len(e.buf)
+	err := eachMember(obj, func(key, value []byte) error {
+		if string(key) == name {
+			return nil
+		}
+		if len(e.buf) > mark {
+			e.buf = append(e.buf, ',')
+		}
+		e.buf = append(AppendQuoted(e.buf, string(key)), ':')
+		e.buf = append(e.buf, value...)
+		return nil
+	})
+	e.buf = append(e.buf, '}')
+	return err
 }
 
 func encodeRawMessage(e *Encoder, v reflect.Value) error {
@@ -516,16 +554,22 @@ type encField struct {
 	enc      encFunc
 	omit     func(v reflect.Value) bool // nil: never omitted
 	omitzero bool                       // optional: an Extra entry may stand for it
+	always   bool                       // always written: an absent entry in Extra may leave it out
+	time     bool                       // a timestamp: a text kept in Extra may stand for it
+	zero     func(v reflect.Value) bool // reports a zero value (always fields)
 	response bool                       // left out of the request form
 	custom   *FieldCodec
 }
 
 type structPlan struct {
-	typ    string // the wire "type" written first, or ""
-	head   []byte // typ's member, `"type":"name"`, or nil
-	fields []encField
-	byName map[string]*encField
-	extra  int // index of the Extra field, or -1
+	typ  string // the wire "type" written first, or ""
+	head []byte // typ's member, `"type":"name"`, and the constants, or nil
+	// reqHead is head in request mode (without "type" for a
+	// Spec.RequestOmitsType).
+	reqHead []byte
+	fields  []encField
+	byName  map[string]*encField
+	extra   int // index of the Extra field, or -1
 	// fallback: the struct uses an option this encoder does not model.
 	fallback bool
 }
@@ -547,6 +591,10 @@ func buildPlan(t reflect.Type) *structPlan {
 	if spec != nil {
 		p.typ, p.head = spec.Type, headOf(spec.Type, spec.Const)
 	}
+	p.reqHead = p.head
+	if spec != nil && spec.RequestOmitsType {
+		p.reqHead = headOf("", spec.Const)
+	}
 	if i, ok := extraField(t); ok {
 		p.extra = i
 	}
@@ -564,10 +612,17 @@ func buildPlan(t reflect.Type) *structPlan {
 		case f.omitempty:
 			ef.omit = isEmptyValue
 		}
+		var omit func(*Encoder, reflect.Value) bool
 		if spec != nil {
 			if fc, ok := spec.Fields[f.name]; ok {
-				ef.custom = &fc
+				ef.custom, omit = &fc, fc.Omit
 			}
+		}
+		// As the decoder's structInfo.always (its first 64).
+		ef.always = !ef.omitzero && omit == nil
+		ef.time = isTime(f.typ)
+		if ef.always {
+			ef.zero = zeroFunc(f.typ)
 		}
 		p.fields = append(p.fields, ef)
 	}
@@ -659,11 +714,23 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 	if p.fallback {
 		return encodeFallback(e, v)
 	}
+	head := p.head
+	if e.request {
+		head = p.reqHead
+	}
 	e.buf = append(e.buf, '{')
-	e.buf = append(e.buf, p.head...)
+	e.buf = append(e.buf, head...)
 	// A member is preceded by a comma unless nothing follows the '{' yet.
 	// Large strings are values, after their key, so they never hide one.
-	mark := len(e.buf) - len(p.head)
+	mark := len(e.buf) - len(head)
+	// kept is Extra when it holds something: what decoding recorded about
+	// modelled members is looked up only then.
+	var kept map[string]json.RawMessage
+	if p.extra >= 0 {
+		if ev := v.Field(p.extra); ev.Len() > 0 {
+			kept = ev.Interface().(map[string]json.RawMessage)
+		}
+	}
 	for i := range p.fields {
 		f := &p.fields[i]
 		if f.response && e.request {
@@ -672,6 +739,26 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 		fv, ok := fieldValue(v, f.index)
 		if !ok {
 			continue
+		}
+		if kept != nil && (f.always || f.time) {
+			if raw, ok := kept[f.name]; ok {
+				switch {
+				case f.time && len(raw) > 0 && !isNullLiteral(raw):
+					// a timestamp's text, while it holds that time
+					if !(f.omit != nil && f.omit(fv)) && sameTime(raw, fv) {
+						e.member(mark, f.key)
+						e.buf = append(e.buf, raw...)
+						continue
+					}
+				case f.always && f.zero(fv):
+					// absent (no text) or null, and still zero
+					if len(raw) > 0 {
+						e.member(mark, f.key)
+						e.buf = append(e.buf, raw...)
+					}
+					continue
+				}
+			}
 		}
 		if c := f.custom; c != nil {
 			if c.Omit != nil && c.Omit(e, v) || c.Omit == nil && f.omit != nil && f.omit(fv) {
@@ -691,13 +778,38 @@ func (e *Encoder) structValue(p *structPlan, v reflect.Value) error {
 			return fmt.Errorf("%s: %w", f.name, err)
 		}
 	}
-	if p.extra >= 0 {
-		if err := e.extraMembers(p, v, v.Field(p.extra), mark); err != nil {
+	if kept != nil {
+		if err := e.extraMembers(p, v, kept, mark); err != nil {
 			return err
 		}
 	}
 	e.buf = append(e.buf, '}')
 	return nil
+}
+
+// sameTime reports whether the timestamp field fv (time.Time or
+// *time.Time) holds the instant and offset of raw, the JSON string it was
+// decoded from.
+func sameTime(raw []byte, fv reflect.Value) bool {
+	if fv.Kind() == reflect.Pointer {
+		if fv.IsNil() {
+			return false
+		}
+		fv = fv.Elem()
+	}
+	var was time.Time
+	if was.UnmarshalJSON(raw) != nil {
+		return false
+	}
+	var now time.Time
+	if fv.CanAddr() {
+		now = *fv.Addr().Interface().(*time.Time)
+	} else {
+		now = fv.Interface().(time.Time)
+	}
+	_, o1 := was.Zone()
+	_, o2 := now.Zone()
+	return was.Equal(now) && o1 == o2
 }
 
 // member starts a member with key (`"name":`) in the object whose '{'
@@ -711,22 +823,21 @@ func (e *Encoder) member(mark int, key []byte) {
 
 // extraMembers writes the live entries of Extra in name order: an unknown
 // member (response mode only), or the remembered explicit zero of an
-// optional field that is still zero (a value set later wins).
-func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, mark int) error {
-	if extra.Len() == 0 {
-		return nil
-	}
-	m := extra.Interface().(map[string]json.RawMessage)
+// optional field that is still zero (a value set later wins). An entry
+// with an empty value (a member that came absent) is never written.
+func (e *Encoder) extraMembers(p *structPlan, v reflect.Value, m map[string]json.RawMessage, mark int) error {
 	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
+	for k, raw := range m {
+		if len(raw) > 0 {
+			keys = append(keys, k)
+		}
 	}
 	slices.Sort(keys)
 	for _, k := range keys {
-		if !e.liveExtra(p, v, k) {
+		raw := m[k]
+		if !e.liveExtra(p, v, k, raw) {
 			continue
 		}
-		raw := m[k]
 		if e.request && !json.Valid(raw) {
 			return fmt.Errorf("codec: Extra[%q] is not valid JSON", k)
 		}
@@ -740,7 +851,7 @@ func (e *Encoder) extraMembers(p *structPlan, v, extra reflect.Value, mark int) 
 	return nil
 }
 
-func (e *Encoder) liveExtra(p *structPlan, v reflect.Value, k string) bool {
+func (e *Encoder) liveExtra(p *structPlan, v reflect.Value, k string, raw []byte) bool {
 	if k == "type" && p.typ != "" {
 		return false
 	}
@@ -755,7 +866,15 @@ func (e *Encoder) liveExtra(p *structPlan, v reflect.Value, k string) bool {
 		return f.custom.Omit(e, v)
 	}
 	fv, ok := fieldValue(v, f.index)
-	return !ok || f.omit(fv)
+	if !ok {
+		return true
+	}
+	if !f.omit(fv) {
+		return false
+	}
+	// A timestamp's kept text stands for its zero value only if it is one
+	// (a text kept for a value since cleared is stale).
+	return !f.time || isNullLiteral(trimSpace(raw)) || sameTime(raw, fv)
 }
 
 // ---------------------------------------------------------------------------

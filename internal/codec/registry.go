@@ -18,12 +18,15 @@ import (
 // functions, before any encoding.
 //
 // Extra is the one name for what a struct holds beyond its modelled fields:
-// members this SDK version does not model, and explicit zeros (null, "",
+// members this SDK version does not model; explicit zeros (null, "",
 // false, 0) of optional (omitzero) fields, which the field alone cannot tell
-// from absent. A registered struct with a field `Extra
-// map[string]json.RawMessage` tagged `json:"-"` gets them on decode; both
-// kinds are written back in response mode, and request mode writes only
-// the explicit zeros of modelled request fields.
+// from absent; an empty entry for an always-written member that was absent;
+// a null sent for an always-written field that cannot hold one; and the text
+// of a timestamp not in the encoder's form (decodeStruct lists them). A
+// registered struct with a field `Extra map[string]json.RawMessage` tagged
+// `json:"-"` gets them on decode; all are written back in response mode
+// while their field keeps its decoded value, and request mode leaves out
+// only the unknown members.
 
 // A Spec describes what differs about one registered type.
 type Spec struct {
@@ -31,9 +34,14 @@ type Spec struct {
 	// different "type" is ErrOtherType). A union variant gets it from its
 	// union's table; "" means none.
 	Type string
+	// RequestOmitsType leaves Type out of the request form (a member the
+	// request schema does not define, that the response carries); response
+	// mode writes it, and decoding accepts it. Registered for an Unknown
+	// variant, it drops the "type" member of Raw in the request form.
+	RequestOmitsType bool
 	// Const lists members whose value is fixed, by wire name: written
-	// after "type" in both modes, and required on decode (another value is
-	// ErrOtherType), so they need no field.
+	// after "type" in both modes, and required on decode (another value,
+	// or none, is ErrOtherType), so they need no field.
 	Const map[string]string
 	// Fields overrides single members, by wire name.
 	Fields map[string]FieldCodec
@@ -90,7 +98,7 @@ func register(t reflect.Type, spec Spec) {
 	defer regMu.Unlock()
 	if old, ok := specs.Load(t); ok {
 		o := old.(*Spec)
-		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil || spec.Const != nil {
+		if o.Type != spec.Type || spec.Encode != nil || spec.Decode != nil || spec.Fields != nil || spec.Const != nil || spec.RequestOmitsType {
 			panic(fmt.Sprintf("codec: %v registered twice (type %q and %q)", t, o.Type, spec.Type))
 		}
 		return
