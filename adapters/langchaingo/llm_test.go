@@ -131,9 +131,13 @@ type recordingHandler struct {
 	starts, ends, errs int
 }
 
-func (h *recordingHandler) HandleLLMGenerateContentStart(context.Context, []llms.MessageContent) { h.starts++ }
-func (h *recordingHandler) HandleLLMGenerateContentEnd(context.Context, *llms.ContentResponse)  { h.ends++ }
-func (h *recordingHandler) HandleLLMError(context.Context, error)                                { h.errs++ }
+func (h *recordingHandler) HandleLLMGenerateContentStart(context.Context, []llms.MessageContent) {
+	h.starts++
+}
+func (h *recordingHandler) HandleLLMGenerateContentEnd(context.Context, *llms.ContentResponse) {
+	h.ends++
+}
+func (h *recordingHandler) HandleLLMError(context.Context, error) { h.errs++ }
 
 func TestCallbacksHandler(t *testing.T) {
 	llm, srv := newLLM(t)

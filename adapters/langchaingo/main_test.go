@@ -63,4 +63,3 @@ func requestIDs(srv *mmstest.Server) []string {
 	}
 	return ids
 }
-

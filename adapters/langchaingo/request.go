@@ -21,7 +21,7 @@ import (
 // an error, since the service has no place for arbitrary metadata.
 const (
 	// MetadataUserID (a string) becomes the request's metadata.user_id.
-	MetadataUserID = "user_id"
+	MetadataUserID        = "user_id"
 	metadataThinking      = "thinking_config" // llms.WithThinking and friends
 	metadataPromptCaching = "prompt_caching"  // llms.WithPromptCaching
 )

@@ -1,7 +1,6 @@
 package langchaingo
 
 import (
-
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/tmc/langchaingo/llms"
 )
