@@ -67,10 +67,11 @@ func WithCallOptions(opts ...llms.CallOption) Option {
 // (DefaultReplyMemory by default; 0 turns the memory off). langchaingo's
 // agents rebuild the assistant turn of a tool call from its tool calls
 // alone, dropping the thinking blocks and their signatures, which the
-// service needs back; an assistant message whose tool calls are exactly
-// those of a remembered reply (same ids, names and inputs) and that
-// carries no BlockPart is therefore sent as that reply was sent by the
-// service: thinking, text and tool calls, in their order.
+// service needs back, and put the tool's extracted input where its JSON
+// arguments were (OpenAIFunctionsAgent). An assistant message made of text
+// and tool calls whose ids and names are those of a remembered reply's
+// tool calls, in order, is therefore sent as the service sent that reply:
+// thinking, text and tool calls with their inputs, in their order.
 func WithReplyMemory(n int) Option { return func(l *LLM) { l.memory = newReplyMemory(n) } }
 
 // New returns an LLM that sends its requests through client.

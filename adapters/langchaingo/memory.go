@@ -1,8 +1,6 @@
 package langchaingo
 
 import (
-	"bytes"
-	"encoding/json"
 	"sync"
 
 	mms "github.com/mms-sdk/mms-go"
@@ -57,7 +55,10 @@ func (m *replyMemory) remember(msg *mms.Message) {
 }
 
 // recall returns the content of the remembered reply whose tool calls are
-// exactly calls (ids, names and inputs, in order).
+// calls: the same ids and names, in order. Inputs are not compared:
+// langchaingo's OpenAIFunctionsAgent puts the tool's extracted string
+// input where the arguments were, and a tool_use id names one call of the
+// model, whose input the reply holds.
 func (m *replyMemory) recall(calls []llms.ToolCall) (mms.ContentBlocks, bool) {
 	if m.max <= 0 || len(calls) == 0 {
 		return nil, false
@@ -69,23 +70,9 @@ func (m *replyMemory) recall(calls []llms.ToolCall) (mms.ContentBlocks, bool) {
 		return nil, false
 	}
 	for i, c := range calls {
-		u := r.uses[i]
-		if c.FunctionCall == nil || c.ID != u.ID || c.FunctionCall.Name != u.Name || !sameJSON(c.FunctionCall.Arguments, u.Input) {
+		if c.FunctionCall == nil || c.ID != r.uses[i].ID || c.FunctionCall.Name != r.uses[i].Name {
 			return nil, false
 		}
 	}
 	return append(mms.ContentBlocks(nil), r.content...), true
-}
-
-// sameJSON reports whether args and input are the same JSON text, ignoring
-// insignificant white space.
-func sameJSON(args string, input json.RawMessage) bool {
-	var a, b bytes.Buffer
-	if args == "" {
-		args = "{}"
-	}
-	if json.Compact(&a, []byte(args)) != nil || json.Compact(&b, input) != nil {
-		return false
-	}
-	return bytes.Equal(a.Bytes(), b.Bytes())
 }

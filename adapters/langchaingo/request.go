@@ -62,7 +62,7 @@ func (l *LLM) params(messages []llms.MessageContent, opts *llms.CallOptions) (mm
 	p.StopSequences = opts.StopWords
 
 	var err error
-	if p.Tools, err = tools(opts); err != nil {
+	if p.Tools, err = customTools(opts); err != nil {
 		return p, nil, err
 	}
 	if p.ToolChoice, err = toolChoice(opts); err != nil {
@@ -157,10 +157,10 @@ func thinkingConfig(cfg *llms.ThinkingConfig, maxTokens int) mms.ThinkingConfig 
 	}
 }
 
-// tools maps llms.Tool and the deprecated llms.FunctionDefinition (which
+// customTools maps llms.Tool and the deprecated llms.FunctionDefinition (which
 // langchaingo's OpenAIFunctionsAgent still sends) to custom tools, the
 // JSON Schema passed through as an object.
-func tools(o *llms.CallOptions) (mms.Tools, error) {
+func customTools(o *llms.CallOptions) (mms.Tools, error) {
 	var out mms.Tools
 	add := func(field string, f *llms.FunctionDefinition) error {
 		if f == nil {
@@ -438,14 +438,9 @@ func urlBlock(u string) (mms.ContentBlock, error) {
 // assistantBlocks maps the parts of an AI message i, restoring a
 // remembered reply when the parts are its tool calls (see WithReplyMemory).
 func (l *LLM) assistantBlocks(i int, parts []llms.ContentPart) (mms.ContentBlocks, error) {
-	var blocks mms.ContentBlocks
 	var calls []llms.ToolCall
 	plain := true // only text and tool calls: what an agent rebuilds
-	for j, part := range parts {
-		b, err := assistantBlock(part)
-		if err != nil {
-			return nil, fmt.Errorf("messages[%d].Parts[%d]: %w", i, j, err)
-		}
+	for _, part := range parts {
 		switch p := part.(type) {
 		case llms.ToolCall:
 			calls = append(calls, p)
@@ -453,12 +448,19 @@ func (l *LLM) assistantBlocks(i int, parts []llms.ContentPart) (mms.ContentBlock
 		default:
 			plain = false
 		}
-		blocks = append(blocks, b)
 	}
 	if plain {
 		if content, ok := l.memory.recall(calls); ok {
 			return content, nil
 		}
+	}
+	blocks := make(mms.ContentBlocks, 0, len(parts))
+	for j, part := range parts {
+		b, err := assistantBlock(part)
+		if err != nil {
+			return nil, fmt.Errorf("messages[%d].Parts[%d]: %w", i, j, err)
+		}
+		blocks = append(blocks, b)
 	}
 	return blocks, nil
 }
