@@ -162,6 +162,11 @@ func (l *LLM) stream(ctx context.Context, p mms.MessageCreateParams, reqOpts []o
 		if err != nil {
 			return nil, err
 		}
+		// The sequence goes on yielding events already received after
+		// the context ends; a cancelled call stops here instead.
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		if err := acc.Add(ev); err != nil {
 			return nil, err
 		}
