@@ -60,8 +60,10 @@ func main() {
 // clock is a langchaingo tool: the time in a time zone.
 type clock struct{ w io.Writer }
 
-func (clock) Name() string        { return "get_time" }
-func (clock) Description() string { return "The current time in a time zone, e.g. UTC or Europe/Paris." }
+func (clock) Name() string { return "get_time" }
+func (clock) Description() string {
+	return "The current time in a time zone, e.g. UTC or Europe/Paris."
+}
 func (c clock) Call(_ context.Context, zone string) (string, error) {
 	loc, err := time.LoadLocation(zone)
 	if err != nil {
