@@ -144,3 +144,41 @@ func TestReplyMemory(t *testing.T) {
 	_, ok = off.recall([]llms.ToolCall{call("a", `{}`)})
 	assert.False(t, ok)
 }
+
+// Concurrent calls share one LLM: the reply memory is written and read
+// from several goroutines (run with -race).
+func TestConcurrentToolCalls(t *testing.T) {
+	llm, _ := newLLM(t)
+	tools := llms.WithTools([]llms.Tool{{Type: "function", Function: &llms.FunctionDefinition{
+		Name: "get_time", Parameters: map[string]any{"type": "object"}}}})
+	var wg sync.WaitGroup
+	errs := make(chan error, 8)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			history := []llms.MessageContent{llms.TextParts(llms.ChatMessageTypeHuman, "use get_time")}
+			resp, err := llm.GenerateContent(context.Background(), history, tools)
+			if err != nil {
+				errs <- err
+				return
+			}
+			c := resp.Choices[0]
+			if len(c.ToolCalls) != 1 {
+				errs <- assert.AnError
+				return
+			}
+			history = append(history,
+				llms.MessageContent{Role: llms.ChatMessageTypeAI, Parts: []llms.ContentPart{c.ToolCalls[0]}},
+				llms.MessageContent{Role: llms.ChatMessageTypeTool, Parts: []llms.ContentPart{
+					llms.ToolCallResponse{ToolCallID: c.ToolCalls[0].ID, Content: "12:00"}}})
+			_, err = llm.GenerateContent(context.Background(), history, tools)
+			errs <- err
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		require.NoError(t, err)
+	}
+}
