@@ -50,7 +50,6 @@ func TestGenerateContentText(t *testing.T) {
 
 func TestCall(t *testing.T) {
 	llm, _ := newLLM(t)
-	//lint:ignore SA1019 Call is part of the llms.Model contract under test.
 	out, err := llm.Call(context.Background(), "ping")
 	require.NoError(t, err)
 	assert.Equal(t, "You said: ping", out)
