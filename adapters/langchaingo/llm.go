@@ -45,13 +45,14 @@ type Option func(*LLM)
 func WithModel(model string) Option { return func(l *LLM) { l.model = model } }
 
 // WithMaxTokens sets the max_tokens used when a call does not set one with
-// llms.WithMaxTokens (DefaultMaxTokens otherwise). With thinking on it must
-// exceed the thinking budget.
+// llms.WithMaxTokens (DefaultMaxTokens otherwise); it must be positive.
+// With thinking on it must exceed the thinking budget.
 func WithMaxTokens(n int) Option { return func(l *LLM) { l.maxTokens = n } }
 
-// WithRequestOptions adds SDK request options (timeouts, betas, a response
-// metadata destination is not one of them: the LLM sets its own) to every
-// request the LLM sends.
+// WithRequestOptions adds SDK request options (timeouts, retries, betas,
+// headers) to every request the LLM sends. option.WithResponseMetadata
+// does not belong here: the LLM sets its own destination on each call,
+// which replaces it (the request id is in GenerationInfo, InfoRequestID).
 func WithRequestOptions(opts ...option.RequestOption) Option {
 	return func(l *LLM) { l.reqOpts = append(l.reqOpts, opts...) }
 }
@@ -83,8 +84,8 @@ func New(client *mms.Client, opts ...Option) (*LLM, error) {
 	for _, o := range opts {
 		o(l)
 	}
-	if l.maxTokens < 0 {
-		return nil, fmt.Errorf("mms/langchaingo: New: WithMaxTokens(%d): max tokens must not be negative", l.maxTokens)
+	if l.maxTokens <= 0 {
+		return nil, fmt.Errorf("mms/langchaingo: New: WithMaxTokens(%d): max tokens must be positive", l.maxTokens)
 	}
 	if l.memory.max < 0 {
 		return nil, fmt.Errorf("mms/langchaingo: New: WithReplyMemory(%d): the size must not be negative", l.memory.max)

@@ -65,8 +65,8 @@ func TestNew(t *testing.T) {
 	}{
 		{"ok", client, nil, ""},
 		{"nil client", nil, nil, "client is nil"},
-		{"max tokens zero", client, []Option{WithMaxTokens(0)}, ""},
-		{"max tokens negative", client, []Option{WithMaxTokens(-1)}, "WithMaxTokens(-1)"},
+		{"max tokens one", client, []Option{WithMaxTokens(1)}, ""},
+		{"max tokens zero", client, []Option{WithMaxTokens(0)}, "WithMaxTokens(0): max tokens must be positive"},
 		{"memory zero", client, []Option{WithReplyMemory(0)}, ""},
 		{"memory negative", client, []Option{WithReplyMemory(-1)}, "WithReplyMemory(-1)"},
 	} {
