@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"github.com/tmc/langchaingo/callbacks"
 	"github.com/tmc/langchaingo/llms"
 
 	mms "github.com/mms-sdk/mms-go"
@@ -127,7 +128,7 @@ func TestServiceError(t *testing.T) {
 }
 
 type recordingHandler struct {
-	nopHandler
+	callbacks.SimpleHandler
 	starts, ends, errs int
 }
 
