@@ -67,7 +67,8 @@
 // call's chunks share its Index, as schema.ConcatMessages expects); the
 // last chunk carries ResponseMeta and Extra, so usage is reported once. A
 // failure after the stream started arrives as the reader's error. Closing
-// the reader early (or cancelling ctx) closes the connection.
+// the reader early ends the request at the next event; cancelling ctx ends
+// it at once.
 //
 // # Callbacks
 //
@@ -211,7 +212,9 @@ func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts 
 // Stream sends input as one streamed Messages request. An error before the
 // first event (the request refused, the connection failed) is returned
 // here; later ones arrive through the reader. The caller must Close the
-// reader; closing it early ends the request.
+// reader. Closing it early ends the request and releases its connection
+// when the next event arrives (Eino tells a stream's writer of a closed
+// reader only when it sends); cancel ctx to end a stalled request at once.
 func (m *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (out *schema.StreamReader[*schema.Message], err error) {
 	ctx = callbacks.EnsureRunInfo(ctx, m.GetType(), components.ComponentOfChatModel)
 	c, err := m.prepare(input, opts)
