@@ -45,14 +45,13 @@ func inputSchema(t *schema.ToolInfo) (mms.InputSchema, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parameters: %w", err)
 	}
+	// A schema may marshal as true or false (JSON Schema's boolean
+	// schemas); the service takes only objects of type "object".
 	var head struct {
 		Type any `json:"type"`
 	}
-	if err := json.Unmarshal(raw, &head); err != nil {
-		return nil, fmt.Errorf("parameters: %w", err)
-	}
-	if head.Type != "object" {
-		return nil, fmt.Errorf(`parameters: the JSON Schema's type must be "object", got %v`, head.Type)
+	if json.Unmarshal(raw, &head) != nil || head.Type != "object" {
+		return nil, fmt.Errorf(`parameters: the JSON Schema's type must be "object", got %.100s`, raw)
 	}
 	return mms.InputSchema(raw), nil
 }
