@@ -37,7 +37,8 @@
 // what those blocks say, the blocks are sent back verbatim: thinking and
 // redacted thinking with their signatures and in their places, citations,
 // server tool calls and results. When the message was edited, it is rebuilt
-// from its fields, with the signed thinking blocks first. ReasoningContent
+// from its fields (text, tool calls), with the signed thinking blocks
+// first; its citations and server tool blocks are then not sent. ReasoningContent
 // without signed blocks (a message written by hand or by another model) is
 // not sent: the service accepts only thinking it signed.
 //
@@ -122,9 +123,10 @@ type ChatModel struct {
 
 var (
 	_ model.ToolCallingChatModel = (*ChatModel)(nil)
-	_ model.ChatModel            = (*ChatModel)(nil) //nolint:staticcheck // the deprecated interface is still used by callers
-	_ components.Typer           = (*ChatModel)(nil)
-	_ components.Checker         = (*ChatModel)(nil)
+	//lint:ignore SA1019 the deprecated interface still has callers (react's AgentConfig.Model)
+	_ model.ChatModel    = (*ChatModel)(nil)
+	_ components.Typer   = (*ChatModel)(nil)
+	_ components.Checker = (*ChatModel)(nil)
 )
 
 // NewChatModel returns a chat model that sends requests built from template:

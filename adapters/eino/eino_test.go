@@ -399,3 +399,24 @@ func TestCommonOptions(t *testing.T) {
 	assert.Equal(t, 0.5, *p.TopP)
 	assert.Equal(t, []string{"two"}, p.StopSequences)
 }
+
+// One model serves concurrent calls, also while BindTools rebinds it.
+func TestConcurrentUse(t *testing.T) {
+	cm, srv := newModel(t)
+	info, err := weatherTool(t).Info(context.Background())
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if i == 0 {
+				assert.NoError(t, cm.BindTools([]*schema.ToolInfo{info}))
+			}
+			_, err := cm.Generate(context.Background(), []*schema.Message{schema.UserMessage("Hi")})
+			assert.NoError(t, err)
+		}()
+	}
+	wg.Wait()
+	assert.Len(t, sent(t, srv), 4)
+}

@@ -195,20 +195,22 @@ func userBlocks(m *schema.Message) (mms.ContentBlocks, error) {
 // deprecated MultiContent converted to the new form.
 func inputParts(m *schema.Message) ([]schema.MessageInputPart, error) {
 	switch {
-	case len(m.UserInputMultiContent) > 0 && len(m.MultiContent) > 0: //nolint:staticcheck // still read for callers that set it
+	case len(m.UserInputMultiContent) > 0 && len(m.MultiContent) > 0:
 		return nil, errors.New("set UserInputMultiContent or MultiContent, not both")
-	case (len(m.UserInputMultiContent) > 0 || len(m.MultiContent) > 0) && m.Content != "": //nolint:staticcheck
+	case (len(m.UserInputMultiContent) > 0 || len(m.MultiContent) > 0) && m.Content != "":
 		return nil, errors.New("set Content or multimodal parts, not both")
 	case len(m.UserInputMultiContent) > 0:
 		return m.UserInputMultiContent, nil
-	case len(m.MultiContent) > 0: //nolint:staticcheck
-		return legacyParts(m.MultiContent) //nolint:staticcheck
+	case len(m.MultiContent) > 0:
+		return legacyParts(m.MultiContent)
 	}
 	return nil, nil
 }
 
 // legacyParts converts the deprecated ChatMessagePart form.
-func legacyParts(parts []schema.ChatMessagePart) ([]schema.MessageInputPart, error) { //nolint:staticcheck
+//
+//lint:ignore SA1019 callers still set the deprecated MultiContent
+func legacyParts(parts []schema.ChatMessagePart) ([]schema.MessageInputPart, error) {
 	out := make([]schema.MessageInputPart, 0, len(parts))
 	for j, p := range parts {
 		np := schema.MessageInputPart{Type: p.Type, Text: p.Text}

@@ -65,8 +65,9 @@ func TestInputMapping(t *testing.T) {
 		want: []mms.MessageParam{mms.UserMessage(mms.ImageFromBase64(mms.ImageMediaTypePNG, pngBase64))},
 	}, {
 		name: "deprecated MultiContent image",
-		in: []*schema.Message{{Role: schema.User, MultiContent: []schema.ChatMessagePart{ //nolint:staticcheck // the deprecated form is still accepted
-			{Type: schema.ChatMessagePartTypeImageURL, ImageURL: &schema.ChatMessageImageURL{URL: "https://example.com/cat.png"}}, //nolint:staticcheck
+		in: []*schema.Message{{Role: schema.User, MultiContent: []schema.ChatMessagePart{ //lint:ignore SA1019 the deprecated form is still accepted
+			//lint:ignore SA1019 the deprecated form is still accepted
+			{Type: schema.ChatMessagePartTypeImageURL, ImageURL: &schema.ChatMessageImageURL{URL: "https://example.com/cat.png"}},
 		}}},
 		want: []mms.MessageParam{mms.UserMessage(mms.ImageFromURL("https://example.com/cat.png"))},
 	}, {
