@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/mms-sdk/mms-go/internal/transport"
 )
 
 // The errors of failures on the client's side of the wire. The pipeline
@@ -117,8 +119,11 @@ func (e *AttemptTimeoutError) Is(target error) bool { return target == context.D
 // pipelineErrors builds the transport's errors as this package's types.
 type pipelineErrors struct{}
 
-func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string) error {
+func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string, sc *transport.Scrubber) error {
 	e := newAPIError(status, h, body, attempts)
+	// The body came scrubbed; a secret the server escaped in a way the
+	// scrubber did not foresee (\u0073k-…) shows only once decoded.
+	e.Message = sc.String(e.Message)
 	e.PlatformRequestID = platformID
 	return e
 }

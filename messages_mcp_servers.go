@@ -54,7 +54,7 @@ type MCPServerDefinition struct {
 	URL string `json:"url"`
 	// AuthorizationToken is a bearer token the service forwards to the MCP
 	// server. It is a secret: String redacts it, and errors never show it.
-	AuthorizationToken string `json:"authorization_token,omitzero"`
+	AuthorizationToken string `json:"authorization_token,omitzero" mms:"secret"`
 	// ToolConfiguration enables the server's tools and picks which
 	// (mcp-client-2025-04-04 generation).
 	ToolConfiguration *MCPToolConfiguration `json:"tool_configuration,omitzero"`

@@ -21,7 +21,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 		Token Secret `json:"token"`
 	}
 	const value = "sk-very-secret-value"
-	p := params{Token: value}
+	p := params{Token: NewSecret(value)}
 	all := []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%10s", "%d"}
 	for _, format := range all {
 		if got := fmt.Sprintf(format, p); strings.Contains(got, value) || strings.Contains(got, fmt.Sprintf("%x", value)) {
@@ -53,8 +53,8 @@ func TestSecretNeverPrinted(t *testing.T) {
 		formats []string
 	}{
 		{&p, all}, {&tok, all}, {&w, all}, {w, all},
-		{WorkSecret{SessionsToken: value}, all}, {&WorkSecret{SessionsToken: value}, all}, {Set(tok), all},
-		{StaticBearerAuthParams{Token: value}, all}, {&MCPOAuthAuthParams{AccessToken: value}, all},
+		{WorkSecret{SessionsToken: NewSecret(value)}, all}, {&WorkSecret{SessionsToken: NewSecret(value)}, all}, {Set(tok), all},
+		{StaticBearerAuthParams{Token: NewSecret(value)}, all}, {&MCPOAuthAuthParams{AccessToken: NewSecret(value)}, all},
 		{nested, []string{"%v", "%+v", "%#v"}}, {&nested, []string{"%v", "%+v", "%#v"}},
 	}
 	for _, tt := range tests {
@@ -76,7 +76,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 			t.Errorf("wire form %s", got)
 		}
 	}
-	if Secret("").String() != "" || fmt.Sprint(Secret("")) != "" {
+	if NewSecret("").String() != "" || fmt.Sprint(NewSecret("")) != "" {
 		t.Error("an empty secret prints something")
 	}
 }

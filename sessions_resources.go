@@ -91,7 +91,7 @@ func (r GitHubRepositoryResourceParams) validate(path string) error {
 	if err := requiredID(path+".url", r.URL); err != nil {
 		return err
 	}
-	if err := requiredID(path+".authorization_token", string(r.AuthorizationToken)); err != nil {
+	if err := requiredID(path+".authorization_token", r.AuthorizationToken.Reveal()); err != nil {
 		return err
 	}
 	switch c := r.Checkout.(type) {
@@ -255,7 +255,7 @@ type SessionResourceUpdateParams struct {
 
 // Validate reports a missing token.
 func (p SessionResourceUpdateParams) Validate() error {
-	return requiredID("authorization_token", string(p.AuthorizationToken))
+	return requiredID("authorization_token", p.AuthorizationToken.Reveal())
 }
 
 // Add mounts an uploaded file in a running session (POST

@@ -267,8 +267,7 @@ type MCPOAuthAuthParams struct {
 	// zero time sends none.
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
 	// Refresh lets the service refresh the token; the zero value sends
-	// none. (A value, not a pointer: fmt's %s of a pointer field prints
-	// what it points to without calling Secret's methods.)
+	// none.
 	Refresh MCPOAuthRefreshParams `json:"refresh,omitzero"`
 }
 
@@ -336,7 +335,7 @@ func (r MCPOAuthRefreshParams) validate(path string) error {
 	switch {
 	case r.ClientID == "":
 		return invalid(path+".client_id", "is required")
-	case r.RefreshToken == "":
+	case r.RefreshToken.IsZero():
 		return invalid(path+".refresh_token", "is required")
 	case r.TokenEndpoint == "":
 		return invalid(path+".token_endpoint", "is required")
@@ -353,7 +352,7 @@ func (a StaticBearerAuthParams) validate(path string, _ time.Time) error {
 	if err := validateServerURL(path, a.MCPServerURL); err != nil {
 		return err
 	}
-	if a.Token == "" {
+	if a.Token.IsZero() {
 		return invalid(path+".token", "is required")
 	}
 	return nil
@@ -363,7 +362,7 @@ func (a EnvironmentVariableAuthParams) validate(path string, _ time.Time) error 
 	switch {
 	case a.SecretName == "":
 		return invalid(path+".secret_name", "is required")
-	case a.SecretValue == "":
+	case a.SecretValue.IsZero():
 		return invalid(path+".secret_value", "is required")
 	case a.Networking == nil:
 		return invalid(path+".networking", "is required")
@@ -381,10 +380,10 @@ func validateServerURL(path, u string) error {
 // validateAccessToken checks a token's presence and length; the error
 // names the length only.
 func validateAccessToken(path string, token Secret, required bool) error {
-	if token == "" && !required {
+	if token.IsZero() && !required {
 		return nil
 	}
-	return validateLength(path+".access_token", string(token), 1, maxAccessTokenLen)
+	return validateLength(path+".access_token", token.Reveal(), 1, maxAccessTokenLen)
 }
 
 // validateExpiry refuses an expiry at or before now (the SDK's clock; the
@@ -459,7 +458,7 @@ func (t TokenEndpointAuthClientSecretPost) validate(path string, create bool) er
 func (UnknownTokenEndpointAuth) validate(string, bool) error { return nil }
 
 func validateClientSecret(path string, s Secret, create bool) error {
-	if create && s == "" {
+	if create && s.IsZero() {
 		return invalid(path+".client_secret", "is required")
 	}
 	return nil
@@ -485,8 +484,8 @@ var vaultCredentialAuthUpdateUnion = codec.NewUnion[VaultCredentialAuthUpdatePar
 // MCPOAuthAuthUpdateParams updates an MCP OAuth credential (the wire type
 // "mcp_oauth").
 type MCPOAuthAuthUpdateParams struct {
-	// AccessToken replaces the token (at most 8192 characters); "" keeps
-	// it.
+	// AccessToken replaces the token (at most 8192 characters); the zero
+	// Secret keeps it.
 	AccessToken Secret `json:"access_token,omitzero"`
 	// ExpiresAt sets (in the future) or clears the expiry.
 	ExpiresAt Update[time.Time] `json:"expires_at,omitzero"`
@@ -498,7 +497,8 @@ type MCPOAuthAuthUpdateParams struct {
 //
 //mms:json
 type MCPOAuthRefreshUpdateParams struct {
-	// RefreshToken replaces the refresh token; "" keeps it.
+	// RefreshToken replaces the refresh token; the zero Secret keeps
+	// it.
 	RefreshToken Secret `json:"refresh_token,omitzero"`
 	// Scope sets or clears the scope.
 	Scope Update[string] `json:"scope,omitzero"`
@@ -510,14 +510,14 @@ type MCPOAuthRefreshUpdateParams struct {
 // StaticBearerAuthUpdateParams updates a static bearer credential (the
 // wire type "static_bearer").
 type StaticBearerAuthUpdateParams struct {
-	// Token replaces the token; "" keeps it.
+	// Token replaces the token; the zero Secret keeps it.
 	Token Secret `json:"token,omitzero"`
 }
 
 // EnvironmentVariableAuthUpdateParams updates an environment variable
 // credential (the wire type "environment_variable").
 type EnvironmentVariableAuthUpdateParams struct {
-	// SecretValue replaces the value; "" keeps it.
+	// SecretValue replaces the value; the zero Secret keeps it.
 	SecretValue Secret `json:"secret_value,omitzero"`
 	// Networking replaces the networking whole, or clears it.
 	Networking Update[CredentialNetworking] `json:"networking,omitzero"`

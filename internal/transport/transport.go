@@ -58,6 +58,11 @@ type Request struct {
 	Model string
 	// Operation, when set, is told about each attempt (package observe).
 	Operation observe.Operation
+	// Secrets, when set, returns the secrets in Params (the values of
+	// their mms.Secret fields), for a Scrubber. It is called only when an
+	// error is built.
+	Secrets func(params any) []string
+	Params  any
 }
 
 // Response is a successful (2xx) answer.
@@ -148,7 +153,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 			observeAttempt(req, attempt, target, started, resp, nil, false)
 			return resp, nil
 		}
-		err = redactErr(err) // before it is logged or returned
+		err = redactErr(err, NewScrubber(cfg, req, h)) // before it is logged or returned
 		lastErr = err
 		if renewable(cfg, resp, token, req) && !renewed {
 			// A 401 for a cached token: drop it (if no one has yet), get a
@@ -346,7 +351,8 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	stopTimer()
 	cancel(nil)
 	report(cfg, resp)
-	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt, resp.PlatformRequestID)
+	sc := NewScrubber(cfg, req, header) // a server may echo a secret: scrub before the error is built
+	apiErr := errs.API(hresp.StatusCode, sc.Header(hresp.Header), sc.Bytes(errBody), attempt, resp.PlatformRequestID, sc)
 	retry := ShouldRetry(hresp) && !wire.FinalConflict(hresp.StatusCode, errBody)
 	return resp, retry && replayable, notReplayable(apiErr, retry, replayable, errs)
 }
