@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 )
 
 // MCPServers is the beta mcp_servers request member: at most 20 remote MCP
@@ -95,3 +96,7 @@ type MCPToolConfiguration struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// LogValue is String, for slog: its JSON handler would otherwise marshal
+// the definition, token and all.
+func (d MCPServerDefinition) LogValue() slog.Value { return slog.StringValue(d.String()) }

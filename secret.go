@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"log/slog"
 	"reflect"
 	"sync"
 
@@ -91,9 +92,9 @@ func mayHoldSecret(t reflect.Type) bool {
 	return r
 }
 
-// computeHoldsSecret answers for t; a type met again while it is being
-// answered counts as false there (the path that holds the Secret is found
-// elsewhere), which is why nested answers are not cached.
+// computeHoldsSecret answers for t; a type met again inside its own
+// answer (a recursive type) counts as false there, since that path leads
+// nowhere new, which is why nested answers are not cached.
 func computeHoldsSecret(t reflect.Type, visiting map[reflect.Type]bool) bool {
 	if v, ok := holdsSecret.Load(t); ok {
 		return v.(bool)
@@ -102,6 +103,7 @@ func computeHoldsSecret(t reflect.Type, visiting map[reflect.Type]bool) bool {
 		return false
 	}
 	visiting[t] = true
+	defer delete(visiting, t)
 	switch t.Kind() {
 	case reflect.Interface:
 		return true
@@ -120,3 +122,26 @@ func computeHoldsSecret(t reflect.Type, visiting map[reflect.Type]bool) bool {
 	}
 	return false
 }
+
+// The LogValue of every type that holds a Secret: its %+v, where each
+// Secret prints redacted. Without one, slog's JSON handler would marshal
+// the value, and the wire form carries the secret.
+
+// LogValue prints the params for slog with the token redacted.
+func (p GitHubRepositoryResourceParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the params for slog with the repository tokens redacted.
+func (p SessionCreateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the params for slog with the token redacted.
+func (p SessionResourceUpdateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the work item for slog with its secret redacted.
+func (w Work) LogValue() slog.Value { return logRedacted(w) }
+
+// LogValue prints the credentials for slog with the token redacted.
+func (w WorkSecret) LogValue() slog.Value { return logRedacted(w) }
+
+// LogValue prints the update for slog as fmt does (a Secret inside
+// redacted).
+func (u Update[T]) LogValue() slog.Value { return logRedacted(u) }
