@@ -1,7 +1,9 @@
 package mms
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -122,8 +124,12 @@ type pipelineErrors struct{}
 func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string, sc *transport.Scrubber) error {
 	e := newAPIError(status, h, body, attempts)
 	// The body came scrubbed; a secret the server escaped in a way the
-	// scrubber did not foresee (\u0073k-…) shows only once decoded.
-	e.Message = sc.String(e.Message)
+	// scrubber did not foresee (\u0073k-…) shows only once decoded. Then
+	// the body is decoded and encoded again with every string scrubbed.
+	if m := sc.String(e.Message); m != e.Message {
+		e.Message = m
+		e.Body = rescrubJSON(e.Body, sc)
+	}
 	e.PlatformRequestID = platformID
 	return e
 }
@@ -145,3 +151,38 @@ func (pipelineErrors) AttemptTimeout(timeout time.Duration) error {
 }
 
 func (pipelineErrors) NotReplayable() error { return ErrNotReplayable }
+
+// rescrubJSON decodes a JSON body, scrubs every string in it (keys too)
+// and encodes it again; a body that is not JSON becomes its scrubbed
+// excerpt.
+func rescrubJSON(body []byte, sc *transport.Scrubber) []byte {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return []byte(sc.String(excerpt(body)))
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return sc.String(v)
+		case []any:
+			for i := range v {
+				v[i] = walk(v[i])
+			}
+		case map[string]any:
+			out := make(map[string]any, len(v))
+			for k, x := range v {
+				out[sc.String(k)] = walk(x)
+			}
+			return out
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		return []byte(transport.Mask)
+	}
+	return out
+}

@@ -178,7 +178,7 @@ func TestSecretHoldersListed(t *testing.T) {
 	if len(missing) > 0 {
 		t.Errorf("types that can hold a Secret are not in secretHolders: %v", missing)
 	}
-	
+
 }
 
 func recvTypeName(e ast.Expr) string {
