@@ -56,7 +56,7 @@ func TestNoCredentialSecretInErrorsOrLogs(t *testing.T) {
 		func(context.Context) (*option.Token, error) { panic(sourceSecret) },
 		func(context.Context) (*option.Token, error) { panic(fmt.Errorf("wrapped %s", sourceSecret)) },
 		func(context.Context) (*option.Token, error) {
-			return &option.Token{AccessToken: sourceSecret + "\n"}, nil
+			return &option.Token{AccessToken: option.NewSecret(sourceSecret + "\n")}, nil
 		},
 	} {
 		c, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithTokenSource(src), option.WithLogger(logger))
@@ -64,7 +64,7 @@ func TestNoCredentialSecretInErrorsOrLogs(t *testing.T) {
 		errs = append(errs, get(c))
 	}
 	srcOK := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
-		return &option.Token{AccessToken: sourceSecret}, nil
+		return &option.Token{AccessToken: option.NewSecret(sourceSecret)}, nil
 	})
 	c2, err := mms.NewClient(option.WithBaseURL(e.srv.URL), option.WithTokenSource(srcOK), option.WithLogger(logger))
 	require.NoError(t, err)

@@ -28,7 +28,7 @@ func TestTokenSourcePerAttempt(t *testing.T) {
 	s := newScriptServer(t, reply{status: 503, header: fast})
 	var n atomic.Int32
 	src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
-		return &option.Token{AccessToken: fmt.Sprintf("tok-%d", n.Add(1))}, nil // no expiry: asked every attempt
+		return &option.Token{AccessToken: option.NewSecret(fmt.Sprintf("tok-%d", n.Add(1)))}, nil // no expiry: asked every attempt
 	})
 	c := newBearerClient(t, s, option.WithTokenSource(src), option.WithBeta("context-1m-2025-08-07"))
 	if err := get(c); err != nil {
@@ -65,7 +65,7 @@ func TestTokenSourceCachesByExpiry(t *testing.T) {
 	clock := mmstest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	var n atomic.Int32
 	src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
-		return &option.Token{AccessToken: fmt.Sprintf("tok-%d", n.Add(1)), Expiry: clock.Now().Add(time.Hour)}, nil
+		return &option.Token{AccessToken: option.NewSecret(fmt.Sprintf("tok-%d", n.Add(1))), Expiry: clock.Now().Add(time.Hour)}, nil
 	})
 	s := newScriptServer(t)
 	c := newBearerClient(t, s, option.WithTokenSource(src), mms.WithNowForTest(clock.Now))
@@ -100,7 +100,9 @@ func TestTokenSourceFailures(t *testing.T) {
 		{"panic", func(context.Context) (*option.Token, error) { panic(secret) }, "panicked (string)"},
 		{"nil token", func(context.Context) (*option.Token, error) { return nil, nil }, "no token"},
 		{"empty token", func(context.Context) (*option.Token, error) { return &option.Token{}, nil }, "no token"},
-		{"line break", func(context.Context) (*option.Token, error) { return &option.Token{AccessToken: "a\nb"}, nil }, "line break"},
+		{"line break", func(context.Context) (*option.Token, error) {
+			return &option.Token{AccessToken: option.NewSecret("a\nb")}, nil
+		}, "line break"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newScriptServer(t)
@@ -118,7 +120,7 @@ func TestTokenSourceFailures(t *testing.T) {
 
 // TestTokenFormatRedacted: fmt and slog never print a Token's value.
 func TestTokenFormatRedacted(t *testing.T) {
-	tok := option.Token{AccessToken: "tok-SECRET-fmt", Expiry: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
+	tok := option.Token{AccessToken: option.NewSecret("tok-SECRET-fmt"), Expiry: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}
 	var buf bytes.Buffer
 	slog.New(slog.NewTextHandler(&buf, nil)).Info("t", "token", tok, "ptr", &tok)
 	out := fmt.Sprintf("%v %+v %#v %s %q", tok, tok, tok, tok, &tok) + buf.String()
@@ -137,7 +139,7 @@ func TestBearerOnlyToItsOrigin(t *testing.T) {
 	}))
 	defer other.Close()
 	src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
-		return &option.Token{AccessToken: "tok-origin"}, nil
+		return &option.Token{AccessToken: option.NewSecret("tok-origin")}, nil
 	})
 
 	s := newScriptServer(t, reply{status: 307, header: map[string]string{"Location": other.URL + "/v1/models"}})

@@ -286,7 +286,7 @@ func (cl call) send(ctx context.Context, r *request) (_ *transport.Response, err
 		Body: r.raw, BodyStream: r.stream, GetBody: r.getBody, Size: r.size,
 		ContentType: r.contentType, Accept: r.accept, Betas: r.betas,
 		Stream: r.streaming, DefaultTimeout: r.timeout, Tokens: budget.estimate, Model: r.model,
-		Operation: op, Retry: r.retry, Removes: r.removes,
+		Operation: op, Retry: r.retry, Removes: r.removes, Secrets: secretsIn, Params: r.body,
 	}
 	resp, err := transport.Do(ctx, cl.cfg, treq, pipelineErrors{})
 	if err != nil {

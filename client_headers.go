@@ -2,9 +2,11 @@ package mms
 
 import (
 	"fmt"
+	"net/http"
 	"strings"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -22,6 +24,11 @@ func customHeaders(env string) ([]option.RequestOption, error) {
 		name, value, ok := strings.Cut(line, ":")
 		if !ok || strings.TrimSpace(name) == "" {
 			return nil, fmt.Errorf("mms: $%s line %d: want \"Name: value\"", EnvCustomHeaders, i+1)
+		}
+		if transport.CheckHeaderName(http.CanonicalHeaderKey(strings.TrimSpace(name))) != nil {
+			// Not quoted either: a line pasted wrong may hold its secret
+			// before the first colon.
+			return nil, fmt.Errorf("mms: $%s line %d: the header name is not a valid HTTP header name", EnvCustomHeaders, i+1)
 		}
 		opt := option.WithHeader(name, strings.TrimSpace(value))
 		opts = append(opts, func(c *config.Config) error {

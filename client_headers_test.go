@@ -29,6 +29,9 @@ func TestCustomHeadersFromEnvironment(t *testing.T) {
 		{"no name", ": value", nil, nil, "line 1"},
 		{"a credential", "x-api-key: sk-secret-value", nil, nil, "credential"},
 		{"a bad name", "X Team: a", nil, nil, "line 1"},
+		{"a bad beta value", "X-Team: a\nVendor-Beta: sk-secret value", nil, nil, "line 2"},
+		{"a beta value with a control character", "Vendor-Beta: b1,sk-secret\x01", nil, nil, "line 1"},
+		{"a secret before the colon", "Authorization Bearer sk-secret: x", nil, nil, "line 1"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -84,7 +84,7 @@ func TestWorkSecretRedacted(t *testing.T) {
 	if err := json.Unmarshal(readGolden(t, "environments", "work_session.json"), &w); err != nil {
 		t.Fatal(err)
 	}
-	raw := string(*w.Secret)
+	raw := (*w.Secret).Reveal()
 	var logged strings.Builder
 	slog.New(slog.NewTextHandler(&logged, nil)).Info("work", "work", w, "secret", *w.Secret)
 	for _, s := range []string{fmt.Sprintf("%v", w), fmt.Sprintf("%+v", w), fmt.Sprintf("%#v", w), logged.String()} {
@@ -93,13 +93,13 @@ func TestWorkSecretRedacted(t *testing.T) {
 		}
 	}
 	creds, err := w.SessionCredentials()
-	if err != nil || string(creds.SessionsToken) != "sk-session-xyz" || creds.APIBaseURL != "https://api.example.com" {
+	if err != nil || creds.SessionsToken.Reveal() != "sk-session-xyz" || creds.APIBaseURL != "https://api.example.com" {
 		t.Fatalf("credentials %v %v", creds, err)
 	}
 	if s := fmt.Sprintf("%+v", creds); strings.Contains(s, "sk-session") {
 		t.Errorf("credentials printed: %s", s)
 	}
-	padded := Secret(raw + "==")
+	padded := NewSecret(raw + "==")
 	for _, tt := range []struct {
 		name   string
 		secret *Secret
@@ -107,16 +107,16 @@ func TestWorkSecretRedacted(t *testing.T) {
 	}{
 		{"padded", &padded, true},
 		{"none", nil, false},
-		{"not base64", Ptr(Secret("sk-ant-#$%")), false},
-		{"not JSON", Ptr(Secret("c2stc2VjcmV0LXZhbHVl")), false}, // "sk-secret-value"
-		{"no token", Ptr(Secret("e30")), false},                  // {}
+		{"not base64", Ptr(NewSecret("sk-ant-#$%")), false},
+		{"not JSON", Ptr(NewSecret("c2stc2VjcmV0LXZhbHVl")), false}, // "sk-secret-value"
+		{"no token", Ptr(NewSecret("e30")), false},                  // {}
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Work{Secret: tt.secret}.SessionCredentials()
 			if (err == nil) != tt.ok {
 				t.Fatalf("err %v", err)
 			}
-			if err != nil && (strings.Contains(err.Error(), "sk-") || tt.secret != nil && strings.Contains(err.Error(), string(*tt.secret))) {
+			if err != nil && (strings.Contains(err.Error(), "sk-") || tt.secret != nil && strings.Contains(err.Error(), (*tt.secret).Reveal())) {
 				t.Errorf("error quotes the secret: %v", err)
 			}
 		})

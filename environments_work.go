@@ -87,10 +87,10 @@ var errNoWorkSecret = errors.New("mms: the work item carries no secret")
 // {sessions_token, api_base_url?} (padded or not). Its errors never quote
 // the secret.
 func (w Work) SessionCredentials() (WorkSecret, error) {
-	if w.Secret == nil || *w.Secret == "" {
+	if w.Secret == nil || w.Secret.IsZero() {
 		return WorkSecret{}, errNoWorkSecret
 	}
-	s := strings.TrimRight(string(*w.Secret), "=")
+	s := strings.TrimRight(w.Secret.Reveal(), "=")
 	raw, err := base64.RawURLEncoding.DecodeString(s)
 	if err != nil {
 		return WorkSecret{}, errors.New("mms: the work item's secret is not base64url")
@@ -99,7 +99,7 @@ func (w Work) SessionCredentials() (WorkSecret, error) {
 	if err := json.Unmarshal(raw, &out); err != nil {
 		return WorkSecret{}, errors.New("mms: the work item's secret is not a JSON object of credentials")
 	}
-	if out.SessionsToken == "" {
+	if out.SessionsToken.IsZero() {
 		return WorkSecret{}, errors.New("mms: the work item's secret has no sessions_token")
 	}
 	return out, nil

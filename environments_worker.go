@@ -304,7 +304,7 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 		// The item's own credential, for this session only. Its
 		// api_base_url is not followed: requests stay on the configured
 		// base URL, the only host credentials go to.
-		opts = append(append([]option.RequestOption(nil), w.opts...), option.WithAuthToken(string(creds.SessionsToken)))
+		opts = append(append([]option.RequestOption(nil), w.opts...), option.WithAuthToken(creds.SessionsToken.Reveal()))
 	}
 	p := w.p.Session
 	if p.ResultTimeout == 0 {

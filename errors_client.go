@@ -1,11 +1,15 @@
 package mms
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
 	"time"
+
+	"github.com/mms-sdk/mms-go/internal/transport"
 )
 
 // The errors of failures on the client's side of the wire. The pipeline
@@ -136,8 +140,15 @@ func (e *AttemptTimeoutError) Is(target error) bool { return target == context.D
 // pipelineErrors builds the transport's errors as this package's types.
 type pipelineErrors struct{}
 
-func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string) error {
+func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string, sc *transport.Scrubber) error {
 	e := newAPIError(status, h, body, attempts)
+	// The body came scrubbed; a secret the server escaped in a way the
+	// scrubber did not foresee (\u0073k-…) shows only once decoded. Then
+	// the body is decoded and encoded again with every string scrubbed.
+	if m := sc.String(e.Message); m != e.Message {
+		e.Message = m
+		e.Body = rescrubJSON(e.Body, sc)
+	}
 	e.PlatformRequestID = platformID
 	return e
 }
@@ -165,3 +176,38 @@ func (pipelineErrors) MaybeApplied(method, path string) error {
 }
 
 func (pipelineErrors) RetryBudget() error { return ErrRetryBudgetExhausted }
+
+// rescrubJSON decodes a JSON body, scrubs every string in it (keys too)
+// and encodes it again; a body that is not JSON becomes its scrubbed
+// excerpt.
+func rescrubJSON(body []byte, sc *transport.Scrubber) []byte {
+	var v any
+	d := json.NewDecoder(bytes.NewReader(body))
+	d.UseNumber()
+	if d.Decode(&v) != nil {
+		return []byte(sc.String(excerpt(body)))
+	}
+	var walk func(any) any
+	walk = func(v any) any {
+		switch v := v.(type) {
+		case string:
+			return sc.String(v)
+		case []any:
+			for i := range v {
+				v[i] = walk(v[i])
+			}
+		case map[string]any:
+			out := make(map[string]any, len(v))
+			for k, x := range v {
+				out[sc.String(k)] = walk(x)
+			}
+			return out
+		}
+		return v
+	}
+	out, err := json.Marshal(walk(v))
+	if err != nil {
+		return []byte(transport.Mask)
+	}
+	return out
+}

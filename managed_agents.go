@@ -72,7 +72,7 @@ func (u Update[T]) Value() (T, bool) { return u.value, u.state == updateSet }
 // Format prints a set value with the verb given, "null" for a cleared
 // field and "<keep>" for one left as it is. Without it fmt would print the
 // unexported value field by reflection, which skips the methods of what it
-// holds: a [Secret] inside would show.
+// holds (a [Secret] inside stays hidden either way: see [Secret]).
 func (u Update[T]) Format(f fmt.State, verb rune) {
 	switch u.state {
 	case updateSet:

@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 )
 
 // MCPServers is the beta mcp_servers request member: at most 20 remote MCP
@@ -54,7 +55,7 @@ type MCPServerDefinition struct {
 	URL string `json:"url"`
 	// AuthorizationToken is a bearer token the service forwards to the MCP
 	// server. It is a secret: String redacts it, and errors never show it.
-	AuthorizationToken string `json:"authorization_token,omitzero"`
+	AuthorizationToken string `json:"authorization_token,omitzero" mms:"secret"`
 	// ToolConfiguration enables the server's tools and picks which
 	// (mcp-client-2025-04-04 generation).
 	ToolConfiguration *MCPToolConfiguration `json:"tool_configuration,omitzero"`
@@ -95,3 +96,7 @@ type MCPToolConfiguration struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// LogValue is String, for slog: its JSON handler would otherwise marshal
+// the definition, token and all.
+func (d MCPServerDefinition) LogValue() slog.Value { return slog.StringValue(d.String()) }

@@ -78,7 +78,7 @@ func sessionWith(f func(p *mms.SessionCreateParams)) func(*ruleFixture) mms.Sess
 }
 
 func repo(f func(r *mms.GitHubRepositoryResourceParams)) []mms.SessionResourceParams {
-	r := mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t"}
+	r := mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: mms.NewSecret("t")}
 	f(&r)
 	return []mms.SessionResourceParams{r}
 }
@@ -88,14 +88,14 @@ func events(e mms.SessionEventParams) mms.SessionEventSendParams {
 }
 
 func bearer(token string) mms.VaultCredentialCreateParams {
-	return mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example", Token: mms.Secret(token)}}
+	return mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example", Token: mms.NewSecret(token)}}
 }
 
 func oauthRefresh(f func(r *mms.MCPOAuthRefreshParams)) mms.VaultCredentialCreateParams {
-	r := mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "https://auth.example/token",
-		TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "s"}}
+	r := mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: mms.NewSecret("r"), TokenEndpoint: "https://auth.example/token",
+		TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret("s")}}
 	f(&r)
-	return mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example", AccessToken: "a", Refresh: r}}
+	return mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example", AccessToken: mms.NewSecret("a"), Refresh: r}}
 }
 
 // sessionRule is a schemaRule on a session create body, built against the
@@ -204,8 +204,8 @@ func schemaRules() []schemaRule {
 			in: mms.SessionUpdateParams{Title: mms.Set("t")}, out: mms.SessionUpdateParams{Title: mms.Set("")},
 			send: at(func(f *ruleFixture) string { return "/v1/sessions/" + f.session(false) })},
 		{name: "resource update token", field: "authorization_token", rule: "1 to 4096 characters",
-			in:   mms.SessionResourceUpdateParams{AuthorizationToken: mms.Secret(letters(4096))},
-			out:  mms.SessionResourceUpdateParams{AuthorizationToken: mms.Secret(letters(4097))},
+			in:   mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret(letters(4096))},
+			out:  mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret(letters(4097))},
 			send: at(func(f *ruleFixture) string { s, r := f.repository(); return "/v1/sessions/" + s + "/resources/" + r })},
 		{name: "resource add file_id", field: "resource.file_id", rule: "1 to 128 characters",
 			in: mms.FileResourceParams{FileID: letters(128)}, out: mms.FileResourceParams{FileID: letters(129)},
@@ -236,32 +236,32 @@ func schemaRules() []schemaRule {
 		{name: "static bearer token", field: "auth.token", rule: "at most 8192 characters",
 			in: bearer(letters(8192)), out: bearer(letters(8193)), send: credentials},
 		{name: "static bearer token update", field: "auth.token", rule: "at most 8192 characters",
-			in:   mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.Secret(letters(8192))}},
-			out:  mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.Secret(letters(8193))}},
+			in:   mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret(letters(8192))}},
+			out:  mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret(letters(8193))}},
 			send: bearerCredential},
 		{name: "client_secret", field: "auth.refresh.token_endpoint_auth.client_secret", rule: "at most 512 characters",
 			in: oauthRefresh(func(r *mms.MCPOAuthRefreshParams) {
-				r.TokenEndpointAuth = mms.TokenEndpointAuthClientSecretPost{ClientSecret: mms.Secret(letters(512))}
+				r.TokenEndpointAuth = mms.TokenEndpointAuthClientSecretPost{ClientSecret: mms.NewSecret(letters(512))}
 			}),
 			out: oauthRefresh(func(r *mms.MCPOAuthRefreshParams) {
-				r.TokenEndpointAuth = mms.TokenEndpointAuthClientSecretPost{ClientSecret: mms.Secret(letters(513))}
+				r.TokenEndpointAuth = mms.TokenEndpointAuthClientSecretPost{ClientSecret: mms.NewSecret(letters(513))}
 			}),
 			send: credentials},
 		{name: "refresh_token", field: "auth.refresh.refresh_token", rule: "at most 4096 characters",
-			in:   oauthRefresh(func(r *mms.MCPOAuthRefreshParams) { r.RefreshToken = mms.Secret(letters(4096)) }),
-			out:  oauthRefresh(func(r *mms.MCPOAuthRefreshParams) { r.RefreshToken = mms.Secret(letters(4097)) }),
+			in:   oauthRefresh(func(r *mms.MCPOAuthRefreshParams) { r.RefreshToken = mms.NewSecret(letters(4096)) }),
+			out:  oauthRefresh(func(r *mms.MCPOAuthRefreshParams) { r.RefreshToken = mms.NewSecret(letters(4097)) }),
 			send: credentials},
 		{name: "refresh_token update", field: "auth.refresh.refresh_token", rule: "at most 4096 characters",
 			in: mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{
-				Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: mms.Secret(letters(4096))})}},
+				Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: mms.NewSecret(letters(4096))})}},
 			out: mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{
-				Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: mms.Secret(letters(4097))})}},
+				Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: mms.NewSecret(letters(4097))})}},
 			send: oauthCredential},
 		{name: "client_secret update", field: "auth.refresh.token_endpoint_auth.client_secret", rule: "at most 512 characters",
 			in: mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{
-				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.Secret(letters(512))}})}},
+				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret(letters(512))}})}},
 			out: mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{
-				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.Secret(letters(513))}})}},
+				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret(letters(513))}})}},
 			send: oauthCredential},
 		{name: "token_endpoint", field: "auth.refresh.token_endpoint", rule: "1 to 2047 characters",
 			in:   oauthRefresh(func(r *mms.MCPOAuthRefreshParams) { r.TokenEndpoint = letters(2047) }),
@@ -312,10 +312,10 @@ func sessionRules() []sessionRule {
 			})},
 		{name: "repository token", field: "resources[0].authorization_token", rule: "1 to 4096 characters",
 			in: sessionWith(func(p *mms.SessionCreateParams) {
-				p.Resources = repo(func(r *mms.GitHubRepositoryResourceParams) { r.AuthorizationToken = mms.Secret(letters(4096)) })
+				p.Resources = repo(func(r *mms.GitHubRepositoryResourceParams) { r.AuthorizationToken = mms.NewSecret(letters(4096)) })
 			}),
 			out: sessionWith(func(p *mms.SessionCreateParams) {
-				p.Resources = repo(func(r *mms.GitHubRepositoryResourceParams) { r.AuthorizationToken = mms.Secret(letters(4097)) })
+				p.Resources = repo(func(r *mms.GitHubRepositoryResourceParams) { r.AuthorizationToken = mms.NewSecret(letters(4097)) })
 			})},
 		{name: "checkout sha", field: "resources[0].checkout.sha", rule: "at least 7 characters",
 			in: sessionWith(func(p *mms.SessionCreateParams) {

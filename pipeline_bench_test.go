@@ -80,7 +80,7 @@ func BenchmarkPipelineCreate(b *testing.B) {
 	b.Run("key", func(b *testing.B) { benchCreate(b) })
 	b.Run("token-source", func(b *testing.B) {
 		src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
-			return &option.Token{AccessToken: "tok-bench", Expiry: time.Now().Add(time.Hour)}, nil
+			return &option.Token{AccessToken: option.NewSecret("tok-bench"), Expiry: time.Now().Add(time.Hour)}, nil
 		})
 		benchCreate(b, option.WithTokenSource(src))
 	})

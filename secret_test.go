@@ -21,7 +21,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 		Token Secret `json:"token"`
 	}
 	const value = "sk-very-secret-value"
-	p := params{Token: value}
+	p := params{Token: NewSecret(value)}
 	all := []string{"%v", "%+v", "%#v", "%s", "%q", "%x", "%X", "%10s", "%d"}
 	for _, format := range all {
 		if got := fmt.Sprintf(format, p); strings.Contains(got, value) || strings.Contains(got, fmt.Sprintf("%x", value)) {
@@ -31,14 +31,9 @@ func TestSecretNeverPrinted(t *testing.T) {
 			t.Errorf("%s of the Secret shows it: %s", format, got)
 		}
 	}
-	// Reached through pointers, slices, maps and interfaces: fmt prints a
-	// pointer below the top level as an address and calls the Secret's
-	// methods wherever it reaches the value. The SDK's own types hold no
-	// pointer to a struct that holds a Secret, so every verb is safe on
-	// them. One case is not: a program's struct holding a pointer to such
-	// a struct, printed with a verb that does not suit pointers (%s, %q,
-	// %x, %d), goes to fmt's bad-verb path, which prints the pointed-to
-	// struct calling no methods at all; %v, %+v and %#v are safe.
+	// Reached through pointers, slices, maps and interfaces, with any
+	// verb: the value sits behind a pointer fmt never follows
+	// (TestNoVerbShowsASecret covers %p and %w too).
 	type outer struct {
 		Inner *params
 		Any   any
@@ -53,9 +48,9 @@ func TestSecretNeverPrinted(t *testing.T) {
 		formats []string
 	}{
 		{&p, all}, {&tok, all}, {&w, all}, {w, all},
-		{WorkSecret{SessionsToken: value}, all}, {&WorkSecret{SessionsToken: value}, all}, {Set(tok), all},
-		{StaticBearerAuthParams{Token: value}, all}, {&MCPOAuthAuthParams{AccessToken: value}, all},
-		{nested, []string{"%v", "%+v", "%#v"}}, {&nested, []string{"%v", "%+v", "%#v"}},
+		{WorkSecret{SessionsToken: NewSecret(value)}, all}, {&WorkSecret{SessionsToken: NewSecret(value)}, all}, {Set(tok), all},
+		{StaticBearerAuthParams{Token: NewSecret(value)}, all}, {&MCPOAuthAuthParams{AccessToken: NewSecret(value)}, all},
+		{nested, all}, {&nested, all},
 	}
 	for _, tt := range tests {
 		for _, format := range tt.formats {
@@ -76,7 +71,7 @@ func TestSecretNeverPrinted(t *testing.T) {
 			t.Errorf("wire form %s", got)
 		}
 	}
-	if Secret("").String() != "" || fmt.Sprint(Secret("")) != "" {
+	if NewSecret("").String() != "" || fmt.Sprint(NewSecret("")) != "" {
 		t.Error("an empty secret prints something")
 	}
 }

@@ -73,7 +73,7 @@ func TestSessionsAgainstFake(t *testing.T) {
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{
 		Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env, Title: "first", Metadata: map[string]string{"k": "v"},
 		Resources: []mms.SessionResourceParams{
-			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/repo.git", AuthorizationToken: "ghp_secret", Checkout: mms.BranchCheckout{Name: "main"}},
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/repo.git", AuthorizationToken: mms.NewSecret("ghp_secret"), Checkout: mms.BranchCheckout{Name: "main"}},
 			mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore, Access: mms.MemoryStoreAccessReadOnly},
 		},
 		VaultIDs:      []string{f.vault},
@@ -259,7 +259,7 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 	file, err := c.Files.Upload(ctx, mms.FileUploadParams{Filename: "notes.txt", Reader: strings.NewReader("hello"), ContentType: "text/plain"})
 	require.NoError(t, err)
 	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(f.agent.ID), EnvironmentID: f.env,
-		Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "old"}}})
+		Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: mms.NewSecret("old")}}})
 	require.NoError(t, err)
 	repo := s.Resources[0].(mms.GitHubRepositoryResource)
 	added, err := c.Sessions.Resources.Add(ctx, s.ID, mms.FileResourceParams{FileID: file.ID})
@@ -269,14 +269,14 @@ func TestSessionResourcesAgainstFake(t *testing.T) {
 	if _, err := c.Sessions.Resources.Add(ctx, s.ID, mms.FileResourceParams{FileID: "file_nope"}); apiStatus(err) != 404 {
 		t.Errorf("missing file: %v", err)
 	}
-	rotated, err := c.Sessions.Resources.Update(ctx, s.ID, repo.ID, mms.SessionResourceUpdateParams{AuthorizationToken: "new"})
+	rotated, err := c.Sessions.Resources.Update(ctx, s.ID, repo.ID, mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret("new")})
 	if err != nil || rotated.(mms.GitHubRepositoryResource).ID != repo.ID || strings.Contains(mustJSON(t, rotated), "new") {
 		t.Fatalf("rotated %+v %v", rotated, err)
 	}
 	if tok, _ := f.srv.RepositoryToken(s.ID, repo.ID); tok != "new" {
 		t.Errorf("token %q", tok)
 	}
-	if _, err := c.Sessions.Resources.Update(ctx, s.ID, added.ID, mms.SessionResourceUpdateParams{AuthorizationToken: "x"}); apiStatus(err) != 400 {
+	if _, err := c.Sessions.Resources.Update(ctx, s.ID, added.ID, mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret("x")}); apiStatus(err) != 400 {
 		t.Errorf("rotating a file: %v", err)
 	}
 	got, err := c.Sessions.Resources.Get(ctx, s.ID, added.ID)
@@ -356,8 +356,8 @@ func TestSessionRequestShapesAcceptedByFake(t *testing.T) {
 		Agent: mms.SessionAgentWithOverrides{ID: f.agent.ID, Version: mms.Ptr(1), Model: mms.ModelConfigParams{ID: "m", Effort: mms.EffortHigh, Speed: mms.ModelSpeedFast},
 			System: mms.Set("s"), Tools: toolsets, MCPServers: srvs, Skills: []mms.AgentSkill{{Type: mms.SkillSourceCustom, SkillID: "skill_1", Version: mms.Ptr("2")}}},
 		Resources: []mms.SessionResourceParams{
-			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "t", MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc1234"}},
-			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/s", AuthorizationToken: "t", Checkout: mms.BranchCheckout{Name: "dev"}},
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: mms.NewSecret("t"), MountPath: "/w", Checkout: mms.CommitCheckout{SHA: "abc1234"}},
+			mms.GitHubRepositoryResourceParams{URL: "https://github.com/o/s", AuthorizationToken: mms.NewSecret("t"), Checkout: mms.BranchCheckout{Name: "dev"}},
 			mms.FileResourceParams{FileID: file.ID, MountPath: "/m"},
 			mms.MemoryStoreResourceParams{MemoryStoreID: f.memoryStore, Access: mms.MemoryStoreAccessReadWrite, Instructions: "i"},
 		},
@@ -410,7 +410,7 @@ func TestSessionInSelfHostedEnvironmentIsPolled(t *testing.T) {
 		t.Errorf("work data %#v, want session %s", w.Data, s.ID)
 	}
 	creds, err := w.SessionCredentials()
-	if err != nil || string(creds.SessionsToken) == "" {
+	if err != nil || creds.SessionsToken.Reveal() == "" {
 		t.Errorf("session credentials: %v", err)
 	}
 }

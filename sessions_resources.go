@@ -120,10 +120,10 @@ func (r GitHubRepositoryResourceParams) validate(path string) error {
 // validateAuthorizationToken reports a repository token that is empty or
 // over 4,096 characters; the error names the length only.
 func validateAuthorizationToken(path string, token Secret) error {
-	if err := requiredID(path, string(token)); err != nil {
+	if err := requiredID(path, token.Reveal()); err != nil {
 		return err
 	}
-	return validateLength(path, string(token), 1, wire.MaxAuthorizationTokenLen)
+	return validateLength(path, token.Reveal(), 1, wire.MaxAuthorizationTokenLen)
 }
 
 func (r FileResourceParams) validate(path string) error {

@@ -38,7 +38,7 @@ func TestSessionResourcesWire(t *testing.T) {
 			return err
 		}, "GET", "/v1/sessions/sesn_1/resources/sesrsc_1", "", "", nil},
 		{"update", reply{body: testRepoResourceJSON}, func(ctx context.Context, c *mms.Client) error {
-			_, err := c.Sessions.Resources.Update(ctx, "sesn_1", "sesrsc_1", mms.SessionResourceUpdateParams{AuthorizationToken: "new"})
+			_, err := c.Sessions.Resources.Update(ctx, "sesn_1", "sesrsc_1", mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret("new")})
 			return err
 		}, "POST", "/v1/sessions/sesn_1/resources/sesrsc_1", "", `{"authorization_token":"new"}`, nil},
 		{"delete", reply{body: `{"id":"sesrsc_1","type":"session_resource_deleted"}`}, func(ctx context.Context, c *mms.Client) error {
@@ -86,7 +86,7 @@ func TestSessionResourcesValidation(t *testing.T) {
 		"get no session":  {func() error { _, err := r.Get(ctx, "", "r"); return err }(), "session_id"},
 		"update no token": {func() error { _, err := r.Update(ctx, "s", "r", mms.SessionResourceUpdateParams{}); return err }(), "authorization_token"},
 		"update no id": {func() error {
-			_, err := r.Update(ctx, "s", "..", mms.SessionResourceUpdateParams{AuthorizationToken: "t"})
+			_, err := r.Update(ctx, "s", "..", mms.SessionResourceUpdateParams{AuthorizationToken: mms.NewSecret("t")})
 			return err
 		}(), "resource_id"},
 		"delete no id":    {func() error { _, err := r.Delete(ctx, "s", ""); return err }(), "resource_id"},

@@ -30,7 +30,7 @@ func TestSessionsWire(t *testing.T) {
 	runWireCases(t, []wireCase{
 		{"create", reply{body: testSessionJSON}, func(ctx context.Context, c *mms.Client) error {
 			_, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentRef{ID: "agent_1", Version: mms.Ptr(1)},
-				EnvironmentID: "env_1", Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "tok"}},
+				EnvironmentID: "env_1", Resources: []mms.SessionResourceParams{mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: mms.NewSecret("tok")}},
 				InitialEvents: []mms.SessionEventParams{mms.NewUserMessageEvent("hi")}})
 			return err
 		}, "POST", "/v1/sessions", "", `{"agent":{"type":"agent","id":"agent_1","version":1},"environment_id":"env_1",` +
@@ -221,11 +221,11 @@ func TestSessionCreateValidation(t *testing.T) {
 		{"metadata key 65", ok(mms.SessionCreateParams{Metadata: metadata(1, 65, 1)}), "metadata"},
 		{"metadata value 513", ok(mms.SessionCreateParams{Metadata: metadata(1, 1, 513)}), "metadata.0"},
 		{"nil resource", ok(mms.SessionCreateParams{Resources: []mms.SessionResourceParams{nil}}), "resources[0]"},
-		{"github ok", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "t"}), ""},
-		{"github no url", res(mms.GitHubRepositoryResourceParams{AuthorizationToken: "t"}), "resources[0].url"},
+		{"github ok", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: mms.NewSecret("t")}), ""},
+		{"github no url", res(mms.GitHubRepositoryResourceParams{AuthorizationToken: mms.NewSecret("t")}), "resources[0].url"},
 		{"github no token", res(mms.GitHubRepositoryResourceParams{URL: "u"}), "resources[0].authorization_token"},
-		{"github branch without name", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "t", Checkout: mms.BranchCheckout{}}), "resources[0].checkout.name"},
-		{"github commit without sha", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "t", Checkout: mms.CommitCheckout{}}), "resources[0].checkout.sha"},
+		{"github branch without name", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: mms.NewSecret("t"), Checkout: mms.BranchCheckout{}}), "resources[0].checkout.name"},
+		{"github commit without sha", res(mms.GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: mms.NewSecret("t"), Checkout: mms.CommitCheckout{}}), "resources[0].checkout.sha"},
 		{"file no id", res(mms.FileResourceParams{}), "resources[0].file_id"},
 		{"memory no id", res(mms.MemoryStoreResourceParams{}), "resources[0].memory_store_id"},
 		{"memory access bad", res(mms.MemoryStoreResourceParams{MemoryStoreID: "m", Access: "write_only"}), "resources[0].access"},

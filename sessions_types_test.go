@@ -109,8 +109,8 @@ func TestSessionRequestForms(t *testing.T) {
 			`{"agent":{"type":"agent_with_overrides","id":"agent_1","version":1,"system":"s"},"environment_id":"env_1"}`},
 		{"everything", base(SessionCreateParams{Agent: SessionAgentID("a"), Title: "t", Metadata: map[string]string{"k": "v"},
 			Resources: []SessionResourceParams{
-				GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: "ghp_secret", Checkout: BranchCheckout{Name: "main"}},
-				GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "x", MountPath: "/w", Checkout: CommitCheckout{SHA: "abc"}},
+				GitHubRepositoryResourceParams{URL: "https://github.com/o/r", AuthorizationToken: NewSecret("ghp_secret"), Checkout: BranchCheckout{Name: "main"}},
+				GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: NewSecret("x"), MountPath: "/w", Checkout: CommitCheckout{SHA: "abc"}},
 				FileResourceParams{FileID: "file_1", MountPath: "/m"},
 				MemoryStoreResourceParams{MemoryStoreID: "memstore_1", Access: MemoryStoreAccessReadWrite, Instructions: "i"},
 			},
@@ -142,7 +142,7 @@ func TestSessionRequestForms(t *testing.T) {
 				`"budget":{"type":"limit","max_list_cost":{"amount":"5","currency":"USD"}}}`},
 		{"update clears agent tools", SessionUpdateParams{Agent: &SessionAgentUpdate{Tools: []AgentTool{}}}, `{"agent":{"tools":[]}}`},
 		{"resource add", FileResourceParams{FileID: "file_1"}, `{"type":"file","file_id":"file_1"}`},
-		{"resource update", SessionResourceUpdateParams{AuthorizationToken: "tok"}, `{"authorization_token":"tok"}`},
+		{"resource update", SessionResourceUpdateParams{AuthorizationToken: NewSecret("tok")}, `{"authorization_token":"tok"}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := json.Marshal(tt.in)
@@ -168,7 +168,7 @@ func TestSessionParamsDecode(t *testing.T) {
 	}
 	want := SessionCreateParams{Agent: SessionAgentID("agent_1"), EnvironmentID: "e",
 		Resources: []SessionResourceParams{
-			GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "t", Checkout: CommitCheckout{SHA: "s"}},
+			GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: NewSecret("t"), Checkout: CommitCheckout{SHA: "s"}},
 			MemoryStoreResourceParams{MemoryStoreID: "m"},
 			UnknownSessionResourceParams{Type: "zip", Raw: json.RawMessage(`{"type":"zip","x":1}`)},
 		},
@@ -200,9 +200,9 @@ func TestSessionParamsDecode(t *testing.T) {
 // <redacted> with every verb.
 func TestSessionSecretsNotPrinted(t *testing.T) {
 	p := SessionCreateParams{Agent: SessionAgentID("a"), EnvironmentID: "e",
-		Resources: []SessionResourceParams{GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: "ghp_topsecret"}}}
+		Resources: []SessionResourceParams{GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: NewSecret("ghp_topsecret")}}}
 	for _, s := range []string{fmt.Sprintf("%v", p), fmt.Sprintf("%+v", p), fmt.Sprintf("%#v", p),
-		fmt.Sprintf("%v", SessionResourceUpdateParams{AuthorizationToken: "ghp_topsecret"})} {
+		fmt.Sprintf("%v", SessionResourceUpdateParams{AuthorizationToken: NewSecret("ghp_topsecret")})} {
 		if strings.Contains(s, "topsecret") {
 			t.Errorf("secret printed: %s", s)
 		}

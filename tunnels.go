@@ -66,7 +66,7 @@ func (t Tunnel) Created() (time.Time, error) { return time.Parse(time.RFC3339Nan
 // "tunnel_token"), the answer to [TunnelsService.RevealToken] and
 // [TunnelsService.RotateToken]. TunnelToken holds the secret as a
 // [Secret]: fmt and slog print it redacted, json.Marshal writes its value
-// and string(tok.TunnelToken) reads it.
+// and tok.TunnelToken.Reveal() reads it.
 //
 //mms:json type=tunnel_token
 type TunnelToken struct {

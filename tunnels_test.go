@@ -106,7 +106,7 @@ func TestTunnelsWire(t *testing.T) {
 		}, "POST", "/v1/tunnels/tnl_1/archive", "", "", nil},
 		{"reveal token", reply{body: testTunnelTokenJSON}, func(ctx context.Context, c *mms.Client) error {
 			tok, err := c.Tunnels.RevealToken(ctx, "tnl_1")
-			if err == nil && string(tok.TunnelToken) != "SeCrEt-tunnel-token" {
+			if err == nil && tok.TunnelToken.Reveal() != "SeCrEt-tunnel-token" {
 				err = errors.New("token not decoded")
 			}
 			return err

@@ -269,8 +269,7 @@ type MCPOAuthAuthParams struct {
 	// zero time sends none.
 	ExpiresAt time.Time `json:"expires_at,omitzero"`
 	// Refresh lets the service refresh the token; the zero value sends
-	// none. (A value, not a pointer: fmt's %s of a pointer field prints
-	// what it points to without calling Secret's methods.)
+	// none.
 	Refresh MCPOAuthRefreshParams `json:"refresh,omitzero"`
 }
 
@@ -339,7 +338,7 @@ func (r MCPOAuthRefreshParams) validate(path string) error {
 	switch {
 	case r.ClientID == "":
 		return invalid(path+".client_id", "is required")
-	case r.RefreshToken == "":
+	case r.RefreshToken.IsZero():
 		return invalid(path+".refresh_token", "is required")
 	case r.TokenEndpoint == "":
 		return invalid(path+".token_endpoint", "is required")
@@ -361,20 +360,20 @@ func (r MCPOAuthRefreshParams) validate(path string) error {
 // validateRefreshToken checks a refresh token's length (at most 4,096
 // characters; "" is left to the caller); the error names the length only.
 func validateRefreshToken(path string, token Secret) error {
-	return validateLength(path+".refresh_token", string(token), 0, wire.MaxRefreshTokenLen)
+	return validateLength(path+".refresh_token", token.Reveal(), 0, wire.MaxRefreshTokenLen)
 }
 
 // validateBearerToken checks a static bearer token's length (at most
 // 8,192 characters); the error names the length only.
 func validateBearerToken(path string, token Secret) error {
-	return validateLength(path+".token", string(token), 0, wire.MaxStaticBearerTokenLen)
+	return validateLength(path+".token", token.Reveal(), 0, wire.MaxStaticBearerTokenLen)
 }
 
 func (a StaticBearerAuthParams) validate(path string, _ time.Time) error {
 	if err := validateServerURL(path, a.MCPServerURL); err != nil {
 		return err
 	}
-	if a.Token == "" {
+	if a.Token.IsZero() {
 		return invalid(path+".token", "is required")
 	}
 	return validateBearerToken(path, a.Token)
@@ -384,7 +383,7 @@ func (a EnvironmentVariableAuthParams) validate(path string, _ time.Time) error 
 	switch {
 	case a.SecretName == "":
 		return invalid(path+".secret_name", "is required")
-	case a.SecretValue == "":
+	case a.SecretValue.IsZero():
 		return invalid(path+".secret_value", "is required")
 	case a.Networking == nil:
 		return invalid(path+".networking", "is required")
@@ -402,10 +401,10 @@ func validateServerURL(path, u string) error {
 // validateAccessToken checks a token's presence and length; the error
 // names the length only.
 func validateAccessToken(path string, token Secret, required bool) error {
-	if token == "" && !required {
+	if token.IsZero() && !required {
 		return nil
 	}
-	return validateLength(path+".access_token", string(token), 1, maxAccessTokenLen)
+	return validateLength(path+".access_token", token.Reveal(), 1, maxAccessTokenLen)
 }
 
 // validateExpiry refuses an expiry at or before now (the SDK's clock; the
@@ -484,10 +483,10 @@ func (UnknownTokenEndpointAuth) validate(string, bool) error { return nil }
 // validateClientSecret checks a client secret's presence (on create) and
 // length (at most 512 characters); the error names the length only.
 func validateClientSecret(path string, s Secret, create bool) error {
-	if create && s == "" {
+	if create && s.IsZero() {
 		return invalid(path+".client_secret", "is required")
 	}
-	return validateLength(path+".client_secret", string(s), 0, wire.MaxClientSecretLen)
+	return validateLength(path+".client_secret", s.Reveal(), 0, wire.MaxClientSecretLen)
 }
 
 // A VaultCredentialAuthUpdateParams is the auth of an update request:
@@ -510,8 +509,8 @@ var vaultCredentialAuthUpdateUnion = codec.NewUnion[VaultCredentialAuthUpdatePar
 // MCPOAuthAuthUpdateParams updates an MCP OAuth credential (the wire type
 // "mcp_oauth").
 type MCPOAuthAuthUpdateParams struct {
-	// AccessToken replaces the token (at most 8192 characters); "" keeps
-	// it.
+	// AccessToken replaces the token (at most 8192 characters); the zero
+	// Secret keeps it.
 	AccessToken Secret `json:"access_token,omitzero"`
 	// ExpiresAt sets (in the future) or clears the expiry.
 	ExpiresAt Update[time.Time] `json:"expires_at,omitzero"`
@@ -524,7 +523,7 @@ type MCPOAuthAuthUpdateParams struct {
 //mms:json
 type MCPOAuthRefreshUpdateParams struct {
 	// RefreshToken replaces the refresh token (at most 4,096 characters);
-	// "" keeps it.
+	// the zero Secret keeps it.
 	RefreshToken Secret `json:"refresh_token,omitzero"`
 	// Scope sets or clears the scope.
 	Scope Update[string] `json:"scope,omitzero"`
@@ -536,14 +535,15 @@ type MCPOAuthRefreshUpdateParams struct {
 // StaticBearerAuthUpdateParams updates a static bearer credential (the
 // wire type "static_bearer").
 type StaticBearerAuthUpdateParams struct {
-	// Token replaces the token (at most 8,192 characters); "" keeps it.
+	// Token replaces the token (at most 8,192 characters); the zero Secret
+	// keeps it.
 	Token Secret `json:"token,omitzero"`
 }
 
 // EnvironmentVariableAuthUpdateParams updates an environment variable
 // credential (the wire type "environment_variable").
 type EnvironmentVariableAuthUpdateParams struct {
-	// SecretValue replaces the value; "" keeps it.
+	// SecretValue replaces the value; the zero Secret keeps it.
 	SecretValue Secret `json:"secret_value,omitzero"`
 	// Networking replaces the networking whole, or clears it.
 	Networking Update[CredentialNetworking] `json:"networking,omitzero"`

@@ -95,9 +95,9 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	require.NoError(t, err)
 
 	oauth, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{DisplayName: "docs", Metadata: map[string]string{"k": "v"},
-		Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/docs", AccessToken: "at-1", ExpiresAt: future,
-			Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt-1", TokenEndpoint: "https://auth.example/token",
-				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "cs-1"}, Resource: "https://mcp.example", Scope: "read"}}})
+		Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/docs", AccessToken: mms.NewSecret("at-1"), ExpiresAt: future,
+			Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: mms.NewSecret("rt-1"), TokenEndpoint: "https://auth.example/token",
+				TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret("cs-1")}, Resource: "https://mcp.example", Scope: "read"}}})
 	require.NoError(t, err)
 	a, ok := oauth.Auth.(mms.MCPOAuthAuth)
 	if !ok || !strings.HasPrefix(oauth.ID, "vcrd_") || oauth.VaultID != v.ID || *oauth.DisplayName != "docs" ||
@@ -110,12 +110,12 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 			t.Errorf("%s did not arrive", member)
 		}
 	}
-	public, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/pub", AccessToken: "at",
-		Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "https://t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}})
+	public, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example/pub", AccessToken: mms.NewSecret("at"),
+		Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: mms.NewSecret("r"), TokenEndpoint: "https://t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}})
 	require.NoError(t, err)
-	bearer, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: "tok-1"}})
+	bearer, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: mms.NewSecret("tok-1")}})
 	require.NoError(t, err)
-	env, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "API_KEY", SecretValue: "sv-1",
+	env, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "API_KEY", SecretValue: mms.NewSecret("sv-1"),
 		Networking:        mms.CredentialNetworkingLimited{AllowedHosts: []string{"api.example.com", "*.example.org"}},
 		InjectionLocation: &mms.CredentialInjectionLocation{Header: mms.Ptr(true)}}})
 	require.NoError(t, err)
@@ -124,7 +124,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 		t.Errorf("env %+v", e)
 	}
 	// A second active credential for the same server: 409.
-	_, err = cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: "t"}})
+	_, err = cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: mms.NewSecret("t")}})
 	var apiErr *mms.Error
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != 409 {
 		t.Errorf("duplicate: %v", err)
@@ -133,8 +133,8 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	// Updates of every kind.
 	now = now.Add(time.Minute)
 	u, err := cr.Update(ctx, v.ID, oauth.ID, mms.VaultCredentialUpdateParams{DisplayName: mms.Clear[string](), Metadata: mms.MetadataPatch{}.Delete("k"),
-		Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: "at-2", ExpiresAt: mms.Clear[time.Time](),
-			Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: "rt-2", Scope: mms.Clear[string](), TokenEndpointAuth: mms.TokenEndpointAuthClientSecretPost{}})}})
+		Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: mms.NewSecret("at-2"), ExpiresAt: mms.Clear[time.Time](),
+			Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{RefreshToken: mms.NewSecret("rt-2"), Scope: mms.Clear[string](), TokenEndpointAuth: mms.TokenEndpointAuthClientSecretPost{}})}})
 	require.NoError(t, err)
 	ua := u.Auth.(mms.MCPOAuthAuth)
 	if u.DisplayName != nil || len(u.Metadata) != 0 || ua.ExpiresAt != nil || ua.Refresh.Scope != nil ||
@@ -150,10 +150,10 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 		t.Errorf("refresh cleared: %+v %v", u, err)
 	}
 	if _, err := cr.Update(ctx, v.ID, bearer.ID, mms.VaultCredentialUpdateParams{DisplayName: mms.Set("b"),
-		Auth: mms.StaticBearerAuthUpdateParams{Token: "tok-2"}}); err != nil || !srv.VaultCredentialHoldsSecret(bearer.ID, "token", "tok-2") {
+		Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret("tok-2")}}); err != nil || !srv.VaultCredentialHoldsSecret(bearer.ID, "token", "tok-2") {
 		t.Errorf("bearer update: %v", err)
 	}
-	e, err := cr.Update(ctx, v.ID, env.ID, mms.VaultCredentialUpdateParams{Auth: mms.EnvironmentVariableAuthUpdateParams{SecretValue: "sv-2",
+	e, err := cr.Update(ctx, v.ID, env.ID, mms.VaultCredentialUpdateParams{Auth: mms.EnvironmentVariableAuthUpdateParams{SecretValue: mms.NewSecret("sv-2"),
 		Networking: mms.Set[mms.CredentialNetworking](mms.CredentialNetworkingUnrestricted{}), InjectionLocation: &mms.CredentialInjectionLocation{Body: mms.Ptr(true)}}})
 	require.NoError(t, err)
 	if ea := e.Auth.(mms.EnvironmentVariableAuth); !cmp.Equal(ea.Networking, mms.CredentialNetworking(mms.CredentialNetworkingUnrestricted{})) ||
@@ -165,7 +165,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 		t.Errorf("networking cleared: %v", err)
 	}
 	// A kind the credential is not: the service's 400.
-	if _, err := cr.Update(ctx, v.ID, env.ID, mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: "x"}}); !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
+	if _, err := cr.Update(ctx, v.ID, env.ID, mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret("x")}}); !errors.As(err, &apiErr) || apiErr.StatusCode != 400 {
 		t.Errorf("kind mismatch: %v", err)
 	}
 
@@ -197,7 +197,7 @@ func TestVaultCredentialsAgainstFake(t *testing.T) {
 	if ar, err := cr.Archive(ctx, v.ID, bearer.ID); err != nil || ar.ArchivedAt == nil || srv.VaultCredentialHoldsSecret(bearer.ID, "token", "tok-2") {
 		t.Errorf("Archive: %+v %v", ar, err)
 	}
-	if _, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: "t"}}); err != nil {
+	if _, err := cr.Create(ctx, v.ID, mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "https://mcp.example/b", Token: mms.NewSecret("t")}}); err != nil {
 		t.Errorf("key not freed by archive: %v", err)
 	}
 	if p, err := cr.ListPage(ctx, v.ID, mms.VaultCredentialListParams{IncludeArchived: true, Limit: 10}); err != nil || len(p.Data) != 5 || p.NextPage != nil {

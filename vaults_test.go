@@ -89,20 +89,20 @@ func TestVaultCredentialsWire(t *testing.T) {
 	runWireCases(t, []wireCase{
 		{"create mcp_oauth", reply{body: testCredentialJSON}, func(ctx context.Context, c *mms.Client) error {
 			_, err := c.Vaults.Credentials.Create(ctx, "vlt_1", mms.VaultCredentialCreateParams{DisplayName: "gh", Metadata: map[string]string{"k": "v"},
-				Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example", AccessToken: "at", ExpiresAt: future,
-					Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: "rt", TokenEndpoint: "https://t.example",
-						TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "cs"}, Resource: "https://r", Scope: "read"}}})
+				Auth: mms.MCPOAuthAuthParams{MCPServerURL: "https://mcp.example", AccessToken: mms.NewSecret("at"), ExpiresAt: future,
+					Refresh: mms.MCPOAuthRefreshParams{ClientID: "cid", RefreshToken: mms.NewSecret("rt"), TokenEndpoint: "https://t.example",
+						TokenEndpointAuth: mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret("cs")}, Resource: "https://r", Scope: "read"}}})
 			return err
 		}, "POST", base, "", `{"display_name":"gh","metadata":{"k":"v"},"auth":{"type":"mcp_oauth","mcp_server_url":"https://mcp.example",` +
 			`"access_token":"at","expires_at":"` + exp + `","refresh":{"client_id":"cid","refresh_token":"rt","token_endpoint":"https://t.example",` +
 			`"token_endpoint_auth":{"type":"client_secret_basic","client_secret":"cs"},"resource":"https://r","scope":"read"}}}`, nil},
-		{"create mcp_oauth public client", reply{body: testCredentialJSON}, create(mms.MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "at",
-			Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}),
+		{"create mcp_oauth public client", reply{body: testCredentialJSON}, create(mms.MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: mms.NewSecret("at"),
+			Refresh: mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: mms.NewSecret("r"), TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}}),
 			"POST", base, "", `{"auth":{"type":"mcp_oauth","mcp_server_url":"u","access_token":"at","refresh":{"client_id":"c","refresh_token":"r",` +
 				`"token_endpoint":"t","token_endpoint_auth":{"type":"none"}}}}`, nil},
-		{"create static_bearer", reply{body: testCredentialJSON}, create(mms.StaticBearerAuthParams{MCPServerURL: "u", Token: "tok"}),
+		{"create static_bearer", reply{body: testCredentialJSON}, create(mms.StaticBearerAuthParams{MCPServerURL: "u", Token: mms.NewSecret("tok")}),
 			"POST", base, "", `{"auth":{"type":"static_bearer","mcp_server_url":"u","token":"tok"}}`, nil},
-		{"create environment_variable", reply{body: testCredentialJSON}, create(mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "sv",
+		{"create environment_variable", reply{body: testCredentialJSON}, create(mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: mms.NewSecret("sv"),
 			Networking:        mms.CredentialNetworkingLimited{AllowedHosts: []string{"api.example.com", "*.example.org", "10.0.0.1"}},
 			InjectionLocation: &mms.CredentialInjectionLocation{Header: mms.Ptr(true), Body: mms.Ptr(false)}}),
 			"POST", base, "", `{"auth":{"type":"environment_variable","secret_name":"K","secret_value":"sv","networking":{"type":"limited",` +
@@ -113,18 +113,18 @@ func TestVaultCredentialsWire(t *testing.T) {
 		}, "GET", base + "/vcrd_1", "", "", nil},
 		{"update mcp_oauth", reply{body: testCredentialJSON}, update(mms.VaultCredentialUpdateParams{DisplayName: mms.Clear[string](),
 			Metadata: mms.MetadataPatch{}.Delete("k"),
-			Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: "at2", ExpiresAt: mms.Clear[time.Time](), Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{
-				RefreshToken: "rt2", Scope: mms.Clear[string](), TokenEndpointAuth: mms.TokenEndpointAuthClientSecretPost{}})}}),
+			Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: mms.NewSecret("at2"), ExpiresAt: mms.Clear[time.Time](), Refresh: mms.Set(mms.MCPOAuthRefreshUpdateParams{
+				RefreshToken: mms.NewSecret("rt2"), Scope: mms.Clear[string](), TokenEndpointAuth: mms.TokenEndpointAuthClientSecretPost{}})}}),
 			"POST", base + "/vcrd_1", "", `{"display_name":null,"metadata":{"k":null},"auth":{"type":"mcp_oauth","access_token":"at2",` +
 				`"expires_at":null,"refresh":{"refresh_token":"rt2","scope":null,"token_endpoint_auth":{"type":"client_secret_post"}}}}`, nil},
 		{"update mcp_oauth expiry, clear refresh", reply{body: testCredentialJSON}, update(mms.VaultCredentialUpdateParams{
 			Auth: mms.MCPOAuthAuthUpdateParams{ExpiresAt: mms.Set(future), Refresh: mms.Clear[mms.MCPOAuthRefreshUpdateParams]()}}),
 			"POST", base + "/vcrd_1", "", `{"auth":{"type":"mcp_oauth","expires_at":"` + exp + `","refresh":null}}`, nil},
 		{"update static_bearer", reply{body: testCredentialJSON}, update(mms.VaultCredentialUpdateParams{DisplayName: mms.Set("n"),
-			Auth: mms.StaticBearerAuthUpdateParams{Token: "t2"}}),
+			Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret("t2")}}),
 			"POST", base + "/vcrd_1", "", `{"display_name":"n","auth":{"type":"static_bearer","token":"t2"}}`, nil},
 		{"update environment_variable", reply{body: testCredentialJSON}, update(mms.VaultCredentialUpdateParams{
-			Auth: mms.EnvironmentVariableAuthUpdateParams{SecretValue: "v2", Networking: mms.Set[mms.CredentialNetworking](mms.CredentialNetworkingUnrestricted{}),
+			Auth: mms.EnvironmentVariableAuthUpdateParams{SecretValue: mms.NewSecret("v2"), Networking: mms.Set[mms.CredentialNetworking](mms.CredentialNetworkingUnrestricted{}),
 				InjectionLocation: &mms.CredentialInjectionLocation{Body: mms.Ptr(true)}}}),
 			"POST", base + "/vcrd_1", "", `{"auth":{"type":"environment_variable","secret_value":"v2","networking":{"type":"unrestricted"},"injection_location":{"body":true}}}`, nil},
 		{"update environment_variable clears networking", reply{body: testCredentialJSON}, update(mms.VaultCredentialUpdateParams{
@@ -190,7 +190,7 @@ func checkVaultValidation(t *testing.T, err error, field string, sent int, secre
 
 // secretToken is a secret long enough to break the access token limit,
 // recognisable in any message.
-var secretToken = mms.Secret("SeCrEt-" + strings.Repeat("x", 8190))
+var secretToken = mms.NewSecret("SeCrEt-" + strings.Repeat("x", 8190))
 
 func hostsOf(n int, h string) mms.CredentialNetworkingLimited {
 	hs := make([]string, n)
@@ -207,8 +207,8 @@ func TestVaultCredentialCreateValidation(t *testing.T) {
 		if a.MCPServerURL == "" {
 			a.MCPServerURL = "https://mcp.example"
 		}
-		if a.AccessToken == "" {
-			a.AccessToken = "SeCrEt-at"
+		if a.AccessToken.IsZero() {
+			a.AccessToken = mms.NewSecret("SeCrEt-at")
 		}
 		return mms.VaultCredentialCreateParams{Auth: a}
 	}
@@ -216,12 +216,12 @@ func TestVaultCredentialCreateValidation(t *testing.T) {
 		return oauth(mms.MCPOAuthAuthParams{Refresh: r})
 	}
 	full := func(tea mms.TokenEndpointAuthParams) mms.MCPOAuthRefreshParams {
-		return mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "SeCrEt-rt", TokenEndpoint: "https://t", TokenEndpointAuth: tea}
+		return mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: mms.NewSecret("SeCrEt-rt"), TokenEndpoint: "https://t", TokenEndpointAuth: tea}
 	}
 	env := func(n mms.CredentialNetworking) mms.VaultCredentialCreateParams {
-		return mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "SeCrEt-sv", Networking: n}}
+		return mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: mms.NewSecret("SeCrEt-sv"), Networking: n}}
 	}
-	bearer := mms.StaticBearerAuthParams{MCPServerURL: "https://b", Token: "SeCrEt-t"}
+	bearer := mms.StaticBearerAuthParams{MCPServerURL: "https://b", Token: mms.NewSecret("SeCrEt-t")}
 	for _, tt := range []struct {
 		name  string
 		p     mms.VaultCredentialCreateParams
@@ -241,31 +241,31 @@ func TestVaultCredentialCreateValidation(t *testing.T) {
 		{"metadata value 513", mms.VaultCredentialCreateParams{Auth: bearer, Metadata: map[string]string{"k": strings.Repeat("v", 513)}}, "metadata.k"},
 		{"url 2047", oauth(mms.MCPOAuthAuthParams{MCPServerURL: strings.Repeat("u", 2047)}), ""},
 		{"url 2048", oauth(mms.MCPOAuthAuthParams{MCPServerURL: strings.Repeat("u", 2048)}), "auth.mcp_server_url"},
-		{"no url", mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{AccessToken: "SeCrEt-at"}}, "auth.mcp_server_url"},
+		{"no url", mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{AccessToken: mms.NewSecret("SeCrEt-at")}}, "auth.mcp_server_url"},
 		{"no access token", mms.VaultCredentialCreateParams{Auth: mms.MCPOAuthAuthParams{MCPServerURL: "u"}}, "auth.access_token"},
-		{"access token 8192", oauth(mms.MCPOAuthAuthParams{AccessToken: secretToken[:8192]}), ""},
-		{"access token 8193", oauth(mms.MCPOAuthAuthParams{AccessToken: secretToken[:8193]}), "auth.access_token"},
+		{"access token 8192", oauth(mms.MCPOAuthAuthParams{AccessToken: mms.NewSecret(secretToken.Reveal()[:8192])}), ""},
+		{"access token 8193", oauth(mms.MCPOAuthAuthParams{AccessToken: mms.NewSecret(secretToken.Reveal()[:8193])}), "auth.access_token"},
 		{"expired", oauth(mms.MCPOAuthAuthParams{ExpiresAt: time.Now().Add(-time.Minute)}), "auth.expires_at"},
 		{"expires later", oauth(mms.MCPOAuthAuthParams{ExpiresAt: future}), ""},
 		{"refresh full", refresh(full(mms.TokenEndpointAuthNone{})), ""},
-		{"client id 1024", refresh(mms.MCPOAuthRefreshParams{ClientID: strings.Repeat("c", 1024), RefreshToken: "r", TokenEndpoint: "t",
+		{"client id 1024", refresh(mms.MCPOAuthRefreshParams{ClientID: strings.Repeat("c", 1024), RefreshToken: mms.NewSecret("r"), TokenEndpoint: "t",
 			TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), ""},
-		{"client id 1025", refresh(mms.MCPOAuthRefreshParams{ClientID: strings.Repeat("c", 1025), RefreshToken: "r", TokenEndpoint: "t",
+		{"client id 1025", refresh(mms.MCPOAuthRefreshParams{ClientID: strings.Repeat("c", 1025), RefreshToken: mms.NewSecret("r"), TokenEndpoint: "t",
 			TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.client_id"},
-		{"no client id", refresh(mms.MCPOAuthRefreshParams{RefreshToken: "r", TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.client_id"},
+		{"no client id", refresh(mms.MCPOAuthRefreshParams{RefreshToken: mms.NewSecret("r"), TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.client_id"},
 		{"no refresh token", refresh(mms.MCPOAuthRefreshParams{ClientID: "c", TokenEndpoint: "t", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.refresh_token"},
-		{"no token endpoint", refresh(mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "r", TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.token_endpoint"},
+		{"no token endpoint", refresh(mms.MCPOAuthRefreshParams{ClientID: "c", RefreshToken: mms.NewSecret("r"), TokenEndpointAuth: mms.TokenEndpointAuthNone{}}), "auth.refresh.token_endpoint"},
 		{"no endpoint auth", refresh(full(nil)), "auth.refresh.token_endpoint_auth"},
 		{"basic without secret", refresh(full(mms.TokenEndpointAuthClientSecretBasic{})), "auth.refresh.token_endpoint_auth.client_secret"},
-		{"basic with secret", refresh(full(mms.TokenEndpointAuthClientSecretBasic{ClientSecret: "SeCrEt-cs"})), ""},
+		{"basic with secret", refresh(full(mms.TokenEndpointAuthClientSecretBasic{ClientSecret: mms.NewSecret("SeCrEt-cs")})), ""},
 		{"post without secret", refresh(full(mms.TokenEndpointAuthClientSecretPost{})), "auth.refresh.token_endpoint_auth.client_secret"},
-		{"post with secret", refresh(full(mms.TokenEndpointAuthClientSecretPost{ClientSecret: "SeCrEt-cs"})), ""},
+		{"post with secret", refresh(full(mms.TokenEndpointAuthClientSecretPost{ClientSecret: mms.NewSecret("SeCrEt-cs")})), ""},
 		{"bearer", mms.VaultCredentialCreateParams{Auth: bearer}, ""},
 		{"bearer no token", mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "u"}}, "auth.token"},
-		{"bearer url 2048", mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: strings.Repeat("u", 2048), Token: "t"}}, "auth.mcp_server_url"},
-		{"env no name", mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretValue: "v", Networking: mms.CredentialNetworkingUnrestricted{}}}, "auth.secret_name"},
+		{"bearer url 2048", mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: strings.Repeat("u", 2048), Token: mms.NewSecret("t")}}, "auth.mcp_server_url"},
+		{"env no name", mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretValue: mms.NewSecret("v"), Networking: mms.CredentialNetworkingUnrestricted{}}}, "auth.secret_name"},
 		{"env no value", mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "K", Networking: mms.CredentialNetworkingUnrestricted{}}}, "auth.secret_value"},
-		{"env no networking", mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "SeCrEt-sv"}}, "auth.networking"},
+		{"env no networking", mms.VaultCredentialCreateParams{Auth: mms.EnvironmentVariableAuthParams{SecretName: "K", SecretValue: mms.NewSecret("SeCrEt-sv")}}, "auth.networking"},
 		{"unrestricted", env(mms.CredentialNetworkingUnrestricted{}), ""},
 		{"16 hosts", env(hostsOf(16, "a.example")), ""},
 		{"17 hosts", env(hostsOf(17, "a.example")), "auth.networking.allowed_hosts"},
@@ -306,8 +306,8 @@ func TestVaultCredentialUpdateValidation(t *testing.T) {
 		{"display name 256", mms.VaultCredentialUpdateParams{DisplayName: mms.Set(strings.Repeat("d", 256))}, "display_name"},
 		{"display name 255", mms.VaultCredentialUpdateParams{DisplayName: mms.Set(strings.Repeat("d", 255))}, ""},
 		{"metadata value 513", mms.VaultCredentialUpdateParams{Metadata: mms.MetadataPatch{}.Set("k", strings.Repeat("v", 513))}, "metadata.k"},
-		{"access token 8192", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: secretToken[:8192]}}, ""},
-		{"access token 8193", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: secretToken[:8193]}}, "auth.access_token"},
+		{"access token 8192", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: mms.NewSecret(secretToken.Reveal()[:8192])}}, ""},
+		{"access token 8193", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{AccessToken: mms.NewSecret(secretToken.Reveal()[:8193])}}, "auth.access_token"},
 		{"expired", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{ExpiresAt: mms.Set(time.Now().Add(-time.Second))}}, "auth.expires_at"},
 		{"zero expiry", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{ExpiresAt: mms.Set(time.Time{})}}, "auth.expires_at"},
 		{"expires later", mms.VaultCredentialUpdateParams{Auth: mms.MCPOAuthAuthUpdateParams{ExpiresAt: mms.Set(future)}}, ""},
@@ -320,7 +320,7 @@ func TestVaultCredentialUpdateValidation(t *testing.T) {
 			"auth.networking.allowed_hosts"},
 		{"16 hosts", mms.VaultCredentialUpdateParams{Auth: mms.EnvironmentVariableAuthUpdateParams{Networking: mms.Set[mms.CredentialNetworking](hostsOf(16, "h"))}}, ""},
 		{"nil networking", mms.VaultCredentialUpdateParams{Auth: mms.EnvironmentVariableAuthUpdateParams{Networking: mms.Set[mms.CredentialNetworking](nil)}}, "auth.networking"},
-		{"bearer", mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: "SeCrEt"}}, ""},
+		{"bearer", mms.VaultCredentialUpdateParams{Auth: mms.StaticBearerAuthUpdateParams{Token: mms.NewSecret("SeCrEt")}}, ""},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := newScriptServer(t, reply{body: testCredentialJSON})
@@ -368,7 +368,7 @@ func TestVaultCredentialUpdateValidation(t *testing.T) {
 	c := newTestClient(t, srv)
 	ctx := context.Background()
 	cr := c.Vaults.Credentials
-	bearer := mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "u", Token: "t"}}
+	bearer := mms.VaultCredentialCreateParams{Auth: mms.StaticBearerAuthParams{MCPServerURL: "u", Token: mms.NewSecret("t")}}
 	for name, tt := range map[string]struct {
 		call  func() error
 		field string

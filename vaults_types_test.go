@@ -143,24 +143,24 @@ func TestVaultRequestForms(t *testing.T) {
 		{"vault create", VaultCreateParams{DisplayName: "v"}, `{"display_name":"v"}`},
 		{"vault update", VaultUpdateParams{DisplayName: Clear[string](), Metadata: MetadataPatch{"a": nil}}, `{"display_name":null,"metadata":{"a":null}}`},
 		{"empty vault update", VaultUpdateParams{}, `{}`},
-		{"mcp_oauth", VaultCredentialCreateParams{DisplayName: "d", Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "at", ExpiresAt: exp,
-			Refresh: MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "rt", TokenEndpoint: "t", TokenEndpointAuth: TokenEndpointAuthClientSecretPost{ClientSecret: "cs"}}}},
+		{"mcp_oauth", VaultCredentialCreateParams{DisplayName: "d", Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: NewSecret("at"), ExpiresAt: exp,
+			Refresh: MCPOAuthRefreshParams{ClientID: "c", RefreshToken: NewSecret("rt"), TokenEndpoint: "t", TokenEndpointAuth: TokenEndpointAuthClientSecretPost{ClientSecret: NewSecret("cs")}}}},
 			`{"display_name":"d","auth":{"type":"mcp_oauth","mcp_server_url":"u","access_token":"at","expires_at":"2030-01-02T03:04:05Z",` +
 				`"refresh":{"client_id":"c","refresh_token":"rt","token_endpoint":"t","token_endpoint_auth":{"type":"client_secret_post","client_secret":"cs"}}}}`},
-		{"mcp_oauth minimal", VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "at"}},
+		{"mcp_oauth minimal", VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: NewSecret("at")}},
 			`{"auth":{"type":"mcp_oauth","mcp_server_url":"u","access_token":"at"}}`},
-		{"static_bearer", VaultCredentialCreateParams{Auth: StaticBearerAuthParams{MCPServerURL: "u", Token: "t"}},
+		{"static_bearer", VaultCredentialCreateParams{Auth: StaticBearerAuthParams{MCPServerURL: "u", Token: NewSecret("t")}},
 			`{"auth":{"type":"static_bearer","mcp_server_url":"u","token":"t"}}`},
-		{"environment_variable, record networking in request form", VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "v",
+		{"environment_variable, record networking in request form", VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretName: "K", SecretValue: NewSecret("v"),
 			Networking: limited, InjectionLocation: recEnv.InjectionLocation}},
 			`{"auth":{"type":"environment_variable","secret_name":"K","secret_value":"v","networking":{"type":"limited",` +
 				`"allowed_hosts":["api.example.com","*.example.org","10.0.0.7"]},"injection_location":{"header":true}}}`},
 		{"unknown kind sent as it came", VaultCredentialCreateParams{Auth: UnknownCredentialAuth{Type: "x", Raw: json.RawMessage(`{"type":"x","k":1}`)}},
 			`{"auth":{"type":"x","k":1}}`},
 		{"empty credential update", VaultCredentialUpdateParams{}, `{}`},
-		{"mcp_oauth update", VaultCredentialUpdateParams{DisplayName: Set("n"), Auth: MCPOAuthAuthUpdateParams{AccessToken: "at",
-			ExpiresAt: Set(exp), Refresh: Set(MCPOAuthRefreshUpdateParams{RefreshToken: "rt", Scope: Set("s"),
-				TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: "cs"}})}},
+		{"mcp_oauth update", VaultCredentialUpdateParams{DisplayName: Set("n"), Auth: MCPOAuthAuthUpdateParams{AccessToken: NewSecret("at"),
+			ExpiresAt: Set(exp), Refresh: Set(MCPOAuthRefreshUpdateParams{RefreshToken: NewSecret("rt"), Scope: Set("s"),
+				TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: NewSecret("cs")}})}},
 			`{"display_name":"n","auth":{"type":"mcp_oauth","access_token":"at","expires_at":"2030-01-02T03:04:05Z",` +
 				`"refresh":{"refresh_token":"rt","scope":"s","token_endpoint_auth":{"type":"client_secret_basic","client_secret":"cs"}}}}`},
 		{"mcp_oauth update clears", VaultCredentialUpdateParams{DisplayName: Clear[string](), Auth: MCPOAuthAuthUpdateParams{
@@ -169,10 +169,10 @@ func TestVaultRequestForms(t *testing.T) {
 		{"refresh update, secret left out", VaultCredentialUpdateParams{Auth: MCPOAuthAuthUpdateParams{Refresh: Set(MCPOAuthRefreshUpdateParams{
 			Scope: Clear[string](), TokenEndpointAuth: TokenEndpointAuthClientSecretPost{}})}},
 			`{"auth":{"type":"mcp_oauth","refresh":{"scope":null,"token_endpoint_auth":{"type":"client_secret_post"}}}}`},
-		{"static_bearer update", VaultCredentialUpdateParams{Auth: StaticBearerAuthUpdateParams{Token: "t"}},
+		{"static_bearer update", VaultCredentialUpdateParams{Auth: StaticBearerAuthUpdateParams{Token: NewSecret("t")}},
 			`{"auth":{"type":"static_bearer","token":"t"}}`},
 		{"empty static_bearer update", VaultCredentialUpdateParams{Auth: StaticBearerAuthUpdateParams{}}, `{"auth":{"type":"static_bearer"}}`},
-		{"environment_variable update", VaultCredentialUpdateParams{Auth: EnvironmentVariableAuthUpdateParams{SecretValue: "v",
+		{"environment_variable update", VaultCredentialUpdateParams{Auth: EnvironmentVariableAuthUpdateParams{SecretValue: NewSecret("v"),
 			Networking: Set[CredentialNetworking](CredentialNetworkingUnrestricted{}), InjectionLocation: &CredentialInjectionLocation{Body: Ptr(true)}}},
 			`{"auth":{"type":"environment_variable","secret_value":"v","networking":{"type":"unrestricted"},"injection_location":{"body":true}}}`},
 		{"environment_variable update clears networking", VaultCredentialUpdateParams{Auth: EnvironmentVariableAuthUpdateParams{
@@ -200,18 +200,18 @@ func TestVaultRequestForms(t *testing.T) {
 // secretParams builds every params type that carries a secret, each
 // secret a recognisable value.
 func secretParams() []any {
-	refresh := MCPOAuthRefreshParams{ClientID: "c", RefreshToken: "SeCrEt-refresh", TokenEndpoint: "t",
-		TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: "SeCrEt-client"}}
+	refresh := MCPOAuthRefreshParams{ClientID: "c", RefreshToken: NewSecret("SeCrEt-refresh"), TokenEndpoint: "t",
+		TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: NewSecret("SeCrEt-client")}}
 	create := []VaultCredentialAuthParams{
-		MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "SeCrEt-access", Refresh: refresh},
-		StaticBearerAuthParams{MCPServerURL: "u", Token: "SeCrEt-token"},
-		EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "SeCrEt-value", Networking: CredentialNetworkingUnrestricted{}},
+		MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: NewSecret("SeCrEt-access"), Refresh: refresh},
+		StaticBearerAuthParams{MCPServerURL: "u", Token: NewSecret("SeCrEt-token")},
+		EnvironmentVariableAuthParams{SecretName: "K", SecretValue: NewSecret("SeCrEt-value"), Networking: CredentialNetworkingUnrestricted{}},
 	}
 	update := []VaultCredentialAuthUpdateParams{
-		MCPOAuthAuthUpdateParams{AccessToken: "SeCrEt-access", Refresh: Set(MCPOAuthRefreshUpdateParams{RefreshToken: "SeCrEt-refresh",
-			TokenEndpointAuth: TokenEndpointAuthClientSecretPost{ClientSecret: "SeCrEt-client"}})},
-		StaticBearerAuthUpdateParams{Token: "SeCrEt-token"},
-		EnvironmentVariableAuthUpdateParams{SecretValue: "SeCrEt-value"},
+		MCPOAuthAuthUpdateParams{AccessToken: NewSecret("SeCrEt-access"), Refresh: Set(MCPOAuthRefreshUpdateParams{RefreshToken: NewSecret("SeCrEt-refresh"),
+			TokenEndpointAuth: TokenEndpointAuthClientSecretPost{ClientSecret: NewSecret("SeCrEt-client")}})},
+		StaticBearerAuthUpdateParams{Token: NewSecret("SeCrEt-token")},
+		EnvironmentVariableAuthUpdateParams{SecretValue: NewSecret("SeCrEt-value")},
 	}
 	var out []any
 	for _, a := range create {
@@ -221,7 +221,7 @@ func secretParams() []any {
 		out = append(out, VaultCredentialUpdateParams{Auth: a}, a)
 	}
 	return append(out, refresh, &refresh, Set(refresh), update[0].(MCPOAuthAuthUpdateParams).Refresh,
-		TokenEndpointAuthClientSecretPost{ClientSecret: "SeCrEt-client"})
+		TokenEndpointAuthClientSecretPost{ClientSecret: NewSecret("SeCrEt-client")})
 }
 
 // TestVaultSecretsNeverPrinted formats every params type that carries a
@@ -252,7 +252,7 @@ func TestVaultSecretsNeverPrinted(t *testing.T) {
 			t.Errorf("%T wire form %s %v", p, body, err)
 		}
 	}
-	if got := fmt.Sprintf("%v %v %+v", Update[string]{}, Clear[string](), Set(Secret("SeCrEt"))); got != "<keep> null <redacted>" {
+	if got := fmt.Sprintf("%v %v %+v", Update[string]{}, Clear[string](), Set(NewSecret("SeCrEt"))); got != "<keep> null <redacted>" {
 		t.Errorf("Update formats as %q", got)
 	}
 }
@@ -260,17 +260,17 @@ func TestVaultSecretsNeverPrinted(t *testing.T) {
 // TestVaultValidationErrorsHoldNoSecret: every rule a secret can break
 // reports its field and never its value.
 func TestVaultValidationErrorsHoldNoSecret(t *testing.T) {
-	long := Secret("SeCrEt" + strings.Repeat("x", 9000))
+	long := NewSecret("SeCrEt" + strings.Repeat("x", 9000))
 	now := time.Now()
 	for _, p := range []interface{ validate(time.Time) error }{
 		VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: long}},
 		VaultCredentialUpdateParams{Auth: MCPOAuthAuthUpdateParams{AccessToken: long}},
-		VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "SeCrEt", ExpiresAt: now.Add(-time.Hour)}},
-		VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: "SeCrEt", Refresh: MCPOAuthRefreshParams{
-			RefreshToken: "SeCrEt", TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: "SeCrEt"}}}},
-		VaultCredentialCreateParams{Auth: StaticBearerAuthParams{Token: "SeCrEt"}},
-		VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretValue: "SeCrEt"}},
-		VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretName: "K", SecretValue: "SeCrEt",
+		VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: NewSecret("SeCrEt"), ExpiresAt: now.Add(-time.Hour)}},
+		VaultCredentialCreateParams{Auth: MCPOAuthAuthParams{MCPServerURL: "u", AccessToken: NewSecret("SeCrEt"), Refresh: MCPOAuthRefreshParams{
+			RefreshToken: NewSecret("SeCrEt"), TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: NewSecret("SeCrEt")}}}},
+		VaultCredentialCreateParams{Auth: StaticBearerAuthParams{Token: NewSecret("SeCrEt")}},
+		VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretValue: NewSecret("SeCrEt")}},
+		VaultCredentialCreateParams{Auth: EnvironmentVariableAuthParams{SecretName: "K", SecretValue: NewSecret("SeCrEt"),
 			Networking: CredentialNetworkingLimited{AllowedHosts: []string{"a:1"}}}},
 	} {
 		err := p.validate(now)

@@ -16,9 +16,12 @@ import (
 
 // Token is a bearer token and its expiry, what a [TokenSource] returns.
 // fmt and slog print it with the token redacted.
+//
+//	return &option.Token{AccessToken: option.NewSecret(tok), Expiry: exp}, nil
 type Token struct {
-	// AccessToken is sent as "Authorization: Bearer <AccessToken>".
-	AccessToken string
+	// AccessToken is sent as "Authorization: Bearer <AccessToken>". It is
+	// a [Secret], so no fmt verb prints it.
+	AccessToken Secret
 	// Expiry is when the token stops working; zero when unknown. A token
 	// with an expiry is cached and renewed before it (see WithTokenSource);
 	// one without is asked for again on every attempt.
@@ -79,7 +82,7 @@ func WithTokenSource(src TokenSource) RequestOption {
 			if err != nil {
 				return auth.Token{}, err
 			}
-			return auth.Token{Value: t.AccessToken, Expiry: t.Expiry}, nil
+			return auth.Token{Value: t.AccessToken.Reveal(), Expiry: t.Expiry}, nil
 		}
 		c.SetCredential("WithTokenSource", func(c *config.Config) {
 			c.Bearer = &config.Bearer{Beta: wire.BetaOAuth, Source: "option.WithTokenSource",
@@ -102,10 +105,10 @@ func callSource(ctx context.Context, src TokenSource) (t *Token, err error) {
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("mms: the token source failed: %w", err)
-	case t == nil || strings.TrimSpace(t.AccessToken) == "":
+	case t == nil || strings.TrimSpace(t.AccessToken.Reveal()) == "":
 		return nil, errors.New("mms: the token source returned no token")
 	}
-	if err := transport.CheckHeaderValue(t.AccessToken); err != nil {
+	if err := transport.CheckHeaderValue(t.AccessToken.Reveal()); err != nil {
 		return nil, fmt.Errorf("mms: the token from the token source %w", err)
 	}
 	return t, nil

@@ -148,6 +148,13 @@ func WithHeader(key, value string) RequestOption {
 		case wire.HeaderAPIKey, wire.HeaderAuthorization:
 			return fail("WithHeader: %s carries a credential; use WithAPIKey or WithAuthToken", canon)
 		case wire.HeaderBeta:
+			// A header's value may be a secret: its errors name the
+			// header, never the value (WithBeta's quote the name).
+			for _, n := range strings.Split(value, ",") {
+				if n = strings.TrimSpace(n); n == "" || strings.ContainsAny(n, ", ") || transport.CheckHeaderValue(n) != nil {
+					return fail("WithHeader: the value of %s is not a comma-separated list of beta names", canon)
+				}
+			}
 			return WithBeta(strings.Split(value, ",")...)(c)
 		}
 		if err := transport.CheckHeaderValue(value); err != nil {

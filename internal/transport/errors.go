@@ -13,8 +13,9 @@ import (
 // chain.
 type Errors interface {
 	// API is the error of a non-2xx answer; platformID is the platform's
-	// own request id, if any.
-	API(status int, h http.Header, body []byte, attempts int, platformID string) error
+	// own request id, if any. h and body come scrubbed by sc, which also
+	// scrubs what is decoded from body (an escape sc did not foresee).
+	API(status int, h http.Header, body []byte, attempts int, platformID string, sc *Scrubber) error
 	// RequestTooLarge reports a body over its endpoint's limit; sent is true
 	// when the limit was crossed while streaming (size bytes had been read).
 	RequestTooLarge(method, path string, size, limit int64, sent bool) error

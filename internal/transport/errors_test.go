@@ -11,7 +11,7 @@ import (
 // text names what was built.
 type testErrors struct{}
 
-func (testErrors) API(status int, _ http.Header, _ []byte, attempts int, _ string) error {
+func (testErrors) API(status int, _ http.Header, _ []byte, attempts int, _ string, _ *Scrubber) error {
 	return fmt.Errorf("api error %d after %d attempts", status, attempts)
 }
 

@@ -44,11 +44,16 @@ func logResponse(cfg *config.Config, req *Request, resp *http.Response, attempt 
 	if cfg.Logger == nil || !cfg.Logger.Enabled(context.Background(), slog.LevelDebug) {
 		return
 	}
+	var sent http.Header
+	if resp.Request != nil {
+		sent = resp.Request.Header
+	}
+	sc := NewScrubber(cfg, req, sent) // a server may echo a credential in a header
 	cfg.Logger.LogAttrs(context.Background(), slog.LevelDebug, "mms response",
 		slog.String("method", req.Method), slog.String("path", req.Path),
 		slog.Int("status", resp.StatusCode), slog.String("request_id", resp.Header.Get("Request-Id")),
 		slog.String("attempt", FormatAttempts(attempt, cfg.MaxRetries)), slog.Duration("took", took),
-		slog.Any("header", RedactHeader(resp.Header)))
+		slog.Any("header", RedactHeader(sc.Header(resp.Header))))
 }
 
 func logRetry(cfg *config.Config, req *Request, attempt int, delay time.Duration, cause error) {

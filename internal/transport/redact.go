@@ -46,17 +46,8 @@ type redactedError struct {
 func (e *redactedError) Error() string { return e.msg }
 func (e *redactedError) Unwrap() error { return e.err }
 
-// redactErr hides URL userinfo in err's text.
-func redactErr(err error) error {
-	if err == nil {
-		return nil
-	}
-	msg := err.Error()
-	if r := RedactURL(msg); r != msg {
-		return &redactedError{err: err, msg: r}
-	}
-	return err
-}
+// redactErr hides URL userinfo and the secrets sc knows in err's text.
+func redactErr(err error, sc *Scrubber) error { return sc.Err(err) }
 
 // redactURLError replaces a *url.Error from net/http by a copy whose URL has
 // no userinfo, so errors.As does not hand the username out either.

@@ -64,6 +64,11 @@ type Request struct {
 	// Removes, for a delete or an archive, makes an "already gone" answer
 	// to a resend a success (see Removal).
 	Removes Removal
+	// Secrets, when set, returns the secrets in Params (the values of
+	// their mms.Secret fields), for a Scrubber. It is called only when an
+	// error is built.
+	Secrets func(params any) []string
+	Params  any
 }
 
 // Response is a successful (2xx) answer.
@@ -173,7 +178,7 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 			cfg.RetryBudget.Succeeded(spent)
 			return resp, nil
 		}
-		err = redactErr(err) // before it is logged or returned
+		err = redactErr(err, NewScrubber(cfg, req, h)) // before it is logged or returned
 		switch {
 		case fl.fate == unknown:
 			uncertain = true
@@ -407,7 +412,8 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	stopTimer()
 	cancel(nil)
 	report(cfg, resp)
-	apiErr := errs.API(hresp.StatusCode, hresp.Header, errBody, attempt, resp.PlatformRequestID)
+	sc := NewScrubber(cfg, req, header) // a server may echo a secret: scrub before the error is built
+	apiErr := errs.API(hresp.StatusCode, sc.Header(hresp.Header), sc.Bytes(errBody), attempt, resp.PlatformRequestID, sc)
 	fl := responseFailure(hresp, errBody, replayable)
 	fl.body = errBody
 	return resp, fl, apiErr
