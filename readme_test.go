@@ -166,10 +166,12 @@ var snippetImports = map[string]string{
 	"gcpgateway":     "github.com/mms-sdk/mms-go/gcpgateway",
 	"gcpgatewaytest": "github.com/mms-sdk/mms-go/gcpgateway/gcpgatewaytest",
 	"mmsmcp":         "github.com/mms-sdk/mms-go/mcp",
+	"eino":           "github.com/mms-sdk/mms-go/adapters/eino",
 
 	"aws":    "github.com/aws/aws-sdk-go-v2/aws",
 	"config": "github.com/aws/aws-sdk-go-v2/config",
 	"mcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
+	"schema": "github.com/cloudwego/eino/schema",
 }
 
 // snippetHead opens the function a fragment of statements is the body of.
