@@ -142,15 +142,31 @@ type pipelineErrors struct{}
 
 func (pipelineErrors) API(status int, h http.Header, body []byte, attempts int, platformID string, sc *transport.Scrubber) error {
 	e := newAPIError(status, h, body, attempts)
-	// The body came scrubbed; a secret the server escaped in a way the
-	// scrubber did not foresee (\u0073k-…) shows only once decoded. Then
-	// the body is decoded and encoded again with every string scrubbed.
+	rescrub(e, sc)
+	e.PlatformRequestID = platformID
+	return e
+}
+
+// scrubError hides, in an *Error built from what the server sent after
+// the response began (a stream's "error" event), the secrets the request
+// carried.
+func scrubError(e *Error, sc *transport.Scrubber) {
+	if sc == nil {
+		return
+	}
+	e.Body = sc.Bytes(e.Body)
+	rescrub(e, sc)
+}
+
+// rescrub finishes the scrubbing of e, whose body came scrubbed: a secret
+// the server escaped in a way the scrubber did not foresee (\u0073k-…)
+// shows only once decoded. Then the body is decoded and encoded again
+// with every string scrubbed.
+func rescrub(e *Error, sc *transport.Scrubber) {
 	if m := sc.String(e.Message); m != e.Message {
 		e.Message = m
 		e.Body = rescrubJSON(e.Body, sc)
 	}
-	e.PlatformRequestID = platformID
-	return e
 }
 
 func (pipelineErrors) RequestTooLarge(method, path string, size, limit int64, sent bool) error {

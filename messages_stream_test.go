@@ -22,6 +22,7 @@ import (
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/option"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -984,5 +985,32 @@ func TestStreamPanicInLoopReleases(t *testing.T) {
 	case <-gone:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the server still streams after a panic in the loop")
+	}
+}
+
+// TestStreamErrorEventScrubbed: a server that echoes the request's key in
+// a stream's "error" event (raw, or escaped in a way only decoding shows)
+// does not get it into the *Error, its body or its text.
+func TestStreamErrorEventScrubbed(t *testing.T) {
+	const key = "sk-canary-0123456789"
+	for name, payload := range map[string]string{
+		"raw":     `{"type":"error","error":{"type":"api_error","message":"bad key ` + key + `"}}`,
+		"escaped": `{"type":"error","error":{"type":"api_error","message":"bad key \u0073k-canary-0123456789"}}`,
+		"no json": `bad key ` + key,
+	} {
+		t.Run(name, func(t *testing.T) {
+			s := newSSEServer(t, func(w http.ResponseWriter, r *http.Request) {
+				o := startSSE(w)
+				o.event("message_start", sseStart)
+				o.event("error", payload)
+			}, option.WithAPIKey(key))
+			_, _, err := collect(t, s.client.Messages.Stream(context.Background(), streamParams("hi")))
+			var apiErr *Error
+			require.ErrorAs(t, err, &apiErr)
+			for _, shown := range []string{err.Error(), apiErr.Message, string(apiErr.Body), fmt.Sprintf("%#v", apiErr)} {
+				assert.NotContains(t, shown, "canary-0123456789")
+			}
+			assert.Contains(t, apiErr.Message, "[redacted]")
+		})
 	}
 }

@@ -188,6 +188,12 @@ func TestOptionExportsOnlyOptions(t *testing.T) {
 			if !ok || fn.Recv != nil || !fn.Name.IsExported() {
 				continue
 			}
+			if fn.Name.Name == "NewSecret" {
+				// The one exception: Secret, the type of a credential
+				// option's value (Token.AccessToken), is made here so
+				// that mms.Secret can alias it.
+				continue
+			}
 			res := fn.Type.Results
 			if res == nil || len(res.List) != 1 || len(res.List[0].Names) > 1 {
 				t.Errorf("option.%s does not return one RequestOption", fn.Name.Name)

@@ -167,11 +167,13 @@ var snippetImports = map[string]string{
 	"gcpgatewaytest": "github.com/mms-sdk/mms-go/gcpgateway/gcpgatewaytest",
 	"mmsmcp":         "github.com/mms-sdk/mms-go/mcp",
 	"eino":           "github.com/mms-sdk/mms-go/adapters/eino",
+	"langchaingo":    "github.com/mms-sdk/mms-go/adapters/langchaingo",
 
 	"aws":    "github.com/aws/aws-sdk-go-v2/aws",
 	"config": "github.com/aws/aws-sdk-go-v2/config",
 	"mcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
 	"schema": "github.com/cloudwego/eino/schema",
+	"llms":   "github.com/tmc/langchaingo/llms",
 }
 
 // snippetHead opens the function a fragment of statements is the body of.

@@ -45,7 +45,8 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := reply{status: 529, header: map[string]string{"Retry-After-Ms": "1", "X-Echo": tt.echo}, body: tt.body}
+			// x-should-retry: a create is resent only when the service says so.
+			r := reply{status: 529, header: map[string]string{"Retry-After-Ms": "1", "X-Should-Retry": "true", "X-Echo": tt.echo}, body: tt.body}
 			s := newScriptServer(t, r, r)
 			var logs bytes.Buffer
 			c := newBearerClient(t, s, tt.cred, option.WithMaxRetries(1),

@@ -134,6 +134,7 @@ func (c *eventConn) readError(ctx context.Context, events int, err error) error 
 // response says: the attempts, the platform's request id, and its
 // request-id when the payload has none.
 func (c *eventConn) withResponse(e *Error) *Error {
+	scrubError(e, c.resp.Scrub)
 	e.Attempts, e.PlatformRequestID = c.resp.Attempts, c.resp.PlatformRequestID
 	if e.RequestID == "" {
 		e.RequestID = c.resp.RequestID

@@ -474,6 +474,13 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 	}
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
 		cur := a.latest()
+		// The body's rules first (a 400 whatever the version), then the
+		// version precondition (409), as the service checks them.
+		next := cur
+		if err := b.apply(&next, false); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+			return
+		}
 		if v != cur.Version {
 			writeError(w, r, http.StatusConflict, wire.ErrInvalidRequest,
 				fmt.Sprintf("version: the agent is at version %d, not %d; fetch it and retry", cur.Version, v))
@@ -481,11 +488,6 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 		}
 		if cur.ArchivedAt != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived agents cannot be updated: "+cur.ID)
-			return
-		}
-		next := cur
-		if err := b.apply(&next, false); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return
 		}
 		if bytes.Equal(encodeJSON(next), encodeJSON(cur)) {

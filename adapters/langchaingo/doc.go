@@ -4,9 +4,13 @@
 // and helpers run on the service.
 //
 //	client, err := mms.NewClient() // $VENDOR_API_KEY, $VENDOR_BASE_URL
-//	if err != nil { … }
+//	if err != nil {
+//		return err
+//	}
 //	llm, err := langchaingo.New(client, langchaingo.WithModel("mms-large-1"))
-//	if err != nil { … }
+//	if err != nil {
+//		return err
+//	}
 //	answer, err := llms.GenerateFromSinglePrompt(ctx, llm, "Hello!")
 //
 // # What maps where

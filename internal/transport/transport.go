@@ -83,6 +83,9 @@ type Response struct {
 	// PlatformRequestID is the platform's own request id (see
 	// platform.Adapter.RequestIDHeader); "" without a platform.
 	PlatformRequestID string
+	// Scrub hides the secrets this attempt carried, in what the response
+	// brings back later (a stream's "error" event); nil changes nothing.
+	Scrub *Scrubber
 	// Resent is true when the call succeeded on the evidence of a resend:
 	// a delete or archive (Request.Removes) was sent again after an
 	// attempt whose outcome was lost, and the answer (a 404, or "already
@@ -355,7 +358,7 @@ func attempt1(ctx context.Context, cfg *config.Config, req *Request, target stri
 	}
 	logResponse(cfg, req, hresp, attempt, time.Since(start))
 	resp := &Response{Response: hresp, RequestID: hresp.Header.Get(wire.HeaderRequestID), Attempts: attempt,
-		PlatformRequestID: platformRequestID(cfg, hresp.Header)}
+		PlatformRequestID: platformRequestID(cfg, hresp.Header), Scrub: NewScrubber(cfg, req, header)}
 	if err := unfollowedRedirect(req, cfg.BaseURL, hresp, errs); err != nil {
 		hresp.Body.Close()
 		stopTimer()
