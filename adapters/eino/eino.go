@@ -185,11 +185,18 @@ func (m *ChatModel) BindTools(tools []*schema.ToolInfo) error {
 	return nil
 }
 
-// Generate sends input as one Messages request and returns the reply.
-func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (out *schema.Message, err error) {
+// begin starts a call as Eino's own models do: its run info, the prepared
+// request (or why it cannot be made) and the OnStart callback, which is
+// told even of a call that fails before sending.
+func (m *ChatModel) begin(ctx context.Context, input []*schema.Message, opts []model.Option) (context.Context, *call, error) {
 	ctx = callbacks.EnsureRunInfo(ctx, m.GetType(), components.ComponentOfChatModel)
 	c, err := m.prepare(input, opts)
-	ctx = callbacks.OnStart(ctx, c.callbackInput(input))
+	return callbacks.OnStart(ctx, c.callbackInput(input)), c, err
+}
+
+// Generate sends input as one Messages request and returns the reply.
+func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (out *schema.Message, err error) {
+	ctx, c, err := m.begin(ctx, input, opts)
 	defer func() {
 		if err != nil {
 			callbacks.OnError(ctx, err)
@@ -218,9 +225,7 @@ func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts 
 // when the next event arrives (Eino tells a stream's writer of a closed
 // reader only when it sends); cancel ctx to end a stalled request at once.
 func (m *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (out *schema.StreamReader[*schema.Message], err error) {
-	ctx = callbacks.EnsureRunInfo(ctx, m.GetType(), components.ComponentOfChatModel)
-	c, err := m.prepare(input, opts)
-	ctx = callbacks.OnStart(ctx, c.callbackInput(input))
+	ctx, c, err := m.begin(ctx, input, opts)
 	defer func() {
 		if err != nil {
 			callbacks.OnError(ctx, err)

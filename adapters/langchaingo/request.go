@@ -376,10 +376,7 @@ func userBlock(part llms.ContentPart, tool bool) (mms.ContentBlock, error) {
 		}
 		return withCacheControl(b, p.CacheControl)
 	case BlockPart:
-		if p.Block == nil {
-			return nil, errors.New("BlockPart.Block is nil")
-		}
-		return p.Block, nil
+		return p.block()
 	case llms.ToolCall:
 		return nil, errors.New("a ToolCall belongs in an ai message")
 	default:
@@ -485,10 +482,7 @@ func assistantBlock(part llms.ContentPart) (mms.ContentBlock, error) {
 		}
 		return withCacheControl(b, p.CacheControl)
 	case BlockPart:
-		if p.Block == nil {
-			return nil, errors.New("BlockPart.Block is nil")
-		}
-		return p.Block, nil
+		return p.block()
 	default:
 		return nil, fmt.Errorf("an ai message holds text, ToolCall and BlockPart parts, not %T", part)
 	}
@@ -543,4 +537,12 @@ func withCacheControl(b mms.ContentBlock, c *llms.CacheControl) (mms.ContentBloc
 func isObject(raw []byte) bool {
 	var v map[string]json.RawMessage
 	return json.Unmarshal(raw, &v) == nil && v != nil
+}
+
+// block is the block p carries, refused when there is none.
+func (p BlockPart) block() (mms.ContentBlock, error) {
+	if p.Block == nil {
+		return nil, errors.New("BlockPart.Block is nil")
+	}
+	return p.Block, nil
 }
