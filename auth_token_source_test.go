@@ -118,6 +118,29 @@ func TestTokenSourceFailures(t *testing.T) {
 	}
 }
 
+// TestTokenSourceErrorScrubbed: a source that fails quoting the token it
+// gave before (a refresh error naming the expired token) does not put it
+// into the call's error.
+func TestTokenSourceErrorScrubbed(t *testing.T) {
+	clock := mmstest.NewManualClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	const held = "tok-HELD-first-secret"
+	var n atomic.Int32
+	src := option.TokenSourceFunc(func(context.Context) (*option.Token, error) {
+		if n.Add(1) == 1 {
+			return &option.Token{AccessToken: option.NewSecret(held), Expiry: clock.Now().Add(time.Hour)}, nil
+		}
+		return nil, fmt.Errorf("refresh of %s refused; escaped %q", held, held)
+	})
+	s := newScriptServer(t)
+	c := newBearerClient(t, s, option.WithTokenSource(src), mms.WithNowForTest(clock.Now))
+	require.NoError(t, get(c))
+	clock.Advance(time.Hour)
+	err := get(c)
+	require.Error(t, err)
+	require.NotContains(t, err.Error(), "HELD", "the held token is scrubbed")
+	require.Contains(t, err.Error(), "refresh of [redacted] refused")
+}
+
 // TestTokenFormatRedacted: fmt and slog never print a Token's value.
 func TestTokenFormatRedacted(t *testing.T) {
 	tok := option.Token{AccessToken: option.NewSecret("tok-SECRET-fmt"), Expiry: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)}

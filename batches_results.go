@@ -12,6 +12,7 @@ import (
 	"net/http"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -57,7 +58,7 @@ func (s *BatchesService) Results(ctx context.Context, batchID string, opts ...op
 		var stopped bool
 		results := 0
 		n, err := eachLine(body, func(n int, line []byte) error {
-			res, err := decodeBatchResultLine(line)
+			res, err := decodeScrubbed(line, resp.Scrub)
 			if err != nil {
 				err = &BatchResultLineError{BatchID: batchID, Line: n, CustomID: lineCustomID(line), Err: err}
 			} else {
@@ -192,6 +193,21 @@ func eachLine(r io.Reader, fn func(n int, line []byte) error) (int, error) {
 			long = nil
 		}
 	}
+}
+
+// decodeScrubbed decodes one line of a results file, hiding the secrets
+// the download carried from the lines that become errors: a service may
+// echo a credential in a request's error, and an invalid line is quoted in
+// its error. Succeeded lines are the caller's data and are not rewritten.
+func decodeScrubbed(line []byte, sc *transport.Scrubber) (BatchResult, error) {
+	res, err := decodeBatchResultLine(line)
+	if _, errored := res.Result.(ErroredBatchResult); err == nil && !errored {
+		return res, nil
+	}
+	if clean := sc.Bytes(line); !bytes.Equal(clean, line) {
+		return decodeBatchResultLine(clean)
+	}
+	return res, err
 }
 
 // decodeBatchResultLine decodes one line of a results file. The bytes are

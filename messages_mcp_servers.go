@@ -54,8 +54,8 @@ type MCPServerDefinition struct {
 	// URL is the server's endpoint. Required.
 	URL string `json:"url"`
 	// AuthorizationToken is a bearer token the service forwards to the MCP
-	// server. It is a secret: String redacts it, and errors never show it.
-	AuthorizationToken string `json:"authorization_token,omitzero" mms:"secret"`
+	// server: a [Secret], so no fmt verb, log line or error shows it.
+	AuthorizationToken Secret `json:"authorization_token,omitzero"`
 	// ToolConfiguration enables the server's tools and picks which
 	// (mcp-client-2025-04-04 generation).
 	ToolConfiguration *MCPToolConfiguration `json:"tool_configuration,omitzero"`
@@ -66,7 +66,7 @@ type MCPServerDefinition struct {
 // String describes the server without its authorization token.
 func (d MCPServerDefinition) String() string {
 	token := ""
-	if d.AuthorizationToken != "" {
+	if !d.AuthorizationToken.IsZero() {
 		token = " authorization_token:<redacted>"
 	}
 	return fmt.Sprintf("{name:%q url:%q%s}", d.Name, d.URL, token)

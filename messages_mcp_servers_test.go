@@ -11,7 +11,7 @@ func TestMCPServersRoundTrip(t *testing.T) {
 	rcRoundTrip(t, []rcCase[MCPServers]{
 		{"minimal", MCPServers{{Name: "deepwiki", URL: "https://mcp.deepwiki.com/mcp"}},
 			`[{"type":"url","name":"deepwiki","url":"https://mcp.deepwiki.com/mcp"}]`},
-		{"full", MCPServers{{Name: "w", URL: "https://w.example/mcp", AuthorizationToken: "tok",
+		{"full", MCPServers{{Name: "w", URL: "https://w.example/mcp", AuthorizationToken: NewSecret("tok"),
 			ToolConfiguration: &MCPToolConfiguration{Enabled: Ptr(true), AllowedTools: []string{"ask_question"}}}},
 			`[{"type":"url","name":"w","url":"https://w.example/mcp","authorization_token":"tok","tool_configuration":{"enabled":true,"allowed_tools":["ask_question"]}}]`},
 		{"nulls", MCPServers{{Name: "w", URL: "u", Extra: map[string]json.RawMessage{"authorization_token": json.RawMessage("null")},
@@ -28,7 +28,7 @@ func TestMCPServersValidate(t *testing.T) {
 		rule    string
 	}{
 		{"ok", MCPServers{{Name: "a", URL: "https://a"}}, "", ""},
-		{"no name", MCPServers{{Name: "a", URL: "https://a"}, {URL: "https://b", AuthorizationToken: "secret-token"}}, "mcp_servers[1].name", "must not be empty"},
+		{"no name", MCPServers{{Name: "a", URL: "https://a"}, {URL: "https://b", AuthorizationToken: NewSecret("secret-token")}}, "mcp_servers[1].name", "must not be empty"},
 		{"no url", MCPServers{{Name: "a"}}, "mcp_servers[0].url", "must not be empty"},
 	}
 	for _, c := range cases {
@@ -43,7 +43,7 @@ func TestMCPServersValidate(t *testing.T) {
 }
 
 func TestMCPServerDefinitionRedactsToken(t *testing.T) {
-	d := MCPServerDefinition{Name: "a", URL: "https://a", AuthorizationToken: "secret-token"}
+	d := MCPServerDefinition{Name: "a", URL: "https://a", AuthorizationToken: NewSecret("secret-token")}
 	for _, s := range []string{d.String(), fmt.Sprintf("%v", d), fmt.Sprintf("%+v", MCPServers{d})} {
 		if strings.Contains(s, "secret-token") {
 			t.Errorf("formatted value shows the token: %s", s)

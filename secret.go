@@ -26,7 +26,7 @@ func NewSecret(v string) Secret { return option.NewSecret(v) }
 
 // secretsIn returns the values of every Secret reachable from v (through
 // pointers, interfaces, structs with their unexported fields, slices,
-// arrays and map values), and of every string field tagged mms:"secret".
+// arrays and map values).
 // The pipeline calls it when it builds an error, to scrub them from what
 // the server sent back (transport.Scrubber).
 func secretsIn(v any) []string {
@@ -53,14 +53,8 @@ func secretsIn(v any) []string {
 		case reflect.Interface:
 			walk(v.Elem(), depth+1)
 		case reflect.Struct:
-			t := v.Type()
-			for i := range t.NumField() {
-				f := v.Field(i)
-				if f.Kind() == reflect.String && t.Field(i).Tag.Get("mms") == "secret" {
-					out = append(out, f.String())
-					continue
-				}
-				walk(f, depth+1)
+			for i := range v.NumField() {
+				walk(v.Field(i), depth+1)
 			}
 		case reflect.Slice, reflect.Array:
 			for i := range v.Len() {
@@ -81,8 +75,8 @@ var secretType = reflect.TypeFor[Secret]()
 // holdsSecret caches mayHoldSecret per type.
 var holdsSecret sync.Map // reflect.Type → bool
 
-// mayHoldSecret reports whether a value of type t can reach a Secret or a
-// string tagged mms:"secret" (an interface always may).
+// mayHoldSecret reports whether a value of type t can reach a Secret (an
+// interface always may).
 func mayHoldSecret(t reflect.Type) bool {
 	if v, ok := holdsSecret.Load(t); ok {
 		return v.(bool)
@@ -115,7 +109,7 @@ func computeHoldsSecret(t reflect.Type, visiting map[reflect.Type]bool) bool {
 		}
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if f.Type.Kind() == reflect.String && f.Tag.Get("mms") == "secret" || computeHoldsSecret(f.Type, visiting) {
+			if computeHoldsSecret(f.Type, visiting) {
 				return true
 			}
 		}
@@ -145,3 +139,22 @@ func (w WorkSecret) LogValue() slog.Value { return logRedacted(w) }
 // LogValue prints the update for slog as fmt does (a Secret inside
 // redacted).
 func (u Update[T]) LogValue() slog.Value { return logRedacted(u) }
+
+// LogValue prints the servers for slog with their tokens redacted.
+func (s MCPServers) LogValue() slog.Value { return logRedacted(s) }
+
+// LogValue prints the params for slog with the MCP servers' tokens
+// redacted.
+func (p MessageCreateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the params for slog with the MCP servers' tokens
+// redacted.
+func (p MessageCountTokensParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the request for slog with the MCP servers' tokens
+// redacted.
+func (r BatchRequest) LogValue() slog.Value { return logRedacted(r) }
+
+// LogValue prints the params for slog with the MCP servers' tokens
+// redacted.
+func (p BatchCreateParams) LogValue() slog.Value { return logRedacted(p) }

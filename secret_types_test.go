@@ -45,6 +45,16 @@ func secretHolders() []any {
 		TokenEndpointAuthClientSecretPost{ClientSecret: s},
 		VaultCredentialCreateParams{Auth: StaticBearerAuthParams{Token: s}},
 		VaultCredentialUpdateParams{Auth: StaticBearerAuthUpdateParams{Token: s}},
+		MCPServerDefinition{Name: "m", URL: "u", AuthorizationToken: s},
+		MCPServers{{Name: "m", URL: "u", AuthorizationToken: s}},
+		MessageCreateParams{Model: "m", MCPServers: MCPServers{{Name: "m", AuthorizationToken: s}}},
+		MessageCountTokensParams{Model: "m", MCPServers: MCPServers{{Name: "m", AuthorizationToken: s}}},
+		BatchRequest{CustomID: "c", Params: MessageCreateParams{MCPServers: MCPServers{{AuthorizationToken: s}}}},
+		BatchCreateParams{Requests: []BatchRequest{{Params: MessageCreateParams{MCPServers: MCPServers{{AuthorizationToken: s}}}}}},
+		BatchJobParams{},
+		&BatchJob{},
+		ToolRunnerParams{Params: MessageCreateParams{MCPServers: MCPServers{{AuthorizationToken: s}}}},
+		&ToolRunner{},
 	}
 }
 

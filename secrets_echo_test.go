@@ -73,3 +73,43 @@ func TestEchoedSecretsScrubbed(t *testing.T) {
 		})
 	}
 }
+
+// TestBatchResultErrorsScrubbed: a results file whose errored lines echo
+// the client's key (raw or JSON-escaped), or an invalid line quoting it,
+// yields errors without it; a succeeded line is the caller's data, as sent.
+func TestBatchResultErrorsScrubbed(t *testing.T) {
+	const key = "sk-key-SECRET/0123"
+	body := `{"custom_id":"a","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"bad key sk-key-SECRET\/0123"}}}}` + "\n" +
+		`{"custom_id":"b","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"m","hint":"sk-key-SECRET/0123"}}}}` + "\n" +
+		`{"custom_id":"c", sk-key-SECRET/0123` + "\n" +
+		`{"custom_id":"d","result":{"type":"succeeded","message":{"id":"msg_1","type":"message","role":"assistant","model":"m","content":[{"type":"text","text":"sk-key-SECRET/0123"}],"stop_reason":"end_turn","usage":{"input_tokens":1,"output_tokens":1}}}}` + "\n"
+	s := newScriptServer(t, reply{status: 200, body: body})
+	c, err := mms.NewClient(option.WithAPIKey(key), option.WithBaseURL(s.URL))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	var succeeded string
+	for r, err := range c.Messages.Batches.Results(context.Background(), "msgbatch_1") {
+		if err != nil {
+			fmt.Fprintf(&out, "%v %#v\n", err, err)
+			continue
+		}
+		switch v := r.Result.(type) {
+		case mms.ErroredBatchResult:
+			b, _ := json.Marshal(r)
+			fmt.Fprintf(&out, "%v %s %#v\n", v.Err(), b, v)
+		case mms.SucceededBatchResult:
+			succeeded = v.Message.Content[0].(mms.TextBlock).Text
+		}
+	}
+	if strings.Contains(out.String(), "SECRET") {
+		t.Errorf("a secret shows:\n%s", out.String())
+	}
+	if !strings.Contains(out.String(), "bad key [redacted]") || !strings.Contains(out.String(), "line 3") {
+		t.Errorf("want the mask and the invalid line's error:\n%s", out.String())
+	}
+	if succeeded != key {
+		t.Errorf("succeeded text %q, want it as sent", succeeded)
+	}
+}

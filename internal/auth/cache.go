@@ -132,6 +132,14 @@ func (c *Cache) start(ctx context.Context, background bool) *flight {
 	return f
 }
 
+// Held returns the token the cache holds or last held ("" when none): a
+// source that fails may quote it in its error, which the caller scrubs.
+func (c *Cache) Held() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.tok.Value
+}
+
 // Invalidate drops failed if it is still the cached token, so that the
 // next Token fetches a new one. A token already replaced (by a concurrent
 // caller's renewal) is left alone: a burst of 401s for one token causes one

@@ -24,6 +24,9 @@ type Bearer struct {
 	// token, after the service refused it with a 401; the transport then
 	// asks Token again and resends once. Nil when the source cannot renew.
 	Invalidate func(failed string)
+	// Held returns the token the cache holds or last held, which the
+	// transport scrubs from the source's error text; nil when uncached.
+	Held func() string
 	// Origin is the only origin the token may be sent to; nil binds it to
 	// the base URL when the client (or the call giving it) is built.
 	Origin *url.URL
@@ -55,7 +58,7 @@ func cacheBearer(b *Bearer, now func() time.Time) {
 		return
 	}
 	cache := auth.NewCache(b.Fetch, now, b.KeepUnexpiring)
-	b.Token, b.Invalidate = cache.Token, cache.Invalidate
+	b.Token, b.Invalidate, b.Held = cache.Token, cache.Invalidate, cache.Held
 }
 
 // FinishBearer caches b's fetch (on c's clock) and binds b to c's base URL

@@ -259,7 +259,14 @@ func bearerToken(ctx context.Context, cfg *config.Config, req *Request) (string,
 	}
 	tok, err := cfg.Bearer.Token(ctx)
 	if err != nil {
-		return "", fmt.Errorf("mms: %s %s: no bearer token from %s: %w", req.Method, req.Path, cfg.Bearer.Source, err)
+		// A source may quote a credential in its error: the client's, the
+		// request's, or the token it held before.
+		sc := NewScrubber(cfg, req, nil)
+		if cfg.Bearer.Held != nil {
+			sc.build()
+			sc.add([]string{cfg.Bearer.Held()})
+		}
+		return "", fmt.Errorf("mms: %s %s: no bearer token from %s: %w", req.Method, req.Path, cfg.Bearer.Source, sc.Err(err))
 	}
 	return tok, nil
 }
