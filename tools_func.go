@@ -29,6 +29,16 @@ type RunnableTool interface {
 	Run(ctx context.Context, input json.RawMessage) (ContentBlocks, error)
 }
 
+// A BuiltinTool is a [RunnableTool] that the request sends as one of the
+// service's client-run tools rather than as a custom tool: a [ToolRunner]
+// sends ToolParam in place of Definition, and answers the calls of that
+// tool's name with Run. [MemoryDir] is one.
+type BuiltinTool interface {
+	RunnableTool
+	// ToolParam is the tool as the request sends it.
+	ToolParam() Tool
+}
+
 // FuncTool is a [RunnableTool] made by [NewTool] from a Go function.
 type FuncTool[In, Out any] struct {
 	// Tool is the definition sent. NewTool sets Name, Description and

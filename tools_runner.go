@@ -5,14 +5,15 @@ package mms
 // until the model stops asking.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mms-sdk/mms-go/observe"
 	"iter"
 	"slices"
 	"time"
 
+	"github.com/mms-sdk/mms-go/observe"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -287,8 +288,8 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 	params.Tools = slices.Clip(slices.Clone(params.Tools))
 	names := map[string]bool{}
 	for _, t := range params.Tools {
-		if c, ok := t.(CustomTool); ok {
-			names[c.Name] = true
+		if name := runnableName(t); name != "" {
+			names[name] = true
 		}
 	}
 	byName := make(map[string]RunnableTool, len(p.Tools))
@@ -297,15 +298,16 @@ func (r *ToolRunner) prepare() (MessageCreateParams, map[string]RunnableTool, er
 		if t == nil {
 			return MessageCreateParams{}, nil, invalid(field, "must not be nil")
 		}
-		def, err := t.Definition()
+		def, err := runnableParam(t)
 		if err != nil {
 			return MessageCreateParams{}, nil, fmt.Errorf("mms: %s: %w", field, err)
 		}
-		if names[def.Name] {
-			return MessageCreateParams{}, nil, invalid(field, "the name %q is already used by another tool", def.Name)
+		name := runnableName(def)
+		if names[name] {
+			return MessageCreateParams{}, nil, invalid(field, "the name %q is already used by another tool", name)
 		}
-		names[def.Name] = true
-		byName[def.Name] = t
+		names[name] = true
+		byName[name] = t
 		params.Tools = append(params.Tools, def)
 	}
 	if err := params.Validate(); err != nil {
@@ -348,4 +350,29 @@ func withContainerID(c *ContainerParam, id string) *ContainerParam {
 		next.Skills = c.Skills
 	}
 	return &next
+}
+
+// runnableParam is the tool t sends: a BuiltinTool's ToolParam, else its
+// Definition.
+func runnableParam(t RunnableTool) (Tool, error) {
+	if b, ok := t.(BuiltinTool); ok {
+		tool := b.ToolParam()
+		if runnableName(tool) == "" {
+			return nil, errors.New("ToolParam: not a client-run tool with a name")
+		}
+		return tool, nil
+	}
+	return t.Definition()
+}
+
+// runnableName is the name a client-run tool's calls carry ("" for a
+// tool the service runs).
+func runnableName(t Tool) string {
+	switch v := t.(type) {
+	case CustomTool:
+		return v.Name
+	case MemoryTool:
+		return cmp.Or(v.Name, "memory")
+	}
+	return ""
 }

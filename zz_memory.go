@@ -36,17 +36,44 @@ func (m Memory) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 // UnmarshalJSON decodes Memory, keeping what this SDK version does not model in [Extra].
 func (m *Memory) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
+// isMemoryCommand makes MemoryCreateCommand a [MemoryCommand].
+func (MemoryCreateCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryCreateCommand as the service sends it, [Extra] included.
+func (m MemoryCreateCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryCreateCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryCreateCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // MarshalJSON encodes MemoryCreateParams in request form: the members the request defines, nothing the service only sends.
 func (m MemoryCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
 
 // UnmarshalJSON decodes MemoryCreateParams.
 func (m *MemoryCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
+// isMemoryCommand makes MemoryDeleteCommand a [MemoryCommand].
+func (MemoryDeleteCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryDeleteCommand as the service sends it, [Extra] included.
+func (m MemoryDeleteCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryDeleteCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryDeleteCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // MarshalJSON encodes MemoryDeleted as the service sends it, [Extra] included.
 func (m MemoryDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // UnmarshalJSON decodes MemoryDeleted, keeping what this SDK version does not model in [Extra].
 func (m *MemoryDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// isMemoryCommand makes MemoryInsertCommand a [MemoryCommand].
+func (MemoryInsertCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryInsertCommand as the service sends it, [Extra] included.
+func (m MemoryInsertCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryInsertCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryInsertCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON encodes MemoryPrecondition in request form: the members the request defines, nothing the service only sends.
 func (m MemoryPrecondition) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
@@ -62,6 +89,15 @@ func (m MemoryPrefix) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // UnmarshalJSON decodes MemoryPrefix, keeping what this SDK version does not model in [Extra].
 func (m *MemoryPrefix) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// isMemoryCommand makes MemoryRenameCommand a [MemoryCommand].
+func (MemoryRenameCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryRenameCommand as the service sends it, [Extra] included.
+func (m MemoryRenameCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryRenameCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryRenameCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // MarshalJSON encodes MemoryStore as the service sends it, [Extra] included.
 func (m MemoryStore) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
@@ -87,6 +123,15 @@ func (m MemoryStoreUpdateParams) MarshalJSON() ([]byte, error) { return marshalR
 // UnmarshalJSON decodes MemoryStoreUpdateParams.
 func (m *MemoryStoreUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
+// isMemoryCommand makes MemoryStrReplaceCommand a [MemoryCommand].
+func (MemoryStrReplaceCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryStrReplaceCommand as the service sends it, [Extra] included.
+func (m MemoryStrReplaceCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryStrReplaceCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryStrReplaceCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // MarshalJSON encodes MemoryUpdateParams in request form: the members the request defines, nothing the service only sends.
 func (m MemoryUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
 
@@ -108,6 +153,15 @@ func (m MemoryVersionSessionActor) MarshalJSON() ([]byte, error) { return marsha
 // UnmarshalJSON decodes MemoryVersionSessionActor, keeping what this SDK version does not model in [Extra].
 func (m *MemoryVersionSessionActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
+// isMemoryCommand makes MemoryViewCommand a [MemoryCommand].
+func (MemoryViewCommand) isMemoryCommand() {}
+
+// MarshalJSON encodes MemoryViewCommand as the service sends it, [Extra] included.
+func (m MemoryViewCommand) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MemoryViewCommand, keeping what this SDK version does not model in [Extra].
+func (m *MemoryViewCommand) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // isActor makes ServiceAccountActor a [MemoryVersionActor].
 func (ServiceAccountActor) isActor() {}
 
@@ -116,6 +170,12 @@ func (s ServiceAccountActor) MarshalJSON() ([]byte, error) { return marshalJSON(
 
 // UnmarshalJSON decodes ServiceAccountActor, keeping what this SDK version does not model in [Extra].
 func (s *ServiceAccountActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isMemoryCommand makes UnknownMemoryCommand a [MemoryCommand].
+func (UnknownMemoryCommand) isMemoryCommand() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownMemoryCommand) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isMemoryListItem makes UnknownMemoryListItem a [MemoryListItem].
 func (UnknownMemoryListItem) isMemoryListItem() {}

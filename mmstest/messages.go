@@ -85,6 +85,21 @@ type toolParam struct {
 // custom reports whether t is a custom (client) tool.
 func (t toolParam) custom() bool { return t.Type == nil || *t.Type == "custom" }
 
+// clientRun reports whether the client runs t's calls: a custom tool, or
+// a built-in tool the client executes (memory, bash, text editor,
+// computer).
+func (t toolParam) clientRun() bool {
+	if t.custom() {
+		return true
+	}
+	for _, prefix := range []string{"memory_", "bash_", "text_editor_", "computer_"} {
+		if strings.HasPrefix(*t.Type, prefix) {
+			return true
+		}
+	}
+	return false
+}
+
 type toolChoiceParam struct {
 	Type                   string `json:"type"`
 	Name                   string `json:"name"`

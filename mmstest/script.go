@@ -20,7 +20,8 @@ import (
 // final answer with the default text.
 type Turn struct {
 	// ToolCalls are the client tool calls of the reply, in order; several
-	// are parallel calls. Each names a custom tool of the request.
+	// are parallel calls. Each names a custom tool of the request, or a
+	// built-in tool the client runs (memory, bash, text editor, computer).
 	ToolCalls []ToolCall
 	// Text is the reply's text; "" keeps the default text (the structured
 	// JSON when the request asks for a format, else "You said: …").
@@ -37,10 +38,11 @@ type Turn struct {
 
 // ToolCall is one client tool call of a scripted Turn.
 type ToolCall struct {
-	// Name is the custom tool called.
+	// Name is the tool called.
 	Name string
-	// Input is the call's input, a JSON object; "" generates one from the
-	// tool's input_schema as for the deterministic reply.
+	// Input is the call's input, a JSON object; "" generates one from a
+	// custom tool's input_schema as for the deterministic reply (a
+	// built-in tool's call must give it).
 	Input string
 }
 
@@ -110,17 +112,20 @@ func (s *Server) scriptedBlocks(p *msgParams, t Turn, n int, text, prompt string
 	blocks := []replyBlock{{typ: "text", text: text}}
 	var defined []string
 	for _, tl := range p.Tools {
-		if tl.custom() {
+		if tl.clientRun() {
 			defined = append(defined, tl.Name)
 		}
 	}
 	for i, c := range t.ToolCalls {
-		at := slices.IndexFunc(p.Tools, func(tl toolParam) bool { return tl.custom() && tl.Name == c.Name })
+		at := slices.IndexFunc(p.Tools, func(tl toolParam) bool { return tl.clientRun() && tl.Name == c.Name })
 		if at < 0 {
-			return nil, "", wrong("tool call %d: the request defines no custom tool %q (its custom tools: %s)",
+			return nil, "", wrong("tool call %d: the request defines no client tool %q (its client tools: %s)",
 				i, c.Name, strings.Join(defined, ", "))
 		}
 		var input bytes.Buffer
+		if c.Input == "" && !p.Tools[at].custom() {
+			return nil, "", wrong("tool call %d (%s): a built-in tool's call needs its Input", i, c.Name)
+		}
 		if c.Input == "" {
 			input.Write(s.example(p.Tools[at].InputSchema, prompt))
 		} else if json.Compact(&input, []byte(c.Input)) != nil || jsonKind([]byte(c.Input)) != '{' {

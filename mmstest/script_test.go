@@ -124,9 +124,9 @@ func TestScriptWrongTurn(t *testing.T) {
 		msg         string
 	}{
 		{"unknown tool", scriptTools, Turn{ToolCalls: []ToolCall{{Name: "clock"}, {Name: "weather"}}},
-			`mmstest: scripted turn 1: tool call 1: the request defines no custom tool "weather" (its custom tools: lookup, clock)`},
+			`mmstest: scripted turn 1: tool call 1: the request defines no client tool "weather" (its client tools: lookup, clock)`},
 		{"server tool is no custom tool", `"tools":[` + webSearch + `],`, Turn{ToolCalls: []ToolCall{{Name: "web_search"}}},
-			`mmstest: scripted turn 1: tool call 0: the request defines no custom tool "web_search" (its custom tools: )`},
+			`mmstest: scripted turn 1: tool call 0: the request defines no client tool "web_search" (its client tools: )`},
 		{"input not an object", scriptTools, Turn{ToolCalls: []ToolCall{{Name: "clock", Input: `[1]`}}},
 			"mmstest: scripted turn 1: tool call 0 (clock): Input is not a JSON object"},
 		{"input not JSON", scriptTools, Turn{ToolCalls: []ToolCall{{Name: "clock", Input: `{`}}},

@@ -147,6 +147,7 @@ func isRaw(t reflect.Type) bool {
 // union is a sealed interface's decode table.
 type union struct {
 	name     string
+	key      string // the discriminating member, "type" unless Key says
 	variants map[string]reflect.Type
 	unknown  reflect.Type
 	// decode, when set, comes first; ok false hands data to the table.
@@ -182,11 +183,23 @@ func NewUnion[U any](name string, unknown U) *Union[U] {
 		panic(fmt.Sprintf("codec: %v has no Raw json.RawMessage field", ut))
 	}
 	raws.Store(ut, true)
-	u := &union{name: name, variants: make(map[string]reflect.Type), unknown: ut}
+	u := &union{name: name, key: "type", variants: make(map[string]reflect.Type), unknown: ut}
 	if _, dup := unions.LoadOrStore(it, u); dup {
 		panic(fmt.Sprintf("codec: union %v built twice", it))
 	}
 	return &Union[U]{u}
+}
+
+// Key makes member the union's discriminator in place of "type" (the
+// memory tool's commands are told apart by "command"). Call it before Add:
+// each variant is then registered with member as a constant (Spec.Const),
+// and the Unknown variant's Type holds member's value.
+func (t *Union[U]) Key(member string) *Union[U] {
+	if len(t.u.variants) > 0 {
+		panic(fmt.Sprintf("codec: union %s: Key after Add", t.u.name))
+	}
+	t.u.key = member
+	return t
 }
 
 // Add records variant (a zero value of it) under the wire type typ. A Go
@@ -199,9 +212,12 @@ func (t *Union[U]) Add(typ string, variant U) *Union[U] {
 		panic(fmt.Sprintf("codec: union %s: type %q added twice", t.u.name, typ))
 	}
 	t.u.variants[typ] = vt
-	if hasTypeField(vt) {
+	switch {
+	case t.u.key != "type":
+		register(vt, Spec{Const: map[string]string{t.u.key: typ}})
+	case hasTypeField(vt):
 		register(vt, Spec{})
-	} else {
+	default:
 		register(vt, Spec{Type: typ})
 	}
 	return t
@@ -297,7 +313,7 @@ func (u *union) decodeValue(data []byte) (reflect.Value, error) {
 			return v, err
 		}
 	}
-	typ, err := PeekType(data)
+	typ, err := PeekMember(data, u.key)
 	if err != nil {
 		return reflect.Value{}, fmt.Errorf("%s: %w", u.name, err)
 	}
@@ -312,7 +328,7 @@ func (u *union) decodeValue(data []byte) (reflect.Value, error) {
 		}
 		return reflect.Value{}, err
 	}
-	if f, ok := infoOf(vt).fields["type"]; ok && len(f.index) == 1 {
+	if f, ok := infoOf(vt).fields[u.key]; ok && len(f.index) == 1 {
 		// A variant that holds its own type (a versioned tool): a repeated
 		// "type" member must not have changed it from the one that chose it.
 		if tv := v.Field(f.index[0]); tv.Kind() == reflect.String && tv.String() != typ {

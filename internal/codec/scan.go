@@ -233,10 +233,13 @@ func EachElement(data []byte, fn func(elem []byte) error) error {
 // JSON object in data. A missing "type" is an error: every union on the wire
 // is discriminated by it. Type names are interned, so peeking allocates
 // nothing for names seen before.
-func PeekType(data []byte) (string, error) {
+func PeekType(data []byte) (string, error) { return PeekMember(data, "type") }
+
+// PeekMember is PeekType for the discriminating member named key.
+func PeekMember(data []byte, key string) (string, error) {
 	var raw []byte
-	err := eachMember(data, func(key, value []byte) error {
-		if string(key) != "type" {
+	err := eachMember(data, func(k, value []byte) error {
+		if string(k) != key {
 			return nil
 		}
 		raw = value
@@ -246,14 +249,14 @@ func PeekType(data []byte) (string, error) {
 		return "", err
 	}
 	if raw == nil {
-		return "", fmt.Errorf(`codec: object has no "type" member`)
+		return "", fmt.Errorf("codec: object has no %q member", key)
 	}
 	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && bytes.IndexByte(raw, '\\') < 0 {
 		return intern(raw[1 : len(raw)-1]), nil
 	}
 	var typ string
 	if err := json.Unmarshal(raw, &typ); err != nil {
-		return "", fmt.Errorf(`codec: "type" is not a string: %w`, err)
+		return "", fmt.Errorf("codec: %q is not a string: %w", key, err)
 	}
 	return typ, nil
 }
