@@ -47,3 +47,9 @@ func sent(t *testing.T, srv *mmstest.Server) []mms.MessageCreateParams {
 	}
 	return out
 }
+
+// newClient is a client against a fresh fake.
+func newClient(t *testing.T, opts ...mmstest.Option) (*mms.Client, *mmstest.Server) {
+	t.Helper()
+	return fakeclient.New(t, opts...)
+}
