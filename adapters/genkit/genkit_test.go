@@ -271,3 +271,45 @@ func TestRefused(t *testing.T) {
 	require.ErrorAs(t, err, &apiErr)
 	assert.Equal(t, 400, apiErr.StatusCode)
 }
+
+// One plugin serves concurrent calls, streamed and not, of a model that
+// resolves on first use.
+func TestConcurrentUse(t *testing.T) {
+	g, srv := newGenkit(t)
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			opts := []ai.GenerateOption{ai.WithModelName("mms/mms-small-1"), ai.WithPrompt("Hi")}
+			var c collect
+			if i%2 == 1 {
+				opts = append(opts, ai.WithStreaming(c.cb))
+			}
+			resp, err := genkit.Generate(context.Background(), g, opts...)
+			if assert.NoError(t, err) {
+				assert.Equal(t, "You said: Hi", resp.Text())
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Len(t, sent(t, srv), 6)
+}
+
+// Cancelled from the callback while events are already buffered, the call
+// ends with the context's error, not with the rest of the answer.
+func TestStreamCancelInCallback(t *testing.T) {
+	g, _ := newGenkit(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var chunks int
+	resp, err := genkit.Generate(ctx, g, ai.WithModelName(modelName), ai.WithPrompt("Hello there, a longer prompt"),
+		ai.WithStreaming(func(context.Context, *ai.ModelResponseChunk) error {
+			chunks++
+			cancel()
+			return nil
+		}))
+	require.ErrorIs(t, err, context.Canceled)
+	require.Nil(t, resp)
+	assert.Equal(t, 1, chunks, "no chunk after the cancel")
+}
