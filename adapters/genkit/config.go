@@ -34,6 +34,10 @@ type Config struct {
 	// AdaptiveThinking lets the model choose how much to think; it
 	// excludes ThinkingBudget.
 	AdaptiveThinking bool `json:"adaptiveThinking,omitempty"`
+	// Citations turns citations on for the request's documents (Genkit's
+	// Docs): the reply's text parts that cite them keep their citations
+	// in the block [Block] returns.
+	Citations bool `json:"citations,omitempty"`
 	// UserID is metadata.user_id, an opaque id of the end user.
 	UserID string `json:"userId,omitempty"`
 

@@ -66,7 +66,7 @@ func (p *Plugin) generate(ctx context.Context, model string, req *ai.ModelReques
 	if choice != nil {
 		params.ToolChoice = choice
 	}
-	if err := toParams(&params, req); err != nil {
+	if err := toParams(&params, req, cfg.Citations); err != nil {
 		return nil, err
 	}
 	md := new(option.ResponseMetadata)

@@ -22,7 +22,8 @@
 // documents (application/pdf as URL or data: URL, text/plain as data:
 // URL). The request's Docs (Genkit's context) become document blocks at
 // the start of the last user message: text parts as a text document, a PDF
-// media part as a PDF; Metadata["title"] is the title. Tool messages
+// media part as a PDF; Metadata["title"] is the title; Config.Citations
+// turns citations on for them. Tool messages
 // become a user turn of tool_result blocks: a string Output is sent as
 // text, any other Output as its JSON, and a multipart response's Content
 // parts follow. Consecutive messages of one role are one turn.

@@ -93,8 +93,9 @@ func decodeBlock(v any) (mms.ContentBlock, error) {
 	return blocks[0], nil
 }
 
-// toParams fills p's system prompt and turns from the request.
-func toParams(p *mms.MessageCreateParams, req *ai.ModelRequest) error {
+// toParams fills p's system prompt and turns from the request; cite turns
+// citations on for its documents.
+func toParams(p *mms.MessageCreateParams, req *ai.ModelRequest, cite bool) error {
 	var system []mms.TextBlock
 	var turns []mms.MessageParam
 	lastUser := -1
@@ -152,7 +153,7 @@ func toParams(p *mms.MessageCreateParams, req *ai.ModelRequest) error {
 		if lastUser < 0 {
 			return errors.New("mmsgenkit: the request has documents (Docs) but no user message to carry them")
 		}
-		docs, err := documents(req.Docs)
+		docs, err := documents(req.Docs, cite)
 		if err != nil {
 			return err
 		}
@@ -270,8 +271,9 @@ func mediaBlock(contentType, url string) (mms.ContentBlock, error) {
 	}
 }
 
-// documents are Genkit's context documents as document blocks.
-func documents(docs []*ai.Document) (mms.ContentBlocks, error) {
+// documents are Genkit's context documents as document blocks, with
+// citations on when cite is set.
+func documents(docs []*ai.Document, cite bool) (mms.ContentBlocks, error) {
 	out := make(mms.ContentBlocks, 0, len(docs))
 	for i, d := range docs {
 		if d == nil {
@@ -308,6 +310,9 @@ func documents(docs []*ai.Document) (mms.ContentBlocks, error) {
 		doc := block.(mms.DocumentBlock)
 		if title, ok := d.Metadata["title"].(string); ok && title != "" {
 			doc.Title = mms.Ptr(title)
+		}
+		if cite {
+			doc.Citations = &mms.CitationsConfig{Enabled: mms.Ptr(true)}
 		}
 		out = append(out, doc)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/firebase/genkit/go/ai"
@@ -312,4 +313,57 @@ func TestModelsResolve(t *testing.T) {
 	assert.Equal(t, "mms-medium-1", sent(t, srv)[0].Model)
 	assert.PanicsWithValue(t, "mmsgenkit: plugin already initialized", func() { p.Init(ctx) })
 	assert.Panics(t, func() { (&mmsgenkit.Plugin{}).Init(ctx) })
+}
+
+// Citations on the request's documents come back on the text parts (in the
+// block Block returns) and go back with them on the next turn.
+func TestCitationsRoundTrip(t *testing.T) {
+	for _, streamed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Generate", true: "Stream"}[streamed], func(t *testing.T) {
+			g, srv := newGenkit(t)
+			ctx := context.Background()
+			cfg := &mmsgenkit.Config{Citations: true}
+			docs := ai.WithDocs(&ai.Document{Content: []*ai.Part{ai.NewTextPart("The sky is green. Grass is blue.")}, Metadata: map[string]any{"title": "Facts"}})
+			opts := []ai.GenerateOption{ai.WithModelName(modelName), ai.WithConfig(cfg), docs, ai.WithPrompt("What colour is the sky?")}
+			var c collect
+			if streamed {
+				opts = append(opts, ai.WithStreaming(c.cb))
+			}
+			resp, err := genkit.Generate(ctx, g, opts...)
+			require.NoError(t, err)
+			var cited mms.TextBlock
+			for _, p := range resp.Message.Content {
+				b, ok, err := mmsgenkit.Block(p)
+				require.NoError(t, err)
+				if tb, isText := b.(mms.TextBlock); ok && isText && len(tb.Citations) > 0 {
+					cited = tb
+					assert.Equal(t, tb.Text, p.Text)
+				}
+			}
+			require.NotEmpty(t, cited.Citations, "a text part keeps its citations")
+			loc := cited.Citations[0].(mms.CharLocationCitation)
+			assert.Equal(t, "The sky is green.", strings.TrimSpace(loc.CitedText))
+
+			_, err = genkit.Generate(ctx, g, ai.WithModelName(modelName),
+				ai.WithMessages(append(resp.History(), ai.NewUserTextMessage("Thanks"))...))
+			require.NoError(t, err)
+			reqs := sent(t, srv)
+			require.Len(t, reqs, 2)
+			doc := reqs[0].Messages[0].Content[0].(mms.DocumentBlock)
+			assert.True(t, *doc.Citations.Enabled)
+			var back []mms.Citation
+			for _, b := range reqs[1].Messages[1].Content {
+				if tb, ok := b.(mms.TextBlock); ok {
+					back = append(back, tb.Citations...)
+				}
+			}
+			require.Len(t, back, 1, "the citations go back")
+			got := back[0].(mms.CharLocationCitation)
+			assert.Equal(t, loc.CitedText, got.CitedText)
+			assert.Equal(t, loc.DocumentIndex, got.DocumentIndex)
+			assert.Equal(t, loc.StartCharIndex, got.StartCharIndex)
+			assert.Equal(t, loc.EndCharIndex, got.EndCharIndex)
+			assert.Equal(t, loc.DocumentTitle, got.DocumentTitle)
+		})
+	}
 }
