@@ -313,3 +313,30 @@ func TestStreamCancelInCallback(t *testing.T) {
 	require.Nil(t, resp)
 	assert.Equal(t, 1, chunks, "no chunk after the cancel")
 }
+
+// Genkit hands a call's tools over in map order; every turn of the loop
+// sends them in one order, so the prompt-cache prefix holds.
+func TestToolOrderStable(t *testing.T) {
+	g, srv := newGenkit(t, mmstest.WithScript(
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Oslo"}`}}},
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Rome"}`}}},
+		mmstest.Turn{ToolCalls: []mmstest.ToolCall{{Name: "get_weather", Input: `{"city":"Lima"}`}}},
+		mmstest.Turn{Text: "Done."},
+	))
+	var tools []ai.ToolRef
+	for _, name := range []string{"c_tool", "a_tool", "d_tool", "b_tool", "e_tool"} {
+		tools = append(tools, genkit.DefineTool(g, name, "unused", func(*ai.ToolContext, struct{}) (string, error) { return "", nil }))
+	}
+	tools = append(tools, defineWeather(g))
+	_, err := genkit.Generate(context.Background(), g, ai.WithModelName(modelName), ai.WithPrompt("weather thrice"), ai.WithTools(tools...))
+	require.NoError(t, err)
+	reqs := sent(t, srv)
+	require.Len(t, reqs, 4)
+	for _, r := range reqs {
+		var names []string
+		for _, tl := range r.Tools {
+			names = append(names, tl.(mms.CustomTool).Name)
+		}
+		assert.Equal(t, []string{"a_tool", "b_tool", "c_tool", "d_tool", "e_tool", "get_weather"}, names)
+	}
+}

@@ -41,7 +41,9 @@
 // not sent: the service accepts only thinking it signed.
 //
 // Tool definitions are sent as custom tools whose input_schema is the
-// tool's InputSchema object as it is (none is an empty object schema).
+// tool's InputSchema object as it is (none is an empty object schema),
+// sorted by name (Genkit's Generate hands them over in a different order on
+// each call, which would defeat prompt caching).
 // ToolChoice auto, required and none map to auto, any and none.
 // Configuration is a [Config] (or *Config, ai.GenerationCommonConfig, or a
 // map[string]any of Config's JSON fields, as Genkit's developer UI sends
@@ -181,8 +183,10 @@ func Model(g *genkit.Genkit, name string) ai.Model {
 	return genkit.LookupModel(g, api.NewName(Provider, name))
 }
 
-// Supports is what the plugin's models declare to Genkit.
-var Supports = ai.ModelSupports{
+// supports is what the plugin's models declare to Genkit: Context, so
+// that Genkit leaves the request's Docs to the plugin (as document blocks)
+// instead of pasting them into the prompt.
+var supports = ai.ModelSupports{
 	Multiturn:   true,
 	Media:       true,
 	Tools:       true,
@@ -199,10 +203,10 @@ func (p *Plugin) newModel(name string) ai.Model {
 
 // modelOptions describes the model name to Genkit.
 func (p *Plugin) modelOptions(name string) *ai.ModelOptions {
-	supports := Supports
+	s := supports // a copy per model: Genkit holds the pointer
 	return &ai.ModelOptions{
 		Label:        "MMS - " + name,
-		Supports:     &supports,
+		Supports:     &s,
 		Stage:        ai.ModelStageStable,
 		ConfigSchema: configSchema,
 	}

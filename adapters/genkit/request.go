@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/firebase/genkit/go/ai"
@@ -489,13 +490,18 @@ func sameJSON(a, b []byte) bool {
 	return json.Unmarshal(a, &va) == nil && json.Unmarshal(b, &vb) == nil && reflect.DeepEqual(va, vb)
 }
 
-// toolDefs are Genkit's tool definitions as custom tools.
+// toolDefs are Genkit's tool definitions as custom tools, sorted by name:
+// Genkit's Generate lists them in map order, different on every call,
+// which would make each turn's tools a new prompt-cache prefix.
 func toolDefs(tools []*ai.ToolDefinition) ([]mms.Tool, error) {
-	out := make([]mms.Tool, 0, len(tools))
 	for i, t := range tools {
 		if t == nil {
 			return nil, fmt.Errorf("mmsgenkit: tools[%d]: nil tool", i)
 		}
+	}
+	tools = slices.SortedStableFunc(slices.Values(tools), func(a, b *ai.ToolDefinition) int { return strings.Compare(a.Name, b.Name) })
+	out := make([]mms.Tool, 0, len(tools))
+	for _, t := range tools {
 		schema := mms.InputSchema(`{"type":"object","properties":{}}`)
 		if len(t.InputSchema) > 0 {
 			if t.InputSchema["type"] != "object" {

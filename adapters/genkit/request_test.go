@@ -124,9 +124,10 @@ func TestRequestMapping(t *testing.T) {
 			ToolChoice: ai.ToolChoiceNone,
 		}, func(t *testing.T, p mms.MessageCreateParams) {
 			require.Len(t, p.Tools, 2)
-			assert.JSONEq(t, `{"type":"object","properties":{}}`, string(p.Tools[0].(mms.CustomTool).InputSchema))
-			assert.Equal(t, "Does nothing.", p.Tools[0].(mms.CustomTool).Description)
-			assert.JSONEq(t, `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`, string(p.Tools[1].(mms.CustomTool).InputSchema))
+			assert.Equal(t, "add", p.Tools[0].(mms.CustomTool).Name, "sorted by name")
+			assert.JSONEq(t, `{"type":"object","properties":{"a":{"type":"integer"}},"required":["a"]}`, string(p.Tools[0].(mms.CustomTool).InputSchema))
+			assert.JSONEq(t, `{"type":"object","properties":{}}`, string(p.Tools[1].(mms.CustomTool).InputSchema))
+			assert.Equal(t, "Does nothing.", p.Tools[1].(mms.CustomTool).Description)
 			assert.Equal(t, mms.ToolChoiceNone{}, p.ToolChoice)
 		}},
 		{"history", &ai.ModelRequest{Messages: []*ai.Message{
