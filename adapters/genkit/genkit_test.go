@@ -340,3 +340,58 @@ func TestToolOrderStable(t *testing.T) {
 		assert.Equal(t, []string{"a_tool", "b_tool", "c_tool", "d_tool", "e_tool", "get_weather"}, names)
 	}
 }
+
+// A server tool's blocks come back as custom parts (streamed whole when
+// they end) and go back verbatim: the paused turn continues, and the
+// conversation after it is accepted.
+func TestServerToolBlocks(t *testing.T) {
+	for _, streamed := range []bool{false, true} {
+		t.Run(map[bool]string{false: "Generate", true: "Stream"}[streamed], func(t *testing.T) {
+			g, srv := newGenkit(t, mmstest.WithScript(mmstest.Turn{PauseTurn: true, Text: "Searching."}, mmstest.Turn{Text: "Found it."}))
+			ctx := context.Background()
+			cfg := &mmsgenkit.Config{Params: &mms.MessageCreateParams{Tools: mms.Tools{mms.WebSearchTool{Version: mms.WebSearch20250305}}}}
+			gen := func(msgs ...*ai.Message) (*ai.ModelResponse, *collect) {
+				t.Helper()
+				var c collect
+				opts := []ai.GenerateOption{ai.WithModelName(modelName), ai.WithConfig(cfg), ai.WithMessages(msgs...)}
+				if streamed {
+					opts = append(opts, ai.WithStreaming(c.cb))
+				}
+				resp, err := genkit.Generate(ctx, g, opts...)
+				require.NoError(t, err)
+				return resp, &c
+			}
+			first, c := gen(ai.NewUserTextMessage("news"))
+			assert.Equal(t, ai.FinishReasonOther, first.FinishReason)
+			assert.Equal(t, "pause_turn", first.FinishMessage)
+			require.Len(t, first.Message.Content, 2)
+			use, ok, err := mmsgenkit.Block(first.Message.Content[1])
+			require.NoError(t, err)
+			require.True(t, ok)
+			require.IsType(t, mms.ServerToolUseBlock{}, use)
+			if streamed {
+				var custom int
+				for _, ch := range c.chunks {
+					for _, p := range ch.Content {
+						if p.IsCustom() {
+							custom++
+						}
+					}
+				}
+				assert.Equal(t, 1, custom, "the server tool call streams once, whole")
+			}
+			second, _ := gen(first.History()...)
+			assert.Equal(t, "Found it.", second.Text())
+			res, ok, err := mmsgenkit.Block(second.Message.Content[0])
+			require.NoError(t, err)
+			require.True(t, ok)
+			assert.Equal(t, use.(mms.ServerToolUseBlock).ID, res.(mms.WebSearchToolResultBlock).ToolUseID)
+			third, _ := gen(append(second.History(), ai.NewUserTextMessage("thanks"))...)
+			assert.Equal(t, "You said: thanks", third.Text())
+
+			reqs := sent(t, srv)
+			require.Len(t, reqs, 3)
+			assert.Equal(t, use, reqs[1].Messages[1].Content[1], "the server tool call goes back as it came")
+		})
+	}
+}
