@@ -193,8 +193,12 @@ func inputBlock(part *ai.Part) (mms.ContentBlock, error) {
 	case part == nil:
 		return nil, errors.New("nil part")
 	case part.IsText():
-		if b, ok, err := Block(part); err != nil || ok {
-			return b, err
+		stored, _, err := Block(part)
+		if err != nil {
+			return nil, err
+		}
+		if s, ok := stored.(mms.TextBlock); ok && s.Text == part.Text {
+			return s, nil
 		}
 		if part.Text == "" {
 			return nil, nil
