@@ -168,12 +168,15 @@ var snippetImports = map[string]string{
 	"mmsmcp":         "github.com/mms-sdk/mms-go/mcp",
 	"eino":           "github.com/mms-sdk/mms-go/adapters/eino",
 	"langchaingo":    "github.com/mms-sdk/mms-go/adapters/langchaingo",
+	"mmsgenkit":      "github.com/mms-sdk/mms-go/adapters/genkit",
 
 	"aws":    "github.com/aws/aws-sdk-go-v2/aws",
 	"config": "github.com/aws/aws-sdk-go-v2/config",
 	"mcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
 	"schema": "github.com/cloudwego/eino/schema",
 	"llms":   "github.com/tmc/langchaingo/llms",
+	"genkit": "github.com/firebase/genkit/go/genkit",
+	"ai":     "github.com/firebase/genkit/go/ai",
 }
 
 // snippetHead opens the function a fragment of statements is the body of.
