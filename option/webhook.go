@@ -33,8 +33,9 @@ func WithWebhookSecret(secrets ...string) RequestOption {
 
 // WithWebhookTolerance sets how far a delivery's webhook-timestamp may be
 // from the receiver's clock, in the past or the future (default 5 minutes,
-// the Standard Webhooks default the service's SDKs keep). A delivery
-// outside it is refused as a replay or a clock problem.
+// the Standard Webhooks default the service's SDKs keep), counted in whole
+// seconds as the header is. A delivery outside it is refused as a replay
+// or a clock problem.
 func WithWebhookTolerance(d time.Duration) RequestOption {
 	return func(c *config.Config) error {
 		if d <= 0 {
