@@ -17,12 +17,15 @@ import (
 // verifies each one ([WebhooksService.Unwrap]'s rules), decodes it, drops
 // redeliveries, and calls fn with the event. The service retries a
 // delivery that is not answered with a 2xx, so fn sees each event at
-// least once and, within the handler's memory, at most once. Its answers:
+// least once; once fn returned nil for it, fn does not see it again while
+// the handler remembers it. Its answers:
 //
 //   - 204 when fn returned nil, and for a redelivery of an event fn already
 //     handled (fn is not called again);
-//   - 500 when fn returned an error or panicked: the service delivers it
-//     again, and the handler calls fn again (a failure is not remembered);
+//   - 500 when fn returned an error: the service delivers it again, and
+//     the handler calls fn again (a failure is not remembered). A panic in
+//     fn also forgets the event, then goes on to net/http, which closes
+//     the connection;
 //   - 409 for a redelivery that arrives while fn is still handling the
 //     event: answering 2xx could lose the event if fn then fails;
 //   - 401 for a delivery that failed verification (matching
