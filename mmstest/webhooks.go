@@ -50,7 +50,9 @@ const (
 //     (the session endpoints); session.status_run_started,
 //     session.status_idled, session.status_rescheduled,
 //     session.status_terminated and session.thread_idled as the session's
-//     turn engine reaches those states;
+//     turn engine reaches those states, and session.budget_reached when a
+//     turn stops at the budget; session.thread_terminated (a thread
+//     archived);
 //   - agent.created, agent.updated, agent.archived;
 //   - environment.created, environment.updated, environment.archived,
 //     environment.deleted;
@@ -361,10 +363,12 @@ type webhookRoute struct {
 
 // webhookRoutes are the endpoints that cause events (spec webhooks.md §4.1).
 var webhookRoutes = map[string]webhookRoute{
-	"POST /v1/sessions":                              {typ: "session.created"},
-	"POST /v1/sessions/{session_id}":                 {typ: "session.updated", idFrom: "session_id"},
-	"POST /v1/sessions/{session_id}/archive":         {typ: "session.archived", idFrom: "session_id"},
-	"DELETE /v1/sessions/{session_id}":               {typ: "session.deleted", idFrom: "session_id"},
+	"POST /v1/sessions":                      {typ: "session.created"},
+	"POST /v1/sessions/{session_id}":         {typ: "session.updated", idFrom: "session_id"},
+	"POST /v1/sessions/{session_id}/archive": {typ: "session.archived", idFrom: "session_id"},
+	"DELETE /v1/sessions/{session_id}":       {typ: "session.deleted", idFrom: "session_id"},
+	"POST /v1/sessions/{session_id}/threads/{thread_id}/archive": {typ: "session.thread_terminated", idFrom: "session_id",
+		members: map[string]string{"session_thread_id": "thread_id"}},
 	"POST /v1/agents":                                {typ: "agent.created"},
 	"POST /v1/agents/{agent_id}":                     {typ: "agent.updated", idFrom: "agent_id"},
 	"POST /v1/agents/{agent_id}/archive":             {typ: "agent.archived", idFrom: "agent_id"},
@@ -462,4 +466,7 @@ func (s *Server) sessionWebhook(sessionID string, ev *storedEvent) {
 		members = map[string]string{"session_thread_id": th}
 	}
 	s.emitWebhook(typ, sessionID, members)
+	if reason, ok := ev.m["stop_reason"].(map[string]any); ok && reason["type"] == "budget_reached" {
+		s.emitWebhook("session.budget_reached", sessionID, nil) // the engine stops once per budget
+	}
 }

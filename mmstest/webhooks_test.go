@@ -218,3 +218,27 @@ func TestWebhooksOff(t *testing.T) {
 	}
 	assert.Panics(t, func() { NewServer(WithWebhooks("http://127.0.0.1:1", "whsec_%%%")) })
 }
+
+// TestWebhooksBudgetReached: a turn that stops at the session's budget
+// causes session.status_idled, then session.budget_reached.
+func TestWebhooksBudgetReached(t *testing.T) {
+	recv, got := webhookReceiver(t, func(int) int { return http.StatusOK })
+	s := newTestServer(t, WithWebhooks(recv.URL))
+	a := agentOK(t, s, "POST", "/v1/agents", `{"name":"a","model":"m"}`)
+	env := envOK(t, s, "POST", "/v1/environments", `{"name":"cloud"}`)
+	sess := sessionOK(t, s, "POST", "/v1/sessions", `{"agent":"`+a.ID+`","environment_id":"`+env.ID+`","budget":{"type":"limit","max_list_cost":{"amount":"0.00006","currency":"USD"}}}`)
+	sendOK(t, s, sess.ID, msg("hello"))
+	var types []string
+	require.Eventually(t, func() bool {
+		waitWebhooks(t, s)
+		types = nil
+		for _, r := range got() {
+			_, typ, data := envelope(t, r)
+			if data["id"] == sess.ID {
+				types = append(types, typ)
+			}
+		}
+		return len(types) > 0 && types[len(types)-1] == "session.budget_reached"
+	}, 10*time.Second, 10*time.Millisecond)
+	assert.Equal(t, []string{"session.created", "session.status_run_started", "session.status_idled", "session.budget_reached"}, types)
+}
