@@ -73,6 +73,9 @@ type Client struct {
 	// (MemoryStores.Memories) and versions (MemoryStores.Versions),
 	// sending the agent-memory beta instead of the managed-agents one.
 	MemoryStores *MemoryStoresService
+	// Webhooks verifies and decodes webhook deliveries, serves them as an
+	// http.Handler and fetches the objects their events name.
+	Webhooks *WebhooksService
 
 	cfg *config.Config
 }
@@ -156,6 +159,7 @@ func (c *Client) initServices() {
 		Events:  &SessionEventsService{client: c}}
 	c.UserProfiles = &UserProfilesService{client: c}
 	c.Tunnels = &TunnelsService{client: c, Certificates: &TunnelCertificatesService{client: c}}
+	c.Webhooks = newWebhooksService(c)
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -68,6 +68,7 @@ var responseFixtures = []struct {
 	{"vaults/vault*.json", formRecord[Vault]},
 	{"vaults/credential_*.json", formRecord[VaultCredential]},
 	{"vaults/validation_*.json", formRecord[VaultCredentialValidation]},
+	{"webhooks/*.json", formRecord[Webhook]},
 }
 
 // notResponseFixtures are the golden files that are not one response

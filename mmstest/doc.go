@@ -61,6 +61,9 @@
 //   - Scripts: scripted model turns (Script, WithScript).
 //   - Platforms: a partner or cloud platform's wire in front of the fake
 //     (WithPlatform; the platform modules provide the fronts).
+//   - Webhooks: signed deliveries of the managed-agents events it causes
+//     to a test's URL, with retries, redeliveries and secret rotation
+//     (WithWebhooks; see "Webhooks" below).
 //
 // # What it does not simulate
 //
@@ -297,4 +300,19 @@
 // invalidates its token (reveal and rotate then answer 400). Certificates
 // are checked as the SDK checks them; fingerprint and expires_at come from
 // the certificate itself.
+//
+// # Webhooks
+//
+// WithWebhooks(url, secrets...) makes the server POST a delivery for each
+// event it causes (the list is in WithWebhooks' documentation) to url:
+// an "event" envelope naming the object by id, with webhook-id,
+// webhook-timestamp and webhook-signature headers by the Standard
+// Webhooks scheme, signed with every secret. Deliveries go one at a time,
+// in order, in the background; one not answered with a 2xx is retried (5
+// attempts), and WithWebhookRedeliveries sends each answered one again.
+// WaitWebhooks waits for them, WebhookDeliveries lists every attempt with
+// the receiver's status, DeliverWebhook sends an event the fake does not
+// cause (deployments, organization events), and RotateWebhookSecret
+// switches the secrets, as regenerating an endpoint's secret does. The
+// signing is written from the spec, independently of the SDK's verifier.
 package mmstest

@@ -29,6 +29,10 @@ type config struct {
 	platform PlatformFront
 	// priority holds the WithPriorityCommitment commitments (priority.go).
 	priority *priorityState
+	// The webhook deliveries (webhooks.go): none while webhookURL is "".
+	webhookURL          string
+	webhookKeys         [][]byte
+	webhookRedeliveries int
 }
 
 func defaultConfig() config {

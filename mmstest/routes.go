@@ -163,7 +163,7 @@ func (s *Server) registerRoutes() {
 		if h == nil { // an open route is served by serve itself
 			h = func(http.ResponseWriter, *http.Request) {}
 		}
-		s.mux.HandleFunc(rt.pattern, h)
+		s.mux.HandleFunc(rt.pattern, s.withWebhook(rt.pattern, h))
 	}
 }
 

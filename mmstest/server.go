@@ -49,7 +49,8 @@ type Server struct {
 	userProfiles *userProfileStore
 	oauth        oauthState
 	tunnels      *tunnelStore
-	cache        promptCache // messages_cache.go
+	cache        promptCache    // messages_cache.go
+	webhooks     *webhookSender // nil without WithWebhooks (webhooks.go)
 	done         chan struct{}
 	closing      sync.Once
 
@@ -93,6 +94,9 @@ func NewServer(opts ...Option) *Server {
 	s.sessions = newSessionStore(s)
 	s.userProfiles = newUserProfileStore(s)
 	s.tunnels = newTunnelStore(s)
+	if cfg.webhookURL != "" {
+		s.webhooks = newWebhookSender(s)
+	}
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL

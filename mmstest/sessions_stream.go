@@ -68,6 +68,9 @@ func (st *sessionStore) append(s *storedSession, l *eventLog, ev *storedEvent) {
 	l.events = append(l.events, ev)
 	st.broadcast(l, streamItem{name: ev.typ, data: ev.encode(), stored: true, final: endsStream(ev.typ)})
 	s.observe(ev)
+	if l == &s.log {
+		st.srv.sessionWebhook(s.rec.ID, ev)
+	}
 }
 
 // broadcast sends it to every stream of l; st.mu must be held.

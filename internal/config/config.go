@@ -49,7 +49,8 @@ type Config struct {
 	Profile    string
 	// ConfigDir overrides the directory profiles are read from.
 	ConfigDir string
-	// Now is the clock of token expiry; nil means time.Now. Tests set it.
+	// Now is the clock of token expiry and of webhook timestamps; nil
+	// means time.Now. Tests set it.
 	Now     func() time.Time
 	BaseURL *url.URL
 	Version string
@@ -94,6 +95,9 @@ type Config struct {
 	// OmitBetas names endpoint betas the caller switched off (Files, Skills).
 	OmitBetas []string
 
+	// Webhook configures the verification of webhook deliveries.
+	Webhook Webhook
+
 	// Set while applying one list of options: which kinds of credential
 	// it gave, to refuse two given together.
 	given []string
@@ -118,6 +122,7 @@ func (c *Config) Clone() *Config {
 	d.Middleware = slices.Clip(c.Middleware)
 	d.OmitBetas = slices.Clip(c.OmitBetas)
 	d.Header = c.Header.Clone()
+	d.Webhook.Keys = slices.Clip(c.Webhook.Keys)
 	return &d
 }
 

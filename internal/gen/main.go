@@ -17,8 +17,8 @@
 //     for every variant and every type carrying an //mms:json directive
 //     (Unknown variants get MarshalJSON only: they write Raw back);
 //   - the union's accessors derived from data: EventType() returns the
-//     wire name of the table line, EventID() the field ID, processedAt()
-//     the field ProcessedAt ("" where a variant has no such field);
+//     wire name of the table line, EventID() and ObjectID() the field ID,
+//     processedAt() the field ProcessedAt ("" where a variant has no such field);
 //   - the codec registration of every //mms:json type.
 //
 // The directive, a line of the type's doc comment (go/doc hides it):
@@ -594,6 +594,7 @@ func (p *pkgInfo) methods(b *bytes.Buffer, t *typeInfo) {
 var fieldAccessors = map[string]struct{ field, doc, none string }{
 	"EventID":     {"ID", "EventID returns ID, the event's id.", `EventID returns "": the event has no id.`},
 	"processedAt": {"ProcessedAt", "processedAt returns ProcessedAt.", `processedAt returns "": the event has no processed_at.`},
+	"ObjectID":    {"ID", "ObjectID returns ID, the id of the object the event is about.", `ObjectID returns "": the event names no object.`},
 }
 
 // accessors writes the union's methods that its table's data decides.
