@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -34,7 +35,7 @@ type workerConfig struct {
 	TTL                  time.Duration
 	Wait                 bool
 	ExitAt               int    // exit (code 3, as a crash) at this step boundary (1-based; 0 never)
-	StopAt               string // stop itself (SIGSTOP) at this step ("intent/2")
+	StopAt               string // print "F" at this step ("intent/2") and wait for a line on stdin, to be stopped (SIGSTOP) meanwhile
 }
 
 // Exit codes of a worker.
@@ -91,8 +92,10 @@ func runWorker() int {
 				os.Exit(workerCrash)
 			}
 			if name == c.StopAt {
+				// The test stops this process (SIGSTOP) once it reads "F",
+				// continues it (SIGCONT) later and then sends a line.
 				say("F")
-				syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+				bufio.NewReader(os.Stdin).ReadString('\n')
 			}
 			return nil
 		},
@@ -121,6 +124,7 @@ func runWorker() int {
 // worker is a running worker process.
 type worker struct {
 	cmd   *exec.Cmd
+	stdin io.WriteCloser
 	lines chan string // its output, closed at its end
 	done  chan struct{}
 	code  int
@@ -140,10 +144,14 @@ func startWorker(t *testing.T, c workerConfig) *worker {
 	if err != nil {
 		t.Fatal(err)
 	}
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	w := &worker{cmd: cmd, lines: make(chan string, 1<<16), done: make(chan struct{})}
+	w := &worker{cmd: cmd, stdin: stdin, lines: make(chan string, 1<<16), done: make(chan struct{})}
 	go func() {
 		sc := bufio.NewScanner(stdout)
 		for sc.Scan() {
@@ -181,6 +189,9 @@ func (w *worker) results(timeout time.Duration) (ids []string, errLine string, o
 				ids = append(ids, line[2:])
 			case strings.HasPrefix(line, "E "):
 				errLine = line
+			}
+			if os.Getenv("MMS_PG_TEST_TRACE") != "" {
+				fmt.Fprintf(os.Stderr, "worker %d: %s\n", w.cmd.Process.Pid, line)
 			}
 		case <-deadline:
 			return ids, errLine, false
