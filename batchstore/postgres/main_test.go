@@ -31,6 +31,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(workerEnv) != "" {
 		os.Exit(runWorker())
 	}
+	if os.Getenv(fakeEnv) != "" {
+		os.Exit(serveFake())
+	}
 	code := m.Run()
 	if shared.srv != nil {
 		if err := shared.srv.Stop(); err != nil {
