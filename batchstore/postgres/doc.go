@@ -2,11 +2,63 @@
 // job outlives the machine that started it and resumes on any other, and
 // lets one process at a time own a job.
 //
-//	pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
-//	...
-//	store, err := postgres.Open(ctx, pool, "nightly-eval-2026-11-28", nil)
-//	...
-//	job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{Requests: reqs, Store: store})
+//	package main
+//
+//	import (
+//		"context"
+//		"fmt"
+//		"iter"
+//		"log"
+//		"os"
+//
+//		"github.com/jackc/pgx/v5/pgxpool"
+//
+//		mms "github.com/mms-sdk/mms-go"
+//		"github.com/mms-sdk/mms-go/batchstore/postgres"
+//	)
+//
+//	func main() {
+//		ctx := context.Background()
+//		pool, err := pgxpool.New(ctx, os.Getenv("DATABASE_URL"))
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer pool.Close()
+//		store, err := postgres.Open(ctx, pool, "nightly-eval-2026-11-28", nil)
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		client, err := mms.NewClient()
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{Requests: requests(), Store: store})
+//		if err != nil {
+//			log.Fatal(err)
+//		}
+//		defer job.Close()
+//		for res, err := range job.Results(ctx) {
+//			if err != nil {
+//				log.Fatal(err) // another process owns the job, or lost it: run again
+//			}
+//			fmt.Println(res.CustomID)
+//		}
+//	}
+//
+//	// requests yields the job's requests, the same ones on every range.
+//	func requests() iter.Seq[mms.BatchRequest] {
+//		return func(yield func(mms.BatchRequest) bool) {
+//			for i := range 1000 {
+//				req := mms.BatchRequest{CustomID: fmt.Sprint("q-", i), Params: mms.MessageCreateParams{
+//					Model: "mms-large-1", MaxTokens: 64,
+//					Messages: []mms.MessageParam{mms.UserText(fmt.Sprint("What is ", i, " squared?"))},
+//				}}
+//				if !yield(req) {
+//					return
+//				}
+//			}
+//		}
+//	}
 //
 // A [Store] is an mms.BatchJobStore (atomic Put, Append committed when it
 // returns, Records in order, never a record cut short: a record is a row)
@@ -39,11 +91,9 @@
 // (once per version): CREATE on the schema (and to own the tables it
 // made). To use them afterwards: USAGE on the schema and SELECT, INSERT
 // and UPDATE on the five tables. A role that cannot create tables works
-// once another has migrated them:
-//
-//	GRANT USAGE ON SCHEMA app TO batch_runner;
-//	GRANT SELECT, INSERT, UPDATE ON mms_batch_schema, mms_batch_jobs,
-//	    mms_batch_keys, mms_batch_values, mms_batch_records TO batch_runner;
+// once another has migrated them: GRANT USAGE ON SCHEMA app TO runner, then
+// GRANT SELECT, INSERT, UPDATE ON mms_batch_schema, mms_batch_jobs,
+// mms_batch_keys, mms_batch_values, mms_batch_records TO runner.
 //
 // Nothing is ever deleted: a finished job's rows stay until removed by
 // hand (DELETE ... WHERE job = '<name>' on the four job tables).
