@@ -103,7 +103,11 @@ func (s *Store) Put(ctx context.Context, key string, value []byte) error {
 }
 
 // Append implements mms.BatchJobStore: the record is committed when Append
-// returns. A record is one row, so none is ever seen cut short.
+// returns. A record is one row, so none is ever seen cut short. The commit
+// does not wait for the server's disk: a crash of the process loses no
+// record, a crash of the database server can lose those of its last
+// fraction of a second (a job delivers those results again, never loses
+// them); values (Put) are flushed, with every record appended before them.
 func (s *Store) Append(ctx context.Context, key string, record []byte) error {
 	return s.w.Append(ctx, key, record)
 }
@@ -148,6 +152,15 @@ const (
 	keyCTE      = `k AS (INSERT INTO mms_batch_keys (job, key, kind) SELECT $1, $3, '%c' FROM l
 		ON CONFLICT (job, key) DO UPDATE SET kind = mms_batch_keys.kind RETURNING kind)`
 )
+
+// asyncCTE commits an Append without waiting for the server's WAL flush
+// (synchronous_commit off, for its transaction only): the record is on
+// the server when Append returns, so a crash of the job's process loses
+// nothing; a crash of the server itself can lose the records of its last
+// moments (three wal_writer_delay, 600 ms by default), which a job then
+// delivers again, as BatchJobDir after a power loss. A Put commits
+// synchronously, and so flushes every record appended before it.
+const asyncCTE = `a AS (SELECT set_config('synchronous_commit', 'off', true))`
 
 func (w *writer) cte() string {
 	if w.lease == nil {
@@ -272,12 +285,12 @@ func (w *writer) Append(ctx context.Context, key string, record []byte) error {
 			}
 		}
 		seq++
-		sql := `WITH ` + w.cte() + `, ` + fmt.Sprintf(keyCTE, 'l') + `
-			INSERT INTO mms_batch_records (job, key, seq, record) SELECT $1, $3, $4, $5 FROM k WHERE kind = 'l'
+		sql := `WITH ` + w.cte() + `, ` + fmt.Sprintf(keyCTE, 'l') + `, ` + asyncCTE + `
+			INSERT INTO mms_batch_records (job, key, seq, record) SELECT $1, $3, $4, $5 FROM k, a WHERE kind = 'l'
 			ON CONFLICT (job, key, seq) DO NOTHING`
 		if w.knownKind(key) == 'l' {
-			sql = `WITH ` + w.cte() + `
-				INSERT INTO mms_batch_records (job, key, seq, record) SELECT $1, $3, $4, $5 FROM l
+			sql = `WITH ` + w.cte() + `, ` + asyncCTE + `
+				INSERT INTO mms_batch_records (job, key, seq, record) SELECT $1, $3, $4, $5 FROM l, a
 				ON CONFLICT (job, key, seq) DO NOTHING`
 		}
 		var n int64

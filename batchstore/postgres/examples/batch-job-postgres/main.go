@@ -29,8 +29,10 @@ import (
 	"log"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -82,9 +84,22 @@ func main() {
 			fmt.Printf("batch-job-postgres: set DATABASE_URL, or install PostgreSQL for a throw-away cluster (%v)\n", strings.SplitN(err.Error(), "\n", 2)[0])
 			return
 		}
-		defer srv.Stop()
 		url = srv.URL
 		fmt.Println("no DATABASE_URL: started a throw-away PostgreSQL cluster")
+		// The cluster goes when the program does, interrupted or not.
+		sig := make(chan os.Signal, 1)
+		signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+		go func() {
+			<-sig
+			srv.Stop()
+			os.Exit(1)
+		}()
+		err = run(context.Background(), os.Stdout, url, os.Args[0], c)
+		srv.Stop()
+		if err != nil {
+			log.Fatal(err)
+		}
+		return
 	}
 	if err := run(context.Background(), os.Stdout, url, os.Args[0], c); err != nil {
 		log.Fatal(err)
