@@ -156,7 +156,8 @@ func (l *lease) renew() {
 }
 
 // Release implements mms.BatchJobLease: the lease ends at once, so the
-// next owner need not wait for it to run out.
+// next owner need not wait for it to run out. It tries for at most the
+// lease's length (then the lease has run out by itself).
 func (l *lease) Release(ctx context.Context) error {
 	l.mu.Lock()
 	if l.released {
@@ -167,6 +168,9 @@ func (l *lease) Release(ctx context.Context) error {
 	l.mu.Unlock()
 	close(l.stop)
 	<-l.stopped
+	// Past the lease's length there is nothing left to release.
+	ctx, cancel := context.WithTimeout(ctx, l.ttl)
+	defer cancel()
 	err := l.s.w.retry(ctx, func(ctx context.Context) error {
 		_, err := l.s.pool.Exec(ctx, `UPDATE mms_batch_jobs SET lease_until = NULL WHERE job = $1 AND token = $2`, l.s.job, l.token)
 		return err
