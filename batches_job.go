@@ -44,6 +44,11 @@ type BatchJobParams struct {
 	// Store keeps the job's state instead of a directory, e.g. in a
 	// program's own database.
 	Store BatchJobStore
+	// WaitForOwner, when the job's store lets one process at a time own
+	// the job ([BatchJobLocker]) and another process owns it, makes
+	// Results wait for the job to be free; without it Results fails at
+	// once with a *[BatchJobOwnedError] naming the owner.
+	WaitForOwner bool
 	// SpoolDir is where batch bodies are written before they are sent
 	// (one temporary file at a time, removed after the create). Default:
 	// Dir, or os.TempDir() with a Store.
@@ -214,6 +219,27 @@ func (p BatchJobProgress) String() string {
 // requests are submitted again. What stays ambiguous: a create the service
 // carries out after the job has looked (a request held up longer than the
 // job's wait) is submitted twice, and its duplicate's results are ignored.
+//
+// # One owner at a time
+//
+// Two processes running one job would submit its requests twice. A job
+// whose store implements [BatchJobLocker] ([BatchJobDir] does, with a lock
+// file; the PostgreSQL store of module batchstore/postgres does, with a
+// lease in the database) therefore owns it while Results runs: before
+// reading anything it takes the store's lease (waiting for it or failing
+// at once with a *[BatchJobOwnedError], as BatchJobParams.WaitForOwner
+// says), writes only through it, and releases it when the run ends. Every
+// write carries the lease's fencing token, so a process that lost its lease
+// (paused or cut off past its end, while another took the job over) writes
+// nothing more: its next write fails, and the run ends with an error
+// matching [ErrBatchJobLeaseLost]. The lease is checked again right before
+// each batch create and each result yielded, which the store cannot fence:
+// one more create can be sent by a process paused in the instant between
+// that check and the send for longer than the lease's margin (a quarter of
+// it, for the PostgreSQL store), the same case as a create the service
+// carries out late (see below). [BatchJobMemoryStore] has no lease (it
+// cannot be shared by processes), nor has a program's own store unless it
+// implements BatchJobLocker.
 //
 // # Cancelling
 //
@@ -394,7 +420,16 @@ func (j *BatchJob) Results(ctx context.Context) iter.Seq2[BatchJobResult, error]
 			return
 		}
 		defer j.running.Store(false)
-		r := &jobRun{job: j, ctx: ctx, yield: yield}
+		r := &jobRun{job: j, ctx: ctx, yield: yield, store: j.store}
+		if l, ok := j.store.(BatchJobLocker); ok {
+			lease, err := l.LockJob(ctx, j.p.WaitForOwner)
+			if err != nil {
+				yield(BatchJobResult{}, err)
+				return
+			}
+			defer lease.Release(context.WithoutCancel(ctx))
+			r.lease, r.store = lease, lease.Store()
+		}
 		if err := r.run(); err != nil && !r.stopped {
 			if err == ctx.Err() { // the job's waits and loops return it bare
 				err = fmt.Errorf("mms: batch job interrupted at %v: %w", j.Progress(), err)

@@ -231,6 +231,9 @@ func mayRetry(res BatchResultValue) bool {
 // then records it as delivered in the log of submission seq. A loop body
 // that breaks out has had the result: it is recorded too.
 func (r *jobRun) deliverOne(seq int, id string, res BatchResultValue, batchID string, attempt int) error {
+	if err := r.owned(); err != nil {
+		return err
+	}
 	cont := r.yield(BatchJobResult{CustomID: id, Result: res, BatchID: batchID, Attempt: attempt}, nil)
 	code := resultCode(res)
 	e := logEntry{code: code, customID: id}
@@ -344,7 +347,7 @@ func (j *BatchJob) Cancel(ctx context.Context) error {
 	if err := j.store.Put(ctx, keyCanceled, []byte("{}")); err != nil {
 		return fmt.Errorf("mms: saving the batch job's cancel: %w", err)
 	}
-	r := &jobRun{job: j, ctx: ctx}
+	r := &jobRun{job: j, ctx: ctx, store: j.store}
 	subs, err := r.loadSubs()
 	if err != nil {
 		return err

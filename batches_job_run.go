@@ -20,6 +20,11 @@ type jobRun struct {
 	yield   func(BatchJobResult, error) bool
 	stopped bool // the loop body broke out
 
+	// store is the job's store as the run writes it: the lease's, when the
+	// store has leases (lease set).
+	store BatchJobStore
+	lease BatchJobLease
+
 	plan *jobPlan
 	subs []*subRecord // by Seq-1; nil for a plan chunk not submitted yet
 	// retryOwed marks settled submissions with results queued for a retry
@@ -45,6 +50,9 @@ const maxCreateAttempts = 8
 func (r *jobRun) durable() context.Context { return context.WithoutCancel(r.ctx) }
 
 func (r *jobRun) step(name string, seq int) error {
+	if err := r.owned(); err != nil {
+		return err
+	}
 	if r.job.p.OnStep == nil {
 		return nil
 	}
@@ -52,6 +60,15 @@ func (r *jobRun) step(name string, seq int) error {
 }
 
 func (r *jobRun) opts() []option.RequestOption { return r.job.opts }
+
+// owned reports a lease the run no longer holds, before an action the
+// store cannot fence.
+func (r *jobRun) owned() error {
+	if r.lease == nil {
+		return nil
+	}
+	return r.lease.Check()
+}
 
 func (r *jobRun) run() error {
 	plan, err := r.makePlan()
@@ -333,6 +350,9 @@ func (r *jobRun) watermark() (*batchMark, error) {
 func (r *jobRun) create(s *subRecord, sp *spool) error {
 	backoff := r.job.p.PollInterval
 	for attempt := 1; ; attempt++ {
+		if err := r.owned(); err != nil {
+			return err
+		}
 		b, err := r.createFromSpool(sp)
 		if err == nil && b.ID == "" {
 			err = errors.New("mms: the service answered a batch create without a batch id")

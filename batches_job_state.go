@@ -137,7 +137,7 @@ func countFinal(p *BatchJobProgress, c byte, n int64) {
 
 // getJSON reads a JSON value of the store; ok is false when there is none.
 func (r *jobRun) getJSON(key string, v any) (ok bool, err error) {
-	b, err := r.job.store.Get(r.ctx, key)
+	b, err := r.store.Get(r.ctx, key)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -152,7 +152,7 @@ func (r *jobRun) getJSON(key string, v any) (ok bool, err error) {
 
 // has reports whether the store holds key.
 func (r *jobRun) has(key string) (bool, error) {
-	_, err := r.job.store.Get(r.ctx, key)
+	_, err := r.store.Get(r.ctx, key)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return false, nil
@@ -165,7 +165,7 @@ func (r *jobRun) has(key string) (bool, error) {
 // put writes a store value. It runs even after the context has ended: the
 // value records something that already happened.
 func (r *jobRun) put(key string, value []byte) error {
-	if err := r.job.store.Put(r.durable(), key, value); err != nil {
+	if err := r.store.Put(r.durable(), key, value); err != nil {
 		return fmt.Errorf("mms: saving the batch job's %s: %w", key, err)
 	}
 	return nil
@@ -175,7 +175,7 @@ func (r *jobRun) saveSub(s *subRecord) error { return r.put(subKey(s.Seq, "json"
 
 // loadSubs reads every submission record, in order.
 func (r *jobRun) loadSubs() ([]*subRecord, error) {
-	keys, err := r.job.store.Keys(r.ctx, "sub-")
+	keys, err := r.store.Keys(r.ctx, "sub-")
 	if err != nil {
 		return nil, fmt.Errorf("mms: listing the batch job's submissions: %w", err)
 	}
@@ -199,7 +199,7 @@ func (r *jobRun) loadSubs() ([]*subRecord, error) {
 
 // loadIDs reads the custom_ids of a submission.
 func (r *jobRun) loadIDs(s *subRecord) (*idIndex, error) {
-	b, err := r.job.store.Get(r.ctx, subKey(s.Seq, "ids"))
+	b, err := r.store.Get(r.ctx, subKey(s.Seq, "ids"))
 	if err != nil {
 		return nil, fmt.Errorf("mms: reading the custom_ids of the batch job's submission %d: %w", s.Seq, err)
 	}
@@ -214,7 +214,7 @@ func (r *jobRun) loadIDs(s *subRecord) (*idIndex, error) {
 // fn gets each record in order.
 func (r *jobRun) readLog(seq int, fn func(logEntry)) error {
 	key := subKey(seq, "log")
-	for rec, err := range r.job.store.Records(r.ctx, key) {
+	for rec, err := range r.store.Records(r.ctx, key) {
 		if err != nil {
 			return fmt.Errorf("mms: reading the batch job's %s: %w", key, err)
 		}
@@ -229,7 +229,7 @@ func (r *jobRun) readLog(seq int, fn func(logEntry)) error {
 
 func (r *jobRun) appendLog(seq int, e logEntry) error {
 	key := subKey(seq, "log")
-	if err := r.job.store.Append(r.durable(), key, e.encode()); err != nil {
+	if err := r.store.Append(r.durable(), key, e.encode()); err != nil {
 		return fmt.Errorf("mms: saving to the batch job's %s: %w", key, err)
 	}
 	return nil

@@ -29,8 +29,11 @@ import (
 // that names a value, fail with an error matching [fs.ErrExist].
 //
 // [BatchJobDir] keeps the state in a directory and [BatchJobMemoryStore] in
-// memory. Both are safe for concurrent use by the goroutines of one process;
-// neither guards against two processes using one store at once.
+// memory; both are safe for concurrent use by the goroutines of one
+// process. A store that can be shared by processes should also implement
+// [BatchJobLocker], so that one process at a time runs the job:
+// BatchJobDir does (a lock file), module batchstore/postgres's store does
+// (a lease in the database).
 type BatchJobStore interface {
 	// Get returns the value saved under key, or an error matching
 	// fs.ErrNotExist when none is.
@@ -242,6 +245,8 @@ const dirSyncEvery = 1000
 //     Append adds a record with one write(2) to the file opened with
 //     O_APPEND, so a record is in the file once Append returns and a crash
 //     of the process loses nothing.
+//   - lock is the lock file of [BatchJobDir.LockJob]; while a job runs it
+//     is locked and names the job's owner.
 //   - Temporary files left by a crash during Put are ignored by Keys and
 //     removed by [OpenBatchJobDir]; other files in the directory are
 //     ignored.
