@@ -73,6 +73,14 @@ type Client struct {
 	// (MemoryStores.Memories) and versions (MemoryStores.Versions),
 	// sending the agent-memory beta instead of the managed-agents one.
 	MemoryStores *MemoryStoresService
+	// Deployments creates, retrieves, updates, lists, archives, pauses,
+	// unpauses and runs deployments (/v1/deployments) and reads their runs
+	// (Deployments.Runs, /v1/deployment_runs), sending the managed-agents
+	// beta.
+	Deployments *DeploymentsService
+	// Dreams creates, retrieves, lists, archives and cancels dreams
+	// (/v1/dreams), sending the dreaming beta.
+	Dreams *DreamsService
 
 	cfg *config.Config
 }
@@ -156,6 +164,8 @@ func (c *Client) initServices() {
 		Events:  &SessionEventsService{client: c}}
 	c.UserProfiles = &UserProfilesService{client: c}
 	c.Tunnels = &TunnelsService{client: c, Certificates: &TunnelCertificatesService{client: c}}
+	c.Deployments = &DeploymentsService{client: c, Runs: &DeploymentRunsService{client: c}}
+	c.Dreams = &DreamsService{client: c}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -333,6 +333,9 @@ func (s SessionAgentChange) MarshalJSON() ([]byte, error) { return marshalJSON(s
 // UnmarshalJSON decodes SessionAgentChange, keeping what this SDK version does not model in [Extra].
 func (s *SessionAgentChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
+// isDeploymentAgentParams makes SessionAgentRef a [DeploymentAgentParams].
+func (SessionAgentRef) isDeploymentAgentParams() {}
+
 // isSessionAgentParams makes SessionAgentRef a [SessionAgentParams].
 func (SessionAgentRef) isSessionAgentParams() {}
 
@@ -1023,6 +1026,9 @@ func (SystemMessageEvent) EventType() string { return "system.message" }
 // processedAt returns ProcessedAt.
 func (s SystemMessageEvent) processedAt() string { return s.ProcessedAt }
 
+// isDeploymentInitialEvent makes SystemMessageEventParams a [DeploymentInitialEvent].
+func (SystemMessageEventParams) isDeploymentInitialEvent() {}
+
 // isSessionEventParams makes SystemMessageEventParams a [SessionEventParams].
 func (SystemMessageEventParams) isSessionEventParams() {}
 
@@ -1175,6 +1181,9 @@ func (UserDefineOutcomeEvent) EventType() string { return "user.define_outcome" 
 // processedAt returns ProcessedAt.
 func (u UserDefineOutcomeEvent) processedAt() string { return u.ProcessedAt }
 
+// isDeploymentInitialEvent makes UserDefineOutcomeEventParams a [DeploymentInitialEvent].
+func (UserDefineOutcomeEventParams) isDeploymentInitialEvent() {}
+
 // isSessionEventParams makes UserDefineOutcomeEventParams a [SessionEventParams].
 func (UserDefineOutcomeEventParams) isSessionEventParams() {}
 
@@ -1230,6 +1239,9 @@ func (UserMessageEvent) EventType() string { return "user.message" }
 
 // processedAt returns ProcessedAt.
 func (u UserMessageEvent) processedAt() string { return u.ProcessedAt }
+
+// isDeploymentInitialEvent makes UserMessageEventParams a [DeploymentInitialEvent].
+func (UserMessageEventParams) isDeploymentInitialEvent() {}
 
 // isSessionEventParams makes UserMessageEventParams a [SessionEventParams].
 func (UserMessageEventParams) isSessionEventParams() {}

@@ -49,6 +49,8 @@ type Server struct {
 	userProfiles *userProfileStore
 	oauth        oauthState
 	tunnels      *tunnelStore
+	deployments  *deploymentStore
+	dreams       *dreamStore
 	cache        promptCache // messages_cache.go
 	done         chan struct{}
 	closing      sync.Once
@@ -93,6 +95,8 @@ func NewServer(opts ...Option) *Server {
 	s.sessions = newSessionStore(s)
 	s.userProfiles = newUserProfileStore(s)
 	s.tunnels = newTunnelStore(s)
+	s.deployments = newDeploymentStore(s)
+	s.dreams = newDreamStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL
