@@ -287,33 +287,47 @@ func TestDeploymentsFakeRefuses(t *testing.T) {
 		edit   func(m map[string]any)
 		status int
 	}{
-		"ok":                     {func(m map[string]any) {}, 200},
-		"no name":                {func(m map[string]any) { delete(m, "name") }, 400},
-		"empty name":             {func(m map[string]any) { m["name"] = "" }, 400},
-		"unknown member":         {func(m map[string]any) { m["color"] = "red" }, 400},
-		"no events":              {func(m map[string]any) { m["initial_events"] = []any{} }, 400},
-		"50 events":              {func(m map[string]any) { m["initial_events"] = many(50, user) }, 200},
-		"51 events":              {func(m map[string]any) { m["initial_events"] = many(51, user) }, 400},
-		"system after user":      {func(m map[string]any) { m["initial_events"] = []any{user, sys} }, 200},
-		"system first":           {func(m map[string]any) { m["initial_events"] = []any{sys, user} }, 400},
-		"system alone":           {func(m map[string]any) { m["initial_events"] = []any{sys} }, 400},
-		"500 resources":          {func(m map[string]any) { m["resources"] = many(500, map[string]any{"type": "github_repository", "url": "u"}) }, 200},
-		"501 resources":          {func(m map[string]any) { m["resources"] = many(501, map[string]any{"type": "github_repository", "url": "u"}) }, 400},
-		"51 vaults":              {func(m map[string]any) { m["vault_ids"] = many(51, f.vault) }, 400},
-		"50 vaults":              {func(m map[string]any) { m["vault_ids"] = many(50, f.vault) }, 200},
-		"unknown vault":          {func(m map[string]any) { m["vault_ids"] = []any{"vlt_nope"} }, 404},
-		"unknown agent":          {func(m map[string]any) { m["agent"] = "agent_nope" }, 404},
-		"agent version 0":        {func(m map[string]any) { m["agent"] = map[string]any{"id": f.agent.ID, "version": 0} }, 400},
-		"agent object":           {func(m map[string]any) { m["agent"] = map[string]any{"id": f.agent.ID, "version": 1} }, 200},
-		"unknown environment":    {func(m map[string]any) { m["environment_id"] = "env_nope" }, 404},
-		"bad cron":               {func(m map[string]any) { m["schedule"] = map[string]any{"type": "cron", "expression": "@daily", "timezone": "UTC"} }, 400},
-		"cron with seconds":      {func(m map[string]any) { m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * * *", "timezone": "UTC"} }, 400},
-		"bad zone":               {func(m map[string]any) { m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * *", "timezone": "Mars/Base"} }, 400},
-		"no zone":                {func(m map[string]any) { m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * *"} }, 400},
-		"decimal budget":         {func(m map[string]any) { m["budget"] = map[string]any{"type": "limit", "max_list_cost": map[string]any{"amount": "25.00", "currency": "USD"}} }, 400},
-		"17 metadata pairs":      {func(m map[string]any) { m["metadata"] = metadataOf(17) }, 400},
-		"16 metadata pairs":      {func(m map[string]any) { m["metadata"] = metadataOf(16) }, 200},
-		"memory store not found": {func(m map[string]any) { m["resources"] = []any{map[string]any{"type": "memory_store", "memory_store_id": "memstore_x"}} }, 404},
+		"ok":                {func(m map[string]any) {}, 200},
+		"no name":           {func(m map[string]any) { delete(m, "name") }, 400},
+		"empty name":        {func(m map[string]any) { m["name"] = "" }, 400},
+		"unknown member":    {func(m map[string]any) { m["color"] = "red" }, 400},
+		"no events":         {func(m map[string]any) { m["initial_events"] = []any{} }, 400},
+		"50 events":         {func(m map[string]any) { m["initial_events"] = many(50, user) }, 200},
+		"51 events":         {func(m map[string]any) { m["initial_events"] = many(51, user) }, 400},
+		"system after user": {func(m map[string]any) { m["initial_events"] = []any{user, sys} }, 200},
+		"system first":      {func(m map[string]any) { m["initial_events"] = []any{sys, user} }, 400},
+		"system alone":      {func(m map[string]any) { m["initial_events"] = []any{sys} }, 400},
+		"500 resources": {func(m map[string]any) {
+			m["resources"] = many(500, map[string]any{"type": "github_repository", "url": "u"})
+		}, 200},
+		"501 resources": {func(m map[string]any) {
+			m["resources"] = many(501, map[string]any{"type": "github_repository", "url": "u"})
+		}, 400},
+		"51 vaults":           {func(m map[string]any) { m["vault_ids"] = many(51, f.vault) }, 400},
+		"50 vaults":           {func(m map[string]any) { m["vault_ids"] = many(50, f.vault) }, 200},
+		"unknown vault":       {func(m map[string]any) { m["vault_ids"] = []any{"vlt_nope"} }, 404},
+		"unknown agent":       {func(m map[string]any) { m["agent"] = "agent_nope" }, 404},
+		"agent version 0":     {func(m map[string]any) { m["agent"] = map[string]any{"id": f.agent.ID, "version": 0} }, 400},
+		"agent object":        {func(m map[string]any) { m["agent"] = map[string]any{"id": f.agent.ID, "version": 1} }, 200},
+		"unknown environment": {func(m map[string]any) { m["environment_id"] = "env_nope" }, 404},
+		"bad cron": {func(m map[string]any) {
+			m["schedule"] = map[string]any{"type": "cron", "expression": "@daily", "timezone": "UTC"}
+		}, 400},
+		"cron with seconds": {func(m map[string]any) {
+			m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * * *", "timezone": "UTC"}
+		}, 400},
+		"bad zone": {func(m map[string]any) {
+			m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * *", "timezone": "Mars/Base"}
+		}, 400},
+		"no zone": {func(m map[string]any) { m["schedule"] = map[string]any{"type": "cron", "expression": "0 0 * * *"} }, 400},
+		"decimal budget": {func(m map[string]any) {
+			m["budget"] = map[string]any{"type": "limit", "max_list_cost": map[string]any{"amount": "25.00", "currency": "USD"}}
+		}, 400},
+		"17 metadata pairs": {func(m map[string]any) { m["metadata"] = metadataOf(17) }, 400},
+		"16 metadata pairs": {func(m map[string]any) { m["metadata"] = metadataOf(16) }, 200},
+		"memory store not found": {func(m map[string]any) {
+			m["resources"] = []any{map[string]any{"type": "memory_store", "memory_store_id": "memstore_x"}}
+		}, 404},
 	} {
 		t.Run(name, func(t *testing.T) {
 			body := base()
