@@ -3,6 +3,7 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
@@ -415,3 +416,10 @@ func (UnknownDeploymentInitialEvent) Validate() error { return nil }
 // Validate reports the first rule the schedule breaks (see
 // [DeploymentScheduleParams.Expression]).
 func (s DeploymentScheduleParams) Validate() error { return s.validate("schedule") }
+
+// LogValue prints the params for slog with the repository tokens redacted
+// (slog's JSON handler would otherwise marshal them, tokens and all).
+func (p DeploymentCreateParams) LogValue() slog.Value { return logRedacted(p) }
+
+// LogValue prints the params for slog with the repository tokens redacted.
+func (p DeploymentUpdateParams) LogValue() slog.Value { return logRedacted(p) }

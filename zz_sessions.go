@@ -1035,7 +1035,7 @@ func (SystemMessageEventParams) isSessionEventParams() {}
 // MarshalJSON encodes SystemMessageEventParams in request form: the members the request defines, nothing the service only sends.
 func (s SystemMessageEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
 
-// UnmarshalJSON decodes SystemMessageEventParams.
+// UnmarshalJSON decodes SystemMessageEventParams, keeping what this SDK version does not model in [Extra].
 func (s *SystemMessageEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // isOutcomeRubric makes TextRubric a [OutcomeRubric].
@@ -1190,7 +1190,7 @@ func (UserDefineOutcomeEventParams) isSessionEventParams() {}
 // MarshalJSON encodes UserDefineOutcomeEventParams in request form: the members the request defines, nothing the service only sends.
 func (u UserDefineOutcomeEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
 
-// UnmarshalJSON decodes UserDefineOutcomeEventParams.
+// UnmarshalJSON decodes UserDefineOutcomeEventParams, keeping what this SDK version does not model in [Extra].
 func (u *UserDefineOutcomeEventParams) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, u)
 }
@@ -1249,7 +1249,7 @@ func (UserMessageEventParams) isSessionEventParams() {}
 // MarshalJSON encodes UserMessageEventParams in request form: the members the request defines, nothing the service only sends.
 func (u UserMessageEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
 
-// UnmarshalJSON decodes UserMessageEventParams.
+// UnmarshalJSON decodes UserMessageEventParams, keeping what this SDK version does not model in [Extra].
 func (u *UserMessageEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // isSessionEvent makes UserToolConfirmationEvent a [SessionEvent].
