@@ -231,3 +231,32 @@ func TestDreamCreateIsCreating(t *testing.T) {
 		t.Errorf("cancel is resent after a 500: %+v %v", got, err)
 	}
 }
+
+// TestDreamTimesOption: WithDreamTimes sets how long a dream stays
+// pending and running on the server's clock.
+func TestDreamTimesOption(t *testing.T) {
+	clock := mmstest.NewManualClock(fakeNow)
+	srv := mmstest.NewServer(mmstest.WithManualClock(clock), mmstest.WithDreamTimes(time.Minute, time.Hour))
+	t.Cleanup(srv.Close)
+	c, ctx := filesClient(t, srv, option.WithMaxRetries(0)), context.Background()
+	a, err := c.Agents.Create(ctx, mms.AgentCreateParams{Name: "a", Model: mms.AgentModel("m")})
+	require.NoError(t, err)
+	env, err := c.Environments.Create(ctx, mms.EnvironmentCreateParams{Name: "e"})
+	require.NoError(t, err)
+	store, err := c.MemoryStores.Create(ctx, mms.MemoryStoreCreateParams{Name: "s"})
+	require.NoError(t, err)
+	s, err := c.Sessions.Create(ctx, mms.SessionCreateParams{Agent: mms.SessionAgentID(a.ID), EnvironmentID: env.ID})
+	require.NoError(t, err)
+	d, err := c.Dreams.Create(ctx, dreamParams(store.ID, []string{s.ID}))
+	require.NoError(t, err)
+	for _, step := range []struct {
+		advance time.Duration
+		want    mms.DreamStatus
+	}{{59 * time.Second, mms.DreamPending}, {time.Second, mms.DreamRunning}, {59 * time.Minute, mms.DreamRunning}, {time.Minute, mms.DreamCompleted}} {
+		clock.Advance(step.advance)
+		got, err := c.Dreams.Get(ctx, d.ID)
+		if err != nil || got.Status != step.want {
+			t.Fatalf("after %v more: %+v %v, want %s", step.advance, got, err, step.want)
+		}
+	}
+}
