@@ -76,6 +76,14 @@ type Client struct {
 	// Webhooks verifies and decodes webhook deliveries, serves them as an
 	// http.Handler and fetches the objects their events name.
 	Webhooks *WebhooksService
+	// Deployments creates, retrieves, updates, lists, archives, pauses,
+	// unpauses and runs deployments (/v1/deployments) and reads their runs
+	// (Deployments.Runs, /v1/deployment_runs), sending the managed-agents
+	// beta.
+	Deployments *DeploymentsService
+	// Dreams creates, retrieves, lists, archives and cancels dreams
+	// (/v1/dreams), sending the dreaming beta.
+	Dreams *DreamsService
 
 	cfg *config.Config
 }
@@ -160,6 +168,8 @@ func (c *Client) initServices() {
 	c.UserProfiles = &UserProfilesService{client: c}
 	c.Tunnels = &TunnelsService{client: c, Certificates: &TunnelCertificatesService{client: c}}
 	c.Webhooks = newWebhooksService(c)
+	c.Deployments = &DeploymentsService{client: c, Runs: &DeploymentRunsService{client: c}}
+	c.Dreams = &DreamsService{client: c}
 }
 
 // Do sends a request through the same pipeline as the typed services (auth,

@@ -78,7 +78,8 @@ var actionRetry = map[string]struct {
 	// certificates, memory stores); a resend answered 404 or "already
 	// archived" is the earlier attempt's success.
 	"/archive": {transport.Idempotent, transport.Archives},
-	// Cancelling a batch that is cancelling answers the batch.
+	// Cancelling a batch that is cancelling answers the batch; a canceled
+	// dream answers itself.
 	"/cancel": {transport.Idempotent, transport.RemovesNothing},
 	// A work item's ack and stop move it to a state; again is the same
 	// state. A heartbeat extends the lease from now (with
@@ -86,6 +87,10 @@ var actionRetry = map[string]struct {
 	"/ack":       {transport.Idempotent, transport.RemovesNothing},
 	"/stop":      {transport.Idempotent, transport.RemovesNothing},
 	"/heartbeat": {transport.Idempotent, transport.RemovesNothing},
+	// Pausing a paused deployment, or unpausing an active one, leaves it
+	// as it is. (A deployment's /run starts a run each time: creating.)
+	"/pause":   {transport.Idempotent, transport.RemovesNothing},
+	"/unpause": {transport.Idempotent, transport.RemovesNothing},
 	// A redacted memory version stays redacted.
 	"/redact": {transport.Idempotent, transport.RemovesNothing},
 	// Reading a tunnel's token (a POST to keep it out of access logs) and

@@ -38,6 +38,8 @@ func TestFakeAgreesOnLimits(t *testing.T) {
 		{"memory store description", maxMemoryStoreDescriptionLen, wire.MaxMemoryStoreDescriptionLen},
 		{"display_name length", maxDisplayNameLen, wire.MaxDisplayNameLen},
 		{"user profile text length", maxUserProfileTextLen, wire.MaxUserProfileTextLen},
+		{"deployment resources", maxDeploymentResources, wire.MaxDeploymentResources},
+		{"deployment vault ids", maxDeploymentVaultIDs, wire.MaxDeploymentVaultIDs},
 	} {
 		assert.Equal(t, c.sdk, c.fake, c.name)
 	}

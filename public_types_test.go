@@ -170,6 +170,7 @@ func TestBetaConstantsAgreeWithWire(t *testing.T) {
 	tests := []struct{ name, public, wire string }{
 		{"BetaFiles", BetaFiles, wire.BetaFiles},
 		{"BetaSkills", BetaSkills, wire.BetaSkills},
+		{"BetaDreaming", BetaDreaming, wire.BetaDreaming},
 	}
 	for _, tt := range tests {
 		if tt.public != tt.wire {

@@ -31,6 +31,8 @@ func secretHolders() []any {
 		GitHubRepositoryResourceParams{URL: "u", AuthorizationToken: s},
 		SessionCreateParams{Agent: SessionAgentID("a"), Resources: []SessionResourceParams{GitHubRepositoryResourceParams{AuthorizationToken: s}}},
 		SessionResourceUpdateParams{AuthorizationToken: s},
+		DeploymentCreateParams{Agent: SessionAgentID("a"), Resources: []SessionResourceParams{GitHubRepositoryResourceParams{AuthorizationToken: s}}},
+		DeploymentUpdateParams{Resources: Set([]SessionResourceParams{GitHubRepositoryResourceParams{AuthorizationToken: s}})},
 		Work{Secret: &s}, WorkSecret{SessionsToken: s},
 		TunnelToken{ID: "t", TunnelToken: s},
 		MCPOAuthAuthParams{AccessToken: s, Refresh: MCPOAuthRefreshParams{RefreshToken: s, TokenEndpointAuth: TokenEndpointAuthClientSecretBasic{ClientSecret: s}}},

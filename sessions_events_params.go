@@ -41,6 +41,8 @@ type UserMessageEventParams struct {
 	// redacted block. A document's source is base64, text, url or file
 	// (not the Messages API's content source).
 	Content []SessionContentBlock `json:"content"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // NewUserMessageEvent returns a user.message holding text as its only
@@ -69,6 +71,8 @@ type UserDefineOutcomeEventParams struct {
 	// would take more (agents-sessions-environments.md §4.2, row
 	// user.define_outcome: "default 3, max 20").
 	MaxIterations int `json:"max_iterations,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // NewDefineOutcomeEvent returns a user.define_outcome for description
@@ -186,6 +190,8 @@ func NewToolResultEvent(toolUseID, text string, isError bool) UserToolResultEven
 type SystemMessageEventParams struct {
 	// Content is the message: at least one text block, and only text.
 	Content []SessionContentBlock `json:"content"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // NewSystemMessageEvent returns a system.message holding text.

@@ -39,9 +39,10 @@ type GitHubRepositoryResourceParams struct {
 	// URL is the repository's URL, at most 2,048 characters. Required.
 	URL string `json:"url"`
 	// AuthorizationToken grants access to the repository, at most 4,096
-	// characters. Required. It is sent but never printed, and the service
-	// never returns it.
-	AuthorizationToken Secret `json:"authorization_token"`
+	// characters. Required by sessions; a deployment needs it for a
+	// private repository only, and a zero token is not sent. It is sent
+	// but never printed, and the service never returns it.
+	AuthorizationToken Secret `json:"authorization_token,omitzero"`
 	// MountPath is where the repository goes; "" means
 	// /workspace/<repo>.
 	MountPath string `json:"mount_path,omitzero"`

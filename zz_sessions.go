@@ -333,6 +333,9 @@ func (s SessionAgentChange) MarshalJSON() ([]byte, error) { return marshalJSON(s
 // UnmarshalJSON decodes SessionAgentChange, keeping what this SDK version does not model in [Extra].
 func (s *SessionAgentChange) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
+// isDeploymentAgentParams makes SessionAgentRef a [DeploymentAgentParams].
+func (SessionAgentRef) isDeploymentAgentParams() {}
+
 // isSessionAgentParams makes SessionAgentRef a [SessionAgentParams].
 func (SessionAgentRef) isSessionAgentParams() {}
 
@@ -1023,13 +1026,16 @@ func (SystemMessageEvent) EventType() string { return "system.message" }
 // processedAt returns ProcessedAt.
 func (s SystemMessageEvent) processedAt() string { return s.ProcessedAt }
 
+// isDeploymentInitialEvent makes SystemMessageEventParams a [DeploymentInitialEvent].
+func (SystemMessageEventParams) isDeploymentInitialEvent() {}
+
 // isSessionEventParams makes SystemMessageEventParams a [SessionEventParams].
 func (SystemMessageEventParams) isSessionEventParams() {}
 
 // MarshalJSON encodes SystemMessageEventParams in request form: the members the request defines, nothing the service only sends.
 func (s SystemMessageEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
 
-// UnmarshalJSON decodes SystemMessageEventParams.
+// UnmarshalJSON decodes SystemMessageEventParams, keeping what this SDK version does not model in [Extra].
 func (s *SystemMessageEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // isOutcomeRubric makes TextRubric a [OutcomeRubric].
@@ -1175,13 +1181,16 @@ func (UserDefineOutcomeEvent) EventType() string { return "user.define_outcome" 
 // processedAt returns ProcessedAt.
 func (u UserDefineOutcomeEvent) processedAt() string { return u.ProcessedAt }
 
+// isDeploymentInitialEvent makes UserDefineOutcomeEventParams a [DeploymentInitialEvent].
+func (UserDefineOutcomeEventParams) isDeploymentInitialEvent() {}
+
 // isSessionEventParams makes UserDefineOutcomeEventParams a [SessionEventParams].
 func (UserDefineOutcomeEventParams) isSessionEventParams() {}
 
 // MarshalJSON encodes UserDefineOutcomeEventParams in request form: the members the request defines, nothing the service only sends.
 func (u UserDefineOutcomeEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
 
-// UnmarshalJSON decodes UserDefineOutcomeEventParams.
+// UnmarshalJSON decodes UserDefineOutcomeEventParams, keeping what this SDK version does not model in [Extra].
 func (u *UserDefineOutcomeEventParams) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, u)
 }
@@ -1231,13 +1240,16 @@ func (UserMessageEvent) EventType() string { return "user.message" }
 // processedAt returns ProcessedAt.
 func (u UserMessageEvent) processedAt() string { return u.ProcessedAt }
 
+// isDeploymentInitialEvent makes UserMessageEventParams a [DeploymentInitialEvent].
+func (UserMessageEventParams) isDeploymentInitialEvent() {}
+
 // isSessionEventParams makes UserMessageEventParams a [SessionEventParams].
 func (UserMessageEventParams) isSessionEventParams() {}
 
 // MarshalJSON encodes UserMessageEventParams in request form: the members the request defines, nothing the service only sends.
 func (u UserMessageEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
 
-// UnmarshalJSON decodes UserMessageEventParams.
+// UnmarshalJSON decodes UserMessageEventParams, keeping what this SDK version does not model in [Extra].
 func (u *UserMessageEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // isSessionEvent makes UserToolConfirmationEvent a [SessionEvent].

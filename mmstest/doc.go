@@ -47,7 +47,11 @@
 //   - Managed agents: agents (every version kept), environments and their
 //     self-hosted work queue, vaults and credentials, sessions with their
 //     resources, threads and events (a turn engine per session), memory
-//     stores with memories and versions, tunnels and certificates.
+//     stores with memories and versions, tunnels and certificates,
+//     deployments whose cron schedules fire on the server's clock (runs
+//     create sessions; a run failing for a gone link pauses its
+//     deployment), and dreams moving pending → running → completed on
+//     the server's clock (WithDreamTimes, FailDream).
 //   - User profiles and enrollment URLs; the OAuth token endpoint.
 //   - Rate limits: a request bucket with the vendor-ratelimit-requests-*
 //     and retry-after headers (WithServerRateLimit); priority-tier
@@ -81,6 +85,10 @@
 //     federation rule's Accept function decides).
 //   - Token-based rate limits (input and output tokens per minute) and
 //     concurrency limits: only the request count is limited.
+//   - A deployment schedule's jitter (fires come exactly on the minute,
+//     at most 10 per look at the clock), and a dream's work: its session
+//     id names no stored session, and a create_new output store starts
+//     empty rather than as a copy of the input's memories.
 //   - Persistence and other users: state lives in memory (large uploads in
 //     temporary files) and is gone when the server closes; there is one
 //     organization, and workspaces exist only as names in federation rules.
@@ -280,7 +288,9 @@
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine); user_profiles.go (User profiles, their beta-gated members and
 // enrollment URLs); tunnels.go (tunnels, their tokens and CA
-// certificates); oauth.go (the token endpoint and minted tokens).
+// certificates); deployments.go (deployments, their schedules and runs);
+// dreams.go (dreams and their lifecycle); oauth.go (the token endpoint
+// and minted tokens).
 //
 // # Tokens
 //

@@ -33,6 +33,8 @@ type config struct {
 	webhookURL          string
 	webhookKeys         [][]byte
 	webhookRedeliveries int
+	// How long a dream stays pending, then running (dreams.go).
+	dreamPending, dreamRunning time.Duration
 }
 
 func defaultConfig() config {
@@ -43,6 +45,8 @@ func defaultConfig() config {
 		models:          DefaultModels(),
 		organizationID:  DefaultOrganizationID,
 		batchProcessing: DefaultBatchProcessingTime,
+		dreamPending:    DefaultDreamPendingTime,
+		dreamRunning:    DefaultDreamRunningTime,
 
 		sessionPingInterval: DefaultSessionPingInterval,
 		tokenLifetime:       DefaultTokenLifetime,
@@ -139,4 +143,18 @@ func WithSessionPingInterval(d time.Duration) Option {
 			c.sessionPingInterval = d
 		}
 	}
+}
+
+// The default lifecycle of a dream on the server's clock (WithDreamTimes).
+const (
+	DefaultDreamPendingTime = 200 * time.Millisecond
+	DefaultDreamRunningTime = 800 * time.Millisecond
+)
+
+// WithDreamTimes sets how long, on the server's clock, a dream stays
+// pending and then running before it completes (defaults
+// DefaultDreamPendingTime and DefaultDreamRunningTime); a negative value
+// counts as 0.
+func WithDreamTimes(pending, running time.Duration) Option {
+	return func(c *config) { c.dreamPending, c.dreamRunning = max(pending, 0), max(running, 0) }
 }

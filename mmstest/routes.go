@@ -1,6 +1,7 @@
 package mmstest
 
 import (
+	"encoding/json"
 	"net/http"
 	"path"
 	"strings"
@@ -35,6 +36,7 @@ func (s *Server) routes() []route {
 	profiles := s.userProfiles
 	tunnels := s.tunnels
 	mem := s.memoryStores
+	deps, dreams := s.deployments, s.dreams
 	return []route{
 		{pattern: "/v1/oauth/token", open: s.serveToken}, // oauth.go; any method: it answers a 405 itself
 		{pattern: "GET /v1/models", handle: s.listModels},
@@ -150,6 +152,23 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions", handle: mem.listVersions},
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}", handle: mem.getVersion},
 		{pattern: "POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", handle: mem.redactVersion},
+		// deployments.go
+		{pattern: "POST /v1/deployments", handle: deps.create},
+		{pattern: "GET /v1/deployments", handle: deps.list},
+		{pattern: "GET /v1/deployments/{deployment_id}", handle: deps.get},
+		{pattern: "POST /v1/deployments/{deployment_id}", handle: deps.update},
+		{pattern: "POST /v1/deployments/{deployment_id}/archive", handle: deps.archive},
+		{pattern: "POST /v1/deployments/{deployment_id}/pause", handle: deps.setStatus("paused", json.RawMessage(`{"type":"manual"}`))},
+		{pattern: "POST /v1/deployments/{deployment_id}/unpause", handle: deps.setStatus("active", json.RawMessage("null"))},
+		{pattern: "POST /v1/deployments/{deployment_id}/run", handle: deps.runNow},
+		{pattern: "GET /v1/deployment_runs", handle: deps.listRuns},
+		{pattern: "GET /v1/deployment_runs/{deployment_run_id}", handle: deps.getRun},
+		// dreams.go
+		{pattern: "POST /v1/dreams", handle: dreams.create},
+		{pattern: "GET /v1/dreams", handle: dreams.list},
+		{pattern: "GET /v1/dreams/{dream_id}", handle: dreams.get},
+		{pattern: "POST /v1/dreams/{dream_id}/archive", handle: dreams.archive},
+		{pattern: "POST /v1/dreams/{dream_id}/cancel", handle: dreams.cancel},
 	}
 }
 

@@ -51,6 +51,8 @@ type Server struct {
 	tunnels      *tunnelStore
 	cache        promptCache    // messages_cache.go
 	webhooks     *webhookSender // nil without WithWebhooks (webhooks.go)
+	deployments  *deploymentStore
+	dreams       *dreamStore
 	done         chan struct{}
 	closing      sync.Once
 
@@ -97,6 +99,8 @@ func NewServer(opts ...Option) *Server {
 	if cfg.webhookURL != "" {
 		s.webhooks = newWebhookSender(s)
 	}
+	s.deployments = newDeploymentStore(s)
+	s.dreams = newDreamStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL

@@ -180,6 +180,9 @@ type sessionCreateBody struct {
 	// selfHosted: the environment is self-hosted, so the session is queued
 	// for its workers.
 	selfHosted bool
+	// deploymentID names the deployment a run creates the session from
+	// (deployments.go); "" for POST /v1/sessions.
+	deploymentID string
 }
 
 // sessionAgentParam is the object form of a create body's agent.
@@ -617,6 +620,18 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
+	out, err := st.start(&b)
+	if err != nil {
+		writeErr(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// start creates the session of a checked body (its links resolved by
+// checkLinks) and returns its record: POST /v1/sessions and a
+// deployment's runs (deployments.go) both create sessions through it.
+func (st *sessionStore) start(b *sessionCreateBody) (sessionWire, error) {
 	now := st.srv.now()
 	ts := st.timestamp()
 	rec := sessionWire{ID: st.srv.newID("sesn_"), Type: "session", Status: "idle", Agent: b.snapshot,
@@ -625,6 +640,9 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		recordTimes: createdAt(ts)}
 	if rec.Title != nil && *rec.Title == "" {
 		rec.Title = nil
+	}
+	if b.deploymentID != "" {
+		rec.DeploymentID = &b.deploymentID
 	}
 	if rec.Metadata == nil {
 		rec.Metadata = map[string]string{}
@@ -649,14 +667,13 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	out, err := st.add(s, b.InitialEvents)
 	if err != nil {
-		writeErr(w, r, err)
-		return
+		return sessionWire{}, err
 	}
 	if b.selfHosted {
 		// A worker of the environment runs it (the work queue).
 		st.srv.environments.enqueueSession(rec.EnvironmentID, rec.ID)
 	}
-	writeJSON(w, http.StatusOK, out)
+	return out, nil
 }
 
 // add stores a new session with its initial events, sent as through the

@@ -75,6 +75,22 @@ const (
 
 	// User profiles: external_id, name, hashes, reference_id.
 	MaxUserProfileTextLen = 255
+
+	// Deployments (deployments-dreams-compliance.md §1.3–1.5): 1–50
+	// initial events (MaxInitialEvents), at most 500 resources and 50
+	// vault ids; list pages of at most 100.
+	MaxDeploymentResources = 500
+	MaxDeploymentVaultIDs  = 50
+	MaxDeploymentListLimit = 100
+	// MaxDeploymentRunListLimit is the largest page of GET
+	// /v1/deployment_runs (§2.2: "max 1000").
+	MaxDeploymentRunListLimit = 1000
+
+	// Dreams (§3.3–3.4).
+	MaxDreamSessionIDs      = 100  // session_ids of the sessions input; at least 1, unique
+	MaxDreamInstructionsLen = 4096 // characters of instructions; at least 1 when sent
+	MaxDreamModelIDLen      = 256  // characters of model.id; at least 1
+	MaxDreamListLimit       = 100
 )
 
 // EventDocumentSources are the source types a document block of a sent

@@ -45,6 +45,9 @@ const (
 	BetaFiles          = "files-api-2025-04-14"
 	BetaSkills         = "skills-2025-10-02"
 	BetaMessageBatches = "message-batches-2024-09-24"
+	// BetaDreaming goes with every /v1/dreams request
+	// (deployments-dreams-compliance.md).
+	BetaDreaming = "dreaming-2026-04-21"
 	// BetaUserProfiles is the value the seed names; a dated value supplied by
 	// the caller replaces it (see README "Known disagreements").
 	BetaUserProfiles = "user-profiles"
@@ -112,8 +115,11 @@ func RequiredBeta(path string) string {
 	case strings.HasPrefix(path, "/v1/memory_stores"):
 		return BetaAgentMemory
 	case strings.HasPrefix(path, "/v1/agents"), strings.HasPrefix(path, "/v1/sessions"),
-		strings.HasPrefix(path, "/v1/environments"), strings.HasPrefix(path, "/v1/vaults"):
+		strings.HasPrefix(path, "/v1/environments"), strings.HasPrefix(path, "/v1/vaults"),
+		strings.HasPrefix(path, "/v1/deployments"), strings.HasPrefix(path, "/v1/deployment_runs"):
 		return BetaManagedAgents
+	case strings.HasPrefix(path, "/v1/dreams"):
+		return BetaDreaming
 	case strings.HasPrefix(path, "/v1/tunnels"):
 		return BetaMCPTunnels
 	case strings.HasPrefix(path, "/v1/user_profiles"):
