@@ -35,7 +35,7 @@ func (s *Server) routes() []route {
 	profiles := s.userProfiles
 	tunnels := s.tunnels
 	mem := s.memoryStores
-	return []route{
+	return append([]route{
 		{pattern: "/v1/oauth/token", open: s.serveToken}, // oauth.go; any method: it answers a 405 itself
 		{pattern: "GET /v1/models", handle: s.listModels},
 		{pattern: "GET /v1/models/{model_id}", handle: s.getModel},
@@ -150,7 +150,7 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions", handle: mem.listVersions},
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}", handle: mem.getVersion},
 		{pattern: "POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", handle: mem.redactVersion},
-	}
+	}, s.org.routes()...) // admin*.go: the Organization API
 }
 
 // registerRoutes registers the routes on the server's mux and indexes them

@@ -49,6 +49,7 @@ type Server struct {
 	userProfiles *userProfileStore
 	oauth        oauthState
 	tunnels      *tunnelStore
+	org          *orgStore   // admin.go: the Organization API
 	cache        promptCache // messages_cache.go
 	done         chan struct{}
 	closing      sync.Once
@@ -93,6 +94,7 @@ func NewServer(opts ...Option) *Server {
 	s.sessions = newSessionStore(s)
 	s.userProfiles = newUserProfileStore(s)
 	s.tunnels = newTunnelStore(s)
+	s.org = newOrgStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL

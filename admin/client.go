@@ -1,0 +1,51 @@
+package admin
+
+import (
+	"github.com/mms-sdk/mms-go/internal/adminbridge"
+	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/option"
+
+	// The root package sets adminbridge's functions in its init; importing
+	// it guarantees they are set (and admin's errors are its *mms.Error).
+	_ "github.com/mms-sdk/mms-go"
+)
+
+// EnvAdminKey is the environment variable NewClient reads an admin key
+// from when no option gives a credential.
+const EnvAdminKey = adminbridge.EnvAdminKey
+
+// ErrCredential is matched (errors.Is) by the error of an operation called
+// with a credential it does not accept: a plain API key where an admin
+// credential is required, or an admin key or API key where only an OAuth
+// token is accepted. Nothing was sent.
+var ErrCredential = adminbridge.ErrCredential
+
+// Client is the Organization API client. Its services mirror the API's
+// resources. A Client is safe for concurrent use; build one and share it.
+type Client struct {
+	// Organization reads the organization the credential belongs to.
+	Organization *OrganizationService
+	// APIKeys retrieves, updates and lists the organization's API keys.
+	APIKeys *APIKeysService
+
+	cfg *config.Config
+}
+
+// NewClient builds an Organization API client from options, with defaults
+// from the environment, as mms.NewClient does; the credential is the first
+// of: an option (option.WithAdminKey, or any credential option of package
+// option), $VENDOR_ADMIN_KEY, then the rest of mms.NewClient's chain
+// ($VENDOR_API_KEY, $VENDOR_AUTH_TOKEN, profiles, federation). It fails
+// when an option is invalid, when two credentials are given together,
+// when no credential or base URL is found, or with option.WithPlatform
+// (the Organization API is not served through partner platforms).
+func NewClient(opts ...option.RequestOption) (*Client, error) {
+	cfg, err := adminbridge.NewConfig(opts)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg}
+	c.Organization = &OrganizationService{c: c}
+	c.APIKeys = &APIKeysService{c: c}
+	return c, nil
+}
