@@ -27,6 +27,17 @@ type Client struct {
 	Organization *OrganizationService
 	// APIKeys retrieves, updates and lists the organization's API keys.
 	APIKeys *APIKeysService
+	// Invites creates, retrieves, lists and deletes invites.
+	Invites *InvitesService
+	// Users retrieves, updates, lists and removes the organization's members.
+	Users *UsersService
+	// Workspaces manages workspaces, their members, service accounts and
+	// rate limits.
+	Workspaces *WorkspacesService
+	// RateLimits lists the organization's rate limits.
+	RateLimits *RateLimitsService
+	// ComplianceSettings reads and sets the compliance settings.
+	ComplianceSettings *ComplianceSettingsService
 
 	cfg *config.Config
 }
@@ -47,5 +58,11 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	c := &Client{cfg: cfg}
 	c.Organization = &OrganizationService{c: c}
 	c.APIKeys = &APIKeysService{c: c}
+	c.Invites = &InvitesService{c: c}
+	c.Users = &UsersService{c: c}
+	c.Workspaces = &WorkspacesService{c: c, Members: &WorkspaceMembersService{c: c},
+		ServiceAccounts: &WorkspaceServiceAccountsService{c: c}, RateLimits: &WorkspaceRateLimitsService{c: c}}
+	c.RateLimits = &RateLimitsService{c: c}
+	c.ComplianceSettings = &ComplianceSettingsService{c: c}
 	return c, nil
 }

@@ -92,3 +92,16 @@ func validateSlug(field, s string) error {
 	}
 	return nil
 }
+
+// itoa is strconv.Itoa, short for field paths.
+func itoa(i int) string { return fmt.Sprint(i) }
+
+// sortedKeys is m's keys in order, so the first error is deterministic.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -112,10 +112,31 @@ type orgStore struct {
 
 	users   []*orgUser
 	apiKeys []*apiKeyWire
+	// The record families (admin_coll.go), by file: admin_org.go,
+	// admin_federation.go, admin_rbac.go.
+	invites, spaces, members, accounts, saMembers, extKeys, issuers, rules, ruleWS,
+	groups, gMembers, roles, increases coll
+	limits     []rec                     // organization rate limits
+	wsLimits   map[string]map[string]rec // workspace → rate_limit_id → overrides {type: value}
+	compliance string
+	perms      map[string][]rec // role → permissions
+	effective  []rec            // spend_limits/effective rows
+	analytics  map[string][]rec // analytics endpoint → rows
 }
 
 func newOrgStore(s *Server) *orgStore {
-	return &orgStore{s: s}
+	return &orgStore{s: s, compliance: "disabled", limits: defaultRateLimits(), wsLimits: map[string]map[string]rec{},
+		perms: map[string][]rec{}, analytics: map[string][]rec{},
+		invites:   coll{prefix: "invite_", typ: "invite", param: "invite_id", what: "invite"},
+		spaces:    coll{prefix: "wrkspc_", typ: "workspace", param: "workspace_id", what: "workspace"},
+		accounts:  coll{prefix: "svac_", typ: "service_account", param: "service_account_id", what: "service account"},
+		extKeys:   coll{prefix: "ekey_", typ: "external_key", param: "external_key_id", what: "external key"},
+		issuers:   coll{prefix: "fdis_", typ: "federation_issuer", param: "federation_issuer_id", what: "federation issuer"},
+		rules:     coll{prefix: "fdrl_", typ: "federation_rule", param: "federation_rule_id", what: "federation rule"},
+		groups:    coll{prefix: "rbac_group_", typ: "rbac_group", param: "rbac_group_id", what: "rbac group"},
+		roles:     coll{prefix: "rbac_role_", typ: "rbac_role", param: "rbac_role_id", what: "rbac role"},
+		increases: coll{prefix: "slir_", typ: "spend_limit_increase_request", param: "spend_limit_increase_request_id", what: "spend limit increase request"},
+	}
 }
 
 // Org is the handle tests seed the fake's organization through.

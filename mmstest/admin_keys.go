@@ -7,14 +7,13 @@ import (
 
 // routes is the Organization API's part of the route table (routes.go).
 func (o *orgStore) routes() []route {
-	a, oa, any := credAdminKey, credOAuth, credAnyKey
-	_, _ = oa, any
-	return []route{
+	a := credAdminKey
+	return append([]route{
 		{pattern: "GET /v1/organizations/me", handle: o.with(a, o.getMe)},
 		{pattern: "GET /v1/organizations/api_keys", handle: o.with(a, o.listAPIKeys)},
 		{pattern: "GET /v1/organizations/api_keys/{api_key_id}", handle: o.with(a, o.getAPIKey)},
 		{pattern: "POST /v1/organizations/api_keys/{api_key_id}", handle: o.with(a, o.updateAPIKey)},
-	}
+	}, o.orgRoutes()...)
 }
 
 // getMe serves GET /v1/organizations/me.
