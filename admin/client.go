@@ -38,6 +38,28 @@ type Client struct {
 	RateLimits *RateLimitsService
 	// ComplianceSettings reads and sets the compliance settings.
 	ComplianceSettings *ComplianceSettingsService
+	// ExternalKeys manages customer-managed encryption keys.
+	ExternalKeys *ExternalKeysService
+	// FederationIssuers manages the OIDC issuers of workload identity
+	// federation (OAuth org:admin only).
+	FederationIssuers *FederationIssuersService
+	// FederationRules manages federation rules and the workspaces they are
+	// enabled for (OAuth org:admin only).
+	FederationRules *FederationRulesService
+	// ServiceAccounts manages service accounts and their workspace
+	// memberships (OAuth org:admin only).
+	ServiceAccounts *ServiceAccountsService
+	// SpendLimits lists effective spend limits.
+	SpendLimits *SpendLimitsService
+	// SpendLimitIncreaseRequests reads, approves and denies members'
+	// requests for a higher spend limit.
+	SpendLimitIncreaseRequests *SpendLimitIncreaseRequestsService
+	// RBACGroups manages RBAC groups and their members.
+	RBACGroups *RBACGroupsService
+	// RBACRoles reads RBAC roles and their permissions.
+	RBACRoles *RBACRolesService
+	// Analytics lists the Enterprise activity analytics (GA).
+	Analytics *AnalyticsService
 
 	cfg *config.Config
 }
@@ -64,5 +86,14 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		ServiceAccounts: &WorkspaceServiceAccountsService{c: c}, RateLimits: &WorkspaceRateLimitsService{c: c}}
 	c.RateLimits = &RateLimitsService{c: c}
 	c.ComplianceSettings = &ComplianceSettingsService{c: c}
+	c.ExternalKeys = &ExternalKeysService{c: c}
+	c.FederationIssuers = &FederationIssuersService{c: c}
+	c.FederationRules = &FederationRulesService{c: c, Workspaces: &FederationRuleWorkspacesService{c: c}}
+	c.ServiceAccounts = &ServiceAccountsService{c: c, Workspaces: &ServiceAccountWorkspacesService{c: c}}
+	c.SpendLimits = &SpendLimitsService{c: c}
+	c.SpendLimitIncreaseRequests = &SpendLimitIncreaseRequestsService{c: c}
+	c.RBACGroups = &RBACGroupsService{c: c, Members: &RBACGroupMembersService{c: c}}
+	c.RBACRoles = &RBACRolesService{c: c, Permissions: &RBACRolePermissionsService{c: c}}
+	c.Analytics = &AnalyticsService{c: c}
 	return c, nil
 }

@@ -74,7 +74,10 @@ func TestInviteAndUserValidation(t *testing.T) {
 		name, field string
 		err         error
 	}{
-		{"no email", "email", func() error { _, err := c.Invites.Create(ctx, admin.InviteCreateParams{Role: admin.RoleUser}); return err }()},
+		{"no email", "email", func() error {
+			_, err := c.Invites.Create(ctx, admin.InviteCreateParams{Role: admin.RoleUser})
+			return err
+		}()},
 		{"bad email", "email", func() error {
 			_, err := c.Invites.Create(ctx, admin.InviteCreateParams{Email: "nope", Role: admin.RoleUser})
 			return err
