@@ -53,3 +53,6 @@ func firstErr[T any](seq iter.Seq2[T, error]) error {
 }
 
 var ctx = context.Background()
+
+// optionToken is option.WithAuthToken.
+func optionToken(tok string) option.RequestOption { return option.WithAuthToken(tok) }

@@ -13,7 +13,7 @@ func (o *orgStore) routes() []route {
 		{pattern: "GET /v1/organizations/api_keys", handle: o.with(a, o.listAPIKeys)},
 		{pattern: "GET /v1/organizations/api_keys/{api_key_id}", handle: o.with(a, o.getAPIKey)},
 		{pattern: "POST /v1/organizations/api_keys/{api_key_id}", handle: o.with(a, o.updateAPIKey)},
-	}, o.orgRoutes()...)
+	}, o.allRoutes()...)
 }
 
 // getMe serves GET /v1/organizations/me.

@@ -51,6 +51,11 @@ func (o *orgStore) orgRoutes() []route {
 	}
 }
 
+// allRoutes is every Organization API route but the API keys'.
+func (o *orgStore) allRoutes() []route {
+	return slices.Concat(o.orgRoutes(), o.federationRoutes(), o.rbacRoutes())
+}
+
 var (
 	assignableRoles = []string{"user", "developer", "billing", "claude_code_user", "managed"}
 	allOrgRoles     = []string{"user", "developer", "billing", "admin", "claude_code_user", "managed", "membership_admin", "owner", "primary_owner"}
