@@ -58,6 +58,8 @@ type Client struct {
 	RBACGroups *RBACGroupsService
 	// RBACRoles reads RBAC roles and their permissions.
 	RBACRoles *RBACRolesService
+	// Reports reads the usage and cost reports (beta).
+	Reports *ReportsService
 	// Analytics lists the Enterprise activity analytics (GA).
 	Analytics *AnalyticsService
 
@@ -95,5 +97,6 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	c.RBACGroups = &RBACGroupsService{c: c, Members: &RBACGroupMembersService{c: c}}
 	c.RBACRoles = &RBACRolesService{c: c, Permissions: &RBACRolePermissionsService{c: c}}
 	c.Analytics = &AnalyticsService{c: c}
+	c.Reports = &ReportsService{c: c}
 	return c, nil
 }

@@ -133,10 +133,16 @@ func TestAnalytics(t *testing.T) {
 	assert.Contains(t, sum[0].Extra, "chat_daily_active_user_count")
 	for _, list := range []func() error{
 		func() error { return firstErr(c.Analytics.Users(ctx, admin.AnalyticsParams{Date: "2026-03-01"})) },
-		func() error { return firstErr(c.Analytics.ChatProjects(ctx, admin.AnalyticsParams{Date: "2026-03-01"})) },
+		func() error {
+			return firstErr(c.Analytics.ChatProjects(ctx, admin.AnalyticsParams{Date: "2026-03-01"}))
+		},
 		func() error { return firstErr(c.Analytics.Connectors(ctx, admin.AnalyticsParams{Date: "2026-03-01"})) },
-		func() error { return firstErr(c.Analytics.Plugins(ctx, admin.AnalyticsParams{StartingDate: "2026-03-01"})) },
-		func() error { return firstErr(c.Analytics.Artifacts(ctx, admin.AnalyticsParams{Date: "2026-03-01", GroupBy: []string{"product"}})) },
+		func() error {
+			return firstErr(c.Analytics.Plugins(ctx, admin.AnalyticsParams{StartingDate: "2026-03-01"}))
+		},
+		func() error {
+			return firstErr(c.Analytics.Artifacts(ctx, admin.AnalyticsParams{Date: "2026-03-01", GroupBy: []string{"product"}}))
+		},
 	} {
 		require.NoError(t, list())
 	}

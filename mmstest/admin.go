@@ -122,6 +122,7 @@ type orgStore struct {
 	perms      map[string][]rec // role → permissions
 	effective  []rec            // spend_limits/effective rows
 	analytics  map[string][]rec // analytics endpoint → rows
+	usage      []UsageRecord    // the reports' records (admin_reports.go)
 }
 
 func newOrgStore(s *Server) *orgStore {
