@@ -388,7 +388,9 @@ func (r CostRow) Values(groupBy []string) []string {
 // Flatten turns a report's rows into records laid out as the matching
 // Columns (e.g. for encoding/csv), one row in memory at a time; an error
 // is yielded once, last.
-func Flatten[R interface{ Values(groupBy []string) []string }](rows iter.Seq2[R, error], groupBy []string) iter.Seq2[[]string, error] {
+func Flatten[R interface {
+	Values(groupBy []string) []string
+}](rows iter.Seq2[R, error], groupBy []string) iter.Seq2[[]string, error] {
 	return func(yield func([]string, error) bool) {
 		for r, err := range rows {
 			if err != nil {
