@@ -58,6 +58,8 @@ type Client struct {
 	RBACGroups *RBACGroupsService
 	// RBACRoles reads RBAC roles and their permissions.
 	RBACRoles *RBACRolesService
+	// Webhooks manages the organization's webhook endpoints (beta).
+	Webhooks *WebhooksService
 	// Reports reads the usage and cost reports (beta).
 	Reports *ReportsService
 	// Analytics lists the Enterprise activity analytics (GA).
@@ -98,5 +100,6 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	c.RBACRoles = &RBACRolesService{c: c, Permissions: &RBACRolePermissionsService{c: c}}
 	c.Analytics = &AnalyticsService{c: c}
 	c.Reports = &ReportsService{c: c}
+	c.Webhooks = &WebhooksService{c: c}
 	return c, nil
 }
