@@ -47,13 +47,22 @@ func TestWebhookEndpoints(t *testing.T) {
 		err   error
 		field string
 	}{
-		{func() error { _, err := c.Webhooks.Create(ctx, admin.WebhookCreateParams{URL: "http://x", EnabledEvents: []string{"external_key.failed"}}); return err }(), "url"},
-		{func() error { _, err := c.Webhooks.Create(ctx, admin.WebhookCreateParams{URL: "https://x"}); return err }(), "enabled_events"},
+		{func() error {
+			_, err := c.Webhooks.Create(ctx, admin.WebhookCreateParams{URL: "http://x", EnabledEvents: []string{"external_key.failed"}})
+			return err
+		}(), "url"},
+		{func() error {
+			_, err := c.Webhooks.Create(ctx, admin.WebhookCreateParams{URL: "https://x"})
+			return err
+		}(), "enabled_events"},
 		{func() error {
 			_, err := c.Webhooks.Create(ctx, admin.WebhookCreateParams{URL: "https://x", EnabledEvents: []string{"message.created"}})
 			return err
 		}(), "enabled_events[0]"},
-		{func() error { _, err := c.Webhooks.Update(ctx, "e", admin.WebhookUpdateParams{State: "paused"}); return err }(), "state"},
+		{func() error {
+			_, err := c.Webhooks.Update(ctx, "e", admin.WebhookUpdateParams{State: "paused"})
+			return err
+		}(), "state"},
 		{firstErr(c.Webhooks.List(ctx, admin.WebhookListParams{Limit: 101})), "limit"},
 	} {
 		assert.Equal(t, tc.field, fieldOf(tc.err), "%v", tc.err)
