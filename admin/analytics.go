@@ -45,6 +45,17 @@ type analyticsRules struct {
 	needStart       bool // summaries
 	noRange         bool // artifacts: date only
 	noGroupOrder    bool // summaries, artifacts: no group_by/order
+	anyDims         bool // AnalyticsParams.Validate: any dimension passes
+}
+
+// Validate reports the rules every analytics list shares: Date with
+// StartingDate, neither of them, dates not YYYY-MM-DD or before
+// 2026-01-01, EndingDate without StartingDate, not after it or more than
+// 366 days later, a filter not dimension:value, more than 100 filters or
+// groupings, an order other than asc and desc, Limit outside 1–1000. Each
+// list also checks its own dimensions and required date.
+func (p AnalyticsParams) Validate() error {
+	return analyticsRules{anyDims: true}.validate(p)
 }
 
 const dateLayout = "2006-01-02"
@@ -107,7 +118,7 @@ func (r analyticsRules) validate(p AnalyticsParams) error {
 		if !ok || val == "" {
 			return invalid("filter["+itoa(i)+"]", "must be dimension:value, got %q", f)
 		}
-		if !contains(r.filters, dim) {
+		if !r.anyDims && !contains(r.filters, dim) {
 			return invalid("filter["+itoa(i)+"]", "the dimension %q is not one of %q", dim, r.filters)
 		}
 	}
@@ -117,8 +128,10 @@ func (r analyticsRules) validate(p AnalyticsParams) error {
 	if r.noGroupOrder && (p.Order != "" || p.OrderBy != "") {
 		return invalid("order", "is not accepted here")
 	}
-	if err := eachOneOf("group_by", p.GroupBy, r.groups...); err != nil {
-		return err
+	if !r.anyDims {
+		if err := eachOneOf("group_by", p.GroupBy, r.groups...); err != nil {
+			return err
+		}
 	}
 	if err := oneOf("order", p.Order, "asc", "desc"); err != nil {
 		return err

@@ -157,6 +157,12 @@ func (p ReportParams) listArgs() listArgs {
 	return a
 }
 
+// Validate reports the rules both reports share: no StartingAt, EndingAt
+// not after it, an unknown bucket width, dimension, order or filter (or
+// filter value), Limit outside 1–1000. Usage also refuses the cost-only
+// dimensions and checks OrderBy.
+func (p ReportParams) Validate() error { return p.validate(costDims, nil) }
+
 // usageParams and costParams are the listParams of each report.
 type usageParams struct{ ReportParams }
 type costParams struct{ ReportParams }
