@@ -10,11 +10,13 @@ import (
 	"github.com/mms-sdk/mms-go/internal/adminbridge"
 	"github.com/mms-sdk/mms-go/internal/codec"
 	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
-// SpendLimitsService lists effective spend limits
-// (/v1/organizations/spend_limits/effective; admin key; Enterprise).
+// SpendLimitsService lists effective spend limits and (beta extras)
+// retrieves, lists, sets and deletes spend limits
+// (/v1/organizations/spend_limits…; admin key).
 type SpendLimitsService struct{ c *Client }
 
 // The spend periods.
@@ -347,4 +349,107 @@ func (s *SpendLimitIncreaseRequestsService) Approve(ctx context.Context, request
 // Deny denies a request; idempotent on a denied request.
 func (s *SpendLimitIncreaseRequestsService) Deny(ctx context.Context, requestID string, p IncreaseDenyParams, opts ...option.RequestOption) (*SpendLimitIncreaseRequest, error) {
 	return s.all().id("spend_limit_increase_request_id", requestID).action(ctx, "/deny", p, transport.Idempotent, opts)
+}
+
+// SpendLimitSetParams are the parameters of [SpendLimitsService.Set]: an
+// upsert on (scope, period).
+//
+//mms:json
+type SpendLimitSetParams struct {
+	// Amount is the cap in minor units (an integer string). Required.
+	Amount Decimal `json:"amount"`
+	// Scope is UserScope (Enterprise), OrganizationScope or WorkspaceScope
+	// (Console). Required.
+	Scope SpendScope `json:"scope"`
+	// Period is daily, weekly or monthly.
+	Period string `json:"period,omitzero"`
+}
+
+// Validate reports an amount that is not a non-negative integer, a missing
+// scope or one that cannot be set (only user, organization and workspace),
+// a user or workspace scope without its id, or an unknown period.
+func (p SpendLimitSetParams) Validate() error {
+	if err := p.Amount.validateMinorUnits("amount"); err != nil {
+		return err
+	}
+	switch sc := p.Scope.(type) {
+	case nil:
+		return invalid("scope", "is required")
+	case UserScope:
+		if err := required("scope.user_id", sc.UserID); err != nil {
+			return err
+		}
+	case WorkspaceScope:
+		if err := required("scope.workspace_id", sc.WorkspaceID); err != nil {
+			return err
+		}
+	case OrganizationScope:
+	default:
+		return invalid("scope", "must be a user, organization or workspace scope")
+	}
+	return oneOf("period", p.Period, periods...)
+}
+
+// SpendLimitListParams are the parameters of [SpendLimitsService.List]
+// (cursor scheme; beta spend-limit-reads-2026-09-26, sent by the SDK).
+type SpendLimitListParams struct {
+	// Limit is the page size, 1–1000; 0 leaves it to the service.
+	Limit int
+	// Page starts the list at a page returned before as NextPage.
+	Page mms.Cursor
+	// ScopeTypes lists only limits of these scope types.
+	ScopeTypes []string
+	// WorkspaceID lists only the workspace's limits.
+	WorkspaceID string
+}
+
+// Validate reports Limit outside 1–1000 or an unknown scope type.
+func (p SpendLimitListParams) Validate() error {
+	if err := validateLimit(p.Limit, 1000); err != nil {
+		return err
+	}
+	return eachOneOf("scope_type", p.ScopeTypes, "user", "seat_tier", "rbac_group", "organization_service", "organization", "workspace", "usage_tier")
+}
+
+func (p SpendLimitListParams) listArgs() listArgs {
+	a := cursorArgs(p.Limit, p.Page)
+	addArray(a.query, "scope_type", p.ScopeTypes)
+	setString(a.query, "workspace_id", p.WorkspaceID)
+	return a
+}
+
+// SpendLimitDeleted is the answer to [SpendLimitsService.Delete].
+//
+//mms:json type=spend_limit_deleted
+type SpendLimitDeleted struct {
+	// ID is the deleted limit's id.
+	ID string `json:"id"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+func (s *SpendLimitsService) all() endpoint[SpendLimit] {
+	return ep[SpendLimit](s.c, adminbridge.AdminKey, "/spend_limits")
+}
+
+// Get retrieves a spend limit (beta extra).
+func (s *SpendLimitsService) Get(ctx context.Context, spendLimitID string, opts ...option.RequestOption) (*SpendLimit, error) {
+	return s.all().id("spend_limit_id", spendLimitID).get(ctx, opts)
+}
+
+// List iterates over the spend limits (beta spend-limit-reads-2026-09-26).
+func (s *SpendLimitsService) List(ctx context.Context, p SpendLimitListParams, opts ...option.RequestOption) iter.Seq2[SpendLimit, error] {
+	return s.all().beta(wire.BetaSpendLimitReads).list(ctx, adminbridge.Cursor, p, opts)
+}
+
+// Set writes the limit of a (scope, period), replacing one there (beta
+// extra): an upsert, so idempotent.
+func (s *SpendLimitsService) Set(ctx context.Context, p SpendLimitSetParams, opts ...option.RequestOption) (*SpendLimit, error) {
+	return s.all().update(ctx, p, opts)
+}
+
+// Delete removes a per-user override (Enterprise) or an organization or
+// workspace limit (Console); never the usage tier (beta extra).
+func (s *SpendLimitsService) Delete(ctx context.Context, spendLimitID string, opts ...option.RequestOption) (*SpendLimitDeleted, error) {
+	return as[SpendLimitDeleted](s.all().id("spend_limit_id", spendLimitID)).delete(ctx, opts)
 }

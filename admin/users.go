@@ -8,6 +8,8 @@ import (
 
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/internal/adminbridge"
+	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -141,4 +143,14 @@ func (s *UsersService) ListPage(ctx context.Context, p UserListParams, opts ...o
 // /v1/organizations/users/{user_id}); the last member cannot be removed.
 func (s *UsersService) Delete(ctx context.Context, userID string, opts ...option.RequestOption) (*UserDeleted, error) {
 	return as[UserDeleted](s.at(userID)).delete(ctx, opts)
+}
+
+// SignOut signs a member out everywhere (POST
+// /v1/organizations/users/{user_id}/sign_out; beta
+// admin-user-sign-out-2026-10-08, sent by the SDK; Enterprise; scope
+// write:members): sign-in sessions, trusted devices and the
+// organization's OAuth tokens end (within about an hour); the role is
+// kept. Idempotent: signing out twice is signing out once.
+func (s *UsersService) SignOut(ctx context.Context, userID string, opts ...option.RequestOption) (*User, error) {
+	return s.at(userID).beta(wire.BetaAdminUserSignOut).action(ctx, "/sign_out", nil, transport.Idempotent, opts)
 }

@@ -8,9 +8,11 @@ func init() {
 	codec.Objects(
 		IncreaseApproveParams{},
 		IncreaseDenyParams{},
+		SpendLimitSetParams{},
 		SpendSummary{},
 	)
 	codec.Register(SpendLimit{}, codec.Spec{Type: "spend_limit"})
+	codec.Register(SpendLimitDeleted{}, codec.Spec{Type: "spend_limit_deleted"})
 	codec.Register(SpendLimitIncreaseRequest{}, codec.Spec{Type: "spend_limit_increase_request"})
 }
 
@@ -77,11 +79,23 @@ func (s SpendLimit) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 // UnmarshalJSON decodes SpendLimit, keeping what this SDK version does not model in [Extra].
 func (s *SpendLimit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
+// MarshalJSON encodes SpendLimitDeleted as the service sends it, [Extra] included.
+func (s SpendLimitDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SpendLimitDeleted, keeping what this SDK version does not model in [Extra].
+func (s *SpendLimitDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
 // MarshalJSON encodes SpendLimitIncreaseRequest as the service sends it, [Extra] included.
 func (s SpendLimitIncreaseRequest) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // UnmarshalJSON decodes SpendLimitIncreaseRequest, keeping what this SDK version does not model in [Extra].
 func (s *SpendLimitIncreaseRequest) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes SpendLimitSetParams in request form: the members the request defines, nothing the service only sends.
+func (s SpendLimitSetParams) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
+
+// UnmarshalJSON decodes SpendLimitSetParams.
+func (s *SpendLimitSetParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // MarshalJSON encodes SpendSummary as the service sends it, [Extra] included.
 func (s SpendSummary) MarshalJSON() ([]byte, error) { return marshalJSON(s) }

@@ -115,7 +115,7 @@ type orgStore struct {
 	// The record families (admin_coll.go), by file: admin_org.go,
 	// admin_federation.go, admin_rbac.go.
 	invites, spaces, members, accounts, saMembers, extKeys, issuers, rules, ruleWS,
-	groups, gMembers, roles, increases, webhooks coll
+	groups, gMembers, roles, increases, webhooks, limitsSet coll
 	limits     []rec                     // organization rate limits
 	wsLimits   map[string]map[string]rec // workspace → rate_limit_id → overrides {type: value}
 	compliance string
@@ -136,6 +136,7 @@ func newOrgStore(s *Server) *orgStore {
 		rules:     coll{prefix: "fdrl_", typ: "federation_rule", param: "federation_rule_id", what: "federation rule"},
 		groups:    coll{prefix: "rbac_group_", typ: "rbac_group", param: "rbac_group_id", what: "rbac group"},
 		roles:     coll{prefix: "rbac_role_", typ: "rbac_role", param: "rbac_role_id", what: "rbac role"},
+		limitsSet: coll{prefix: "spl_", typ: "spend_limit", param: "spend_limit_id", what: "spend limit"},
 		webhooks:  coll{prefix: "whep_", typ: "webhook_endpoint", param: "webhook_endpoint_id", what: "webhook endpoint"},
 		increases: coll{prefix: "slir_", typ: "spend_limit_increase_request", param: "spend_limit_increase_request_id", what: "spend limit increase request"},
 	}

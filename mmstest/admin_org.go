@@ -53,7 +53,7 @@ func (o *orgStore) orgRoutes() []route {
 
 // allRoutes is every Organization API route but the API keys'.
 func (o *orgStore) allRoutes() []route {
-	return slices.Concat(o.orgRoutes(), o.federationRoutes(), o.rbacRoutes(), o.reportRoutes(), o.webhookRoutes())
+	return slices.Concat(o.orgRoutes(), o.federationRoutes(), o.rbacRoutes(), o.reportRoutes(), o.webhookRoutes(), o.spendRoutes())
 }
 
 var (
