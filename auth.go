@@ -64,6 +64,9 @@ type credentialPlan struct {
 //  6. the active profile of the configuration directory (the name in its
 //     active_config file, else "default"), when its configuration exists.
 //
+// For package admin (admin true), $VENDOR_ADMIN_KEY comes before step 2
+// when no option gives a credential.
+//
 // Blank variables count as unset. The chain does not stop early: some but
 // not all federation variables set is an error (naming the missing ones)
 // only when no active profile follows, since a profile takes its missing

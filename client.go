@@ -75,7 +75,7 @@ type Client struct {
 	MemoryStores *MemoryStoresService
 
 	cfg *config.Config
-	// admin marks the client package admin sends through (admin.go): its
+	// admin marks the client package admin sends through (admin_bridge.go): its
 	// calls may carry an admin key.
 	admin bool
 }
