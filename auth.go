@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/mms-sdk/mms-go/internal/adminbridge"
 	"github.com/mms-sdk/mms-go/internal/config"
 	"github.com/mms-sdk/mms-go/internal/transport"
 )
@@ -63,14 +64,19 @@ type credentialPlan struct {
 //  6. the active profile of the configuration directory (the name in its
 //     active_config file, else "default"), when its configuration exists.
 //
+// For package admin (admin true), $VENDOR_ADMIN_KEY comes before step 2
+// when no option gives a credential.
+//
 // Blank variables count as unset. The chain does not stop early: some but
 // not all federation variables set is an error (naming the missing ones)
 // only when no active profile follows, since a profile takes its missing
 // values from the same variables.
-func chooseCredential(cfg *config.Config) (credentialPlan, error) {
+func chooseCredential(cfg *config.Config, admin bool) (credentialPlan, error) {
 	var plan credentialPlan
 	var err error
 	switch {
+	case admin && !cfg.CredentialGiven() && cfg.Federation == nil && cfg.Profile == "" && envValue(adminbridge.EnvAdminKey) != "":
+		err = useStatic(&cfg.AdminKey, adminbridge.EnvAdminKey)
 	case cfg.Federation != nil:
 		plan.federation, plan.label = cfg.Federation, "option.WithFederation"
 	case cfg.Profile != "":
@@ -97,7 +103,11 @@ func chooseCredential(cfg *config.Config) (credentialPlan, error) {
 	if err != nil {
 		return plan, err
 	}
-	if cfg.APIKey == "" && cfg.AuthToken == "" && cfg.Bearer == nil && plan.federation == nil && plan.profile == nil {
+	if cfg.APIKey == "" && cfg.AuthToken == "" && cfg.Bearer == nil && cfg.AdminKey == "" && plan.federation == nil && plan.profile == nil {
+		if admin {
+			return plan, fmt.Errorf("admin: no credential: tried option.WithAdminKey, $%s, then the credential chain of mms.NewClient (option.WithAPIKey, WithAuthToken, WithTokenSource, WithFederation and WithProfile, $%s, $%s, $%s, federation and the active profile of %s)",
+				adminbridge.EnvAdminKey, EnvAPIKey, EnvAuthToken, EnvProfile, configDirShown(cfg))
+		}
 		return plan, fmt.Errorf("mms: no credential: tried option.WithAPIKey, WithAuthToken, WithTokenSource, WithFederation and WithProfile, $%s, $%s, $%s, federation ($%s, $%s, $%s or $%s) and the active profile of %s",
 			EnvAPIKey, EnvAuthToken, EnvProfile, EnvFederationRuleID, EnvOrganizationID, EnvIdentityTokenFile, EnvIdentityToken, configDirShown(cfg))
 	}

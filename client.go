@@ -86,6 +86,9 @@ type Client struct {
 	Dreams *DreamsService
 
 	cfg *config.Config
+	// admin marks the client package admin sends through (admin_bridge.go): its
+	// calls may carry an admin key.
+	admin bool
 }
 
 // NewClient builds a client from options, with defaults from the
@@ -102,6 +105,21 @@ type Client struct {
 // no base URL is found (the service publishes no default address), or when
 // a federation or profile cannot be used.
 func NewClient(opts ...option.RequestOption) (*Client, error) {
+	cfg, err := newConfig(opts, false)
+	if err != nil {
+		return nil, err
+	}
+	c := &Client{cfg: cfg}
+	c.initServices()
+	return c, nil
+}
+
+// newConfig is NewClient's configuration: options over the environment,
+// the credential chain, the base URL. For package admin (admin true) an
+// admin key (option.WithAdminKey, else $VENDOR_ADMIN_KEY) comes first in
+// the chain and a platform is refused; for the root an admin key is
+// refused, since it must never reach a non-admin endpoint.
+func newConfig(opts []option.RequestOption, admin bool) (*config.Config, error) {
 	cfg := config.Default()
 	cfg.UserAgent = userAgent
 	envHeaders, err := customHeaders(os.Getenv(EnvCustomHeaders))
@@ -117,15 +135,19 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		// of them would be a data race, so this option only works per call.
 		return nil, errors.New("mms: option.WithResponseMetadata is a per-call option: pass it to each call, with its own destination, not to NewClient")
 	}
+	if !admin && cfg.AdminKey != "" {
+		return nil, errAdminKeyHere
+	}
+	if admin && cfg.Platform != nil {
+		return nil, errors.New("admin: the Organization API is not served through a partner platform: option.WithPlatform cannot be used with admin.NewClient")
+	}
 	if cfg.Platform != nil {
 		if err := setUpPlatform(cfg); err != nil {
 			return nil, err
 		}
-		c := &Client{cfg: cfg}
-		c.initServices()
-		return c, nil
+		return cfg, nil
 	}
-	plan, err := chooseCredential(cfg)
+	plan, err := chooseCredential(cfg, admin)
 	if err != nil {
 		return nil, err
 	}
@@ -147,10 +169,11 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 		return nil, err
 	}
 	cfg.FinishBearer()
-	c := &Client{cfg: cfg}
-	c.initServices()
-	return c, nil
+	return cfg, nil
 }
+
+// errAdminKeyHere refuses an admin key given to the root client.
+var errAdminKeyHere = errors.New("mms: option.WithAdminKey is for the Organization API client (admin.NewClient): an admin key is never sent to other endpoints; use option.WithAPIKey here")
 
 // initServices wires the per-resource services to the client.
 func (c *Client) initServices() {
@@ -260,6 +283,9 @@ func (c *Client) newCall(opts []option.RequestOption) call {
 		return call{err: err}
 	}
 	cfg.Observer = guardObserver(cfg.Observer, cfg.Logger)
+	if cfg.AdminKey != "" && !c.admin {
+		return call{err: errAdminKeyHere}
+	}
 	if cfg.Federation != nil || cfg.Profile != "" {
 		return call{err: errors.New("mms: option.WithFederation and option.WithProfile are client options: the client's calls share the token they give; pass them to NewClient")}
 	}

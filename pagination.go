@@ -102,6 +102,10 @@ type listCall struct {
 	// with; "" for lists without an order.
 	order ListOrder
 	betas []string // the endpoint's required betas
+	// throughEmpty keeps a cursor list paging past a page with no items
+	// while it gives a next_page (the Organization API's lists,
+	// organization.md §0.1); other lists end at an empty page.
+	throughEmpty bool
 }
 
 // listParams are the params of a list: checked, then turned into the
@@ -287,7 +291,7 @@ func listItems[T any](ctx context.Context, l listCall, start listPos) iter.Seq2[
 					return
 				}
 			}
-			if len(w.Data) == 0 {
+			if len(w.Data) == 0 && !l.throughEmpty {
 				return
 			}
 			next, more, err := l.next(&w.listPaging, pos)

@@ -149,6 +149,7 @@ var snippetImports = map[string]string{
 	"time":    "time",
 
 	"mms":            "github.com/mms-sdk/mms-go",
+	"admin":          "github.com/mms-sdk/mms-go/admin",
 	"option":         "github.com/mms-sdk/mms-go/option",
 	"observe":        "github.com/mms-sdk/mms-go/observe",
 	"platform":       "github.com/mms-sdk/mms-go/platform",

@@ -68,6 +68,17 @@
 //   - Webhooks: signed deliveries of the managed-agents events it causes
 //     to a test's URL, with retries, redeliveries and secret rotation
 //     (WithWebhooks; see "Webhooks" below).
+//   - The Organization (Admin) API (admin*.go): an organization tests seed
+//     through Server.Org (users, workspaces and members, API keys, service
+//     accounts, RBAC roles, spend rows, analytics rows, usage for the
+//     reports) and every GA operation of /v1/organizations/, the webhook
+//     endpoints, spend-limit extras and sign-out; admin keys
+//     (DefaultAdminKey, WithAdminKeys) authenticate only there, and each
+//     family takes the credential the service takes (an admin key, an
+//     org:admin token from WithOrgAdminTokens, or for analytics and
+//     reports any key). It does not model organization types (Console or
+//     Enterprise), seats, SCIM, owner-access checks or token scopes beyond
+//     org:admin.
 //
 // # What it does not simulate
 //

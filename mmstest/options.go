@@ -9,6 +9,8 @@ type Option func(*config)
 type config struct {
 	apiKeys           []string
 	authTokens        []string
+	adminKeys         []string // admin.go
+	orgAdminTokens    []string // admin.go
 	requestsPerMinute int
 	burst             int
 	clock             func() time.Time
@@ -41,6 +43,8 @@ func defaultConfig() config {
 	return config{
 		apiKeys:         []string{DefaultAPIKey},
 		authTokens:      []string{DefaultAuthToken},
+		adminKeys:       []string{DefaultAdminKey},
+		orgAdminTokens:  []string{DefaultOrgAdminToken},
 		clock:           time.Now,
 		models:          DefaultModels(),
 		organizationID:  DefaultOrganizationID,

@@ -37,7 +37,7 @@ func (s *Server) routes() []route {
 	tunnels := s.tunnels
 	mem := s.memoryStores
 	deps, dreams := s.deployments, s.dreams
-	return []route{
+	return append([]route{
 		{pattern: "/v1/oauth/token", open: s.serveToken}, // oauth.go; any method: it answers a 405 itself
 		{pattern: "GET /v1/models", handle: s.listModels},
 		{pattern: "GET /v1/models/{model_id}", handle: s.getModel},
@@ -169,7 +169,7 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/dreams/{dream_id}", handle: dreams.get},
 		{pattern: "POST /v1/dreams/{dream_id}/archive", handle: dreams.archive},
 		{pattern: "POST /v1/dreams/{dream_id}/cancel", handle: dreams.cancel},
-	}
+	}, s.org.routes()...) // admin*.go: the Organization API
 }
 
 // registerRoutes registers the routes on the server's mux and indexes them

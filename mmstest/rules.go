@@ -58,13 +58,18 @@ func (s *Server) checkAuth(w http.ResponseWriter, r *http.Request) bool {
 	var msg string
 	if keys, present := r.Header[wire.HeaderAPIKey]; present {
 		ok, msg = len(keys) == 1 && oneOf(keys[0], s.cfg.apiKeys), "invalid x-api-key"
+		if !ok && len(keys) == 1 && oneOf(keys[0], s.cfg.adminKeys) {
+			// An admin key authenticates the Organization API only (admin.go).
+			ok = strings.HasPrefix(r.URL.Path, orgPathPrefix)
+			msg = "admin API keys are accepted only by the Organization API (/v1/organizations/)"
+		}
 	} else if auth, present := r.Header[wire.HeaderAuthorization]; present {
 		token := ""
 		if len(auth) == 1 {
 			token = bearerToken(auth[0])
 		}
 		// A self-hosted work item's sessions_token reaches its own session only.
-		ok, msg = oneOf(token, s.cfg.authTokens) || s.sessionTokenAllows(token, r), "invalid bearer token"
+		ok, msg = oneOf(token, s.cfg.authTokens) || oneOf(token, s.cfg.orgAdminTokens) || s.sessionTokenAllows(token, r), "invalid bearer token"
 		if known, valid := s.mintedStatus(token); known && !ok {
 			switch {
 			case !valid:

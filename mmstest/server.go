@@ -53,6 +53,7 @@ type Server struct {
 	webhooks     *webhookSender // nil without WithWebhooks (webhooks.go)
 	deployments  *deploymentStore
 	dreams       *dreamStore
+	org          *orgStore // admin.go: the Organization API
 	done         chan struct{}
 	closing      sync.Once
 
@@ -101,6 +102,7 @@ func NewServer(opts ...Option) *Server {
 	}
 	s.deployments = newDeploymentStore(s)
 	s.dreams = newDreamStore(s)
+	s.org = newOrgStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())
 	s.URL = s.ts.URL

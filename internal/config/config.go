@@ -43,6 +43,11 @@ type Config struct {
 	// source; see bearer.go). At most one of APIKey, AuthToken and Bearer
 	// is set.
 	Bearer *Bearer
+	// AdminKey is an Organization (Admin) API key (option.WithAdminKey):
+	// the transport sends it in x-api-key, and only to /v1/organizations/
+	// paths (transport.AdminPathPrefix). Package admin's client sets it; the
+	// root's NewClient refuses it.
+	AdminKey string
 	// Federation and Profile are credentials NewClient builds a Bearer
 	// from; they are client options only.
 	Federation *Federation
@@ -134,7 +139,7 @@ func (c *Config) SetCredential(option string, set func(*Config)) {
 	if !slices.Contains(c.given, option) {
 		c.given = append(c.given, option)
 	}
-	c.APIKey, c.AuthToken, c.Bearer, c.Federation, c.Profile = "", "", nil, nil, ""
+	c.APIKey, c.AuthToken, c.Bearer, c.Federation, c.Profile, c.AdminKey = "", "", nil, nil, "", ""
 	set(c)
 }
 

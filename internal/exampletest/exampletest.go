@@ -19,7 +19,7 @@ func Unconfigured(t *testing.T) {
 	for _, name := range []string{
 		mms.EnvAPIKey, mms.EnvAuthToken, mms.EnvBaseURL, mms.EnvProfile, mms.EnvCustomHeaders,
 		mms.EnvFederationRuleID, mms.EnvOrganizationID, mms.EnvIdentityTokenFile, mms.EnvIdentityToken,
-		mms.EnvServiceAccountID, mms.EnvWorkspaceID, mms.EnvCredentialsPath, "VENDOR_MODEL",
+		mms.EnvServiceAccountID, mms.EnvWorkspaceID, mms.EnvCredentialsPath, "VENDOR_MODEL", "VENDOR_ADMIN_KEY",
 	} {
 		t.Setenv(name, "")
 	}

@@ -56,7 +56,7 @@ func (s *Scrubber) build() {
 	s.built = true
 	var secrets []string
 	if s.cfg != nil {
-		secrets = append(secrets, s.cfg.APIKey, s.cfg.AuthToken)
+		secrets = append(secrets, s.cfg.APIKey, s.cfg.AuthToken, s.cfg.AdminKey)
 	}
 	for k, vs := range s.sent {
 		if !redacted[http.CanonicalHeaderKey(k)] {

@@ -115,6 +115,9 @@ func Do(ctx context.Context, cfg *config.Config, req *Request, errs Errors) (*Re
 	if err := checkBearerOrigin(cfg, req); err != nil {
 		return nil, err
 	}
+	if err := checkAdminPath(cfg, req); err != nil {
+		return nil, err
+	}
 	target := buildURL(cfg.BaseURL, req.Path, req.Query)
 	header := buildHeader(cfg, req, betas)
 	client := cfg.HTTPClient
@@ -536,6 +539,8 @@ func buildHeader(cfg *config.Config, req *Request, betas []string) http.Header {
 	}
 	if cfg.APIKey != "" {
 		set(wire.HeaderAPIKey, cfg.APIKey)
+	} else if cfg.AdminKey != "" { // checkAdminPath let it through
+		set(wire.HeaderAPIKey, cfg.AdminKey)
 	} else if cfg.AuthToken != "" {
 		set(wire.HeaderAuthorization, "Bearer "+cfg.AuthToken)
 	}
@@ -680,4 +685,22 @@ func observeAttempt(req *Request, n int, target string, started time.Time, resp 
 		a.StatusCode, a.RequestID, a.PlatformRequestID = resp.StatusCode, resp.RequestID, resp.PlatformRequestID
 	}
 	req.Operation.Attempt(a)
+}
+
+// AdminPathPrefix is the path every Organization (Admin) API operation is
+// under: the only paths an admin key is sent to.
+const AdminPathPrefix = "/v1/organizations/"
+
+// checkAdminPath refuses to send an admin key anywhere but the Admin API:
+// an admin key administers the whole organization, so a request of
+// another endpoint (a Do with another path, a mistaken service) fails
+// here, before any byte is sent, rather than carry it.
+func checkAdminPath(cfg *config.Config, req *Request) error {
+	if cfg.AdminKey == "" || cfg.APIKey != "" || cfg.AuthToken != "" || cfg.Bearer != nil {
+		return nil
+	}
+	if !strings.HasPrefix(req.Path, AdminPathPrefix) {
+		return fmt.Errorf("mms: %s %s: an admin key is only sent to the Organization API (%s…); use an API key or a token for this endpoint", req.Method, req.Path, AdminPathPrefix)
+	}
+	return nil
 }
