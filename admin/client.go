@@ -61,6 +61,14 @@ type Client struct {
 	// Analytics lists the Enterprise activity analytics (GA).
 	Analytics *AnalyticsService
 
+	// GoogleDataControls reads and sets a Google Cloud project's data
+	// controls (beta).
+	GoogleDataControls *GoogleDataControlsService
+	// ExternalStorage manages customer-owned buckets (beta).
+	ExternalStorage *ExternalStorageService
+	// TelemetryDestinations manages OpenTelemetry export (beta).
+	TelemetryDestinations *TelemetryDestinationsService
+
 	cfg *config.Config
 }
 
@@ -95,5 +103,6 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	c.RBACGroups = &RBACGroupsService{c: c, Members: &RBACGroupMembersService{c: c}}
 	c.RBACRoles = &RBACRolesService{c: c, Permissions: &RBACRolePermissionsService{c: c}}
 	c.Analytics = &AnalyticsService{c: c}
+	c.initBeta()
 	return c, nil
 }
