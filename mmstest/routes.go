@@ -150,7 +150,7 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions", handle: mem.listVersions},
 		{pattern: "GET /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}", handle: mem.getVersion},
 		{pattern: "POST /v1/memory_stores/{memory_store_id}/memory_versions/{memory_version_id}/redact", handle: mem.redactVersion},
-	}, s.org.routes()...) // admin*.go: the Organization API
+	}, append(s.org.routes(), s.org.betaRoutes()...)...) // admin*.go: the Organization API
 }
 
 // registerRoutes registers the routes on the server's mux and indexes them

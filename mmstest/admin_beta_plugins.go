@@ -1,0 +1,5 @@
+package mmstest
+
+type pluginState struct{}
+
+func (o *orgStore) pluginRoutes() []route { return nil }

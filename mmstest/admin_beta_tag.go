@@ -1,0 +1,5 @@
+package mmstest
+
+type tagState struct{}
+
+func (o *orgStore) tagRoutes() []route { return nil }
