@@ -98,7 +98,10 @@ func TestTelemetryDestinations(t *testing.T) {
 func TestTelemetryValidation(t *testing.T) {
 	s, c := fake(t)
 	all := &admin.TelemetryWorkspaces{Type: admin.TelemetryWorkspacesAll}
-	create := func(p admin.TelemetryDestinationParams) error { _, err := c.TelemetryDestinations.Create(ctx, p); return err }
+	create := func(p admin.TelemetryDestinationParams) error {
+		_, err := c.TelemetryDestinations.Create(ctx, p)
+		return err
+	}
 	update := func(p admin.TelemetryDestinationParams) error {
 		_, err := c.TelemetryDestinations.Update(ctx, "tdest_1", p)
 		return err
