@@ -374,4 +374,7 @@ func (c *Client) initBeta() {
 	c.GoogleDataControls = &GoogleDataControlsService{c: c}
 	c.ExternalStorage = &ExternalStorageService{c: c}
 	c.TelemetryDestinations = &TelemetryDestinationsService{c: c, Workspaces: &TelemetryDestinationWorkspacesService{c: c}}
+	c.Plugins = &PluginsService{c: c, Versions: &PluginVersionsService{c: c},
+		InstallationSettings: &PluginInstallationSettingsService{c: c}, Shares: &PluginSharesService{c: c}}
+	c.PluginMarketplaces = &PluginMarketplacesService{c: c}
 }

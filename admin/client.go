@@ -68,6 +68,12 @@ type Client struct {
 	ExternalStorage *ExternalStorageService
 	// TelemetryDestinations manages OpenTelemetry export (beta).
 	TelemetryDestinations *TelemetryDestinationsService
+	// Plugins manages plugins, their versions, installation settings and
+	// shares (beta).
+	Plugins *PluginsService
+	// PluginMarketplaces reads, configures and validates plugin
+	// marketplaces (beta).
+	PluginMarketplaces *PluginMarketplacesService
 
 	cfg *config.Config
 }
