@@ -377,4 +377,8 @@ func (c *Client) initBeta() {
 	c.Plugins = &PluginsService{c: c, Versions: &PluginVersionsService{c: c},
 		InstallationSettings: &PluginInstallationSettingsService{c: c}, Shares: &PluginSharesService{c: c}}
 	c.PluginMarketplaces = &PluginMarketplacesService{c: c}
+	c.ClaudeCodeSettings = &ClaudeCodeSettingsService{Configuration: &ManagedSettingsConfigurationService{c: c},
+		Groups: &ManagedSettingsGroupsService{c: c}, Default: &ManagedSettingsDefaultService{c: c}}
+	c.ClaudeTag = &ClaudeTagService{SlackChannels: &SlackChannelsService{c: c}, SlackWorkspaces: &SlackWorkspacesService{c: c},
+		Bundles: &BundlesService{c: c, Targets: &BundleTargetsService{c: c}}}
 }

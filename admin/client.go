@@ -74,6 +74,10 @@ type Client struct {
 	// PluginMarketplaces reads, configures and validates plugin
 	// marketplaces (beta).
 	PluginMarketplaces *PluginMarketplacesService
+	// ClaudeCodeSettings manages the coding CLI's managed settings (beta).
+	ClaudeCodeSettings *ClaudeCodeSettingsService
+	// ClaudeTag manages the Slack integration's settings (beta).
+	ClaudeTag *ClaudeTagService
 
 	cfg *config.Config
 }
