@@ -221,7 +221,7 @@ type ManagedSettingsDefaultService struct{ c *Client }
 //
 //mms:json type=claude_code_rbac_group_default_managed_settings
 type DefaultManagedSettings struct {
-	// Settings is the settings object; nil when cleared.
+	// Settings is the settings object; the JSON null when cleared.
 	Settings json.RawMessage `json:"settings"`
 	// UpdatedAt is when it last changed; nil for never.
 	UpdatedAt *time.Time `json:"updated_at"`
