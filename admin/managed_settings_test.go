@@ -71,7 +71,10 @@ func TestClaudeCodeSettingsValidation(t *testing.T) {
 	ms := c.ClaudeCodeSettings
 	neg := int64(-1)
 	zero := int64(0)
-	conf := func(p admin.ManagedSettingsConfigurationParams) error { _, err := ms.Configuration.Update(ctx, p); return err }
+	conf := func(p admin.ManagedSettingsConfigurationParams) error {
+		_, err := ms.Configuration.Update(ctx, p)
+		return err
+	}
 	for _, tc := range []struct {
 		name, field string
 		err         error

@@ -16,10 +16,10 @@ import (
 
 // tagState is the two families' state, under orgStore.mu.
 type tagState struct {
-	msConfig, msDefault                   rec
-	msGroups                              map[string]rec // rbac group → its settings record
+	msConfig, msDefault                    rec
+	msGroups                               map[string]rec // rbac group → its settings record
 	channels, workspaces, bundles, targets coll
-	own                                   map[string]rec // channel or workspace record → the settings it sets
+	own                                    map[string]rec // channel or workspace record → the settings it sets
 }
 
 // tagDefaults are the organization's Slack settings.
@@ -491,4 +491,3 @@ func (o *orgStore) bundleTargets(method string) http.HandlerFunc {
 		}
 	}
 }
-
