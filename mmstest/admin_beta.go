@@ -2,9 +2,8 @@ package mmstest
 
 // The Organization API's beta-only families other than reports and
 // webhooks (organization.md §19.1, §19.3–19.7), each answering 404 without
-// its beta as the service does: member sign-out, spend-limit records,
-// Google data controls, External Storage, telemetry destinations
-// (this file), plugins and marketplaces (admin_beta_plugins.go), the
+// its beta as the service does: Google data controls, External Storage,
+// telemetry destinations (this file), plugins and marketplaces (admin_beta_plugins.go), the
 // coding CLI's managed settings and the Slack integration
 // (admin_beta_tag.go).
 
@@ -20,19 +19,18 @@ import (
 
 // orgBeta is the beta families' state, under orgStore.mu.
 type orgBeta struct {
-	spendLimits, storage, destinations coll
-	google                             map[string]rec            // project number → data controls
-	destHeaders                        map[string]map[string]any // destination → header values (never returned)
-	lastTest                           map[string]time.Time      // destination → its last test
-	plugins                            pluginState               // admin_beta_plugins.go
-	tag                                tagState                  // admin_beta_tag.go
+	storage, destinations coll
+	google                map[string]rec            // project number → data controls
+	destHeaders           map[string]map[string]any // destination → header values (never returned)
+	lastTest              map[string]time.Time      // destination → its last test
+	plugins               pluginState               // admin_beta_plugins.go
+	tag                   tagState                  // admin_beta_tag.go
 }
 
 // betaRoutes sets up the beta families' state and returns their routes;
 // the server calls it once, when it builds its route table.
 func (o *orgStore) betaRoutes() []route {
 	b := &o.beta
-	b.spendLimits = coll{prefix: "spl_", typ: "spend_limit", param: "spend_limit_id", what: "spend limit"}
 	b.storage = coll{prefix: "estrg_", typ: "external_storage", param: "external_storage_id", what: "external storage"}
 	b.destinations = coll{prefix: "tdest_", typ: "telemetry_destination", param: "destination_id", what: "telemetry destination"}
 	b.google, b.destHeaders, b.lastTest = map[string]rec{}, map[string]map[string]any{}, map[string]time.Time{}
@@ -40,16 +38,6 @@ func (o *orgStore) betaRoutes() []route {
 	efs, tel := wire.BetaExternalStorage, wire.BetaTelemetryDestinations
 	const st, td = "/v1/organizations/external_storage", "/v1/organizations/telemetry_destinations"
 	routes := []route{
-		{pattern: "POST /v1/organizations/users/{user_id}/sign_out", handle: o.gated(wire.BetaAdminUserSignOut, a, o.signOut)},
-		{pattern: "GET /v1/organizations/spend_limits", handle: o.gated(wire.BetaSpendLimitReads, a, o.listSpendLimits)},
-		{pattern: "GET /v1/organizations/spend_limits/{spend_limit_id}", handle: o.with(a, o.getRec(&b.spendLimits))},
-		{pattern: "POST /v1/organizations/spend_limits", handle: o.with(a, o.setSpendLimit)},
-		{pattern: "DELETE /v1/organizations/spend_limits/{spend_limit_id}", handle: o.with(a, o.deleteRec(&b.spendLimits, "spend_limit_deleted", func(x rec) string {
-			if sc, _ := x["scope"].(rec); str(sc, "type") == "usage_tier" {
-				return "a usage_tier limit cannot be deleted"
-			}
-			return ""
-		}))},
 		{pattern: "GET /v1/organizations/providers/google/projects/{project_number}/data_controls", handle: o.gated(wire.BetaGoogleDataControls, a, o.getGoogle)},
 		{pattern: "POST /v1/organizations/providers/google/projects/{project_number}/data_controls", handle: o.gated(wire.BetaGoogleDataControls, credAnyKey, o.updateGoogle)},
 		{pattern: "POST " + st, handle: o.gated(efs, a, o.registerStorage)},
@@ -84,100 +72,6 @@ func (o *orgStore) gated(beta string, kind orgCred, h http.HandlerFunc) http.Han
 			h(w, r)
 		}
 	})
-}
-
-// signOut serves POST /users/{user_id}/sign_out: owners and the primary
-// owner cannot be signed out; the answer is the user's record.
-func (o *orgStore) signOut(w http.ResponseWriter, r *http.Request) {
-	if !noBody(w, r) {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	u := o.findUser(w, r)
-	if u == nil {
-		return
-	}
-	switch u.Role {
-	case "primary_owner":
-		writeCodedError(w, r, http.StatusBadRequest, "cannot_sign_out_primary_owner", "the primary owner cannot be signed out")
-	case "owner":
-		writeCodedError(w, r, http.StatusForbidden, "cannot_sign_out_owner", "an owner cannot be signed out")
-	case "membership_admin":
-		writeCodedError(w, r, http.StatusForbidden, "cannot_sign_out_membership_admin", "a membership admin cannot be signed out")
-	default:
-		writeJSON(w, http.StatusOK, u)
-	}
-}
-
-// scopeKey is what identifies a spend limit's scope.
-func scopeKey(sc rec) string {
-	return str(sc, "type") + "/" + str(sc, "user_id") + str(sc, "workspace_id")
-}
-
-// setSpendLimit serves POST /spend_limits: an upsert on (scope, period).
-func (o *orgStore) setSpendLimit(w http.ResponseWriter, r *http.Request) {
-	b, ok := body(w, r, []string{"amount", "scope", "period"}, "amount", "scope")
-	if !ok {
-		return
-	}
-	amount := str(b, "amount")
-	if amount == "" || strings.Trim(amount, "0123456789") != "" {
-		bad(w, r, "amount: must be a non-negative integer string in minor units")
-		return
-	}
-	if msg := inSet(b, "period", "daily", "weekly", "monthly"); msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	period := str(b, "period")
-	if period == "" {
-		period = "monthly"
-	}
-	sc, _ := b["scope"].(rec)
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	switch str(sc, "type") {
-	case "user":
-		if byIDIn(o.users, str(sc, "user_id"), userID) == nil {
-			bad(w, r, "scope.user_id: no such user")
-			return
-		}
-	case "workspace":
-		if str(sc, "workspace_id") == "" {
-			bad(w, r, "scope.workspace_id: Field required")
-			return
-		}
-	case "organization":
-	default:
-		bad(w, r, "scope: only user, organization and workspace limits can be set")
-		return
-	}
-	for _, x := range o.beta.spendLimits.items {
-		if x["period"] == period && scopeKey(x["scope"].(rec)) == scopeKey(sc) {
-			x["amount"], x["updated_at"] = amount, o.stamp()
-			writeJSON(w, http.StatusOK, x)
-			return
-		}
-	}
-	x := o.add(&o.beta.spendLimits, rec{"scope": sc, "period": period, "amount": amount, "currency": "USD", "is_enabled": true}, "created_at", "updated_at")
-	writeJSON(w, http.StatusOK, x)
-}
-
-// listSpendLimits serves GET /spend_limits: scope_type[] and workspace_id
-// filters.
-func (o *orgStore) listSpendLimits(w http.ResponseWriter, r *http.Request) {
-	if !queryIn(w, r, "scope_type", "user", "seat_tier", "rbac_group", "organization_service", "organization", "workspace", "usage_tier") {
-		return
-	}
-	o.listRecs(&o.beta.spendLimits, false, func(r *http.Request, x rec) bool {
-		q := r.URL.Query()
-		sc, _ := x["scope"].(rec)
-		if ts := q["scope_type[]"]; len(ts) > 0 && !slices.Contains(ts, str(sc, "type")) {
-			return false
-		}
-		return q.Get("workspace_id") == "" || str(sc, "workspace_id") == q.Get("workspace_id")
-	})(w, r)
 }
 
 // AddGoogleProject records that the organization proved it owns the

@@ -47,52 +47,6 @@ func rawStatus(t *testing.T, s *mmstest.Server, method, path string) int {
 	return resp.StatusCode
 }
 
-func TestSignOut(t *testing.T) {
-	s, c := fake(t)
-	u := s.Org().AddUser("u@example.com", "U", "user")
-	owner := s.Org().AddUser("o@example.com", "O", "owner")
-	got, err := c.Users.SignOut(ctx, u)
-	require.NoError(t, err)
-	assert.Equal(t, u, got.ID)
-	assert.Equal(t, admin.RoleUser, got.Role, "the member keeps the role")
-	assert.Equal(t, wire.BetaAdminUserSignOut, betaOf(t, s))
-	_, err = c.Users.SignOut(ctx, owner)
-	assert.Equal(t, 403, statusOf(err))
-	_, err = c.Users.SignOut(ctx, "")
-	assert.Equal(t, "user_id", fieldOf(err))
-	assert.Equal(t, 404, rawStatus(t, s, "POST", "/v1/organizations/users/"+u+"/sign_out"), "without the beta the operation is absent")
-}
-
-func TestSpendLimitRecords(t *testing.T) {
-	s, c := fake(t)
-	u := s.Org().AddUser("u@example.com", "U", "user")
-	l, err := c.SpendLimits.Set(ctx, admin.SpendLimitSetParams{Amount: "5000", Scope: admin.UserScope{UserID: u}, Period: admin.PeriodWeekly})
-	require.NoError(t, err)
-	assert.Equal(t, admin.Decimal("5000"), *l.Amount)
-	assert.Equal(t, admin.UserScope{UserID: u}, l.Scope)
-	assert.Empty(t, betaOf(t, s), "only the list takes a beta")
-	again, err := c.SpendLimits.Set(ctx, admin.SpendLimitSetParams{Amount: "7000", Scope: admin.UserScope{UserID: u}, Period: admin.PeriodWeekly})
-	require.NoError(t, err)
-	assert.Equal(t, l.ID, again.ID, "an upsert on (scope, period)")
-	org, err := c.SpendLimits.Set(ctx, admin.SpendLimitSetParams{Amount: "100000", Scope: admin.OrganizationScope{}})
-	require.NoError(t, err)
-	assert.Equal(t, admin.PeriodMonthly, org.Period)
-	got, err := c.SpendLimits.Get(ctx, l.ID)
-	require.NoError(t, err)
-	assert.Equal(t, admin.Decimal("7000"), *got.Amount)
-	all := collect(t, c.SpendLimits.List(ctx, admin.SpendLimitListParams{Limit: 1}))
-	require.Len(t, all, 2)
-	assert.Equal(t, wire.BetaSpendLimitReads, betaOf(t, s))
-	users := collect(t, c.SpendLimits.List(ctx, admin.SpendLimitListParams{ScopeTypes: []string{admin.ScopeTypeUser}}))
-	require.Len(t, users, 1)
-	d, err := c.SpendLimits.Delete(ctx, l.ID)
-	require.NoError(t, err)
-	assert.Equal(t, l.ID, d.ID)
-	_, err = c.SpendLimits.Get(ctx, l.ID)
-	assert.Equal(t, 404, statusOf(err))
-	assert.Equal(t, 404, rawStatus(t, s, "GET", "/v1/organizations/spend_limits"))
-}
-
 func TestGoogleDataControls(t *testing.T) {
 	s, c := fake(t)
 	s.Org().AddGoogleProject("123456")
@@ -119,9 +73,8 @@ func TestGoogleDataControls(t *testing.T) {
 	assert.Equal(t, 404, statusOf(err))
 }
 
-func TestBetaSmallValidation(t *testing.T) {
+func TestGoogleDataControlsValidation(t *testing.T) {
 	s, c := fake(t)
-	set := func(p admin.SpendLimitSetParams) error { _, err := c.SpendLimits.Set(ctx, p); return err }
 	gup := func(project string, p admin.GoogleDataControlsUpdateParams) error {
 		_, err := c.GoogleDataControls.Update(ctx, project, p)
 		return err
@@ -131,18 +84,6 @@ func TestBetaSmallValidation(t *testing.T) {
 		name, field string
 		err         error
 	}{
-		{"no amount", "amount", set(admin.SpendLimitSetParams{Scope: admin.OrganizationScope{}})},
-		{"fractional amount", "amount", set(admin.SpendLimitSetParams{Amount: "1.5", Scope: admin.OrganizationScope{}})},
-		{"negative amount", "amount", set(admin.SpendLimitSetParams{Amount: "-1", Scope: admin.OrganizationScope{}})},
-		{"no scope", "scope", set(admin.SpendLimitSetParams{Amount: "1"})},
-		{"read-only scope", "scope", set(admin.SpendLimitSetParams{Amount: "1", Scope: admin.UsageTierScope{}})},
-		{"user scope without id", "scope.user_id", set(admin.SpendLimitSetParams{Amount: "1", Scope: admin.UserScope{}})},
-		{"workspace scope without id", "scope.workspace_id", set(admin.SpendLimitSetParams{Amount: "1", Scope: admin.WorkspaceScope{}})},
-		{"period", "period", set(admin.SpendLimitSetParams{Amount: "1", Scope: admin.OrganizationScope{}, Period: "yearly"})},
-		{"limit -1", "limit", firstErr(c.SpendLimits.List(ctx, admin.SpendLimitListParams{Limit: -1}))},
-		{"limit 1001", "limit", firstErr(c.SpendLimits.List(ctx, admin.SpendLimitListParams{Limit: 1001}))},
-		{"scope type", "scope_type[0]", firstErr(c.SpendLimits.List(ctx, admin.SpendLimitListParams{ScopeTypes: []string{"team"}}))},
-		{"empty id", "spend_limit_id", func() error { _, err := c.SpendLimits.Delete(ctx, ""); return err }()},
 		{"project not digits", "project_number", func() error { _, err := c.GoogleDataControls.Get(ctx, "my-project"); return err }()},
 		{"no control", "cmek", gup("1", admin.GoogleDataControlsUpdateParams{})},
 		{"no type", "cmek.type", gup("1", admin.GoogleDataControlsUpdateParams{CMEK: &admin.GoogleCMEKUpdate{}})},
@@ -157,10 +98,6 @@ func TestBetaSmallValidation(t *testing.T) {
 	}
 	assert.Empty(t, s.Requests())
 	// The other side of each bound is sent.
-	s.Org().AddUser("u@example.com", "U", "user")
-	require.NoError(t, set(admin.SpendLimitSetParams{Amount: "0", Scope: admin.OrganizationScope{}}))
-	require.NoError(t, firstErr(c.SpendLimits.List(ctx, admin.SpendLimitListParams{Limit: 1000})))
-	require.NoError(t, firstErr(c.SpendLimits.List(ctx, admin.SpendLimitListParams{Limit: 1})))
 	s.Org().AddGoogleProject("1")
 	_, err := oauthClient(t, s).GoogleDataControls.Update(ctx, "1", admin.GoogleDataControlsUpdateParams{CMEK: on})
 	require.NoError(t, err)

@@ -9,10 +9,8 @@ func init() {
 		GoogleCMEKUpdate{},
 		GoogleDataControlsUpdateParams{},
 		GoogleStorageUpdate{},
-		SpendLimitSetParams{},
 	)
 	codec.Register(GoogleDataControls{}, codec.Spec{Type: "google_managed_project_data_controls"})
-	codec.Register(SpendLimitDeleted{}, codec.Spec{Type: "spend_limit_deleted"})
 }
 
 // isGoogleCMEK makes GoogleCMEKDisabled a [GoogleCMEK].
@@ -76,18 +74,6 @@ func (g GoogleStorageUpdate) MarshalJSON() ([]byte, error) { return marshalJSON(
 
 // UnmarshalJSON decodes GoogleStorageUpdate.
 func (g *GoogleStorageUpdate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
-
-// MarshalJSON encodes SpendLimitDeleted as the service sends it, [Extra] included.
-func (s SpendLimitDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
-
-// UnmarshalJSON decodes SpendLimitDeleted, keeping what this SDK version does not model in [Extra].
-func (s *SpendLimitDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
-
-// MarshalJSON encodes SpendLimitSetParams in request form: the members the request defines, nothing the service only sends.
-func (s SpendLimitSetParams) MarshalJSON() ([]byte, error) { return marshalRequest(s) }
-
-// UnmarshalJSON decodes SpendLimitSetParams.
-func (s *SpendLimitSetParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // isGoogleCMEK makes UnknownGoogleCMEK a [GoogleCMEK].
 func (UnknownGoogleCMEK) isGoogleCMEK() {}
