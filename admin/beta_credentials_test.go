@@ -52,3 +52,22 @@ func TestTelemetryHeaderValuesHidden(t *testing.T) {
 }
 
 func sprintf(format string, v any) string { return fmt.Sprintf(format, v) }
+
+// TestBetaFamiliesAbsentWithoutBeta: the fake answers 404 to each family
+// without its beta, as the service does; the SDK sends it (the other
+// tests pass through these routes).
+func TestBetaFamiliesAbsentWithoutBeta(t *testing.T) {
+	s, _ := fake(t)
+	s.Org().AddGoogleProject("1")
+	for _, path := range []string{
+		"/v1/organizations/providers/google/projects/1/data_controls",
+		"/v1/organizations/external_storage",
+		"/v1/organizations/telemetry_destinations",
+		"/v1/organizations/plugins",
+		"/v1/organizations/plugin_marketplaces",
+		"/v1/organizations/claude_code/managed_settings/rbac_group_default",
+		"/v1/organizations/claude_tag/bundles",
+	} {
+		assert.Equal(t, 404, rawStatus(t, s, "GET", path), path)
+	}
+}
