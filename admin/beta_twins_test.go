@@ -74,3 +74,19 @@ func TestWorkspaceInferenceDataPrivacy(t *testing.T) {
 	assert.Contains(t, string(s.Requests()[1].Body), `"inference_data_privacy":{"safeguards_storage":{"type":"internal"}}`)
 	assert.Equal(t, wire.BetaExternalStorage, admin.BetaExternalStorage)
 }
+
+// TestBetaUnionsKeepUnknownVariants: a variant this SDK version cannot
+// name decodes to the union's Unknown variant and encodes back as it came.
+func TestBetaUnionsKeepUnknownVariants(t *testing.T) {
+	st := roundTrip[admin.ExternalStorage](t, `{"type":"external_storage","id":"estrg_1","display_name":null,
+		"provider_config":{"type":"azure","container":"c"},"status":{"type":"frozen","since":"x"},"setup_template_version":null,
+		"user_profile_id":null,"created_at":"2026-10-01T00:00:00Z","updated_at":"2026-10-01T00:00:00Z"}`)
+	assert.Equal(t, "azure", st.ProviderConfig.(admin.UnknownStorageProvider).Type)
+	assert.Equal(t, "frozen", st.Status.(admin.UnknownStorageStatus).Type)
+	g := roundTrip[admin.GoogleDataControls](t, `{"type":"google_managed_project_data_controls","project_number":"1",
+		"cmek":{"type":"rotating"},"storage":{"type":"paused"},"updated_at":"2026-10-01T00:00:00Z"}`)
+	assert.IsType(t, admin.UnknownGoogleCMEK{}, g.CMEK)
+	assert.IsType(t, admin.UnknownGoogleStorage{}, g.Storage)
+	ws := roundTrip[admin.InferenceDataPrivacy](t, `{"transcripts_storage":{"type":"archive"}}`)
+	assert.IsType(t, admin.UnknownDataStorage{}, ws.TranscriptsStorage)
+}
