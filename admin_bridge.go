@@ -10,12 +10,14 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
+	"mime"
 	"net/http"
 	"strings"
 
 	"github.com/mms-sdk/mms-go/internal/adminbridge"
 	"github.com/mms-sdk/mms-go/internal/config"
 	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -65,9 +67,20 @@ func adminSend(ctx context.Context, cfg *config.Config, opts []option.RequestOpt
 	cl := adminCall(cfg, opts, r.Method, r.Path, r.Credential)
 	req := &request{method: r.Method, path: r.Path, query: r.Query, body: r.Body, betas: r.Betas, out: r.Out,
 		retry: r.Retry, removes: r.Removes}
+	if err := adminStreams(r, req); err != nil {
+		return err
+	}
 	resp, err := cl.send(ctx, req)
 	if err != nil {
 		return err
+	}
+	if r.Download {
+		*r.Out.(*FileDownload) = FileDownload{Body: resp.Body, ContentType: resp.Header.Get(wire.HeaderContentType),
+			ContentLength: resp.ContentLength, Metadata: metadataFrom(resp.StatusCode, resp.Header, resp.Attempts, resp.PlatformRequestID)}
+		if _, params, err := mime.ParseMediaType(resp.Header.Get("Content-Disposition")); err == nil {
+			(r.Out.(*FileDownload)).Filename = params["filename"]
+		}
+		return nil
 	}
 	if !resp.Resent {
 		return nil
@@ -86,6 +99,28 @@ func adminSend(ctx context.Context, cfg *config.Config, opts []option.RequestOpt
 	}
 	if err := deletedAnswer(r.ID, r.Out); err != nil {
 		return fmt.Errorf("admin: %s %s: %w", r.Method, r.Path, err)
+	}
+	return nil
+}
+
+// adminStreams sets req up for r's multipart body (Form) or streamed
+// answer (Download), as endpoint.upload and FilesService.Download do.
+func adminStreams(r *adminbridge.Request, req *request) error {
+	if r.Form != nil {
+		body, err := r.Form.Open()
+		if err != nil {
+			return fmt.Errorf("admin: %s %s: %w", r.Method, r.Path, err)
+		}
+		req.body, req.stream, req.size, req.contentType = nil, body, r.Form.Size(), r.Form.ContentType()
+		if r.Form.Replayable() {
+			req.getBody = r.Form.Open
+		}
+	}
+	if r.Download {
+		if _, ok := r.Out.(*FileDownload); !ok {
+			return fmt.Errorf("admin: %s %s: a download needs an *mms.FileDownload to fill", r.Method, r.Path)
+		}
+		req.out, req.streaming, req.accept = nil, true, "application/zip" // the API's one download: a plugin version's .zip
 	}
 	return nil
 }

@@ -65,6 +65,24 @@ type Client struct {
 	// Analytics lists the Enterprise activity analytics (GA).
 	Analytics *AnalyticsService
 
+	// GoogleDataControls reads and sets a Google Cloud project's data
+	// controls (beta).
+	GoogleDataControls *GoogleDataControlsService
+	// ExternalStorage manages customer-owned buckets (beta).
+	ExternalStorage *ExternalStorageService
+	// TelemetryDestinations manages OpenTelemetry export (beta).
+	TelemetryDestinations *TelemetryDestinationsService
+	// Plugins manages plugins, their versions, installation settings and
+	// shares (beta).
+	Plugins *PluginsService
+	// PluginMarketplaces reads, configures and validates plugin
+	// marketplaces (beta).
+	PluginMarketplaces *PluginMarketplacesService
+	// ClaudeCodeSettings manages the coding CLI's managed settings (beta).
+	ClaudeCodeSettings *ClaudeCodeSettingsService
+	// ClaudeTag manages the Slack integration's settings (beta).
+	ClaudeTag *ClaudeTagService
+
 	cfg *config.Config
 }
 
@@ -101,5 +119,6 @@ func NewClient(opts ...option.RequestOption) (*Client, error) {
 	c.Analytics = &AnalyticsService{c: c}
 	c.Reports = &ReportsService{c: c}
 	c.Webhooks = &WebhooksService{c: c}
+	c.initBeta()
 	return c, nil
 }

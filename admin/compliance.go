@@ -25,6 +25,10 @@ const (
 type ComplianceSettings struct {
 	// State is {type: "enabled" | "disabled"}.
 	State TypeOnly `json:"state"`
+	// AccessTransparency is {type: "enabled" | "disabled"}, read-only;
+	// returned only with BetaExternalStorage where Access Transparency is
+	// available.
+	AccessTransparency *TypeOnly `json:"access_transparency,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

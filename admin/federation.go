@@ -322,6 +322,11 @@ type FederationRule struct {
 	WorkspaceIDs []string `json:"workspace_ids"`
 	// TokenLifetimeSeconds caps minted tokens' lifetime.
 	TokenLifetimeSeconds int `json:"token_lifetime_seconds"`
+	// Attributes are the beta record's attributes: not yet supported, so
+	// always null.
+	Attributes map[string]json.RawMessage `json:"attributes,omitzero"`
+	// WorkspaceID is the beta record's legacy single workspace.
+	WorkspaceID *string `json:"workspace_id,omitzero"`
 	// CreatedAt, UpdatedAt and ArchivedAt (nil while live) are its times.
 	CreatedAt  time.Time  `json:"created_at"`
 	UpdatedAt  time.Time  `json:"updated_at"`

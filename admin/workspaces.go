@@ -49,6 +49,8 @@ type Workspace struct {
 	UserProfileID *string `json:"user_profile_id"`
 	// CompartmentID is the encryption compartment id.
 	CompartmentID string `json:"compartment_id"`
+	// InferenceDataPrivacy is returned only with BetaExternalStorage.
+	InferenceDataPrivacy *InferenceDataPrivacy `json:"inference_data_privacy,omitzero"`
 	// CreatedAt is when the workspace was made.
 	CreatedAt time.Time `json:"created_at"`
 	// ArchivedAt is when it was archived; nil while it is not.
@@ -189,6 +191,9 @@ type WorkspaceCreateParams struct {
 	ExternalKeyID string `json:"external_key_id,omitzero"`
 	// UserProfileID binds the workspace to a user profile (write-once).
 	UserProfileID string `json:"user_profile_id,omitzero"`
+	// InferenceDataPrivacy sets where retained data goes (beta; sent with
+	// BetaExternalStorage).
+	InferenceDataPrivacy *InferenceDataPrivacy `json:"inference_data_privacy,omitzero"`
 }
 
 // Validate reports a missing name, a colour that is not #RRGGBB, a tag key
@@ -196,6 +201,9 @@ type WorkspaceCreateParams struct {
 // inference geos "global"/"us"; the default among the allowed).
 func (p WorkspaceCreateParams) Validate() error {
 	if err := required("name", p.Name); err != nil {
+		return err
+	}
+	if err := p.InferenceDataPrivacy.validate(); err != nil {
 		return err
 	}
 	return validateWorkspaceFields(p.DisplayColor, p.Tags, p.DataResidency, false)
@@ -218,10 +226,16 @@ type WorkspaceUpdateParams struct {
 	ExternalKeyID string `json:"external_key_id,omitzero"`
 	// UserProfileID binds a workspace without a profile.
 	UserProfileID string `json:"user_profile_id,omitzero"`
+	// InferenceDataPrivacy changes where retained data goes (beta; sent
+	// with BetaExternalStorage).
+	InferenceDataPrivacy *InferenceDataPrivacy `json:"inference_data_privacy,omitzero"`
 }
 
 // Validate reports the rules of create but the name, and a workspace_geo.
 func (p WorkspaceUpdateParams) Validate() error {
+	if err := p.InferenceDataPrivacy.validate(); err != nil {
+		return err
+	}
 	return validateWorkspaceFields(p.DisplayColor, p.Tags, p.DataResidency, true)
 }
 
@@ -270,7 +284,7 @@ func (s *WorkspacesService) at(id string) endpoint[Workspace] {
 // mms.ErrMaybeApplied and the create is not sent again: list before
 // creating anew.
 func (s *WorkspacesService) Create(ctx context.Context, p WorkspaceCreateParams, opts ...option.RequestOption) (*Workspace, error) {
-	return s.all().post(ctx, p, opts)
+	return privacyBeta(s.all(), p.InferenceDataPrivacy).post(ctx, p, opts)
 }
 
 // Get retrieves a workspace (GET /v1/organizations/workspaces/{workspace_id}).
@@ -280,7 +294,7 @@ func (s *WorkspacesService) Get(ctx context.Context, workspaceID string, opts ..
 
 // Update changes a workspace (POST /v1/organizations/workspaces/{workspace_id}).
 func (s *WorkspacesService) Update(ctx context.Context, workspaceID string, p WorkspaceUpdateParams, opts ...option.RequestOption) (*Workspace, error) {
-	return s.at(workspaceID).update(ctx, p, opts)
+	return privacyBeta(s.at(workspaceID), p.InferenceDataPrivacy).update(ctx, p, opts)
 }
 
 // List iterates over the workspaces (GET /v1/organizations/workspaces, id

@@ -8,10 +8,14 @@ func init() {
 	codec.Objects(
 		ExternalKeyCreateParams{},
 		ExternalKeyUpdateParams{},
+		ExternalStorageRegisterParams{},
+		ExternalStorageUpdateParams{},
 	)
 	codec.Register(ExternalKey{}, codec.Spec{Type: "external_key"})
 	codec.Register(ExternalKeyDeleted{}, codec.Spec{Type: "external_key_deleted"})
 	codec.Register(ExternalKeyValidation{}, codec.Spec{Type: "external_key_validation"})
+	codec.Register(ExternalStorage{}, codec.Spec{Type: "external_storage"})
+	codec.Register(ExternalStorageDeleted{}, codec.Spec{Type: "external_storage_deleted"})
 }
 
 // isExternalKeyProvider makes AWSKeyProvider a [ExternalKeyProvider].
@@ -22,6 +26,15 @@ func (a AWSKeyProvider) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 
 // UnmarshalJSON decodes AWSKeyProvider, keeping what this SDK version does not model in [Extra].
 func (a *AWSKeyProvider) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+
+// isStorageProvider makes AWSStorage a [StorageProvider].
+func (AWSStorage) isStorageProvider() {}
+
+// MarshalJSON encodes AWSStorage as the service sends it, [Extra] included.
+func (a AWSStorage) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+// UnmarshalJSON decodes AWSStorage, keeping what this SDK version does not model in [Extra].
+func (a *AWSStorage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
 
 // isExternalKeyProvider makes AzureKeyProvider a [ExternalKeyProvider].
 func (AzureKeyProvider) isExternalKeyProvider() {}
@@ -62,6 +75,32 @@ func (e ExternalKeyValidation) MarshalJSON() ([]byte, error) { return marshalJSO
 // UnmarshalJSON decodes ExternalKeyValidation, keeping what this SDK version does not model in [Extra].
 func (e *ExternalKeyValidation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
+// MarshalJSON encodes ExternalStorage as the service sends it, [Extra] included.
+func (e ExternalStorage) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// UnmarshalJSON decodes ExternalStorage, keeping what this SDK version does not model in [Extra].
+func (e *ExternalStorage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
+// MarshalJSON encodes ExternalStorageDeleted as the service sends it, [Extra] included.
+func (e ExternalStorageDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// UnmarshalJSON decodes ExternalStorageDeleted, keeping what this SDK version does not model in [Extra].
+func (e *ExternalStorageDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
+// MarshalJSON encodes ExternalStorageRegisterParams in request form: the members the request defines, nothing the service only sends.
+func (e ExternalStorageRegisterParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
+
+// UnmarshalJSON decodes ExternalStorageRegisterParams.
+func (e *ExternalStorageRegisterParams) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, e)
+}
+
+// MarshalJSON encodes ExternalStorageUpdateParams in request form: the members the request defines, nothing the service only sends.
+func (e ExternalStorageUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(e) }
+
+// UnmarshalJSON decodes ExternalStorageUpdateParams.
+func (e *ExternalStorageUpdateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
 // isExternalKeyProvider makes GCPKeyProvider a [ExternalKeyProvider].
 func (GCPKeyProvider) isExternalKeyProvider() {}
 
@@ -71,8 +110,65 @@ func (g GCPKeyProvider) MarshalJSON() ([]byte, error) { return marshalJSON(g) }
 // UnmarshalJSON decodes GCPKeyProvider, keeping what this SDK version does not model in [Extra].
 func (g *GCPKeyProvider) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
 
+// isStorageProvider makes GCPStorage a [StorageProvider].
+func (GCPStorage) isStorageProvider() {}
+
+// MarshalJSON encodes GCPStorage as the service sends it, [Extra] included.
+func (g GCPStorage) MarshalJSON() ([]byte, error) { return marshalJSON(g) }
+
+// UnmarshalJSON decodes GCPStorage, keeping what this SDK version does not model in [Extra].
+func (g *GCPStorage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, g) }
+
+// isStorageStatus makes StorageActive a [StorageStatus].
+func (StorageActive) isStorageStatus() {}
+
+// MarshalJSON encodes StorageActive as the service sends it, [Extra] included.
+func (s StorageActive) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes StorageActive, keeping what this SDK version does not model in [Extra].
+func (s *StorageActive) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isStorageStatus makes StorageAvailable a [StorageStatus].
+func (StorageAvailable) isStorageStatus() {}
+
+// MarshalJSON encodes StorageAvailable as the service sends it, [Extra] included.
+func (s StorageAvailable) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes StorageAvailable, keeping what this SDK version does not model in [Extra].
+func (s *StorageAvailable) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isStorageStatus makes StorageDraining a [StorageStatus].
+func (StorageDraining) isStorageStatus() {}
+
+// MarshalJSON encodes StorageDraining as the service sends it, [Extra] included.
+func (s StorageDraining) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes StorageDraining, keeping what this SDK version does not model in [Extra].
+func (s *StorageDraining) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isStorageStatus makes StoragePendingConfiguration a [StorageStatus].
+func (StoragePendingConfiguration) isStorageStatus() {}
+
+// MarshalJSON encodes StoragePendingConfiguration as the service sends it, [Extra] included.
+func (s StoragePendingConfiguration) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes StoragePendingConfiguration, keeping what this SDK version does not model in [Extra].
+func (s *StoragePendingConfiguration) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
 // isExternalKeyProvider makes UnknownKeyProvider a [ExternalKeyProvider].
 func (UnknownKeyProvider) isExternalKeyProvider() {}
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownKeyProvider) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isStorageProvider makes UnknownStorageProvider a [StorageProvider].
+func (UnknownStorageProvider) isStorageProvider() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownStorageProvider) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isStorageStatus makes UnknownStorageStatus a [StorageStatus].
+func (UnknownStorageStatus) isStorageStatus() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownStorageStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

@@ -110,6 +110,8 @@ type orgStore struct {
 	s  *Server
 	mu sync.Mutex
 
+	beta orgBeta // admin_beta*.go: the beta-only families
+
 	users   []*orgUser
 	apiKeys []*apiKeyWire
 	// The record families (admin_coll.go), by file: admin_org.go,

@@ -169,7 +169,7 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/dreams/{dream_id}", handle: dreams.get},
 		{pattern: "POST /v1/dreams/{dream_id}/archive", handle: dreams.archive},
 		{pattern: "POST /v1/dreams/{dream_id}/cancel", handle: dreams.cancel},
-	}, s.org.routes()...) // admin*.go: the Organization API
+	}, append(s.org.routes(), s.org.betaRoutes()...)...) // admin*.go: the Organization API
 }
 
 // registerRoutes registers the routes on the server's mux and indexes them

@@ -16,6 +16,7 @@ import (
 	"net/url"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/multipart"
 	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
@@ -57,6 +58,12 @@ type Request struct {
 	// gone" answer is decoded as {"id": ID}.
 	ID         string
 	Credential Credential
+	// Form, when set, is a multipart body sent instead of Body, streamed
+	// (and resent only when its sources are replayable).
+	Form *multipart.Form
+	// Download leaves the response body open: Send fills Out, an
+	// *mms.FileDownload, instead of decoding JSON into it.
+	Download bool
 }
 
 // Scheme is how a list pages.
