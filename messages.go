@@ -43,6 +43,9 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err := checkUserProfile(&p, cl.cfg); err != nil {
 		return nil, err
 	}
+	if err := p.checkVersion(callVersion(cl.cfg), ""); err != nil {
+		return nil, err
+	}
 	body, err := encodeMessageBody(&p, "")
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
@@ -91,6 +94,11 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 		return nil, err
 	}
 	cl := s.client.newCall(opts)
+	if cl.err == nil {
+		if err := p.checkVersion(callVersion(cl.cfg)); err != nil {
+			return nil, err
+		}
+	}
 	var op observe.Operation
 	if cl.err == nil {
 		ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.CountTokens, Name: "Messages.CountTokens",

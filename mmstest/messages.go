@@ -190,6 +190,11 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 	case !json.Valid(body):
 		return nil, invalid("request body is not valid JSON")
 	}
+	if jsonKind(body) == '{' {
+		if err := versionRefusal(requestVersion(r), body, ""); err != nil {
+			return nil, err
+		}
+	}
 	v := validator{sc: messagesSchema, betas: betaNames(r.Header)}
 	if err := v.check("", body, &typ{kind: kShape, name: top}); err != nil {
 		return nil, invalid("%s", err.Error())

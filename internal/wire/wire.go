@@ -34,8 +34,25 @@ const (
 	PriorityPrefix  = "Vendor-Priority-"
 )
 
-// DefaultVersion is the only API version in evidence.
-const DefaultVersion = "2023-06-01"
+// API versions (the vendor-version header). DefaultVersion is what a
+// client sends unless option.WithVersion says otherwise; Version20261021
+// refuses sampling parameters and some block placements (VersionRefuses).
+const (
+	DefaultVersion  = "2023-06-01"
+	Version20261021 = "2026-10-21"
+)
+
+// KnownVersion reports whether v is an API version the service serves.
+func KnownVersion(v string) bool { return v == DefaultVersion || v == Version20261021 }
+
+// VersionRefuses reports whether version v carries the request refusals
+// of 2026-10-21 (api-version-2026-10-21.md §2). Versions are dates, so a
+// later one compares greater; the fake serves only the two known ones.
+func VersionRefuses(v string) bool { return v >= Version20261021 }
+
+// SamplingParams are the top-level members 2026-10-21 refuses in a
+// Messages body, even at their default values.
+var SamplingParams = []string{"temperature", "top_p", "top_k"}
 
 // Beta names that endpoints require or that options add.
 const (
