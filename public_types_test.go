@@ -170,6 +170,8 @@ func TestBetaConstantsAgreeWithWire(t *testing.T) {
 	tests := []struct{ name, public, wire string }{
 		{"BetaFiles", BetaFiles, wire.BetaFiles},
 		{"BetaSkills", BetaSkills, wire.BetaSkills},
+		{"APIVersion20230601", APIVersion20230601, wire.DefaultVersion},
+		{"APIVersion20261021", APIVersion20261021, wire.Version20261021},
 	}
 	for _, tt := range tests {
 		if tt.public != tt.wire {

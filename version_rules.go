@@ -11,14 +11,14 @@ import (
 // APIVersion20230601 unless told otherwise.
 const (
 	// APIVersion20230601 is the default version.
-	APIVersion20230601 = wire.DefaultVersion
+	APIVersion20230601 = "2023-06-01"
 	// APIVersion20261021 refuses, in Messages requests (create, stream,
 	// count_tokens and every request of a batch created with it):
 	// temperature, top_p and top_k, even at their default values; a
 	// document block directly in an assistant turn; a text block with
 	// citations in a user turn. The SDK refuses these before sending, with
 	// a *ValidationError naming the field.
-	APIVersion20261021 = wire.Version20261021
+	APIVersion20261021 = "2026-10-21"
 )
 
 // callVersion is the vendor-version a call sends: option.WithHeader's value
