@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/mms-sdk/mms-go/internal/config"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
@@ -23,12 +24,7 @@ const (
 
 // callVersion is the vendor-version a call sends: option.WithHeader's value
 // wins over option.WithVersion's, as in the transport's header assembly.
-func callVersion(cfg *config.Config) string {
-	if v := cfg.Header.Get(wire.HeaderVersion); v != "" {
-		return v
-	}
-	return cfg.Version
-}
+func callVersion(cfg *config.Config) string { return transport.CallVersion(cfg) }
 
 // versionRefused is the error for a shape the call's version refuses.
 func versionRefused(field, version, format string, args ...any) error {
