@@ -216,6 +216,9 @@ func (p prompt) betas() []string {
 	if p.speed != "" {
 		out = appendNew(out, betaFastMode)
 	}
+	if p.thinking != nil {
+		out = appendNew(out, thinkingBetas(p.thinking)...)
+	}
 	return out
 }
 

@@ -23,6 +23,7 @@ func init() {
 		FallbackParam{},
 		FallbackTrigger{},
 		ImageTransformations{},
+		InputTransformation{},
 		(*IterationUsages)(nil),
 		MCPToolConfiguration{},
 		MessageCountTokensParams{},
@@ -761,6 +762,12 @@ func (i InputJSONDelta) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
 // UnmarshalJSON decodes InputJSONDelta, keeping what this SDK version does not model in [Extra].
 func (i *InputJSONDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
 
+// MarshalJSON encodes InputTransformation as the service sends it, [Extra] included.
+func (i InputTransformation) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
+
+// UnmarshalJSON decodes InputTransformation, keeping what this SDK version does not model in [Extra].
+func (i *InputTransformation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
+
 // MarshalJSON encodes IterationUsages as the service sends it.
 func (i IterationUsages) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
 
@@ -1177,6 +1184,15 @@ func (t ThinkingConfigAdaptive) MarshalJSON() ([]byte, error) { return marshalRe
 
 // UnmarshalJSON decodes ThinkingConfigAdaptive, keeping what this SDK version does not model in [Extra].
 func (t *ThinkingConfigAdaptive) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// isThinkingConfig makes ThinkingConfigBetweenTools a [ThinkingConfig].
+func (ThinkingConfigBetweenTools) isThinkingConfig() {}
+
+// MarshalJSON encodes ThinkingConfigBetweenTools in request form: the members the request defines, nothing the service only sends.
+func (t ThinkingConfigBetweenTools) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// UnmarshalJSON decodes ThinkingConfigBetweenTools.
+func (t *ThinkingConfigBetweenTools) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // isThinkingConfig makes ThinkingConfigDisabled a [ThinkingConfig].
 func (ThinkingConfigDisabled) isThinkingConfig() {}

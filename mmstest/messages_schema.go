@@ -21,6 +21,7 @@ const (
 	betaAdvisorTool       = "advisor-tool-2026-03-01"
 	betaFallbacks         = "server-side-fallback-2026-06-01/server-side-fallback-2026-07-01"
 	betaToolChanges       = "mid-conversation-tool-changes-2026-07-01"
+	betaThinkingBinding   = "thinking-binding-controls-2026-08-01"
 )
 
 // Toolset member keys.
@@ -96,6 +97,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"mcp_tool_configuration": "enabled:?bool allowed_tools:?[str]",
 	"context_management":     "edits:[@edit]",
 	"diagnostics":            "previous_message_id:?str",
+	"block_binding":          "prefix_mismatch_behavior:enum(error,drop_block)",
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
 }, map[string]map[string]string{
@@ -258,9 +260,11 @@ var messagesSchema = compileSchema(map[string]string{
 		"none": "",
 	},
 	"thinking": {
-		"enabled":  "budget_tokens!:int{1024,} display:?enum(summarized,omitted)",
-		"adaptive": "display:?enum(summarized,omitted)",
-		"disabled": "",
+		"enabled": "budget_tokens!:int{1024,} display:?enum(summarized,omitted,updates) " +
+			"block_binding:?#block_binding^" + betaThinkingBinding,
+		"adaptive":      "display:?enum(summarized,omitted,updates) block_binding:?#block_binding^" + betaThinkingBinding,
+		"between_tools": "",
+		"disabled":      "",
 	},
 	"output_format": {"json_schema": "schema!:obj"},
 	"task_budget":   {"tokens": "total!:int{1024,} remaining:?int{0,}"},
