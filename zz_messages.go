@@ -45,6 +45,7 @@ func init() {
 		(*WebSearchResults)(nil),
 	)
 	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
+	codec.Register(BillingPolicy{}, codec.Spec{Type: "billing_policy"})
 	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
 	codec.Register(ClearToolInputs{}, clearToolInputsSpec)
 	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
@@ -209,6 +210,12 @@ func (b BashTool) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
 
 // UnmarshalJSON decodes BashTool, keeping what this SDK version does not model in [Extra].
 func (b *BashTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// MarshalJSON encodes BillingPolicy in request form: the members the request defines, nothing the service only sends.
+func (b BillingPolicy) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
+
+// UnmarshalJSON decodes BillingPolicy.
+func (b *BillingPolicy) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // isContentBlock makes BrowserStateBlock a [ContentBlock].
 func (BrowserStateBlock) isContentBlock() {}

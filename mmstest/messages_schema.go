@@ -71,7 +71,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"context_management:?#context_management^" + betaContextManagement + " " +
 		"mcp_servers:[@mcp_server]{,20}^" + betaMCPClients + " " +
 		"output_format:?@output_format^structured-outputs-2025-12-15 " +
-		"speed:?enum(standard,fast)^fast-mode-2026-02-01",
+		"speed:?enum(standard,fast)^fast-mode-2026-02-01 " +
+		"billing_policy:?#billing_policy^user-profiles-billing-2026-10-01",
 }, map[string]string{
 	// Top-level bodies.
 	"create": "$countable max_tokens!:int{0,} container:?str|#container_params inference_geo:?str metadata:#metadata " +
@@ -98,6 +99,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"context_management":     "edits:[@edit]",
 	"diagnostics":            "previous_message_id:?str",
 	"block_binding":          "prefix_mismatch_behavior:enum(error,drop_block)",
+	"billing_policy":         "type!:enum(billing_policy) bill_to:enum(self,user_profile)",
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
 }, map[string]map[string]string{
