@@ -131,9 +131,7 @@ func adminListCall(cfg *config.Config, opts []option.RequestOption, l *adminbrid
 	lc := listCall{call: cl, path: l.Path, query: l.Query, betas: l.Betas}
 	if l.Scheme == adminbridge.ID {
 		lc.scheme = idScheme
-	} else {
-		lc.throughEmpty = true
-	}
+	} // else the cursor scheme, which pages past an empty page (organization.md §0.1)
 	start := idStart(l.AfterID, l.BeforeID)
 	if l.Page != "" {
 		start = listPos{page: Cursor{Token: l.Page}}

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -182,6 +183,18 @@ func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts .
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
+	cl := s.client.newCall(opts)
+	if cl.err != nil {
+		return nil, cl.err
+	}
+	// Every request of a batch created with 2026-10-21 follows its rules.
+	if v := callVersion(cl.cfg); wire.VersionRefuses(v) {
+		for i := range p.Requests {
+			if err := p.Requests[i].Params.checkVersion(v, "requests["+strconv.Itoa(i)+"].params."); err != nil {
+				return nil, err
+			}
+		}
+	}
 	pieces, size, err := p.encode()
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the batch request: %w", err)
@@ -189,7 +202,7 @@ func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts .
 	var b Batch
 	r := &request{method: http.MethodPost, path: batchesPath, betas: p.betas(), out: &b, retry: transport.Creating,
 		stream: readerOf(pieces), size: size, getBody: func() (io.Reader, error) { return readerOf(pieces), nil }}
-	if _, err := s.client.newCall(opts).send(ctx, r); err != nil {
+	if _, err := cl.send(ctx, r); err != nil {
 		return nil, err
 	}
 	return &b, nil

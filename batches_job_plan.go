@@ -123,11 +123,16 @@ func (r *jobRun) makePlan() (*jobPlan, error) {
 		item []byte
 		err  error
 	)
+	cl := j.batches.client.newCall(r.opts())
+	if cl.err != nil {
+		return nil, cl.err
+	}
+	version := callVersion(cl.cfg) // the batches are created with it
 	for req := range j.p.Requests {
 		if err = r.ctx.Err(); err != nil {
 			return nil, err
 		}
-		if err = checkJobRequest(n, &req); err != nil {
+		if err = checkJobRequest(n, &req, version); err != nil {
 			return nil, err
 		}
 		if item, err = encodeItem(item[:0], &req); err != nil {
@@ -152,13 +157,19 @@ func (r *jobRun) makePlan() (*jobPlan, error) {
 	return &jobPlan{Version: jobPlanVersion, Requests: n, MaxRequests: k.maxRequests, MaxBytes: k.maxBytes, Chunks: k.chunks}, nil
 }
 
-// checkJobRequest checks one request's custom_id and params.
-func checkJobRequest(i int64, req *BatchRequest) error {
+// checkJobRequest checks one request's custom_id and params, the latter
+// also against the refusals of the API version the batches are created
+// with.
+func checkJobRequest(i int64, req *BatchRequest, version string) error {
 	path := "requests[" + strconv.FormatInt(i, 10) + "]"
 	if err := validateCustomID(path+".custom_id", req.CustomID); err != nil {
 		return err
 	}
-	if err := req.Params.Validate(); err != nil {
+	err := req.Params.Validate()
+	if err == nil {
+		err = req.Params.checkVersion(version, "")
+	}
+	if err != nil {
 		return prefixValidation(requestPath(i, req.CustomID)+".params", err)
 	}
 	return nil

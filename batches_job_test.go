@@ -15,6 +15,7 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/mmstest"
 	"github.com/mms-sdk/mms-go/mmstest/fakeclient"
+	"github.com/mms-sdk/mms-go/option"
 
 	"github.com/stretchr/testify/require"
 )
@@ -115,42 +116,53 @@ func TestBatchJobRefusesBadInputBeforeSending(t *testing.T) {
 		input    iter.Seq[mms.BatchRequest]
 		maxBytes int64
 		field    string // "" for no error
+		opts     []option.RequestOption
 	}{
 		{"duplicate", reqs(10, func(i int, r *mms.BatchRequest) {
 			if i == 7 {
 				r.CustomID = "req-000003"
 			}
-		}), 0, `requests[7] (custom_id "req-000003").custom_id`},
+		}), 0, `requests[7] (custom_id "req-000003").custom_id`, nil},
 		{"bad custom_id", reqs(5, func(i int, r *mms.BatchRequest) {
 			if i == 2 {
 				r.CustomID = "has space"
 			}
-		}), 0, "requests[2].custom_id"},
+		}), 0, "requests[2].custom_id", nil},
 		{"custom_id too long", reqs(5, func(i int, r *mms.BatchRequest) {
 			if i == 4 {
 				r.CustomID = strings.Repeat("a", 65)
 			}
-		}), 0, "requests[4].custom_id"},
+		}), 0, "requests[4].custom_id", nil},
 		{"custom_id at its limit", reqs(5, func(i int, r *mms.BatchRequest) {
 			if i == 4 {
 				r.CustomID = strings.Repeat("a", 64)
 			}
-		}), 0, ""},
+		}), 0, "", nil},
 		{"bad params", reqs(5, func(i int, r *mms.BatchRequest) {
 			if i == 1 {
 				r.Params.Messages = nil
 			}
-		}), 0, `requests[1] (custom_id "req-000001").params.messages`},
-		{"request over the byte limit", seqOf(jobRequest(0, ""), big), size - 1, `requests[1] (custom_id "req-000003")`},
-		{"request at the byte limit", seqOf(jobRequest(0, ""), big), size, ""},
-		{"no requests", seqOf(), 0, "requests"},
+		}), 0, `requests[1] (custom_id "req-000001").params.messages`, nil},
+		{"request over the byte limit", seqOf(jobRequest(0, ""), big), size - 1, `requests[1] (custom_id "req-000003")`, nil},
+		{"request at the byte limit", seqOf(jobRequest(0, ""), big), size, "", nil},
+		{"no requests", seqOf(), 0, "requests", nil},
+		{"temperature under 2026-10-21", reqs(3, func(i int, r *mms.BatchRequest) {
+			if i == 2 {
+				r.Params.Temperature = mms.Ptr(1.0)
+			}
+		}), 0, `requests[2] (custom_id "req-000002").params.temperature`, []option.RequestOption{option.WithVersion(mms.APIVersion20261021)}},
+		{"temperature under 2023-06-01", reqs(3, func(i int, r *mms.BatchRequest) {
+			if i == 2 {
+				r.Params.Temperature = mms.Ptr(1.0)
+			}
+		}), 0, "", nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			client, srv := fakeclient.New(t, mmstest.WithBatchProcessingTime(0))
 			job, err := client.Messages.Batches.NewJob(mms.BatchJobParams{
 				Requests: tt.input, Store: mms.NewBatchJobMemoryStore(), MaxBytesPerBatch: tt.maxBytes, PollInterval: time.Millisecond,
-			})
+			}, tt.opts...)
 			require.NoError(t, err)
 			err = collectJob(t, job, context.Background(), map[string]int{})
 			if tt.field == "" {

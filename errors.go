@@ -40,6 +40,14 @@ type Error struct {
 	Body []byte
 	// Attempts is how many HTTP attempts were made, retries included.
 	Attempts int
+	// Code is the error body's error.details.error_code, which names the
+	// cause more precisely than Type (e.g. "file_expired"); "" when the body
+	// has none. Branch on Code, never on Message; a code this SDK does not
+	// list is still set, and Type stays the fallback.
+	Code ErrorCode
+	// Details is the error body's error.details (nil when absent): the code
+	// and the members some codes carry.
+	Details *ErrorDetails
 }
 
 // Error returns one line: "mms: 429 rate_limit_error: <message> (request-id req_…)".
@@ -148,6 +156,9 @@ func newAPIError(status int, header http.Header, body []byte, attempts int) *Err
 	var eb ErrorResponse // the standard body (below)
 	if json.Unmarshal(body, &eb) == nil && (eb.Error.Type != "" || eb.Error.Message != "") {
 		e.Type, e.Message = eb.Error.Type, eb.Error.Message
+		if d := eb.Error.Details; d != nil {
+			e.Details, e.Code = d, d.ErrorCode
+		}
 		if eb.RequestID != nil {
 			e.RequestID = *eb.RequestID
 		}
@@ -196,6 +207,42 @@ type ErrorDetail struct {
 	Type string `json:"type"`
 	// Message says what went wrong.
 	Message string `json:"message"`
+	// Details names the cause (error_code) and what some causes carry; nil
+	// when the body has none.
+	Details *ErrorDetails `json:"details,omitzero"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// ErrorDetails is the "details" member of an error body: the error_code
+// and the members particular codes carry (api-version-2026-10-21.md §4).
+// A member a code does not carry stays zero.
+//
+//mms:json
+type ErrorDetails struct {
+	// ErrorCode names the cause, e.g. ErrorCodeFileExpired.
+	ErrorCode ErrorCode `json:"error_code"`
+	// MaxSideLengthPixels is the largest image side allowed
+	// (image_dimensions_too_large).
+	MaxSideLengthPixels *int `json:"max_side_length_pixels,omitzero"`
+	// Paths lists the offending blocks, "messages.i.content.j…"
+	// (image_dimensions_too_large).
+	Paths []string `json:"paths,omitzero"`
+	// AppealURL is where an appeal can be made; nil when none can
+	// (organization_on_hold).
+	AppealURL *string `json:"appeal_url,omitzero"`
+	// Unsupported lists what a thread cannot carry: cache_control,
+	// context_management, fallbacks, hipaa, inference_hooks, thinking
+	// (thread_unsupported_request).
+	Unsupported []string `json:"unsupported,omitzero"`
+	// Field names the offending setting (workspace_policy_violation,
+	// storage_profile_mismatch).
+	Field string `json:"field,omitzero"`
+	// WorkspaceID names the workspace left incomplete
+	// (workspace_created_incomplete).
+	WorkspaceID string `json:"workspace_id,omitzero"`
+	// PluginID names the plugin holding the name (plugin_name_taken).
+	PluginID string `json:"plugin_id,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -27,9 +27,11 @@ const (
 )
 
 // FilesService uploads, lists, retrieves, downloads and deletes files
-// (/v1/files). Reach it as client.Files. Every call sends the
-// files-api-2025-04-14 beta ([BetaFiles]) unless
-// option.WithoutEndpointBeta(mms.BetaFiles) is given.
+// (/v1/files). Reach it as client.Files. Under API version 2023-06-01
+// every call sends the files-api-2025-04-14 beta ([BetaFiles]) unless
+// option.WithoutEndpointBeta(mms.BetaFiles) is given; under 2026-10-21,
+// where the value is deprecated, none is sent (option.WithBeta still adds
+// it).
 //
 // An uploaded file's id goes into messages as an image or document source
 // ([ImageFromFile], [DocumentFromFile]) or a [ContainerUploadBlock].

@@ -43,6 +43,9 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	if err := checkUserProfile(&p, cl.cfg); err != nil {
 		return nil, err
 	}
+	if err := p.checkVersion(callVersion(cl.cfg), ""); err != nil {
+		return nil, err
+	}
 	body, err := encodeMessageBody(&p, "")
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
@@ -70,16 +73,35 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 // option.WithUserProfileID or option.WithHeader, on the client or the
 // call): the service would answer 400. cfg is the call's configuration.
 func checkUserProfile(p *MessageCreateParams, cfg *config.Config) error {
+	if err := checkBillingPolicy(p.BillingPolicy, cfg); err != nil {
+		return err
+	}
 	if p.UserProfileID == "" {
 		return nil
 	}
-	header := cfg.UserProfileID
-	if header == "" {
-		header = cfg.Header.Get(wire.HeaderUserProfileID)
-	}
+	header := profileHeader(cfg)
 	if header != "" && header != p.UserProfileID {
 		return invalid("user_profile_id", "is %q but the vendor-user-profile-id header (option.WithUserProfileID or WithHeader) is %q: name one profile, or the same in both",
 			p.UserProfileID, header)
+	}
+	return nil
+}
+
+// profileHeader is the vendor-user-profile-id the call sends ("" for none).
+func profileHeader(cfg *config.Config) string {
+	if cfg.UserProfileID != "" {
+		return cfg.UserProfileID
+	}
+	return cfg.Header.Get(wire.HeaderUserProfileID)
+}
+
+// checkBillingPolicy refuses bill_to user_profile on a call without the
+// vendor-user-profile-id header: the service answers 400
+// user_profile_required.
+func checkBillingPolicy(bp *BillingPolicy, cfg *config.Config) error {
+	if bp != nil && bp.BillTo == BillToUserProfile && profileHeader(cfg) == "" {
+		return invalid("billing_policy.bill_to", "is %q, which bills the customer behind the vendor-user-profile-id header, but the call sends none: add option.WithUserProfileID",
+			BillToUserProfile)
 	}
 	return nil
 }
@@ -91,6 +113,14 @@ func (s *MessagesService) CountTokens(ctx context.Context, p MessageCountTokensP
 		return nil, err
 	}
 	cl := s.client.newCall(opts)
+	if cl.err == nil {
+		if err := p.checkVersion(callVersion(cl.cfg)); err != nil {
+			return nil, err
+		}
+		if err := checkBillingPolicy(p.BillingPolicy, cl.cfg); err != nil {
+			return nil, err
+		}
+	}
 	var op observe.Operation
 	if cl.err == nil {
 		ctx, op = startOp(ctx, cl.cfg.Observer, observe.Op{Kind: observe.CountTokens, Name: "Messages.CountTokens",

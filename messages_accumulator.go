@@ -425,6 +425,10 @@ func (a *MessageAccumulator) applyMessageDelta(ev MessageDeltaEvent) {
 		m.ContextManagement = ev.ContextManagement
 		m.Extra = withoutKey(m.Extra, "context_management")
 	}
+	if ev.InputTransformations != nil { // after a fallback: replaces message_start's
+		m.InputTransformations = ev.InputTransformations
+		m.Extra = withoutKey(m.Extra, "input_transformations")
+	}
 
 	u, du := &m.Usage, ev.Usage
 	u.OutputTokens = du.OutputTokens

@@ -83,7 +83,32 @@ type MessageCreateParams struct {
 	// header names another profile. In a batch item the service errors
 	// only that item when the batch header names another profile.
 	UserProfileID string `json:"user_profile_id,omitzero"`
+	// BillingPolicy (beta) says who pays: the caller (the default) or the
+	// customer behind the vendor-user-profile-id header.
+	BillingPolicy *BillingPolicy `json:"billing_policy,omitzero"`
 }
+
+// BillingPolicy (beta) names who a request bills. With
+// BillToUserProfile the call needs a user profile header
+// (option.WithUserProfileID); Create, Stream and CountTokens refuse it
+// without one before sending, as the service would (user_profile_required).
+//
+//mms:json request type=billing_policy
+type BillingPolicy struct {
+	// BillTo is BillToSelf (the default) or BillToUserProfile.
+	BillTo BillTo `json:"bill_to,omitzero"`
+}
+
+// BillTo is who a [BillingPolicy] bills. Unknown values pass through.
+type BillTo string
+
+// Billing targets.
+const (
+	BillToSelf        BillTo = "self"
+	BillToUserProfile BillTo = "user_profile"
+)
+
+const betaUserProfilesBilling = "user-profiles-billing-2026-10-01"
 
 // MessageCountTokensParams is the body of POST /v1/messages/count_tokens:
 // the prompt part of [MessageCreateParams], with the same rules.
@@ -103,6 +128,7 @@ type MessageCountTokensParams struct {
 	MCPServers        MCPServers         `json:"mcp_servers,omitzero"`        // beta
 	OutputFormat      *OutputFormat      `json:"output_format,omitzero"`      // beta, deprecated
 	Speed             Speed              `json:"speed,omitzero"`              // beta
+	BillingPolicy     *BillingPolicy     `json:"billing_policy,omitzero"`     // beta
 }
 
 // MessageTokensCount is the answer of count_tokens.
@@ -132,16 +158,17 @@ type prompt struct {
 	mcpServers        MCPServers
 	outputFormat      *OutputFormat
 	speed             Speed
+	billingPolicy     *BillingPolicy
 }
 
 func (p *MessageCreateParams) prompt() prompt {
 	return prompt{p.Model, p.Messages, p.System, p.CacheControl, p.OutputConfig, p.Thinking, p.ToolChoice,
-		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed}
+		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy}
 }
 
 func (p *MessageCountTokensParams) prompt() prompt {
 	return prompt{p.Model, p.Messages, p.System, p.CacheControl, p.OutputConfig, p.Thinking, p.ToolChoice,
-		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed}
+		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy}
 }
 
 func (p prompt) validate() error {
@@ -215,6 +242,12 @@ func (p prompt) betas() []string {
 	}
 	if p.speed != "" {
 		out = appendNew(out, betaFastMode)
+	}
+	if p.thinking != nil {
+		out = appendNew(out, thinkingBetas(p.thinking)...)
+	}
+	if p.billingPolicy != nil {
+		out = appendNew(out, betaUserProfilesBilling)
 	}
 	return out
 }

@@ -117,9 +117,41 @@ type Message struct {
 	ContextManagement *ContextManagementResponse `json:"context_management,omitzero"`
 	// Diagnostics explains a prompt-cache miss (beta; nil: absent or null).
 	Diagnostics *MessageDiagnostics `json:"diagnostics,omitzero"`
+	// InputTransformations (beta, with ThinkingBlockBinding's beta) lists,
+	// in request order, each input block the thinking binding check
+	// dropped or let through; nil when absent or null, empty when none.
+	InputTransformations []InputTransformation `json:"input_transformations,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// InputTransformation is one input block the thinking binding check
+// touched (Message.InputTransformations).
+//
+//mms:json
+type InputTransformation struct {
+	// Type is InputThinkingDropped (the block was removed; it adds nothing
+	// to usage.input_tokens) or InputThinkingMismatchAllowed (shown
+	// although it failed the check).
+	Type InputTransformationType `json:"type"`
+	// Path names the block, "messages.{i}.content.{j}".
+	Path string `json:"path"`
+	// Reason is organization_binding_mismatch, end_user_binding_mismatch,
+	// model_binding_mismatch or prefix_binding_mismatch.
+	Reason string `json:"reason"`
+	// Extra keeps what this SDK version does not model; see [Extra].
+	Extra map[string]json.RawMessage `json:"-"`
+}
+
+// InputTransformationType is an [InputTransformation]'s type. Unknown values
+// pass through.
+type InputTransformationType string
+
+// The input transformations.
+const (
+	InputThinkingDropped         InputTransformationType = "thinking_dropped"
+	InputThinkingMismatchAllowed InputTransformationType = "thinking_mismatch_allowed"
+)
 
 // StopReason says why the model stopped. Unknown values pass through. The
 // empty value is JSON null.

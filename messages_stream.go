@@ -144,6 +144,9 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err := checkUserProfile(p, cl.cfg); err != nil {
 		return nil, err
 	}
+	if err := p.checkVersion(callVersion(cl.cfg), ""); err != nil {
+		return nil, err
+	}
 	// One encoding pass: "stream":true goes in while large payloads are
 	// spliced (codec.MarshalRequestWith).
 	body, err := encodeMessageBody(p, `"stream":true`)

@@ -189,6 +189,9 @@ type MessageDeltaEvent struct {
 	// ContextManagement reports the context edits applied (beta; nil:
 	// absent or null).
 	ContextManagement *ContextManagementResponse `json:"context_management,omitzero"`
+	// InputTransformations (beta) replaces the message_start value; sent
+	// only after a mid-stream server-side fallback (nil: absent).
+	InputTransformations []InputTransformation `json:"input_transformations,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -8,7 +8,8 @@ import (
 
 // A ThinkingConfig switches the model's extended thinking on or off.
 // Variants: [ThinkingConfigEnabled], [ThinkingConfigAdaptive],
-// [ThinkingConfigDisabled] and [UnknownThinkingConfig].
+// [ThinkingConfigBetweenTools], [ThinkingConfigDisabled] and
+// [UnknownThinkingConfig].
 //
 // A params struct checks the budget against max_tokens with
 // validateThinkingBudget.
@@ -20,7 +21,14 @@ type ThinkingConfig interface {
 var thinkingConfigUnion = codec.NewUnion[ThinkingConfig]("ThinkingConfig", UnknownThinkingConfig{}).
 	Add("enabled", ThinkingConfigEnabled{}).
 	Add("adaptive", ThinkingConfigAdaptive{}).
+	Add("between_tools", ThinkingConfigBetweenTools{}).
 	Add("disabled", ThinkingConfigDisabled{})
+
+// Beta names the thinking controls switch on (added automatically).
+const (
+	betaThinkingDisplayUpdates = "thinking-display-updates-2026-08-18"
+	betaThinkingBinding        = "thinking-binding-controls-2026-08-01"
+)
 
 // ThinkingDisplay says how thinking is returned. Unknown values pass through.
 type ThinkingDisplay string
@@ -32,7 +40,50 @@ const (
 	// ThinkingDisplayOmitted returns thinking blocks with empty text but a
 	// valid signature, for multi-turn continuity.
 	ThinkingDisplayOmitted ThinkingDisplay = "omitted"
+	// ThinkingDisplayUpdates (beta) returns progress updates instead of the
+	// thinking; the request adds its beta.
+	ThinkingDisplayUpdates ThinkingDisplay = "updates"
 )
+
+// ThinkingBlockBinding (beta) says what happens when a thinking block sent
+// back fails the conversation check (it was made in another conversation,
+// or earlier messages changed). The request adds its beta; the reply's
+// Message.InputTransformations reports each block the check touched.
+type ThinkingBlockBinding struct {
+	// PrefixMismatchBehavior is PrefixMismatchError (the default: a 400)
+	// or PrefixMismatchDropBlock (drop the block and go on).
+	PrefixMismatchBehavior PrefixMismatchBehavior `json:"prefix_mismatch_behavior,omitzero"`
+}
+
+// PrefixMismatchBehavior is a [ThinkingBlockBinding] choice. Unknown values
+// pass through.
+type PrefixMismatchBehavior string
+
+// The prefix mismatch behaviours.
+const (
+	PrefixMismatchError     PrefixMismatchBehavior = "error"
+	PrefixMismatchDropBlock PrefixMismatchBehavior = "drop_block"
+)
+
+// thinkingBetas lists the betas a thinking config's controls need.
+func thinkingBetas(t ThinkingConfig) []string {
+	var display ThinkingDisplay
+	var binding *ThinkingBlockBinding
+	switch c := t.(type) {
+	case ThinkingConfigEnabled:
+		display, binding = c.Display, c.BlockBinding
+	case ThinkingConfigAdaptive:
+		display, binding = c.Display, c.BlockBinding
+	}
+	var out []string
+	if display == ThinkingDisplayUpdates {
+		out = append(out, betaThinkingDisplayUpdates)
+	}
+	if binding != nil {
+		out = append(out, betaThinkingBinding)
+	}
+	return out
+}
 
 // MinThinkingBudget is the smallest budget_tokens the service accepts.
 const MinThinkingBudget = 1024
@@ -47,6 +98,9 @@ type ThinkingConfigEnabled struct {
 	BudgetTokens int `json:"budget_tokens"`
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
+	// BlockBinding (beta) handles thinking blocks that fail the
+	// conversation check.
+	BlockBinding *ThinkingBlockBinding `json:"block_binding,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -64,11 +118,22 @@ func (c ThinkingConfigEnabled) validate(path string) error {
 type ThinkingConfigAdaptive struct {
 	// Display says how thinking is returned (summarized by default).
 	Display ThinkingDisplay `json:"display,omitzero"`
+	// BlockBinding (beta) handles thinking blocks that fail the
+	// conversation check.
+	BlockBinding *ThinkingBlockBinding `json:"block_binding,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 func (ThinkingConfigAdaptive) validate(string) error { return nil }
+
+// ThinkingConfigBetweenTools has the model think between tool calls (the
+// type carries no member).
+//
+//mms:json request
+type ThinkingConfigBetweenTools struct{}
+
+func (ThinkingConfigBetweenTools) validate(string) error { return nil }
 
 // ThinkingConfigDisabled turns thinking off.
 //

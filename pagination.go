@@ -102,10 +102,6 @@ type listCall struct {
 	// with; "" for lists without an order.
 	order ListOrder
 	betas []string // the endpoint's required betas
-	// throughEmpty keeps a cursor list paging past a page with no items
-	// while it gives a next_page (the Organization API's lists,
-	// organization.md §0.1); other lists end at an empty page.
-	throughEmpty bool
 }
 
 // listParams are the params of a list: checked, then turned into the
@@ -270,7 +266,8 @@ func fetchListPage[T any](ctx context.Context, l listCall, pos listPos) (*Page[T
 // listItems iterates over every item of a list from start, in any scheme:
 // forwards (after_id = last_id, page = next_page) or backwards (before_id =
 // first_id, page = prev_page); each page's items come in the list's order.
-// It stops on an empty page or at the list's end (see next), and with an
+// It stops at the list's end (see next), on an empty page unless the list
+// is in the cursor scheme, and with an
 // error when a page leads back to a position already read.
 func listItems[T any](ctx context.Context, l listCall, start listPos) iter.Seq2[T, error] {
 	return observeList(ctx, l, func(ctx context.Context, yield func(T, error) bool) {
@@ -291,7 +288,11 @@ func listItems[T any](ctx context.Context, l listCall, start listPos) iter.Seq2[
 					return
 				}
 			}
-			if len(w.Data) == 0 && !l.throughEmpty {
+			// A cursor-scheme list goes on past an empty page that still
+			// gives a cursor: filtered lists (user profiles by
+			// enforcement_status) can answer empty pages mid-list. A
+			// cursor seen before ends it with an error (visitPos).
+			if len(w.Data) == 0 && l.scheme != cursorScheme {
 				return
 			}
 			next, more, err := l.next(&w.listPaging, pos)

@@ -175,7 +175,7 @@ func TestCursorListForward(t *testing.T) {
 		{"has_more false stops despite next_page", 7, ListOrderAsc, func(s *cursorServer) {
 			s.hasMore = func(offset, _ int) *bool { return boolp(offset < 3) }
 		}, things(0, 1, 2, 3, 4, 5), 2},
-		{"empty data stops despite next_page", 9, ListOrderAsc, func(s *cursorServer) { s.emptyAt = 3 }, things(0, 1, 2), 2},
+		{"empty data with a next_page goes on", 9, ListOrderAsc, func(s *cursorServer) { s.emptyAt = 3 }, things(0, 1, 2, 6, 7, 8), 3},
 		{"empty next_page stops", 4, ListOrderAsc, func(s *cursorServer) { s.noCursor = true }, things(0, 1, 2, 3), 2},
 	}
 	for _, tt := range tests {

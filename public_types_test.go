@@ -171,6 +171,8 @@ func TestBetaConstantsAgreeWithWire(t *testing.T) {
 		{"BetaFiles", BetaFiles, wire.BetaFiles},
 		{"BetaSkills", BetaSkills, wire.BetaSkills},
 		{"BetaDreaming", BetaDreaming, wire.BetaDreaming},
+		{"APIVersion20230601", APIVersion20230601, wire.DefaultVersion},
+		{"APIVersion20261021", APIVersion20261021, wire.Version20261021},
 	}
 	for _, tt := range tests {
 		if tt.public != tt.wire {

@@ -11,19 +11,27 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/config"
 	"github.com/mms-sdk/mms-go/internal/multipart"
+	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
 // SkillsService creates, lists, retrieves and deletes skills (/v1/skills);
 // Versions handles their versions (/v1/skills/{skill_id}/versions). Reach it
-// as client.Skills. Every call sends the skills-2025-10-02 beta
-// ([BetaSkills]) unless option.WithoutEndpointBeta(mms.BetaSkills) is
-// given.
+// as client.Skills. Under API version 2023-06-01 every call sends the
+// skills-2025-10-02 beta ([BetaSkills]) unless
+// option.WithoutEndpointBeta(mms.BetaSkills) is given, and gets the beta
+// shape; under 2026-10-21 none is sent and the service answers the GA
+// shape ([Skill] decodes both; option.WithBeta(mms.BetaSkills) selects the
+// old one again).
 //
 // A skill is a directory of files with a SKILL.md at its top, uploaded as
 // one version at a time: each [SkillFile] is named by its path starting
@@ -118,10 +126,10 @@ func validateSkillFiles(files []SkillFile) error {
 }
 
 // skillForm builds the multipart body of a skill or version upload.
-func skillForm(ctx context.Context, displayTitle string, files []SkillFile) (*multipart.Form, error) {
+func skillForm(ctx context.Context, labelField, label string, files []SkillFile) (*multipart.Form, error) {
 	form := multipart.New()
-	if displayTitle != "" {
-		form.AddField("display_title", displayTitle)
+	if label != "" {
+		form.AddField(labelField, label)
 	}
 	for _, f := range files {
 		p := filepath.ToSlash(f.Path)
@@ -179,8 +187,14 @@ func SkillFilesFromDir(dir string) ([]SkillFile, error) {
 
 // SkillCreateParams are the parameters of [SkillsService.Create].
 type SkillCreateParams struct {
-	// DisplayTitle is a label for people; it is not sent to the model.
+	// DisplayTitle is a label for people; it is not sent to the model. It
+	// is the beta shape's field (display_title): a call that sends no
+	// skills beta (API version 2026-10-21) refuses it; use DisplayName.
 	DisplayTitle string
+	// DisplayName is the GA shape's label (display_name): one line, at most
+	// 255 characters. A call that sends the skills beta (the default under
+	// 2023-06-01) refuses it; use DisplayTitle.
+	DisplayName string
 	// Files are the skill's files, the first version (see [SkillFile]).
 	Files []SkillFile
 }
@@ -200,7 +214,22 @@ func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ..
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	form, err := skillForm(ctx, p.DisplayTitle, p.Files)
+	cl := s.client.newCall(opts)
+	if cl.err != nil {
+		return nil, cl.err
+	}
+	field, label := "display_title", p.DisplayTitle
+	switch ga := skillsGA(cl.cfg); {
+	case ga && p.DisplayTitle != "":
+		return nil, invalid("display_title", "is the beta shape's field: this call sends no %s beta (API version %s), so the GA shape names it display_name; set DisplayName",
+			BetaSkills, callVersion(cl.cfg))
+	case !ga && p.DisplayName != "":
+		return nil, invalid("display_name", "is the GA shape's field: this call sends the %s beta, whose shape names it display_title; set DisplayTitle, or send option.WithVersion(%q)",
+			BetaSkills, APIVersion20261021)
+	case ga:
+		field, label = "display_name", p.DisplayName
+	}
+	form, err := skillForm(ctx, field, label, p.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -233,8 +262,28 @@ func (p SkillListParams) listArgs() listArgs {
 	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
-// skillsBetas is the endpoint beta list of every skills request.
+// skillsBetas is the endpoint beta list of every skills request (dropped
+// under API version 2026-10-21: transport.MergeBetas).
 var skillsBetas = []string{wire.BetaSkills}
+
+// skillsGA reports whether a call with cfg gets the GA shapes: it sends API
+// version 2026-10-21 and no skills beta (not from the endpoint, the options
+// or a header). Under 2023-06-01 the SDK keeps the beta shape's form, as
+// mmstest keeps its records.
+func skillsGA(cfg *config.Config) bool {
+	if !wire.VersionRefuses(callVersion(cfg)) {
+		return false
+	}
+	if slices.Contains(transport.MergeBetas(cfg, skillsBetas), wire.BetaSkills) {
+		return false
+	}
+	for _, v := range cfg.Header.Values(wire.HeaderBeta) {
+		if slices.Contains(strings.Split(strings.ReplaceAll(v, " ", ""), ","), wire.BetaSkills) {
+			return false
+		}
+	}
+	return true
+}
 
 // skillsEndpoint is the skills endpoint at path (escaped), the beta added,
 // answering a T.
@@ -286,7 +335,7 @@ func (s *SkillVersionsService) Create(ctx context.Context, skillID string, p Ski
 	if e.err != nil {
 		return nil, e.err
 	}
-	form, err := skillForm(ctx, "", p.Files)
+	form, err := skillForm(ctx, "", "", p.Files)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +377,8 @@ func (s *SkillVersionsService) ListPage(ctx context.Context, skillID string, p S
 
 // Get retrieves one version of a skill (GET
 // /v1/skills/{skill_id}/versions/{version}); version is the version
-// string, e.g. "1759178010641129".
+// string, e.g. "1759178010641129" (beta shape), or the version's ID,
+// "skver_…" (GA shape).
 func (s *SkillVersionsService) Get(ctx context.Context, skillID, version string, opts ...option.RequestOption) (*SkillVersion, error) {
 	return s.at(skillID, version).get(ctx, opts)
 }
@@ -344,24 +394,42 @@ type SkillSource string
 
 // The skill sources.
 const (
-	SkillSourceCustom SkillSource = "custom" // created by a user
-	SkillSourceVendor SkillSource = "vendor" // built in
+	SkillSourceCustom        SkillSource = "custom"         // created by a user
+	SkillSourceVendor        SkillSource = "vendor"         // built in
+	SkillSourceVendorExample SkillSource = "vendor_example" // a vendor sample (GA shape)
+	SkillSourcePlugin        SkillSource = "plugin"         // from an installed plugin (GA shape)
 )
 
-// Skill is a skill's record (the wire type "skill"). Members this SDK
-// version does not model are kept in Extra, so json.Marshal writes a reply
-// back without loss.
+// Skill is a skill's record (the wire type "skill"), in either shape: the
+// beta shape (display_title, latest_version, source as a string), which
+// the skills-2025-10-02 beta selects, or the GA shape (display_name,
+// latest_version_id, source as {"type":…}), which a request without it
+// gets (API version 2026-10-21 sends none). Members this SDK version does
+// not model are kept in Extra, so json.Marshal writes a reply back without
+// loss, in the shape it came in.
 //
-//mms:json type=skill
+//mms:json spec=skillSpec
 type Skill struct {
 	// ID identifies the skill.
 	ID string `json:"id"`
-	// DisplayTitle is the label given at creation; nil when null.
-	DisplayTitle *string `json:"display_title"`
-	// LatestVersion is the newest version's identifier; nil when null.
-	LatestVersion *string `json:"latest_version"`
-	// Source is custom (user-created) or vendor (built in).
+	// DisplayTitle is the label given at creation (beta shape); nil when
+	// null or absent.
+	DisplayTitle *string `json:"display_title,omitzero"`
+	// LatestVersion is the newest version's identifier (beta shape); nil
+	// when null or absent.
+	LatestVersion *string `json:"latest_version,omitzero"`
+	// DisplayName is the skill's label (GA shape): one line, at most 255
+	// characters, from SKILL.md's name when none was given; not unique.
+	DisplayName string `json:"display_name,omitzero"`
+	// LatestVersionID is the id of the newest version, what "latest"
+	// resolves to (GA shape).
+	LatestVersionID string `json:"latest_version_id,omitzero"`
+	// Source says who made the skill: a string in the beta shape, the
+	// object's type in the GA shape (SourceObject).
 	Source SkillSource `json:"source"`
+	// SourceObject is set when the wire wrote source as {"type":…} (the GA
+	// shape), so the record encodes back in that form.
+	SourceObject bool `json:"-"`
 	// CreatedAt and UpdatedAt are ISO 8601 strings as the service sent
 	// them (see [Skill.Created]).
 	CreatedAt string `json:"created_at"`
@@ -369,6 +437,41 @@ type Skill struct {
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
+
+// skillSpec reads and writes Skill.source in the form it came in: a
+// string (beta shape) or {"type":…} (GA shape, SourceObject).
+var skillSpec = codec.Spec{Type: "skill", Fields: map[string]codec.FieldCodec{"source": {
+	Encode: func(e *codec.Encoder, parent reflect.Value) error {
+		src := parent.FieldByName("Source").String()
+		if parent.FieldByName("SourceObject").Bool() {
+			return e.Any(struct {
+				Type string `json:"type"`
+			}{src})
+		}
+		e.String(src)
+		return nil
+	},
+	Decode: func(value []byte, parent reflect.Value) error {
+		var src string
+		object := len(value) > 0 && value[0] == '{'
+		if object {
+			var o struct {
+				Type string `json:"type"`
+			}
+			if err := json.Unmarshal(value, &o); err != nil {
+				return err
+			}
+			src = o.Type
+		} else if !codec.IsNull(value) {
+			if err := json.Unmarshal(value, &src); err != nil {
+				return err
+			}
+		}
+		parent.FieldByName("Source").SetString(src)
+		parent.FieldByName("SourceObject").SetBool(object)
+		return nil
+	},
+}}}
 
 // Created parses CreatedAt.
 func (s Skill) Created() (time.Time, error) { return time.Parse(time.RFC3339Nano, s.CreatedAt) }
@@ -383,13 +486,15 @@ type SkillVersion struct {
 	// SkillID is the skill's id.
 	SkillID string `json:"skill_id"`
 	// Version is the version identifier, a numeric string based on the Unix
-	// epoch, e.g. "1759178010641129".
-	Version string `json:"version"`
-	// Name and Description come from the version's SKILL.md.
+	// epoch, e.g. "1759178010641129" (beta shape; the GA shape addresses a
+	// version by its ID, "skver_…", and has no Version).
+	Version string `json:"version,omitzero"`
+	// Name and Description come from the version's SKILL.md; in the GA
+	// shape Name is the skill's immutable slug.
 	Name        string `json:"name"`
 	Description string `json:"description"`
-	// Directory is the top-level directory of the upload.
-	Directory string `json:"directory"`
+	// Directory is the top-level directory of the upload (beta shape).
+	Directory string `json:"directory,omitzero"`
 	// CreatedAt is an ISO 8601 string as the service sent it.
 	CreatedAt string `json:"created_at"`
 	// Extra keeps what this SDK version does not model; see [Extra].

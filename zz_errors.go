@@ -7,6 +7,7 @@ import "github.com/mms-sdk/mms-go/internal/codec"
 func init() {
 	codec.Objects(
 		ErrorDetail{},
+		ErrorDetails{},
 	)
 	codec.Register(ErrorResponse{}, codec.Spec{Type: "error"})
 }
@@ -16,6 +17,12 @@ func (e ErrorDetail) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 
 // UnmarshalJSON decodes ErrorDetail, keeping what this SDK version does not model in [Extra].
 func (e *ErrorDetail) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
+// MarshalJSON encodes ErrorDetails as the service sends it, [Extra] included.
+func (e ErrorDetails) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// UnmarshalJSON decodes ErrorDetails, keeping what this SDK version does not model in [Extra].
+func (e *ErrorDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
 // MarshalJSON encodes ErrorResponse as the service sends it, [Extra] included.
 func (e ErrorResponse) MarshalJSON() ([]byte, error) { return marshalJSON(e) }

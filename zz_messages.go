@@ -23,6 +23,7 @@ func init() {
 		FallbackParam{},
 		FallbackTrigger{},
 		ImageTransformations{},
+		InputTransformation{},
 		(*IterationUsages)(nil),
 		MCPToolConfiguration{},
 		MessageCountTokensParams{},
@@ -44,6 +45,7 @@ func init() {
 		(*WebSearchResults)(nil),
 	)
 	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
+	codec.Register(BillingPolicy{}, codec.Spec{Type: "billing_policy"})
 	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
 	codec.Register(ClearToolInputs{}, clearToolInputsSpec)
 	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
@@ -208,6 +210,12 @@ func (b BashTool) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
 
 // UnmarshalJSON decodes BashTool, keeping what this SDK version does not model in [Extra].
 func (b *BashTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// MarshalJSON encodes BillingPolicy in request form: the members the request defines, nothing the service only sends.
+func (b BillingPolicy) MarshalJSON() ([]byte, error) { return marshalRequest(b) }
+
+// UnmarshalJSON decodes BillingPolicy.
+func (b *BillingPolicy) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // isContentBlock makes BrowserStateBlock a [ContentBlock].
 func (BrowserStateBlock) isContentBlock() {}
@@ -761,6 +769,12 @@ func (i InputJSONDelta) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
 // UnmarshalJSON decodes InputJSONDelta, keeping what this SDK version does not model in [Extra].
 func (i *InputJSONDelta) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
 
+// MarshalJSON encodes InputTransformation as the service sends it, [Extra] included.
+func (i InputTransformation) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
+
+// UnmarshalJSON decodes InputTransformation, keeping what this SDK version does not model in [Extra].
+func (i *InputTransformation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
+
 // MarshalJSON encodes IterationUsages as the service sends it.
 func (i IterationUsages) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
 
@@ -1177,6 +1191,15 @@ func (t ThinkingConfigAdaptive) MarshalJSON() ([]byte, error) { return marshalRe
 
 // UnmarshalJSON decodes ThinkingConfigAdaptive, keeping what this SDK version does not model in [Extra].
 func (t *ThinkingConfigAdaptive) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// isThinkingConfig makes ThinkingConfigBetweenTools a [ThinkingConfig].
+func (ThinkingConfigBetweenTools) isThinkingConfig() {}
+
+// MarshalJSON encodes ThinkingConfigBetweenTools in request form: the members the request defines, nothing the service only sends.
+func (t ThinkingConfigBetweenTools) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// UnmarshalJSON decodes ThinkingConfigBetweenTools.
+func (t *ThinkingConfigBetweenTools) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // isThinkingConfig makes ThinkingConfigDisabled a [ThinkingConfig].
 func (ThinkingConfigDisabled) isThinkingConfig() {}

@@ -5,7 +5,7 @@ package mms
 import "github.com/mms-sdk/mms-go/internal/codec"
 
 func init() {
-	codec.Register(Skill{}, codec.Spec{Type: "skill"})
+	codec.Register(Skill{}, skillSpec)
 	codec.Register(SkillDeleted{}, codec.Spec{Type: "skill_deleted"})
 	codec.Register(SkillVersion{}, codec.Spec{Type: "skill_version"})
 	codec.Register(SkillVersionDeleted{}, codec.Spec{Type: "skill_version_deleted"})

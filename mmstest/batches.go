@@ -446,6 +446,12 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		seen[it.customID] = i
+		if jsonKind(it.params) == '{' {
+			if err := versionRefusal(requestVersion(r), it.params, path+".params."); err != nil {
+				writeError(w, r, err.status, err.errType, err.msg)
+				return
+			}
+		}
 		if err := mv.check(path+".params", it.params, &typ{kind: kShape, name: "create"}); err != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return

@@ -36,6 +36,9 @@ type msgParams struct {
 	Fallbacks           json.RawMessage    `json:"fallbacks"`
 	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
 	Container           json.RawMessage    `json:"container"`
+	BillingPolicy       *struct {
+		BillTo string `json:"bill_to"`
+	} `json:"billing_policy"`
 
 	count   bool                       // a count_tokens request
 	members map[string]json.RawMessage // the top-level members, for the token estimate
@@ -205,6 +208,11 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 	case !json.Valid(body):
 		return nil, invalid("request body is not valid JSON")
 	}
+	if jsonKind(body) == '{' {
+		if err := versionRefusal(requestVersion(r), body, ""); err != nil {
+			return nil, err
+		}
+	}
 	v := validator{sc: messagesSchema, betas: betaNames(r.Header)}
 	if err := v.check("", body, &typ{kind: kShape, name: top}); err != nil {
 		return nil, invalid("%s", err.Error())
@@ -216,6 +224,9 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 	_ = json.Unmarshal(body, &p.members) // an object, as the schema checked
 	if err := checkUserProfile(r.Header, p.UserProfileID); err != nil {
 		return nil, err
+	}
+	if p.BillingPolicy != nil && p.BillingPolicy.BillTo == "user_profile" && r.Header.Get(wire.HeaderUserProfileID) == "" {
+		return nil, invalid("billing_policy.bill_to: user_profile requires the %s header (user_profile_required)", strings.ToLower(wire.HeaderUserProfileID))
 	}
 	if err := p.checkConversation(); err != nil {
 		return nil, err

@@ -21,6 +21,7 @@ const (
 	betaAdvisorTool       = "advisor-tool-2026-03-01"
 	betaFallbacks         = "server-side-fallback-2026-06-01/server-side-fallback-2026-07-01"
 	betaToolChanges       = "mid-conversation-tool-changes-2026-07-01"
+	betaThinkingBinding   = "thinking-binding-controls-2026-08-01"
 )
 
 // Toolset member keys.
@@ -70,7 +71,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"context_management:?#context_management^" + betaContextManagement + " " +
 		"mcp_servers:[@mcp_server]{,20}^" + betaMCPClients + " " +
 		"output_format:?@output_format^structured-outputs-2025-12-15 " +
-		"speed:?enum(standard,fast)^fast-mode-2026-02-01",
+		"speed:?enum(standard,fast)^fast-mode-2026-02-01 " +
+		"billing_policy:?#billing_policy^user-profiles-billing-2026-10-01",
 }, map[string]string{
 	// Top-level bodies.
 	"create": "$countable max_tokens!:int{0,} container:?str|#container_params inference_geo:?str metadata:#metadata " +
@@ -96,6 +98,8 @@ var messagesSchema = compileSchema(map[string]string{
 	"mcp_tool_configuration": "enabled:?bool allowed_tools:?[str]",
 	"context_management":     "edits:[@edit]",
 	"diagnostics":            "previous_message_id:?str",
+	"block_binding":          "prefix_mismatch_behavior:enum(error,drop_block)",
+	"billing_policy":         "type!:enum(billing_policy) bill_to:enum(self,user_profile)",
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
 }, map[string]map[string]string{
@@ -258,9 +262,11 @@ var messagesSchema = compileSchema(map[string]string{
 		"none": "",
 	},
 	"thinking": {
-		"enabled":  "budget_tokens!:int{1024,} display:?enum(summarized,omitted)",
-		"adaptive": "display:?enum(summarized,omitted)",
-		"disabled": "",
+		"enabled": "budget_tokens!:int{1024,} display:?enum(summarized,omitted,updates) " +
+			"block_binding:?#block_binding^" + betaThinkingBinding,
+		"adaptive":      "display:?enum(summarized,omitted,updates) block_binding:?#block_binding^" + betaThinkingBinding,
+		"between_tools": "",
+		"disabled":      "",
 	},
 	"output_format": {"json_schema": "schema!:obj"},
 	"task_budget":   {"tokens": "total!:int{1024,} remaining:?int{0,}"},

@@ -113,12 +113,13 @@ func oneOf(secret string, accepted []string) bool {
 	return found == 1
 }
 
-// checkVersion requires the only API version the service knows.
+// checkVersion requires an API version the service knows (2023-06-01 or
+// 2026-10-21; the second's refusals are in version.go).
 func checkVersion(w http.ResponseWriter, r *http.Request) bool {
-	switch v := r.Header.Get(wire.HeaderVersion); v {
-	case wire.DefaultVersion:
+	switch v := r.Header.Get(wire.HeaderVersion); {
+	case wire.KnownVersion(v):
 		return true
-	case "":
+	case v == "":
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "vendor-version: header is required")
 	default:
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest,

@@ -79,6 +79,7 @@ func TestVersionAndBetas(t *testing.T) {
 		msg     string
 	}{
 		{name: "missing version", version: "-", status: 400, msg: "vendor-version: header is required"},
+		{name: "version 2026-10-21", version: "2026-10-21", status: 200},
 		{name: "wrong version", version: "2024-01-01", status: 400, msg: `"2024-01-01" is not a valid version`},
 		{name: "version before beta", version: "2024-01-01", betas: []string{"nope-2020-01-01"}, status: 400, msg: "not a valid version"},
 		{name: "known beta", betas: []string{wire.BetaFiles}, status: 200},

@@ -1,6 +1,7 @@
 package mmstest
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
@@ -39,6 +40,14 @@ import (
 //
 // Version identifiers are microseconds since the Unix epoch on the
 // server's clock, made strictly increasing.
+//
+// A request carrying the skills-2025-10-02 beta, or sent with 2023-06-01,
+// gets the beta shape above; a 2026-10-21 request without it (what the SDK
+// sends under that version) gets the GA shape (skills.md "Additions from R2"): display_name (from SKILL.md's name
+// when none was given) instead of display_title, latest_version_id instead
+// of latest_version, source as {"type":"custom"}, versions without version
+// and directory and addressed by their id in paths (the version string
+// still resolves), and the create form's display_name field.
 
 // skillStore holds a server's skills (Server.skills).
 type skillStore struct {
@@ -72,18 +81,24 @@ type skillFile struct {
 	content *blob
 }
 
-// skillWire and skillVersionWire are the records (beta shape).
+// skillWire and skillVersionWire are the records; ga selects the GA shape
+// (see MarshalJSON).
 type skillWire struct {
-	Type          string  `json:"type"`
-	ID            string  `json:"id"`
-	DisplayTitle  *string `json:"display_title"`
-	LatestVersion *string `json:"latest_version"`
-	Source        string  `json:"source"`
-	CreatedAt     string  `json:"created_at"`
-	UpdatedAt     string  `json:"updated_at"`
+	// GA and the GA-only members are set only for the GA shape.
+	GA              bool    `json:"-"`
+	DisplayName     string  `json:"-"`
+	LatestVersionID string  `json:"-"`
+	Type            string  `json:"type"`
+	ID              string  `json:"id"`
+	DisplayTitle    *string `json:"display_title"`
+	LatestVersion   *string `json:"latest_version"`
+	Source          string  `json:"source"`
+	CreatedAt       string  `json:"created_at"`
+	UpdatedAt       string  `json:"updated_at"`
 }
 
 type skillVersionWire struct {
+	GA          bool   `json:"-"`
 	Type        string `json:"type"`
 	ID          string `json:"id"`
 	SkillID     string `json:"skill_id"`
@@ -94,19 +109,76 @@ type skillVersionWire struct {
 	CreatedAt   string `json:"created_at"`
 }
 
-func (k *storedSkill) record() skillWire {
+// skillsGA reports whether r gets the GA shape: sent with API version
+// 2026-10-21 and no skills beta. (The service picks the shape by the beta
+// alone; the fake keeps the beta shape for every 2023-06-01 request, as
+// before the GA shape existed.)
+func skillsGA(r *http.Request) bool {
+	return wire.VersionRefuses(requestVersion(r)) && !hasBeta(betaNames(r.Header), wire.BetaSkills)
+}
+
+func (k *storedSkill) record(ga bool) skillWire {
 	rec := skillWire{Type: "skill", ID: k.id, DisplayTitle: k.displayTitle, Source: "custom",
 		CreatedAt: k.created.UTC().Format(fileTimeLayout), UpdatedAt: k.updated.UTC().Format(fileTimeLayout)}
 	if n := len(k.versions); n > 0 {
 		v := k.versions[n-1].version
 		rec.LatestVersion = &v
 	}
+	if !ga {
+		return rec
+	}
+	rec.GA = true
+	if n := len(k.versions); n > 0 {
+		rec.LatestVersionID = k.versions[n-1].id
+	}
+	switch {
+	case k.displayTitle != nil:
+		rec.DisplayName = *k.displayTitle
+	case len(k.versions) > 0:
+		rec.DisplayName = k.versions[0].name
+	}
 	return rec
 }
 
-func (v *storedSkillVersion) record(skillID string) skillVersionWire {
-	return skillVersionWire{Type: "skill_version", ID: v.id, SkillID: skillID, Version: v.version, Name: v.name,
+// MarshalJSON writes the beta or the GA shape.
+func (w skillWire) MarshalJSON() ([]byte, error) {
+	type beta skillWire // without the method
+	if !w.GA {
+		return json.Marshal(beta(w))
+	}
+	type source struct {
+		Type string `json:"type"`
+	}
+	return json.Marshal(struct {
+		Type            string `json:"type"`
+		ID              string `json:"id"`
+		DisplayName     string `json:"display_name"`
+		LatestVersionID string `json:"latest_version_id"`
+		Source          source `json:"source"`
+		CreatedAt       string `json:"created_at"`
+		UpdatedAt       string `json:"updated_at"`
+	}{w.Type, w.ID, w.DisplayName, w.LatestVersionID, source{w.Source}, w.CreatedAt, w.UpdatedAt})
+}
+
+func (v *storedSkillVersion) record(skillID string, ga bool) skillVersionWire {
+	return skillVersionWire{GA: ga, Type: "skill_version", ID: v.id, SkillID: skillID, Version: v.version, Name: v.name,
 		Description: v.description, Directory: v.directory, CreatedAt: v.created.UTC().Format(fileTimeLayout)}
+}
+
+// MarshalJSON writes the beta or the GA shape (no version, no directory).
+func (w skillVersionWire) MarshalJSON() ([]byte, error) {
+	type beta skillVersionWire // without the method
+	if !w.GA {
+		return json.Marshal(beta(w))
+	}
+	return json.Marshal(struct {
+		Type        string `json:"type"`
+		ID          string `json:"id"`
+		SkillID     string `json:"skill_id"`
+		Name        string `json:"name"`
+		Description string `json:"description"`
+		CreatedAt   string `json:"created_at"`
+	}{w.Type, w.ID, w.SkillID, w.Name, w.Description, w.CreatedAt})
 }
 
 // removeFiles deletes the stored contents of a version.
@@ -117,13 +189,17 @@ func (v *storedSkillVersion) removeFiles() {
 }
 
 // readSkillForm parses a skill or version upload; withTitle allows the
-// display_title field.
+// display_title field (display_name in the GA shape).
 func (st *skillStore) readSkillForm(r *http.Request, withTitle bool) (v *storedSkillVersion, title *string, err *apiError) {
 	mr, err := formReader(r)
 	if err != nil {
 		return nil, nil, err
 	}
 	v = &storedSkillVersion{}
+	titleField := "display_title"
+	if skillsGA(r) {
+		titleField = "display_name"
+	}
 	defer func() {
 		if err != nil {
 			v.removeFiles()
@@ -147,7 +223,7 @@ func (st *skillStore) readSkillForm(r *http.Request, withTitle bool) (v *storedS
 				return v, nil, invalid("files: could not read %q: %v", filename, serr)
 			}
 			v.files = append(v.files, skillFile{path: filename, content: content})
-		case name == "display_title" && withTitle:
+		case withTitle && name == titleField:
 			t, err := readTextField(name, part)
 			if err != nil {
 				return v, nil, err
@@ -250,7 +326,7 @@ func (st *skillStore) newVersion(v *storedSkillVersion, now time.Time) {
 	n := max(now.UnixMicro(), st.lastVersion+1)
 	st.lastVersion = n
 	v.version = strconv.FormatInt(n, 10)
-	v.id = st.srv.newID("skillver_")
+	v.id = st.srv.newID("skver_")
 	v.created = now
 }
 
@@ -267,7 +343,7 @@ func (st *skillStore) create(w http.ResponseWriter, r *http.Request) {
 		st.newVersion(v, now)
 		k.versions = []*storedSkillVersion{v}
 		st.skills = append(st.skills, k)
-		return k.record()
+		return k.record(skillsGA(r))
 	})
 	writeJSON(w, http.StatusOK, rec)
 }
@@ -298,7 +374,7 @@ func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
 		if q.Get("source") == "vendor" {
 			return nil
 		}
-		return newestFirst(st.skills, func(k *storedSkill) (skillWire, bool) { return k.record(), true })
+		return newestFirst(st.skills, func(k *storedSkill) (skillWire, bool) { return k.record(skillsGA(r)), true })
 	})
 	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 100)
 	writePage(w, r, page, err)
@@ -309,7 +385,7 @@ func (st *skillStore) get(w http.ResponseWriter, r *http.Request) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
 	if k := st.lookupSkill(w, r); k != nil {
-		writeJSON(w, http.StatusOK, k.record())
+		writeJSON(w, http.StatusOK, k.record(skillsGA(r)))
 	}
 }
 
@@ -348,7 +424,7 @@ func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
 	st.newVersion(v, now)
 	k.versions = append(k.versions, v)
 	k.updated = now
-	writeJSON(w, http.StatusOK, v.record(k.id))
+	writeJSON(w, http.StatusOK, v.record(k.id, skillsGA(r)))
 }
 
 // listVersions serves GET /v1/skills/{skill_id}/versions, newest first.
@@ -356,7 +432,7 @@ func (st *skillStore) listVersions(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookupSkill, func(k *storedSkill) {
 		var recs []skillVersionWire
 		for _, v := range slices.Backward(k.versions) {
-			recs = append(recs, v.record(k.id))
+			recs = append(recs, v.record(k.id, skillsGA(r)))
 		}
 		page, err := pageSkillList(recs, func(v skillVersionWire) string { return v.ID }, r.URL.Query(), 1000)
 		writePage(w, r, page, err)
@@ -371,7 +447,9 @@ func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*st
 		return nil, nil
 	}
 	version := r.PathValue("version")
-	i := slices.IndexFunc(k.versions, func(v *storedSkillVersion) bool { return v.version == version })
+	// The GA shape addresses a version by its id; the version string
+	// still resolves.
+	i := slices.IndexFunc(k.versions, func(v *storedSkillVersion) bool { return v.version == version || v.id == version })
 	if i < 0 {
 		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Skill version not found: %s of %s", version, k.id))
 		return nil, nil
@@ -382,7 +460,7 @@ func (st *skillStore) lookupVersion(w http.ResponseWriter, r *http.Request) (*st
 // getVersion serves GET /v1/skills/{skill_id}/versions/{version}.
 func (st *skillStore) getVersion(w http.ResponseWriter, r *http.Request) {
 	withFoundIn(&st.mu, w, r, st.lookupVersion, func(k *storedSkill, v *storedSkillVersion) {
-		writeJSON(w, http.StatusOK, v.record(k.id))
+		writeJSON(w, http.StatusOK, v.record(k.id, skillsGA(r)))
 	})
 }
 
@@ -392,7 +470,11 @@ func (st *skillStore) deleteVersion(w http.ResponseWriter, r *http.Request) {
 		k.versions = slices.DeleteFunc(k.versions, func(o *storedSkillVersion) bool { return o == v })
 		k.updated = st.srv.now()
 		v.removeFiles()
-		writeJSON(w, http.StatusOK, map[string]string{"id": v.version, "type": "skill_version_deleted"})
+		id := v.version
+		if skillsGA(r) {
+			id = v.id
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"id": id, "type": "skill_version_deleted"})
 	})
 }
 

@@ -582,6 +582,10 @@ func buildHeader(cfg *config.Config, req *Request, betas []string) http.Header {
 // for it.
 func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	var out []string
+	// Under 2026-10-21 the Files and Skills endpoint betas are deprecated:
+	// those endpoints send none and get the GA shapes; a caller's own
+	// value (option.WithBeta) still selects the old ones.
+	gaOnly := wire.VersionRefuses(CallVersion(cfg))
 	add := func(b string) {
 		if b = strings.TrimSpace(b); b != "" && !slices.Contains(out, b) {
 			out = append(out, b)
@@ -594,6 +598,7 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	for _, b := range endpoint {
 		switch {
 		case slices.Contains(cfg.OmitBetas, b):
+		case gaOnly && (b == wire.BetaFiles || b == wire.BetaSkills):
 		case b == wire.BetaUserProfiles:
 			profiles = true // added below, unless a dated value stands for it
 		default:
@@ -606,6 +611,16 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 		add(wire.BetaUserProfiles)
 	}
 	return out
+}
+
+// CallVersion is the vendor-version a request with cfg sends:
+// option.WithHeader's value wins over option.WithVersion's, as in
+// buildHeader.
+func CallVersion(cfg *config.Config) string {
+	if v := cfg.Header.Get(wire.HeaderVersion); v != "" {
+		return v
+	}
+	return cfg.Version
 }
 
 // ShouldRetry applies x-should-retry, else the status rule: 408, 409, 429,

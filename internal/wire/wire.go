@@ -34,8 +34,25 @@ const (
 	PriorityPrefix  = "Vendor-Priority-"
 )
 
-// DefaultVersion is the only API version in evidence.
-const DefaultVersion = "2023-06-01"
+// API versions (the vendor-version header). DefaultVersion is what a
+// client sends unless option.WithVersion says otherwise; Version20261021
+// refuses sampling parameters and some block placements (VersionRefuses).
+const (
+	DefaultVersion  = "2023-06-01"
+	Version20261021 = "2026-10-21"
+)
+
+// KnownVersion reports whether v is an API version the service serves.
+func KnownVersion(v string) bool { return v == DefaultVersion || v == Version20261021 }
+
+// VersionRefuses reports whether version v carries the request refusals
+// of 2026-10-21 (api-version-2026-10-21.md §2). Versions are dates, so a
+// later one compares greater; the fake serves only the two known ones.
+func VersionRefuses(v string) bool { return v >= Version20261021 }
+
+// SamplingParams are the top-level members 2026-10-21 refuses in a
+// Messages body, even at their default values.
+var SamplingParams = []string{"temperature", "top_p", "top_k"}
 
 // Beta names that endpoints require or that options add.
 const (
@@ -74,6 +91,17 @@ var KnownBetas = []string{
 	"mid-conversation-tool-changes-2026-07-01", "mcp-tunnels-2026-06-22",
 	"oauth-2025-04-20", "oidc-federation-2026-04-01", "structured-outputs-2025-12-15",
 	"user-profiles", "user-profiles-2026-09-04",
+	// New in the official SDK's list with API version 2026-10-21
+	// (api-version-2026-10-21.md §3.2).
+	"compact-2026-01-12", "compact-2026-09-04", "computer-use-2025-11-24",
+	"structured-outputs-2025-11-13", "task-budgets-2026-03-13", "thinking-display-updates-2026-08-18",
+	"mid-conversation-output-config-2026-07-01", "thinking-binding-controls-2026-08-01",
+	"mid-conversation-system-clear-at-2026-08-21", "inline-tools-2026-09-15", "mcp-client-2026-09-15",
+	"ce-plugins-2026-09-01", "spend-limit-reads-2026-09-26", "telemetry-destinations-2026-08-11",
+	"webhooks-2026-10-07", "admin-user-sign-out-2026-10-08", "message-threads-2026-08-12",
+	"analytics-usage-cost-2026-08-24", "experimental-claude-tag-2026-10-21",
+	"ce-claude-code-managed-settings-2026-10-06", "efs-2026-10-01", "google-managed-data-controls-2026-09-01",
+	"user-profiles-billing-2026-10-01", "ce-user-management-2026-07-13",
 }
 
 // IsKnownBeta reports whether name is a documented beta name.
