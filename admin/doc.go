@@ -33,3 +33,5 @@
 // Errors of the service are *mms.Error; invalid params are
 // *mms.ValidationError, returned before anything is sent.
 package admin
+
+//go:generate go run ../internal/gen -dir .
