@@ -104,7 +104,7 @@ func TestWebhookFetchRefusesBeforeSending(t *testing.T) {
 	srv := mmstest.NewServer()
 	t.Cleanup(srv.Close)
 	c := filesClient(t, srv)
-	for _, ev := range []mms.WebhookEvent{nil, mms.WebhookSessionDeleted{ID: "sesn_1"}, mms.WebhookDeploymentRunFailed{ID: "drun_1"},
+	for _, ev := range []mms.WebhookEvent{nil, mms.WebhookSessionDeleted{ID: "sesn_1"},
 		mms.WebhookExternalKeyFailed{ID: "ekey_1"}, mms.UnknownWebhookEvent{Type: "skill.created", Raw: []byte(`{"type":"skill.created","id":"s"}`)}} {
 		obj, err := c.Webhooks.Fetch(context.Background(), ev)
 		require.True(t, errors.Is(err, mms.ErrWebhookNoObject), "%v", err)
@@ -119,4 +119,19 @@ func TestWebhookFetchRefusesBeforeSending(t *testing.T) {
 	assert.Nil(t, obj, "a failed Get is a nil any, not a nil pointer in one")
 	require.Len(t, srv.Requests(), 1)
 	assert.Equal(t, "/v1/vaults/vlt_1/credentials/vcrd_1", srv.Requests()[0].Path)
+
+	// Deployments and their runs are fetched with the Deployments service.
+	for _, tt := range []struct {
+		ev   mms.WebhookEvent
+		path string
+	}{
+		{mms.WebhookDeploymentPaused{ID: "depl_1"}, "/v1/deployments/depl_1"},
+		{mms.WebhookDeploymentRunFailed{ID: "drun_1"}, "/v1/deployment_runs/drun_1"},
+	} {
+		srv.ResetRequests()
+		_, err := c.Webhooks.Fetch(context.Background(), tt.ev)
+		require.ErrorAs(t, err, &apiErr)
+		require.Len(t, srv.Requests(), 1)
+		assert.Equal(t, tt.path, srv.Requests()[0].Path)
+	}
 }

@@ -25,10 +25,12 @@ var ErrWebhookNoObject = errors.New("mms: the webhook event names no object this
 //   - vault.*: *[Vault];
 //   - vault_credential.*: *[VaultCredential];
 //   - memory_store.*: *[MemoryStore];
-//   - user_profile.*: *[UserProfile].
+//   - user_profile.*: *[UserProfile];
+//   - deployment.*: *[Deployment];
+//   - deployment_run.*: *[DeploymentRun].
 //
-// A *.deleted event, the deployment, deployment_run, external_key and
-// external_storage families, and unknown events fail with
+// A *.deleted event, the external_key and external_storage families
+// (Organization API objects, package admin), and unknown events fail with
 // [ErrWebhookNoObject] before anything is sent. opts apply to the Get (a
 // workspace, a beta); the Get's errors come back as they are, so an object
 // deleted since the event is a 404 *Error.
@@ -60,6 +62,10 @@ func (s *WebhooksService) Fetch(ctx context.Context, ev WebhookEvent, opts ...op
 		return fetched(c.MemoryStores.Get(ctx, id, opts...))
 	case "user_profile":
 		return fetched(c.UserProfiles.Get(ctx, id, opts...))
+	case "deployment":
+		return fetched(c.Deployments.Get(ctx, id, opts...))
+	case "deployment_run":
+		return fetched(c.Deployments.Runs.Get(ctx, id, opts...))
 	}
 	return nil, fmt.Errorf("%w: %s: this client has no service for %s objects", ErrWebhookNoObject, typ, family)
 }
