@@ -136,6 +136,7 @@ func commentLine(src []byte, code string) int {
 // must be declared in the fragment.
 var snippetImports = map[string]string{
 	"context": "context",
+	"csv":     "encoding/csv",
 	"errors":  "errors",
 	"exec":    "os/exec",
 	"fmt":     "fmt",
@@ -170,14 +171,16 @@ var snippetImports = map[string]string{
 	"eino":           "github.com/mms-sdk/mms-go/adapters/eino",
 	"langchaingo":    "github.com/mms-sdk/mms-go/adapters/langchaingo",
 	"mmsgenkit":      "github.com/mms-sdk/mms-go/adapters/genkit",
+	"postgres":       "github.com/mms-sdk/mms-go/batchstore/postgres",
 
-	"aws":    "github.com/aws/aws-sdk-go-v2/aws",
-	"config": "github.com/aws/aws-sdk-go-v2/config",
-	"mcp":    "github.com/modelcontextprotocol/go-sdk/mcp",
-	"schema": "github.com/cloudwego/eino/schema",
-	"llms":   "github.com/tmc/langchaingo/llms",
-	"genkit": "github.com/firebase/genkit/go/genkit",
-	"ai":     "github.com/firebase/genkit/go/ai",
+	"aws":     "github.com/aws/aws-sdk-go-v2/aws",
+	"config":  "github.com/aws/aws-sdk-go-v2/config",
+	"mcp":     "github.com/modelcontextprotocol/go-sdk/mcp",
+	"schema":  "github.com/cloudwego/eino/schema",
+	"llms":    "github.com/tmc/langchaingo/llms",
+	"genkit":  "github.com/firebase/genkit/go/genkit",
+	"ai":      "github.com/firebase/genkit/go/ai",
+	"pgxpool": "github.com/jackc/pgx/v5/pgxpool",
 }
 
 // snippetHead opens the function a fragment of statements is the body of.

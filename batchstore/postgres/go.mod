@@ -5,7 +5,7 @@ go 1.25.0
 replace github.com/mms-sdk/mms-go => ../../
 
 require (
-	github.com/jackc/pgx/v5 v5.12.0
+	github.com/jackc/pgx/v5 v5.13.0
 	github.com/mms-sdk/mms-go v0.0.0
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
