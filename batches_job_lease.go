@@ -63,6 +63,7 @@ type BatchJobOwnedError struct {
 	Until time.Time
 }
 
+// Error names the job's owner and, when known, when its lease ends.
 func (e *BatchJobOwnedError) Error() string {
 	owner := e.Owner
 	if owner == "" {
