@@ -211,3 +211,37 @@ func checkRedecode[T any](t *testing.T, data []byte) {
 		t.Fatalf("%T: not stable: %v\nin:     %s\nonce:   %s\ntwice:  %s", v, err, data, out, again)
 	}
 }
+
+// The union decoders of deployments, runs and dreams, one fuzz target each
+// (fuzzDecoder's checks: decode or fail cleanly, lossless re-encoding).
+func FuzzDeploymentPausedReason(f *testing.F) {
+	fuzzDecoder(f, deploymentPausedReasonUnion.Decode, `{"type":"manual"}`, `{"type":"error","error":{"type":"agent_archived_error","message":"m"}}`)
+}
+
+func FuzzDeploymentResource(f *testing.F) {
+	fuzzDecoder(f, deploymentResourceUnion.Decode, `{"type":"file","file_id":"file_1"}`, `{"type":"memory_store","memory_store_id":"memstore_1"}`)
+}
+
+func FuzzDeploymentAgentParams(f *testing.F) {
+	fuzzDecoder(f, deploymentAgentParamsUnion.Decode, `{"type":"agent","id":"agent_1","version":2}`)
+}
+
+func FuzzDeploymentInitialEvent(f *testing.F) {
+	fuzzDecoder(f, deploymentInitialEventUnion.Decode, `{"type":"user.message","content":[{"type":"text","text":"hi"}]}`)
+}
+
+func FuzzDeploymentRunTrigger(f *testing.F) {
+	fuzzDecoder(f, deploymentRunTriggerUnion.Decode, `{"type":"manual"}`, `{"type":"schedule","scheduled_at":"2026-11-28T10:00:00Z"}`)
+}
+
+func FuzzDreamInput(f *testing.F) {
+	fuzzDecoder(f, dreamInputUnion.Decode, `{"type":"memory_store","memory_store_id":"memstore_1"}`, `{"type":"sessions","session_ids":["sesn_1"]}`)
+}
+
+func FuzzDreamOutput(f *testing.F) {
+	fuzzDecoder(f, dreamOutputUnion.Decode, `{"type":"memory_store","memory_store_id":"memstore_1"}`)
+}
+
+func FuzzDreamOutputBehavior(f *testing.F) {
+	fuzzDecoder(f, dreamOutputBehaviorUnion.Decode, `{"type":"create_new"}`, `{"type":"update_existing"}`)
+}

@@ -229,9 +229,3 @@ func queryIn(w http.ResponseWriter, r *http.Request, key string, allowed ...stri
 	}
 	return true
 }
-
-var (
-	orgRoles       = []string{"user", "developer", "billing", "admin", "claude_code_user", "managed", "membership_admin", "owner", "primary_owner"}
-	assignRoles    = []string{"user", "developer", "billing", "claude_code_user", "managed"}
-	workspaceRoles = []string{"workspace_user", "workspace_developer", "workspace_restricted_developer", "workspace_admin", "workspace_billing"}
-)
