@@ -29,6 +29,9 @@ func (p legacyParams) Validate() error {
 	if !p.buckets && p.BucketWidth != "" {
 		return invalid("bucket_width", "is not accepted by the per-user reports")
 	}
+	if err := oneOf("bucket_width", p.BucketWidth, BucketMinute, BucketHour, BucketDay); err != nil {
+		return err // named as sent, before validate names it time_bucket_width
+	}
 	return p.validate(p.dims, p.orderBy)
 }
 

@@ -138,7 +138,7 @@ func TestLegacyReportValidation(t *testing.T) {
 	}{
 		{"usage needs starting_at", firstErr(c.Reports.UsageReport(ctx, admin.ReportParams{})), "starting_at"},
 		{"ending_at equal", firstErr(c.Reports.CostReport(ctx, admin.ReportParams{StartingAt: march, EndingAt: march})), "ending_at"},
-		{"bucket width", firstErr(c.Reports.UsageReport(ctx, admin.ReportParams{StartingAt: march, BucketWidth: "1w"})), "time_bucket_width"},
+		{"bucket width", firstErr(c.Reports.UsageReport(ctx, admin.ReportParams{StartingAt: march, BucketWidth: "1w"})), "bucket_width"},
 		{"per-user usage takes no bucket", firstErr(c.Reports.UserUsageReport(ctx, admin.ReportParams{StartingAt: march, BucketWidth: admin.BucketHour})), "bucket_width"},
 		{"per-user cost takes no bucket", firstErr(c.Reports.UserCostReport(ctx, admin.ReportParams{StartingAt: march, BucketWidth: admin.BucketHour})), "bucket_width"},
 		{"cost_type is a cost dimension", firstErr(c.Reports.UsageReport(ctx, admin.ReportParams{StartingAt: march, GroupBy: []string{admin.DimCostType}})), "group_by[0]"},
