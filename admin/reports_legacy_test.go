@@ -10,6 +10,7 @@ import (
 
 	"github.com/mms-sdk/mms-go/admin"
 	"github.com/mms-sdk/mms-go/mmstest"
+	"github.com/mms-sdk/mms-go/option"
 )
 
 // seedActors adds usage by two actors on 2 March.
@@ -168,4 +169,25 @@ func must[T any](v T, err error) T {
 		panic(err)
 	}
 	return v
+}
+
+// A page whose data_refreshed_at is null gives nil; the last page (no
+// next_page) has no more.
+func TestReportPageNullRefresh(t *testing.T) {
+	srv := reportServer(3, 2)
+	defer srv.Close()
+	c, err := admin.NewClient(option.WithBaseURL(srv.URL), option.WithHTTPClient(srv.Client()), option.WithAdminKey("test-admin-key"))
+	require.NoError(t, err)
+	p := admin.ReportParams{StartingAt: march, Limit: 2}
+	page, err := c.Reports.CostPage(ctx, p)
+	require.NoError(t, err)
+	assert.Nil(t, page.DataRefreshedAt)
+	require.Len(t, page.Data, 2)
+	assert.True(t, page.HasMore)
+	p.Page = *page.NextPage
+	page, err = c.Reports.CostPage(ctx, p)
+	require.NoError(t, err)
+	require.Len(t, page.Data, 1)
+	assert.False(t, page.HasMore)
+	assert.Nil(t, page.NextPage)
 }
