@@ -191,50 +191,14 @@ type ActivitySummary struct {
 	DailyAdoptionRate   *float64 `json:"daily_adoption_rate"`
 	WeeklyAdoptionRate  *float64 `json:"weekly_adoption_rate"`
 	MonthlyAdoptionRate *float64 `json:"monthly_adoption_rate"`
-	// Extra keeps the per-product counts and what this SDK version does
-	// not model; see [Extra].
+	// Cowork active user counts.
+	CoworkDailyActiveUserCount   int `json:"cowork_daily_active_user_count"`
+	CoworkWeeklyActiveUserCount  int `json:"cowork_weekly_active_user_count"`
+	CoworkMonthlyActiveUserCount int `json:"cowork_monthly_active_user_count"`
+	// Extra keeps the optional per-product counts (chat_…, claude_code_…,
+	// science_entitled_user_count, …) and what this SDK version does not
+	// model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// AnalyticsRow is one row of the users, projects, connectors, plugins,
-// skills or artifacts analytics: its dimensions and counters by name. The
-// rows' members differ per endpoint and per grouping (organization.md
-// §14.3), so the typed members are the grouping dimensions every row may
-// carry; counters and metric objects are in Extra, kept whole.
-//
-//mms:json
-type AnalyticsRow struct {
-	// Product, RBACGroupID, RBACGroupName and UserID are set per group_by.
-	Product       *string `json:"product,omitzero"`
-	RBACGroupID   *string `json:"rbac_group_id,omitzero"`
-	RBACGroupName *string `json:"rbac_group_name,omitzero"`
-	UserID        *string `json:"user_id,omitzero"`
-	// DistinctUserCount is present on most rows; nil where not computable.
-	DistinctUserCount *int `json:"distinct_user_count,omitzero"`
-	// Extra keeps the row's other members; see [Extra].
-	Extra map[string]json.RawMessage `json:"-"`
-}
-
-// Int returns the integer member name (a counter such as
-// "invocation_count"), false when absent or not an integer.
-func (r AnalyticsRow) Int(name string) (int64, bool) {
-	var n int64
-	raw, ok := r.Extra[name]
-	if !ok || json.Unmarshal(raw, &n) != nil {
-		return 0, false
-	}
-	return n, true
-}
-
-// String returns the string member name (e.g. "skill_name"), false when
-// absent or not a string.
-func (r AnalyticsRow) String(name string) (string, bool) {
-	var s string
-	raw, ok := r.Extra[name]
-	if !ok || json.Unmarshal(raw, &s) != nil {
-		return "", false
-	}
-	return s, true
 }
 
 // Summaries iterates over the daily summaries of a range (StartingDate
@@ -244,31 +208,31 @@ func (s *AnalyticsService) Summaries(ctx context.Context, p AnalyticsParams, opt
 }
 
 // Users iterates over per-user activity (default sort: email).
-func (s *AnalyticsService) Users(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, usersRules, p, opts)
+func (s *AnalyticsService) Users(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[UserActivity, error] {
+	return analyticsList[UserActivity](ctx, s, usersRules, p, opts)
 }
 
 // ChatProjects iterates over chat project activity.
-func (s *AnalyticsService) ChatProjects(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, projectsRules, p, opts)
+func (s *AnalyticsService) ChatProjects(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[ProjectActivity, error] {
+	return analyticsList[ProjectActivity](ctx, s, projectsRules, p, opts)
 }
 
 // Connectors iterates over connector activity.
-func (s *AnalyticsService) Connectors(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, connectorsRules, p, opts)
+func (s *AnalyticsService) Connectors(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[ConnectorActivity, error] {
+	return analyticsList[ConnectorActivity](ctx, s, connectorsRules, p, opts)
 }
 
 // Plugins iterates over plugin activity.
-func (s *AnalyticsService) Plugins(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, pluginsRules, p, opts)
+func (s *AnalyticsService) Plugins(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[PluginActivity, error] {
+	return analyticsList[PluginActivity](ctx, s, pluginsRules, p, opts)
 }
 
 // Skills iterates over skill activity.
-func (s *AnalyticsService) Skills(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, skillsRules, p, opts)
+func (s *AnalyticsService) Skills(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[SkillActivity, error] {
+	return analyticsList[SkillActivity](ctx, s, skillsRules, p, opts)
 }
 
 // Artifacts iterates over one day's artifact activity (Date required).
-func (s *AnalyticsService) Artifacts(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[AnalyticsRow, error] {
-	return analyticsList[AnalyticsRow](ctx, s, artifactsRules, p, opts)
+func (s *AnalyticsService) Artifacts(ctx context.Context, p AnalyticsParams, opts ...option.RequestOption) iter.Seq2[ArtifactActivity, error] {
+	return analyticsList[ArtifactActivity](ctx, s, artifactsRules, p, opts)
 }

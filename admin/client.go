@@ -60,7 +60,8 @@ type Client struct {
 	RBACRoles *RBACRolesService
 	// Webhooks manages the organization's webhook endpoints (beta).
 	Webhooks *WebhooksService
-	// Reports reads the usage and cost reports (beta).
+	// Reports reads the usage and cost reports (beta) and the legacy
+	// reports.
 	Reports *ReportsService
 	// Analytics lists the Enterprise activity analytics (GA).
 	Analytics *AnalyticsService

@@ -19,7 +19,10 @@ import (
 // analytics-usage-cost-2026-08-24, sent by the SDK; a read:analytics API
 // key or an admin key). Rows come in time buckets, one per group_by
 // combination; the lists page on their own (the report cursor: next_page
-// while has_more), one page in memory at a time.
+// while has_more), one page in memory at a time. It also reads the legacy
+// reports (usage_report, user_usage_report, cost_report, user_cost_report;
+// no beta), and each report one page at a time (…Page methods, a
+// [ReportPage] with the page's data_refreshed_at).
 type ReportsService struct{ c *Client }
 
 // The time bucket widths.

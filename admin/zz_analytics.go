@@ -7,7 +7,30 @@ import "github.com/mms-sdk/mms-go/internal/codec"
 func init() {
 	codec.Objects(
 		ActivitySummary{},
-		AnalyticsRow{},
+		ActivityUser{},
+		ArtifactActivity{},
+		ChatMetrics{},
+		ClaudeTagMetrics{},
+		CodeCoreMetrics{},
+		CodeMetrics{},
+		CodeToolActions{},
+		ConnectorActivity{},
+		ConversationUse{},
+		CoworkMetrics{},
+		DesignMetrics{},
+		LinesOfCode{},
+		OfficeAppMetrics{},
+		OfficeMetrics{},
+		OfficeUse{},
+		PluginActivity{},
+		ProjectActivity{},
+		ScienceMetrics{},
+		SessionUse{},
+		SkillActivity{},
+		ToolActionCounts{},
+		UnifiedMetrics{},
+		UnifiedUse{},
+		UserActivity{},
 	)
 }
 
@@ -17,8 +40,146 @@ func (a ActivitySummary) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 // UnmarshalJSON decodes ActivitySummary, keeping what this SDK version does not model in [Extra].
 func (a *ActivitySummary) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
 
-// MarshalJSON encodes AnalyticsRow as the service sends it, [Extra] included.
-func (a AnalyticsRow) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+// MarshalJSON encodes ActivityUser as the service sends it, [Extra] included.
+func (a ActivityUser) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 
-// UnmarshalJSON decodes AnalyticsRow, keeping what this SDK version does not model in [Extra].
-func (a *AnalyticsRow) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+// UnmarshalJSON decodes ActivityUser, keeping what this SDK version does not model in [Extra].
+func (a *ActivityUser) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+
+// MarshalJSON encodes ArtifactActivity as the service sends it, [Extra] included.
+func (a ArtifactActivity) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
+
+// UnmarshalJSON decodes ArtifactActivity, keeping what this SDK version does not model in [Extra].
+func (a *ArtifactActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, a) }
+
+// MarshalJSON encodes ChatMetrics as the service sends it, [Extra] included.
+func (c ChatMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ChatMetrics, keeping what this SDK version does not model in [Extra].
+func (c *ChatMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ClaudeTagMetrics as the service sends it, [Extra] included.
+func (c ClaudeTagMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ClaudeTagMetrics, keeping what this SDK version does not model in [Extra].
+func (c *ClaudeTagMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CodeCoreMetrics as the service sends it, [Extra] included.
+func (c CodeCoreMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CodeCoreMetrics, keeping what this SDK version does not model in [Extra].
+func (c *CodeCoreMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CodeMetrics as the service sends it, [Extra] included.
+func (c CodeMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CodeMetrics, keeping what this SDK version does not model in [Extra].
+func (c *CodeMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CodeToolActions as the service sends it, [Extra] included.
+func (c CodeToolActions) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CodeToolActions, keeping what this SDK version does not model in [Extra].
+func (c *CodeToolActions) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ConnectorActivity as the service sends it, [Extra] included.
+func (c ConnectorActivity) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ConnectorActivity, keeping what this SDK version does not model in [Extra].
+func (c *ConnectorActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ConversationUse as the service sends it, [Extra] included.
+func (c ConversationUse) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ConversationUse, keeping what this SDK version does not model in [Extra].
+func (c *ConversationUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CoworkMetrics as the service sends it, [Extra] included.
+func (c CoworkMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CoworkMetrics, keeping what this SDK version does not model in [Extra].
+func (c *CoworkMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes DesignMetrics as the service sends it, [Extra] included.
+func (d DesignMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(d) }
+
+// UnmarshalJSON decodes DesignMetrics, keeping what this SDK version does not model in [Extra].
+func (d *DesignMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, d) }
+
+// MarshalJSON encodes LinesOfCode as the service sends it, [Extra] included.
+func (l LinesOfCode) MarshalJSON() ([]byte, error) { return marshalJSON(l) }
+
+// UnmarshalJSON decodes LinesOfCode, keeping what this SDK version does not model in [Extra].
+func (l *LinesOfCode) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
+
+// MarshalJSON encodes OfficeAppMetrics as the service sends it, [Extra] included.
+func (o OfficeAppMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+// UnmarshalJSON decodes OfficeAppMetrics, keeping what this SDK version does not model in [Extra].
+func (o *OfficeAppMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
+
+// MarshalJSON encodes OfficeMetrics as the service sends it, [Extra] included.
+func (o OfficeMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+// UnmarshalJSON decodes OfficeMetrics, keeping what this SDK version does not model in [Extra].
+func (o *OfficeMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
+
+// MarshalJSON encodes OfficeUse as the service sends it, [Extra] included.
+func (o OfficeUse) MarshalJSON() ([]byte, error) { return marshalJSON(o) }
+
+// UnmarshalJSON decodes OfficeUse, keeping what this SDK version does not model in [Extra].
+func (o *OfficeUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, o) }
+
+// MarshalJSON encodes PluginActivity as the service sends it, [Extra] included.
+func (p PluginActivity) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+// UnmarshalJSON decodes PluginActivity, keeping what this SDK version does not model in [Extra].
+func (p *PluginActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// MarshalJSON encodes ProjectActivity as the service sends it, [Extra] included.
+func (p ProjectActivity) MarshalJSON() ([]byte, error) { return marshalJSON(p) }
+
+// UnmarshalJSON decodes ProjectActivity, keeping what this SDK version does not model in [Extra].
+func (p *ProjectActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, p) }
+
+// MarshalJSON encodes ScienceMetrics as the service sends it, [Extra] included.
+func (s ScienceMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes ScienceMetrics, keeping what this SDK version does not model in [Extra].
+func (s *ScienceMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes SessionUse as the service sends it, [Extra] included.
+func (s SessionUse) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionUse, keeping what this SDK version does not model in [Extra].
+func (s *SessionUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes SkillActivity as the service sends it, [Extra] included.
+func (s SkillActivity) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SkillActivity, keeping what this SDK version does not model in [Extra].
+func (s *SkillActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes ToolActionCounts as the service sends it, [Extra] included.
+func (t ToolActionCounts) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
+
+// UnmarshalJSON decodes ToolActionCounts, keeping what this SDK version does not model in [Extra].
+func (t *ToolActionCounts) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// MarshalJSON encodes UnifiedMetrics as the service sends it, [Extra] included.
+func (u UnifiedMetrics) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UnifiedMetrics, keeping what this SDK version does not model in [Extra].
+func (u *UnifiedMetrics) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UnifiedUse as the service sends it, [Extra] included.
+func (u UnifiedUse) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UnifiedUse, keeping what this SDK version does not model in [Extra].
+func (u *UnifiedUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserActivity as the service sends it, [Extra] included.
+func (u UserActivity) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserActivity, keeping what this SDK version does not model in [Extra].
+func (u *UserActivity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }

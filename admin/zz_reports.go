@@ -7,11 +7,15 @@ import "github.com/mms-sdk/mms-go/internal/codec"
 func init() {
 	codec.Objects(
 		CacheCreation{},
+		CostBucket{},
 		CostRow{},
+		LegacyCostRow{},
+		LegacyUsageRow{},
 		ReportCost{},
 		ReportGroup{},
 		ReportUsage{},
 		ServerToolUse{},
+		UsageBucket{},
 		UsageRow{},
 	)
 }
@@ -22,11 +26,29 @@ func (c CacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 // UnmarshalJSON decodes CacheCreation, keeping what this SDK version does not model in [Extra].
 func (c *CacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
+// MarshalJSON encodes CostBucket as the service sends it, [Extra] included.
+func (c CostBucket) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CostBucket, keeping what this SDK version does not model in [Extra].
+func (c *CostBucket) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
 // MarshalJSON encodes CostRow as the service sends it, [Extra] included.
 func (c CostRow) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
 
 // UnmarshalJSON decodes CostRow, keeping what this SDK version does not model in [Extra].
 func (c *CostRow) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes LegacyCostRow as the service sends it, [Extra] included.
+func (l LegacyCostRow) MarshalJSON() ([]byte, error) { return marshalJSON(l) }
+
+// UnmarshalJSON decodes LegacyCostRow, keeping what this SDK version does not model in [Extra].
+func (l *LegacyCostRow) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
+
+// MarshalJSON encodes LegacyUsageRow as the service sends it, [Extra] included.
+func (l LegacyUsageRow) MarshalJSON() ([]byte, error) { return marshalJSON(l) }
+
+// UnmarshalJSON decodes LegacyUsageRow, keeping what this SDK version does not model in [Extra].
+func (l *LegacyUsageRow) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, l) }
 
 // MarshalJSON encodes ReportCost as the service sends it, [Extra] included.
 func (r ReportCost) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
@@ -51,6 +73,12 @@ func (s ServerToolUse) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
 // UnmarshalJSON decodes ServerToolUse, keeping what this SDK version does not model in [Extra].
 func (s *ServerToolUse) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// MarshalJSON encodes UsageBucket as the service sends it, [Extra] included.
+func (u UsageBucket) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UsageBucket, keeping what this SDK version does not model in [Extra].
+func (u *UsageBucket) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON encodes UsageRow as the service sends it, [Extra] included.
 func (u UsageRow) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
