@@ -97,6 +97,11 @@ func (e endpoint[T]) get(ctx context.Context, opts []option.RequestOption) (*T, 
 	return e.do(ctx, http.MethodGet, "", nil, nil, transport.Safe, transport.RemovesNothing, opts)
 }
 
+// getQuery retrieves with a query (GET path?query); safe.
+func (e endpoint[T]) getQuery(ctx context.Context, q url.Values, opts []option.RequestOption) (*T, error) {
+	return e.do(ctx, http.MethodGet, "", q, nil, transport.Safe, transport.RemovesNothing, opts)
+}
+
 // post creates (POST collection): retried only when provably not applied;
 // otherwise a failure matches mms.ErrMaybeApplied.
 func (e endpoint[T]) post(ctx context.Context, body any, opts []option.RequestOption) (*T, error) {
