@@ -7,6 +7,7 @@ import (
 	"iter"
 	"net/url"
 	"slices"
+	"strings"
 	"time"
 
 	mms "github.com/mms-sdk/mms-go"
@@ -568,6 +569,15 @@ type ComplianceItemGetParams struct {
 	UserProfileID string
 }
 
+// Validate reports a user profile id holding a space or a control
+// character, which cannot be sent as a header value.
+func (p ComplianceItemGetParams) Validate() error {
+	if i := strings.IndexFunc(p.UserProfileID, func(r rune) bool { return r <= ' ' || r == 0x7f }); i >= 0 {
+		return invalid("user_profile_id", "must not hold spaces or control characters (byte %d)", i)
+	}
+	return nil
+}
+
 // GetCase retrieves a case (GET /v1/compliance/review/cases/{case_id};
 // scope read:compliance_review_cases). A case the key cannot reach is the
 // same 404 as a missing one.
@@ -610,6 +620,9 @@ func (s *ComplianceReviewService) ListNotices(ctx context.Context, p ComplianceN
 // code is cmek_key_disabled, storage_bucket_unreadable or
 // customer_storage_refusal_unattributed.
 func (s *ComplianceReviewService) GetItem(ctx context.Context, itemID string, p ComplianceItemGetParams, opts ...option.RequestOption) (*ComplianceItem, error) {
+	if err := p.Validate(); err != nil {
+		return nil, err
+	}
 	if p.UserProfileID != "" {
 		opts = append([]option.RequestOption{option.WithHeader(wire.HeaderUserProfileID, p.UserProfileID)}, opts...)
 	}

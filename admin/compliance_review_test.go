@@ -362,6 +362,23 @@ func TestComplianceReviewValidation(t *testing.T) {
 			assert.Equal(t, tt.field, ve.Field)
 		})
 	}
+	for _, tt := range []struct {
+		profile string
+		ok      bool
+	}{{"", true}, {"uprof_1", true}, {"uprof 1", false}, {"uprof_1\r\nX-Evil: 1", false}, {"uprof_\x7f", false}} {
+		err := admin.ComplianceItemGetParams{UserProfileID: tt.profile}.Validate()
+		if tt.ok {
+			require.NoError(t, err, tt.profile)
+			continue
+		}
+		var ve *mms.ValidationError
+		require.ErrorAs(t, err, &ve, tt.profile)
+		assert.Equal(t, "user_profile_id", ve.Field)
+		n := len(s.Requests())
+		_, err = c.ComplianceReview.GetItem(ctx, "msg_1", admin.ComplianceItemGetParams{UserProfileID: tt.profile})
+		require.ErrorAs(t, err, &ve)
+		assert.Len(t, s.Requests(), n, "nothing sent")
+	}
 	for _, id := range []string{"", ".", ".."} {
 		_, err := c.ComplianceReview.GetCase(ctx, id)
 		var ve *mms.ValidationError
