@@ -387,3 +387,50 @@ func TestComplianceReviewValidation(t *testing.T) {
 		require.ErrorAs(t, err, &ve, "item id %q", id)
 	}
 }
+
+// TestComplianceReviewDecodeUnknown: a status, actor or details type this
+// SDK version cannot name decodes to its Unknown variant and writes back
+// as it came; unmodelled members land in Extra; a null actor is nil.
+func TestComplianceReviewDecodeUnknown(t *testing.T) {
+	var cs admin.ComplianceCase
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"rvc_1","type":"compliance_review_case","organization_id":"o","workspace_id":null,
+		"policy_categories":["brand_new"],"enforcement_action":{"type":"key_suspended"},"status":{"type":"paused","until":"x"},
+		"transcripts":[{"item_id":"msg_1","user_profile_id":null,"note":1}],"created_at":"2026-11-01T00:00:00Z",
+		"updated_at":"2026-11-01T00:00:00Z","priority":"high"}`), &cs))
+	u, ok := cs.Status.(admin.UnknownCaseStatus)
+	require.True(t, ok)
+	assert.Equal(t, "paused", u.Type)
+	assert.Equal(t, []admin.PolicyCategory{"brand_new"}, cs.PolicyCategories)
+	assert.Equal(t, "key_suspended", cs.EnforcementAction.Type)
+	assert.JSONEq(t, `"high"`, string(cs.Extra["priority"]))
+	assert.JSONEq(t, `1`, string(cs.Transcripts[0].Extra["note"]))
+	out, err := json.Marshal(cs)
+	require.NoError(t, err)
+	assert.Contains(t, string(out), `"status":{"type":"paused","until":"x"}`)
+
+	var it admin.ComplianceItem
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"msg_1","type":"compliance_review_item","organization_id":"o","workspace_id":null,
+		"user_profile_id":null,"actor":{"type":"robot_actor","robot_id":"r"},"created_at":"2026-11-01T00:00:00Z",
+		"content_expires_at":"2026-12-01T00:00:00Z","read_reason":{"type":"legal_hold"},"details":{"type":"batch","n":2}}`), &it))
+	assert.Equal(t, "robot_actor", it.Actor.(admin.UnknownItemActor).Type)
+	assert.Equal(t, "batch", it.Details.(admin.UnknownItemDetails).Type)
+	assert.Equal(t, "legal_hold", it.ReadReason.Type)
+	var nullActor admin.ComplianceItem
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"msg_2","type":"compliance_review_item","organization_id":"o","workspace_id":null,
+		"user_profile_id":null,"actor":null,"created_at":"2026-11-01T00:00:00Z","content_expires_at":"2026-12-01T00:00:00Z",
+		"read_reason":{"type":"safeguards_review"},"details":{"type":"message","model":null,"content":null,
+		"content_unavailable_reason":{"type":"stored_copy_unavailable"}}}`), &nullActor))
+	assert.Nil(t, nullActor.Actor)
+	var user admin.ComplianceItem
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"msg_3","type":"compliance_review_item","organization_id":"o","workspace_id":"wrkspc_1",
+		"user_profile_id":"uprof_1","actor":{"type":"user_actor","user_id":"user_1","email_address":"a@example.com"},
+		"created_at":"2026-11-01T00:00:00Z","content_expires_at":"2026-12-01T00:00:00Z","read_reason":{"type":"safeguards_review"},
+		"details":{"type":"message","model":"m","content":null,"content_unavailable_reason":{"type":"not_captured"}}}`), &user))
+	assert.Equal(t, "a@example.com", *user.Actor.(admin.ItemUserActor).EmailAddress)
+
+	var n admin.ComplianceNotice
+	require.NoError(t, json.Unmarshal([]byte(`{"id":"rvn_1","type":"compliance_review_notice","organization_id":"o","case_ids":[],
+		"kind":{"type":"reminder"},"message":"m","respond_by":"2026-11-02T00:00:00Z","created_at":"2026-11-01T00:00:00Z"}`), &n))
+	assert.Equal(t, "reminder", n.Kind.Type)
+	assert.Equal(t, time.Date(2026, 11, 2, 0, 0, 0, 0, time.UTC), *n.RespondBy)
+}
