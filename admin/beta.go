@@ -12,4 +12,5 @@ func (c *Client) initBeta() {
 		Groups: &ManagedSettingsGroupsService{c: c}, Default: &ManagedSettingsDefaultService{c: c}}
 	c.ClaudeTag = &ClaudeTagService{SlackChannels: &SlackChannelsService{c: c}, SlackWorkspaces: &SlackWorkspacesService{c: c},
 		Bundles: &BundlesService{c: c, Targets: &BundleTargetsService{c: c}}}
+	c.ComplianceReview = &ComplianceReviewService{c: c}
 }

@@ -83,6 +83,9 @@ type Client struct {
 	ClaudeCodeSettings *ClaudeCodeSettingsService
 	// ClaudeTag manages the Slack integration's settings (beta).
 	ClaudeTag *ClaudeTagService
+	// ComplianceReview reads the vendor's compliance review cases, items
+	// and notices, and responds to cases (beta, /v1/compliance/review/…).
+	ComplianceReview *ComplianceReviewService
 
 	cfg *config.Config
 }

@@ -2,7 +2,9 @@
 // (/v1/organizations/…): API keys, workspaces and their members and
 // limits, users and invites, service accounts, workload identity
 // federation, external keys, rate and spend limits, compliance settings,
-// RBAC groups and roles, analytics and usage and cost reports.
+// RBAC groups and roles, analytics and usage and cost reports; and
+// compliance review (/v1/compliance/review/…, beta), which takes an admin
+// key too.
 //
 // It is a separate package because its credentials are not the ones a
 // program calling models holds, but it sends through the same pipeline as
@@ -28,7 +30,7 @@
 // API key with scope read:analytics. A credential an operation does not
 // accept is refused before anything is sent (the error matches
 // [ErrCredential]), and an admin key is never sent outside
-// /v1/organizations/.
+// /v1/organizations/ and /v1/compliance/review/.
 //
 // Errors of the service are *mms.Error; invalid params are
 // *mms.ValidationError, returned before anything is sent.

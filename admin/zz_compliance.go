@@ -6,10 +6,71 @@ import "github.com/mms-sdk/mms-go/internal/codec"
 
 func init() {
 	codec.Objects(
+		CaseTranscript{},
+		CaseVerdict{},
+		ComplianceRespondParams{},
 		ComplianceSettingsUpdateParams{},
+		MessageItemContent{},
 	)
+	codec.Register(ComplianceCase{}, codec.Spec{Type: "compliance_review_case"})
+	codec.Register(ComplianceItem{}, codec.Spec{Type: "compliance_review_item"})
+	codec.Register(ComplianceNotice{}, codec.Spec{Type: "compliance_review_notice"})
 	codec.Register(ComplianceSettings{}, codec.Spec{Type: "compliance_settings"})
 }
+
+// isCaseStatus makes CaseClosed a [CaseStatus].
+func (CaseClosed) isCaseStatus() {}
+
+// MarshalJSON encodes CaseClosed as the service sends it, [Extra] included.
+func (c CaseClosed) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CaseClosed, keeping what this SDK version does not model in [Extra].
+func (c *CaseClosed) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isCaseStatus makes CaseOpen a [CaseStatus].
+func (CaseOpen) isCaseStatus() {}
+
+// MarshalJSON encodes CaseOpen as the service sends it, [Extra] included.
+func (c CaseOpen) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CaseOpen, keeping what this SDK version does not model in [Extra].
+func (c *CaseOpen) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CaseTranscript as the service sends it, [Extra] included.
+func (c CaseTranscript) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes CaseTranscript, keeping what this SDK version does not model in [Extra].
+func (c *CaseTranscript) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes CaseVerdict in request form: the members the request defines, nothing the service only sends.
+func (c CaseVerdict) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
+
+// UnmarshalJSON decodes CaseVerdict.
+func (c *CaseVerdict) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ComplianceCase as the service sends it, [Extra] included.
+func (c ComplianceCase) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComplianceCase, keeping what this SDK version does not model in [Extra].
+func (c *ComplianceCase) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ComplianceItem as the service sends it, [Extra] included.
+func (c ComplianceItem) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComplianceItem, keeping what this SDK version does not model in [Extra].
+func (c *ComplianceItem) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ComplianceNotice as the service sends it, [Extra] included.
+func (c ComplianceNotice) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComplianceNotice, keeping what this SDK version does not model in [Extra].
+func (c *ComplianceNotice) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes ComplianceRespondParams in request form: the members the request defines, nothing the service only sends.
+func (c ComplianceRespondParams) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
+
+// UnmarshalJSON decodes ComplianceRespondParams.
+func (c *ComplianceRespondParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes ComplianceSettings as the service sends it, [Extra] included.
 func (c ComplianceSettings) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
@@ -24,3 +85,63 @@ func (c ComplianceSettingsUpdateParams) MarshalJSON() ([]byte, error) { return m
 func (c *ComplianceSettingsUpdateParams) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, c)
 }
+
+// isItemActor makes ItemAPIActor a [ItemActor].
+func (ItemAPIActor) isItemActor() {}
+
+// MarshalJSON encodes ItemAPIActor as the service sends it, [Extra] included.
+func (i ItemAPIActor) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
+
+// UnmarshalJSON decodes ItemAPIActor, keeping what this SDK version does not model in [Extra].
+func (i *ItemAPIActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
+
+// isItemActor makes ItemServiceAccountActor a [ItemActor].
+func (ItemServiceAccountActor) isItemActor() {}
+
+// MarshalJSON encodes ItemServiceAccountActor as the service sends it, [Extra] included.
+func (i ItemServiceAccountActor) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
+
+// UnmarshalJSON decodes ItemServiceAccountActor, keeping what this SDK version does not model in [Extra].
+func (i *ItemServiceAccountActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
+
+// isItemActor makes ItemUserActor a [ItemActor].
+func (ItemUserActor) isItemActor() {}
+
+// MarshalJSON encodes ItemUserActor as the service sends it, [Extra] included.
+func (i ItemUserActor) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
+
+// UnmarshalJSON decodes ItemUserActor, keeping what this SDK version does not model in [Extra].
+func (i *ItemUserActor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
+
+// MarshalJSON encodes MessageItemContent as the service sends it, [Extra] included.
+func (m MessageItemContent) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MessageItemContent, keeping what this SDK version does not model in [Extra].
+func (m *MessageItemContent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// isItemDetails makes MessageItemDetails a [ItemDetails].
+func (MessageItemDetails) isItemDetails() {}
+
+// MarshalJSON encodes MessageItemDetails as the service sends it, [Extra] included.
+func (m MessageItemDetails) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MessageItemDetails, keeping what this SDK version does not model in [Extra].
+func (m *MessageItemDetails) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// isCaseStatus makes UnknownCaseStatus a [CaseStatus].
+func (UnknownCaseStatus) isCaseStatus() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownCaseStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isItemActor makes UnknownItemActor a [ItemActor].
+func (UnknownItemActor) isItemActor() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownItemActor) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isItemDetails makes UnknownItemDetails a [ItemDetails].
+func (UnknownItemDetails) isItemDetails() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownItemDetails) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

@@ -110,7 +110,8 @@ type orgStore struct {
 	s  *Server
 	mu sync.Mutex
 
-	beta orgBeta // admin_beta*.go: the beta-only families
+	beta   orgBeta     // admin_beta*.go: the beta-only families
+	review reviewState // admin_compliance.go: compliance review
 
 	users   []*orgUser
 	apiKeys []*apiKeyWire

@@ -61,7 +61,7 @@ func (o *orgStore) betaRoutes() []route {
 		{pattern: "POST " + td + "/{destination_id}/workspaces/{workspace_id}", handle: o.gated(tel, a, o.destinationWorkspace(true))},
 		{pattern: "DELETE " + td + "/{destination_id}/workspaces/{workspace_id}", handle: o.gated(tel, a, o.destinationWorkspace(false))},
 	}
-	return slices.Concat(routes, o.pluginRoutes(), o.tagRoutes())
+	return slices.Concat(routes, o.pluginRoutes(), o.tagRoutes(), o.complianceRoutes())
 }
 
 // gated is h behind the credential check of kind and the beta: without

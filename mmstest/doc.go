@@ -72,13 +72,16 @@
 //     through Server.Org (users, workspaces and members, API keys, service
 //     accounts, RBAC roles, spend rows, analytics rows, usage for the
 //     reports) and every GA operation of /v1/organizations/, the webhook
-//     endpoints, spend-limit extras and sign-out; admin keys
-//     (DefaultAdminKey, WithAdminKeys) authenticate only there, and each
+//     endpoints, spend-limit extras and sign-out, and compliance review
+//     (/v1/compliance/review/, admin_compliance.go: cases, items and
+//     notices seeded with Org.AddReviewCase, Org.AddReviewNotice and
+//     Org.EndReviewCase); admin keys (DefaultAdminKey, WithAdminKeys)
+//     authenticate only there, and each
 //     family takes the credential the service takes (an admin key, an
 //     org:admin token from WithOrgAdminTokens, or for analytics and
 //     reports any key). It does not model organization types (Console or
-//     Enterprise), seats, SCIM, owner-access checks or token scopes beyond
-//     org:admin.
+//     Enterprise), seats, SCIM, owner-access checks, token scopes beyond
+//     org:admin, or admin key scopes (compliance review's included).
 //
 // # What it does not simulate
 //

@@ -24,6 +24,14 @@ type errorDetail struct {
 	// The members of a memory_path_conflict_error (memory_stores_memories.go).
 	ConflictingMemoryID string `json:"conflicting_memory_id,omitempty"`
 	ConflictingPath     string `json:"conflicting_path,omitempty"`
+	// Details is error.details of the Organization API's coded errors
+	// (writeCodedError), as tests decode them.
+	Details *codedDetails `json:"details,omitempty"`
+}
+
+// codedDetails is error.details: the error's code.
+type codedDetails struct {
+	ErrorCode string `json:"error_code"`
 }
 
 // writeError answers r with status and the error body for errType and

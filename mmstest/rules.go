@@ -59,9 +59,10 @@ func (s *Server) checkAuth(w http.ResponseWriter, r *http.Request) bool {
 	if keys, present := r.Header[wire.HeaderAPIKey]; present {
 		ok, msg = len(keys) == 1 && oneOf(keys[0], s.cfg.apiKeys), "invalid x-api-key"
 		if !ok && len(keys) == 1 && oneOf(keys[0], s.cfg.adminKeys) {
-			// An admin key authenticates the Organization API only (admin.go).
-			ok = strings.HasPrefix(r.URL.Path, orgPathPrefix)
-			msg = "admin API keys are accepted only by the Organization API (/v1/organizations/)"
+			// An admin key authenticates the Organization API (admin.go) and
+			// compliance review (admin_compliance.go) only.
+			ok = strings.HasPrefix(r.URL.Path, orgPathPrefix) || strings.HasPrefix(r.URL.Path, reviewPathPrefix)
+			msg = "admin API keys are accepted only by the Organization API (/v1/organizations/) and compliance review (/v1/compliance/review/)"
 		}
 	} else if auth, present := r.Header[wire.HeaderAuthorization]; present {
 		token := ""

@@ -47,7 +47,7 @@ const (
 
 // Request is one request of an Admin API operation.
 type Request struct {
-	Method, Path string // Path escaped, under transport.AdminPathPrefix
+	Method, Path string // Path escaped, under one of transport.AdminPathPrefixes
 	Query        url.Values
 	Body         any // encoded in request form; nil for none
 	Betas        []string

@@ -44,8 +44,8 @@ type Config struct {
 	// is set.
 	Bearer *Bearer
 	// AdminKey is an Organization (Admin) API key (option.WithAdminKey):
-	// the transport sends it in x-api-key, and only to /v1/organizations/
-	// paths (transport.AdminPathPrefix). Package admin's client sets it; the
+	// the transport sends it in x-api-key, and only to the admin paths
+	// (transport.AdminPathPrefixes). Package admin's client sets it; the
 	// root's NewClient refuses it.
 	AdminKey string
 	// Federation and Profile are credentials NewClient builds a Bearer

@@ -703,19 +703,38 @@ func observeAttempt(req *Request, n int, target string, started time.Time, resp 
 }
 
 // AdminPathPrefix is the path every Organization (Admin) API operation is
-// under: the only paths an admin key is sent to.
+// under.
 const AdminPathPrefix = "/v1/organizations/"
 
-// checkAdminPath refuses to send an admin key anywhere but the Admin API:
-// an admin key administers the whole organization, so a request of
-// another endpoint (a Do with another path, a mistaken service) fails
-// here, before any byte is sent, rather than carry it.
+// ComplianceReviewPathPrefix is the path every compliance review
+// operation is under: they take an admin key too.
+const ComplianceReviewPathPrefix = "/v1/compliance/review/"
+
+// AdminPathPrefixes are the only paths an admin key is sent to.
+var AdminPathPrefixes = []string{AdminPathPrefix, ComplianceReviewPathPrefix}
+
+// isAdminPath reports whether path is under one of AdminPathPrefixes.
+func isAdminPath(path string) bool {
+	for _, p := range AdminPathPrefixes {
+		if strings.HasPrefix(path, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// checkAdminPath refuses to send an admin key anywhere but the admin
+// paths (AdminPathPrefixes): an admin key administers the whole
+// organization, so a request of another endpoint (a Do with another path,
+// a mistaken service) fails here, before any byte is sent, rather than
+// carry it.
 func checkAdminPath(cfg *config.Config, req *Request) error {
 	if cfg.AdminKey == "" || cfg.APIKey != "" || cfg.AuthToken != "" || cfg.Bearer != nil {
 		return nil
 	}
-	if !strings.HasPrefix(req.Path, AdminPathPrefix) {
-		return fmt.Errorf("mms: %s %s: an admin key is only sent to the Organization API (%s…); use an API key or a token for this endpoint", req.Method, req.Path, AdminPathPrefix)
+	if !isAdminPath(req.Path) {
+		return fmt.Errorf("mms: %s %s: an admin key is only sent to the Organization API (%s…) and compliance review (%s…); use an API key or a token for this endpoint",
+			req.Method, req.Path, AdminPathPrefix, ComplianceReviewPathPrefix)
 	}
 	return nil
 }

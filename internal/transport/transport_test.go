@@ -3,6 +3,7 @@ package transport
 import (
 	"math"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -188,5 +189,42 @@ func TestMergeBetas(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestAdminKeyOnlyOnAdminPaths: an admin key alone reaches the
+// Organization API and compliance review prefixes and nothing else (a
+// look-alike path included); with another credential the guard stays out.
+func TestAdminKeyOnlyOnAdminPaths(t *testing.T) {
+	admin := &config.Config{AdminKey: "sk-admin-secret"}
+	tests := []struct {
+		path string
+		ok   bool
+	}{
+		{"/v1/organizations/me", true},
+		{"/v1/organizations/api_keys/k", true},
+		{"/v1/compliance/review/cases", true},
+		{"/v1/compliance/review/items/msg_1", true},
+		{"/v1/compliance/review", false},
+		{"/v1/compliance/other", false},
+		{"/v1/compliance/reviewx/cases", false},
+		{"/v1/organizations", false},
+		{"/v1/messages", false},
+		{"/v1/models/m", false},
+		{"/v2/compliance/review/cases", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			err := checkAdminPath(admin, &Request{Method: http.MethodGet, Path: tt.path})
+			if (err == nil) != tt.ok {
+				t.Fatalf("checkAdminPath(%q) = %v, want ok=%v", tt.path, err, tt.ok)
+			}
+			if err != nil && strings.Contains(err.Error(), admin.AdminKey) {
+				t.Fatalf("the error shows the key: %v", err)
+			}
+		})
+	}
+	if err := checkAdminPath(&config.Config{AdminKey: "k", APIKey: "a"}, &Request{Method: http.MethodGet, Path: "/v1/messages"}); err != nil {
+		t.Fatalf("with an API key the guard stays out: %v", err)
 	}
 }
