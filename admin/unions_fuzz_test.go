@@ -56,6 +56,9 @@ func FuzzAdminUnions(f *testing.F) {
 		func(t *testing.T, d []byte) { fuzzUnion(t, permissionResourceUnion.Decode, d) },
 		func(t *testing.T, d []byte) { fuzzUnion(t, spendScopeUnion.Decode, d) },
 		func(t *testing.T, d []byte) { fuzzUnion(t, spendActorUnion.Decode, d) },
+		func(t *testing.T, d []byte) { fuzzUnion(t, caseStatusUnion.Decode, d) },
+		func(t *testing.T, d []byte) { fuzzUnion(t, itemActorUnion.Decode, d) },
+		func(t *testing.T, d []byte) { fuzzUnion(t, itemDetailsUnion.Decode, d) },
 	}
 	for i := range decoders {
 		for _, s := range []string{`{"type":"user","id":"u"}`, `{"type":"workspace","workspace_id":"w"}`, `{"type":"aws","arn":"a"}`,
