@@ -71,7 +71,7 @@ func TestWebhooksFromTheFake(t *testing.T) {
 	require.NoError(t, err)
 	_, err = c.Environments.Delete(ctx, env.ID)
 	require.NoError(t, err)
-	require.NoError(t, srv.DeliverWebhook("deployment.created", "depl_1", nil))
+	require.NoError(t, srv.DeliverWebhook("external_storage.failed", "estrg_1", nil))
 	wait()
 
 	for _, d := range srv.WebhookDeliveries() {
@@ -84,15 +84,15 @@ func TestWebhooksFromTheFake(t *testing.T) {
 		types = append(types, ev.EventType())
 	}
 	assert.Equal(t, []string{"agent.created", "environment.created", "vault.created", "memory_store.created",
-		"session.created", "environment.deleted", "deployment.created"}, types, "each event once, redeliveries dropped")
+		"session.created", "environment.deleted", "external_storage.failed"}, types, "each event once, redeliveries dropped")
 	assert.Equal(t, map[string]string{
-		"agent.created":        "*mms.Agent",
-		"environment.created":  "*mms.Environment",
-		"vault.created":        "*mms.Vault",
-		"memory_store.created": "*mms.MemoryStore",
-		"session.created":      "*mms.Session",
-		"environment.deleted":  "mms: the webhook event names no object this client can fetch: environment.deleted: the object is gone",
-		"deployment.created":   "mms: the webhook event names no object this client can fetch: deployment.created: this client has no service for deployment objects",
+		"agent.created":           "*mms.Agent",
+		"environment.created":     "*mms.Environment",
+		"vault.created":           "*mms.Vault",
+		"memory_store.created":    "*mms.MemoryStore",
+		"session.created":         "*mms.Session",
+		"environment.deleted":     "mms: the webhook event names no object this client can fetch: environment.deleted: the object is gone",
+		"external_storage.failed": "mms: the webhook event names no object this client can fetch: external_storage.failed: this client has no service for external_storage objects",
 	}, fetched)
 	assert.Equal(t, mms.WebhookSessionCreated{ID: sess.ID, OrganizationID: mmstest.DefaultOrganizationID,
 		WorkspaceID: mmstest.WebhookWorkspaceID}, events[4])
