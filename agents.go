@@ -248,13 +248,7 @@ var rosterEntryUnion = codec.NewUnion[RosterEntry]("RosterEntry", UnknownRosterE
 	Add("agent", RosterAgent{}).
 	Add("self", RosterSelf{}).
 	Add("advisor", RosterAdvisor{}).
-	Custom(func(data []byte) (RosterEntry, bool, error) {
-		if len(data) == 0 || data[0] != '"' {
-			return nil, false, nil
-		}
-		s, err := codec.Unquote(data)
-		return RosterAgentID(s), true, err
-	})
+	BareString(func(s string) RosterEntry { return RosterAgentID(s) })
 
 // RosterAgentID names an agent of the roster by id alone (its latest
 // version), 1 to 128 characters; it is sent as a bare string.

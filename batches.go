@@ -381,31 +381,45 @@ func (s *BatchesService) Wait(ctx context.Context, batchID string, p BatchWaitPa
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	interval := p.PollInterval
+	cl := s.client.newCall(opts) // once for every poll
+	return pollUntil(ctx, p.PollInterval, p.MaxPollInterval, p.OnPoll,
+		func() (*Batch, error) { return getBatch(ctx, cl, batchID) },
+		func(b *Batch) (bool, string) { return b.ended(), string(b.ProcessingStatus) },
+		"batch "+batchID)
+}
+
+// pollUntil is the loop of the Wait methods: it reads a record with get
+// until state reports it final, and returns it. The first read is
+// immediate; then it waits interval (default DefaultBatchPollInterval),
+// doubling each time up to ceiling (default DefaultBatchMaxPollInterval,
+// or interval when that is longer). onPoll, when set, sees every record
+// read. A failed read ends the loop with its error, ctx's end with an
+// error naming what and its last status; both with the last record read
+// (nil if none).
+func pollUntil[T any](ctx context.Context, interval, ceiling time.Duration, onPoll func(*T), get func() (*T, error), state func(*T) (final bool, status string), what string) (*T, error) {
 	if interval == 0 {
 		interval = DefaultBatchPollInterval
 	}
-	ceiling := p.MaxPollInterval
 	if ceiling == 0 {
 		ceiling = max(DefaultBatchMaxPollInterval, interval)
 	}
 	interval = min(interval, ceiling)
-	cl := s.client.newCall(opts) // once for every poll
-	var last *Batch
+	var last *T
 	for {
-		b, err := getBatch(ctx, cl, batchID)
+		v, err := get()
 		if err != nil {
 			return last, err
 		}
-		last = b
-		if p.OnPoll != nil {
-			p.OnPoll(b)
+		last = v
+		if onPoll != nil {
+			onPoll(v)
 		}
-		if b.ended() {
-			return b, nil
+		final, status := state(v)
+		if final {
+			return v, nil
 		}
 		if err := sleepCtx(ctx, interval); err != nil {
-			return last, fmt.Errorf("mms: waiting for batch %s to end (status %s): %w", batchID, last.ProcessingStatus, err)
+			return last, fmt.Errorf("mms: waiting for %s to end (status %s): %w", what, status, err)
 		}
 		interval = min(interval*2, ceiling)
 	}

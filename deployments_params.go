@@ -89,13 +89,7 @@ type DeploymentAgentParams interface {
 
 var deploymentAgentParamsUnion = codec.NewUnion[DeploymentAgentParams]("DeploymentAgentParams", UnknownDeploymentAgentParams{}).
 	Add("agent", SessionAgentRef{}).
-	Custom(func(data []byte) (DeploymentAgentParams, bool, error) {
-		if len(data) == 0 || data[0] != '"' {
-			return nil, false, nil
-		}
-		s, err := codec.Unquote(data)
-		return SessionAgentID(s), true, err
-	})
+	BareString(func(s string) DeploymentAgentParams { return SessionAgentID(s) })
 
 func (SessionAgentID) isDeploymentAgentParams() {}
 

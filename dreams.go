@@ -439,34 +439,11 @@ func (s *DreamsService) Wait(ctx context.Context, dreamID string, p DreamWaitPar
 	if err := p.Validate(); err != nil {
 		return nil, err
 	}
-	interval := p.PollInterval
-	if interval == 0 {
-		interval = DefaultBatchPollInterval
-	}
-	ceiling := p.MaxPollInterval
-	if ceiling == 0 {
-		ceiling = max(DefaultBatchMaxPollInterval, interval)
-	}
-	interval = min(interval, ceiling)
 	e := s.at(dreamID)
-	var last *Dream
-	for {
-		d, err := e.get(ctx, opts)
-		if err != nil {
-			return last, err
-		}
-		last = d
-		if p.OnPoll != nil {
-			p.OnPoll(d)
-		}
-		if d.Status.Final() {
-			return d, nil
-		}
-		if err := sleepCtx(ctx, interval); err != nil {
-			return last, fmt.Errorf("mms: waiting for dream %s to end (status %s): %w", dreamID, last.Status, err)
-		}
-		interval = min(interval*2, ceiling)
-	}
+	return pollUntil(ctx, p.PollInterval, p.MaxPollInterval, p.OnPoll,
+		func() (*Dream, error) { return e.get(ctx, opts) },
+		func(d *Dream) (bool, string) { return d.Status.Final(), string(d.Status) },
+		"dream "+dreamID)
 }
 
 // all is the dreams' endpoint (/v1/dreams).

@@ -346,13 +346,7 @@ type SessionAgentParams interface {
 var sessionAgentParamsUnion = codec.NewUnion[SessionAgentParams]("SessionAgentParams", UnknownSessionAgentParams{}).
 	Add("agent", SessionAgentRef{}).
 	Add("agent_with_overrides", SessionAgentWithOverrides{}).
-	Custom(func(data []byte) (SessionAgentParams, bool, error) {
-		if len(data) == 0 || data[0] != '"' {
-			return nil, false, nil
-		}
-		s, err := codec.Unquote(data)
-		return SessionAgentID(s), true, err
-	})
+	BareString(func(s string) SessionAgentParams { return SessionAgentID(s) })
 
 // SessionAgentID names an agent by id alone (at most 128 characters): its
 // latest version. It is sent as a bare string.

@@ -250,6 +250,20 @@ func (t *Union[U]) Custom(decode func(data []byte) (U, bool, error)) *Union[U] {
 	return t
 }
 
+// BareString is Custom for a union one of whose forms is a bare JSON
+// string (an id standing for a reference to it): a string decodes to
+// conv's variant, anything else goes to the table.
+func (t *Union[U]) BareString(conv func(s string) U) *Union[U] {
+	return t.Custom(func(data []byte) (U, bool, error) {
+		if len(data) == 0 || data[0] != '"' {
+			var zero U
+			return zero, false, nil
+		}
+		s, err := Unquote(data)
+		return conv(s), true, err
+	})
+}
+
 // Types returns the wire types of the table, for tests and derived tables.
 func (t *Union[U]) Types() map[string]reflect.Type { return t.u.variants }
 
