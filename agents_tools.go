@@ -305,8 +305,6 @@ const (
 	maxAgentToolDescription = wire.MaxCustomToolDescLength
 )
 
-func (t AgentToolset20260401) validate(string) error { return nil }
-
 func (t AgentMCPToolset) validate(path string) error {
 	if t.MCPServerName == "" {
 		return invalid(path+".mcp_server_name", "is required")
@@ -335,5 +333,3 @@ func (t AgentCustomTool) validate(path string) error {
 	}
 	return t.InputSchema.validate(path + ".input_schema")
 }
-
-func (UnknownAgentTool) validate(string) error { return nil }

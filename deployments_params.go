@@ -100,8 +100,6 @@ type UnknownDeploymentAgentParams struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownDeploymentAgentParams) validate(string) error { return nil }
-
 // A DeploymentInitialEvent is an event a deployment sends to each of its
 // sessions, in params and records alike: [UserMessageEventParams],
 // [UserDefineOutcomeEventParams], [SystemMessageEventParams] or
@@ -124,8 +122,6 @@ type UnknownDeploymentInitialEvent struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (UnknownDeploymentInitialEvent) validate(string) error { return nil }
 
 // Validate reports the first rule the params break: a missing name,
 // agent, environment id or initial event; an agent id that is empty or

@@ -149,9 +149,6 @@ func (c CloudEnvironmentConfig) validate(path string) error {
 	return nil
 }
 
-func (SelfHostedEnvironmentConfig) validate(string) error { return nil }
-func (UnknownEnvironmentConfig) validate(string) error    { return nil }
-
 // An EnvironmentNetworking is a cloud container's network access:
 // [UnrestrictedNetworking], [LimitedNetworking] or
 // [UnknownEnvironmentNetworking].

@@ -397,9 +397,8 @@ func (SessionAgentID) isSessionAgentParams() {}
 // MarshalJSON writes the id as a JSON string.
 func (id SessionAgentID) MarshalJSON() ([]byte, error) { return json.Marshal(string(id)) }
 
-func (UnknownSessionAgentParams) validate(string) error { return nil }
-func (id SessionAgentID) validate(path string) error    { return validateAgentID(path, string(id)) }
-func (a SessionAgentRef) validate(path string) error    { return validateAgentRef(path, a.ID, a.Version) }
+func (id SessionAgentID) validate(path string) error { return validateAgentID(path, string(id)) }
+func (a SessionAgentRef) validate(path string) error { return validateAgentRef(path, a.ID, a.Version) }
 func validateAgentRef(path, id string, version *int) error {
 	if err := validateAgentID(path+".id", id); err != nil {
 		return err

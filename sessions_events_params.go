@@ -253,8 +253,6 @@ type UnknownSessionEventParams struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionEventParams) validate(string) error { return nil }
-
 func (e UserMessageEventParams) validate(path string) error {
 	if len(e.Content) == 0 {
 		return invalid(path+".content", "must hold at least one block")
@@ -284,8 +282,6 @@ func validateSessionBlocks(path string, content []SessionContentBlock) error {
 	}
 	return nil
 }
-
-func (UserInterruptEventParams) validate(string) error { return nil }
 
 func (e UserToolConfirmationEventParams) validate(path string) error {
 	if err := validateEventToolUseID(path+".tool_use_id", e.ToolUseID); err != nil {
@@ -483,9 +479,6 @@ type UnknownSessionContentBlock struct {
 	Type string
 	Raw  json.RawMessage
 }
-
-func (RedactedBlock) validate(string) error              { return nil }
-func (UnknownSessionContentBlock) validate(string) error { return nil }
 
 // Exported checks of the event variants. A variant checked alone names its
 // fields under "event"; [SessionEventSendParams.Validate] names them under

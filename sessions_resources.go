@@ -89,8 +89,6 @@ type UnknownSessionResourceParams struct {
 	Raw  json.RawMessage
 }
 
-func (UnknownSessionResourceParams) validate(string) error { return nil }
-
 func (r GitHubRepositoryResourceParams) validate(path string) error {
 	if err := requiredID(path+".url", r.URL); err != nil {
 		return err

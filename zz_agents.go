@@ -77,6 +77,9 @@ func (a *AgentSkill) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 // isAgentTool makes AgentToolset20260401 a [AgentTool].
 func (AgentToolset20260401) isAgentTool() {}
 
+// validate accepts AgentToolset20260401 as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (AgentToolset20260401) validate(string) error { return nil }
+
 // MarshalJSON encodes AgentToolset20260401 as the service sends it, [Extra] included.
 func (a AgentToolset20260401) MarshalJSON() ([]byte, error) { return marshalJSON(a) }
 
@@ -217,6 +220,9 @@ func (r *RosterSelf) UnmarshalJSON(data []byte) error { return unmarshalJSON(dat
 
 // isAgentTool makes UnknownAgentTool a [AgentTool].
 func (UnknownAgentTool) isAgentTool() {}
+
+// validate accepts UnknownAgentTool as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownAgentTool) validate(string) error { return nil }
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownAgentTool) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

@@ -135,11 +135,17 @@ func (d *DeploymentUpdateParams) UnmarshalJSON(data []byte) error { return unmar
 // isDeploymentAgentParams makes UnknownDeploymentAgentParams a [DeploymentAgentParams].
 func (UnknownDeploymentAgentParams) isDeploymentAgentParams() {}
 
+// validate accepts UnknownDeploymentAgentParams as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownDeploymentAgentParams) validate(string) error { return nil }
+
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownDeploymentAgentParams) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isDeploymentInitialEvent makes UnknownDeploymentInitialEvent a [DeploymentInitialEvent].
 func (UnknownDeploymentInitialEvent) isDeploymentInitialEvent() {}
+
+// validate accepts UnknownDeploymentInitialEvent as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownDeploymentInitialEvent) validate(string) error { return nil }
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownDeploymentInitialEvent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

@@ -71,6 +71,9 @@ func (l *LimitedNetworking) UnmarshalJSON(data []byte) error { return unmarshalJ
 // isEnvironmentConfig makes SelfHostedEnvironmentConfig a [EnvironmentConfig].
 func (SelfHostedEnvironmentConfig) isEnvironmentConfig() {}
 
+// validate accepts SelfHostedEnvironmentConfig as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (SelfHostedEnvironmentConfig) validate(string) error { return nil }
+
 // MarshalJSON encodes SelfHostedEnvironmentConfig as the service sends it, [Extra] included.
 func (s SelfHostedEnvironmentConfig) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
@@ -79,6 +82,9 @@ func (s *SelfHostedEnvironmentConfig) UnmarshalJSON(data []byte) error { return 
 
 // isEnvironmentConfig makes UnknownEnvironmentConfig a [EnvironmentConfig].
 func (UnknownEnvironmentConfig) isEnvironmentConfig() {}
+
+// validate accepts UnknownEnvironmentConfig as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownEnvironmentConfig) validate(string) error { return nil }
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownEnvironmentConfig) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

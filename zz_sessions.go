@@ -309,6 +309,9 @@ func (o *OutcomeEvaluation) UnmarshalJSON(data []byte) error { return unmarshalJ
 // isSessionContentBlock makes RedactedBlock a [SessionContentBlock].
 func (RedactedBlock) isSessionContentBlock() {}
 
+// validate accepts RedactedBlock as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (RedactedBlock) validate(string) error { return nil }
+
 // MarshalJSON encodes RedactedBlock as the service sends it, [Extra] included.
 func (r RedactedBlock) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
@@ -1068,11 +1071,17 @@ func (u UnknownRepositoryCheckout) MarshalJSON() ([]byte, error) { return marsha
 // isSessionAgentParams makes UnknownSessionAgentParams a [SessionAgentParams].
 func (UnknownSessionAgentParams) isSessionAgentParams() {}
 
+// validate accepts UnknownSessionAgentParams as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownSessionAgentParams) validate(string) error { return nil }
+
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownSessionAgentParams) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isSessionContentBlock makes UnknownSessionContentBlock a [SessionContentBlock].
 func (UnknownSessionContentBlock) isSessionContentBlock() {}
+
+// validate accepts UnknownSessionContentBlock as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownSessionContentBlock) validate(string) error { return nil }
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownSessionContentBlock) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
@@ -1101,6 +1110,9 @@ func (u UnknownSessionEventDeltaBody) MarshalJSON() ([]byte, error) { return mar
 // isSessionEventParams makes UnknownSessionEventParams a [SessionEventParams].
 func (UnknownSessionEventParams) isSessionEventParams() {}
 
+// validate accepts UnknownSessionEventParams as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownSessionEventParams) validate(string) error { return nil }
+
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownSessionEventParams) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
@@ -1112,6 +1124,9 @@ func (u UnknownSessionResource) MarshalJSON() ([]byte, error) { return marshalJS
 
 // isSessionResourceParams makes UnknownSessionResourceParams a [SessionResourceParams].
 func (UnknownSessionResourceParams) isSessionResourceParams() {}
+
+// validate accepts UnknownSessionResourceParams as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UnknownSessionResourceParams) validate(string) error { return nil }
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownSessionResourceParams) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
@@ -1215,6 +1230,9 @@ func (u UserInterruptEvent) processedAt() string { return u.ProcessedAt }
 
 // isSessionEventParams makes UserInterruptEventParams a [SessionEventParams].
 func (UserInterruptEventParams) isSessionEventParams() {}
+
+// validate accepts UserInterruptEventParams as it stands: the type has no rule of its own (a rule is a hand-written validate method).
+func (UserInterruptEventParams) validate(string) error { return nil }
 
 // MarshalJSON encodes UserInterruptEventParams in request form: the members the request defines, nothing the service only sends.
 func (u UserInterruptEventParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }

@@ -19,6 +19,9 @@
 //   - the union's accessors derived from data: EventType() returns the
 //     wire name of the table line, EventID() and ObjectID() the field ID,
 //     processedAt() the field ProcessedAt ("" where a variant has no such field);
+//   - validate(path) of a variant (or Unknown variant) of a union whose
+//     interface has it, when the type has no rule of its own: it returns
+//     nil, so only the variants with rules carry a hand-written one;
 //   - the codec registration of every //mms:json type.
 //
 // The directive, a line of the type's doc comment (go/doc hides it):
@@ -559,6 +562,12 @@ func (p *pkgInfo) methods(b *bytes.Buffer, t *typeInfo) {
 	for _, u := range unions {
 		emit(u.marker, fmt.Sprintf("%s makes %s a [%s].", u.marker, t.name, u.iface),
 			fmt.Sprintf("(%s) %s() {}", t.name, u.marker))
+	}
+	for _, u := range unions {
+		if slices.Contains(u.methods, "validate") {
+			emit("validate", fmt.Sprintf("validate accepts %s as it stands: the type has no rule of its own (a rule is a hand-written validate method).", t.name),
+				fmt.Sprintf("(%s) validate(string) error { return nil }", t.name))
+		}
 	}
 	if len(t.unknownOf) > 0 {
 		emit("MarshalJSON", "MarshalJSON writes Raw, the value as it came.",
