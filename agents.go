@@ -648,24 +648,16 @@ type AgentListParams struct {
 // Validate reports the first rule the params break: Limit outside 1–100
 // when set, or CreatedAfter later than CreatedBefore.
 func (p AgentListParams) Validate() error {
-	if !p.CreatedAfter.IsZero() && !p.CreatedBefore.IsZero() && p.CreatedAfter.After(p.CreatedBefore) {
-		return invalid("created_at[gte]", "must not be later than created_at[lte]")
+	if err := validateCreatedRange(p.CreatedAfter, p.CreatedBefore); err != nil {
+		return err
 	}
 	return validateLimit(p.Limit, 100)
 }
 
 func (p AgentListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	if !p.CreatedAfter.IsZero() {
-		q.Set("created_at[gte]", p.CreatedAfter.UTC().Format(time.RFC3339Nano))
-	}
-	if !p.CreatedBefore.IsZero() {
-		q.Set("created_at[lte]", p.CreatedBefore.UTC().Format(time.RFC3339Nano))
-	}
-	return listArgs{query: q, start: listPos{page: p.Page}}
+	a := archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
+	setCreatedRange(a.query, p.CreatedAfter, p.CreatedBefore)
+	return a
 }
 
 // List iterates over the agents (their latest versions), fetching pages

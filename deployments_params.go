@@ -381,18 +381,10 @@ func (p DeploymentListParams) Validate() error {
 }
 
 func (p DeploymentListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	if p.AgentID != "" {
-		q.Set("agent_id", p.AgentID)
-	}
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	if p.Status != "" {
-		q.Set("status", string(p.Status))
-	}
-	setTimeFilters(q, "created_at", time.Time{}, p.CreatedGTE, time.Time{}, p.CreatedLTE)
-	return listArgs{query: q, start: listPos{page: p.Page}}
+	a := archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
+	setStrings(a.query, map[string]string{"agent_id": p.AgentID, "status": string(p.Status)})
+	setCreatedRange(a.query, p.CreatedGTE, p.CreatedLTE)
+	return a
 }
 
 // Validate returns nil: an agent form this SDK version does not model has

@@ -130,12 +130,7 @@ func (p DeploymentRunListParams) Validate() error {
 
 func (p DeploymentRunListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)
-	if p.DeploymentID != "" {
-		q.Set("deployment_id", p.DeploymentID)
-	}
-	if p.TriggerType != "" {
-		q.Set("trigger_type", string(p.TriggerType))
-	}
+	setStrings(q, map[string]string{"deployment_id": p.DeploymentID, "trigger_type": string(p.TriggerType)})
 	if p.HasError != nil {
 		q.Set("has_error", strconv.FormatBool(*p.HasError))
 	}

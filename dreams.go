@@ -379,22 +379,14 @@ func (p DreamListParams) Validate() error {
 	if err := validateLimit(p.Limit, wire.MaxDreamListLimit); err != nil {
 		return err
 	}
-	for i, st := range p.Statuses {
-		if st == "" {
-			return invalid(fmt.Sprintf("statuses[%d]", i), "must not be empty")
-		}
-	}
-	return nil
+	return validateFilled("statuses", p.Statuses)
 }
 
 func (p DreamListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	addQueryArray(q, "statuses", p.Statuses)
-	setTimeFilters(q, "created_at", p.CreatedGT, time.Time{}, p.CreatedLT, time.Time{})
-	return listArgs{query: q, start: listPos{page: p.Page}}
+	a := archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
+	addQueryArray(a.query, "statuses", p.Statuses)
+	setTimeFilters(a.query, "created_at", p.CreatedGT, time.Time{}, p.CreatedLT, time.Time{})
+	return a
 }
 
 // List iterates over the dreams, newest first, fetching pages as it goes

@@ -3,7 +3,6 @@ package mms
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"net/url"
 	"strconv"
@@ -130,20 +129,16 @@ type UnknownEnvironmentConfig struct {
 func (c CloudEnvironmentConfig) validate(path string) error {
 	switch n := c.Networking.(type) {
 	case LimitedNetworking:
-		for i, h := range n.AllowedHosts {
-			if h == "" {
-				return invalid(fmt.Sprintf("%s.networking.allowed_hosts[%d]", path, i), "must not be empty")
-			}
+		if err := validateFilled(path+".networking.allowed_hosts", n.AllowedHosts); err != nil {
+			return err
 		}
 	}
 	if c.Packages == nil {
 		return nil
 	}
 	for _, l := range c.Packages.lists() {
-		for i, p := range l.pkgs {
-			if p == "" {
-				return invalid(fmt.Sprintf("%s.packages.%s[%d]", path, l.name, i), "must not be empty")
-			}
+		if err := validateFilled(path+".packages."+l.name, l.pkgs); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -366,11 +361,7 @@ func (p EnvironmentListParams) Validate() error {
 }
 
 func (p EnvironmentListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	return listArgs{query: q, start: listPos{page: p.Page}}
+	return archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
 }
 
 // List iterates over the environments, fetching pages as it goes (GET

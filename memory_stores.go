@@ -228,32 +228,9 @@ func (p MemoryStoreListParams) Validate() error {
 }
 
 func (p MemoryStoreListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	setCreatedRange(q, p.CreatedAfter, p.CreatedBefore)
-	return listArgs{query: q, start: listPos{page: p.Page}}
-}
-
-// validateCreatedRange reports a lower creation bound later than the
-// upper one (either zero: unbounded).
-func validateCreatedRange(after, before time.Time) error {
-	if !after.IsZero() && !before.IsZero() && after.After(before) {
-		return invalid("created_at[gte]", "must not be later than created_at[lte]")
-	}
-	return nil
-}
-
-// setCreatedRange adds created_at[gte] and created_at[lte] for the bounds
-// that are not zero.
-func setCreatedRange(q url.Values, after, before time.Time) {
-	if !after.IsZero() {
-		q.Set("created_at[gte]", after.UTC().Format(time.RFC3339Nano))
-	}
-	if !before.IsZero() {
-		q.Set("created_at[lte]", before.UTC().Format(time.RFC3339Nano))
-	}
+	a := archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
+	setCreatedRange(a.query, p.CreatedAfter, p.CreatedBefore)
+	return a
 }
 
 // List iterates over the memory stores, newest first, fetching pages as it

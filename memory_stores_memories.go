@@ -331,14 +331,9 @@ func (p MemoryListParams) Validate() error {
 
 func (p MemoryListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)
-	if p.PathPrefix != "" {
-		q.Set("path_prefix", p.PathPrefix)
-	}
+	setStrings(q, map[string]string{"path_prefix": p.PathPrefix, "view": string(p.View)})
 	if p.Depth > 0 {
 		q.Set("depth", strconv.Itoa(p.Depth))
-	}
-	if p.View != "" {
-		q.Set("view", string(p.View))
 	}
 	return listArgs{query: q, start: listPos{page: p.Page}}
 }

@@ -166,14 +166,10 @@ func (p MemoryVersionListParams) Validate() error {
 
 func (p MemoryVersionListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)
-	for k, v := range map[string]string{
+	setStrings(q, map[string]string{
 		"memory_id": p.MemoryID, "operation": string(p.Operation), "session_id": p.SessionID,
 		"api_key_id": p.APIKeyID, "service_account_id": p.ServiceAccountID, "view": string(p.View),
-	} {
-		if v != "" {
-			q.Set(k, v)
-		}
-	}
+	})
 	setCreatedRange(q, p.CreatedAfter, p.CreatedBefore)
 	return listArgs{query: q, start: listPos{page: p.Page}}
 }

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"reflect"
 	"strconv"
+	"time"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
 )
@@ -409,6 +410,75 @@ func addQueryArray[S ~string](q url.Values, key string, values []S) {
 	for _, v := range values {
 		q.Add(key+"[]", string(v))
 	}
+}
+
+// setStrings sets each key of kv whose value is not "" (an unset
+// filter).
+func setStrings(q url.Values, kv map[string]string) {
+	for k, v := range kv {
+		if v != "" {
+			q.Set(k, v)
+		}
+	}
+}
+
+// setOrder sets order when it is not "" and returns the order the service
+// lists in: order, or def when the service's default applies.
+func setOrder(q url.Values, order, def ListOrder) ListOrder {
+	if order == "" {
+		return def
+	}
+	q.Set("order", string(order))
+	return order
+}
+
+// archivedListArgs is the cursor-scheme listArgs of a list with a limit
+// and include_archived; a list with more filters adds them to its query.
+func archivedListArgs(limit int, page Cursor, includeArchived bool) listArgs {
+	q := limitQuery(limit)
+	if includeArchived {
+		q.Set("include_archived", "true")
+	}
+	return listArgs{query: q, start: listPos{page: page}}
+}
+
+// setTimeFilters sets key[gt], key[gte], key[lt] and key[lte] for the
+// times that are not zero.
+func setTimeFilters(q url.Values, key string, gt, gte, lt, lte time.Time) {
+	for _, f := range []struct {
+		op string
+		t  time.Time
+	}{{"gt", gt}, {"gte", gte}, {"lt", lt}, {"lte", lte}} {
+		if !f.t.IsZero() {
+			q.Set(key+"["+f.op+"]", f.t.UTC().Format(time.RFC3339Nano))
+		}
+	}
+}
+
+// setCreatedRange sets created_at[gte] and created_at[lte] for the bounds
+// that are not zero.
+func setCreatedRange(q url.Values, after, before time.Time) {
+	setTimeFilters(q, "created_at", time.Time{}, after, time.Time{}, before)
+}
+
+// validateCreatedRange reports a lower creation bound later than the
+// upper one (either zero: unbounded).
+func validateCreatedRange(after, before time.Time) error {
+	if !after.IsZero() && !before.IsZero() && after.After(before) {
+		return invalid("created_at[gte]", "must not be later than created_at[lte]")
+	}
+	return nil
+}
+
+// validateFilled reports the first empty value of a list parameter (a
+// filter or a list of names), e.g. "statuses[2]".
+func validateFilled[S ~string](path string, values []S) error {
+	for i, v := range values {
+		if v == "" {
+			return invalid(fmt.Sprintf("%s[%d]", path, i), "must not be empty")
+		}
+	}
+	return nil
 }
 
 // validateLimit reports a page size outside 1–max; 0 (the service's

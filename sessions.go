@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"iter"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -704,48 +703,20 @@ func (p SessionListParams) Validate() error {
 	case p.AgentVersion > 0 && p.AgentID == "":
 		return invalid("agent_version", "can only be used with agent_id")
 	}
-	for i, st := range p.Statuses {
-		if st == "" {
-			return invalid(fmt.Sprintf("statuses[%d]", i), "must not be empty")
-		}
-	}
-	return nil
+	return validateFilled("statuses", p.Statuses)
 }
 
 func (p SessionListParams) listArgs() listArgs {
-	q := limitQuery(p.Limit)
-	order := ListOrderDesc
-	if p.Order != "" {
-		order = p.Order
-		q.Set("order", string(p.Order))
-	}
-	for key, v := range map[string]string{"agent_id": p.AgentID, "deployment_id": p.DeploymentID, "memory_store_id": p.MemoryStoreID} {
-		if v != "" {
-			q.Set(key, v)
-		}
-	}
+	a := archivedListArgs(p.Limit, p.Page, p.IncludeArchived)
+	a.order = setOrder(a.query, p.Order, ListOrderDesc)
+	a.start.backward = p.FollowPrevPage
+	setStrings(a.query, map[string]string{"agent_id": p.AgentID, "deployment_id": p.DeploymentID, "memory_store_id": p.MemoryStoreID})
 	if p.AgentVersion > 0 {
-		q.Set("agent_version", strconv.Itoa(p.AgentVersion))
+		a.query.Set("agent_version", strconv.Itoa(p.AgentVersion))
 	}
-	if p.IncludeArchived {
-		q.Set("include_archived", "true")
-	}
-	addQueryArray(q, "statuses", p.Statuses)
-	setTimeFilters(q, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
-	return listArgs{query: q, order: order, start: listPos{page: p.Page, backward: p.FollowPrevPage}}
-}
-
-// setTimeFilters sets key[gt], key[gte], key[lt] and key[lte] for the
-// times that are not zero.
-func setTimeFilters(q url.Values, key string, gt, gte, lt, lte time.Time) {
-	for _, f := range []struct {
-		op string
-		t  time.Time
-	}{{"gt", gt}, {"gte", gte}, {"lt", lt}, {"lte", lte}} {
-		if !f.t.IsZero() {
-			q.Set(key+"["+f.op+"]", f.t.UTC().Format(time.RFC3339Nano))
-		}
-	}
+	addQueryArray(a.query, "statuses", p.Statuses)
+	setTimeFilters(a.query, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
+	return a
 }
 
 // List iterates over the sessions, fetching pages as it goes (GET

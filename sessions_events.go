@@ -3,7 +3,6 @@ package mms
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"iter"
 	"time"
 
@@ -68,21 +67,12 @@ func (p SessionEventListParams) Validate() error {
 	if err := validateLimitOrder(p.Limit, 100, p.Order); err != nil {
 		return err
 	}
-	for i, t := range p.Types {
-		if t == "" {
-			return invalid(fmt.Sprintf("types[%d]", i), "must not be empty")
-		}
-	}
-	return nil
+	return validateFilled("types", p.Types)
 }
 
 func (p SessionEventListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)
-	order := ListOrderAsc
-	if p.Order != "" {
-		order = p.Order
-		q.Set("order", string(p.Order))
-	}
+	order := setOrder(q, p.Order, ListOrderAsc)
 	addQueryArray(q, "types", p.Types)
 	setTimeFilters(q, "created_at", p.CreatedGT, p.CreatedGTE, p.CreatedLT, p.CreatedLTE)
 	return listArgs{query: q, order: order, start: listPos{page: p.Page}}

@@ -123,10 +123,8 @@ const (
 // type, a negative reconnect delay or GiveUpAfter, or an initial delay
 // above the maximum. A negative MaxAttempts is [ReconnectForever].
 func (p SessionEventStreamParams) Validate() error {
-	for i, d := range p.EventDeltas {
-		if d == "" {
-			return invalid(fmt.Sprintf("event_deltas[%d]", i), "must not be empty")
-		}
+	if err := validateFilled("event_deltas", p.EventDeltas); err != nil {
+		return err
 	}
 	r := p.Reconnect
 	switch {

@@ -169,13 +169,6 @@ func (p TunnelListParams) listArgs() listArgs {
 
 // archivedListArgs are the arguments of a cursor list whose only filter is
 // include_archived.
-func archivedListArgs(limit int, page Cursor, includeArchived bool) listArgs {
-	q := limitQuery(limit)
-	if includeArchived {
-		q.Set("include_archived", "true")
-	}
-	return listArgs{query: q, start: listPos{page: page}}
-}
 
 // List iterates over the tunnels, newest first, fetching pages as it goes
 // (GET /v1/tunnels, cursor scheme). Nothing is sent before the loop

@@ -454,11 +454,7 @@ func (p UserProfileListParams) Validate() error {
 
 func (p UserProfileListParams) listArgs() listArgs {
 	q := limitQuery(p.Limit)
-	order := ListOrderDesc
-	if p.Order != "" {
-		order = p.Order
-		q.Set("order", string(p.Order))
-	}
+	order := setOrder(q, p.Order, ListOrderDesc)
 	if p.OrderBy != "" {
 		q.Set("order_by", string(p.OrderBy))
 	}
