@@ -121,22 +121,21 @@ func encodeBase64(data []byte) string {
 
 // Text returns the text of the message's text blocks, concatenated.
 func (m *Message) Text() string {
-	var sb strings.Builder
-	for _, b := range m.Content {
-		if t, ok := b.(TextBlock); ok {
-			sb.WriteString(t.Text)
-		}
-	}
-	return sb.String()
+	return joinText(m.Content, func(t TextBlock) string { return t.Text })
 }
 
 // Thinking returns the text of the message's thinking blocks, concatenated
 // (redacted thinking has none).
 func (m *Message) Thinking() string {
+	return joinText(m.Content, func(t ThinkingBlock) string { return t.Thinking })
+}
+
+// joinText concatenates text(b) over the blocks of content that are a B.
+func joinText[C, B any](content []C, text func(B) string) string {
 	var sb strings.Builder
-	for _, b := range m.Content {
-		if t, ok := b.(ThinkingBlock); ok {
-			sb.WriteString(t.Thinking)
+	for _, c := range content {
+		if b, ok := any(c).(B); ok {
+			sb.WriteString(text(b))
 		}
 	}
 	return sb.String()

@@ -7,13 +7,7 @@ import (
 
 // Text returns the text of the message's text blocks, joined.
 func (e AgentMessageEvent) Text() string {
-	var b strings.Builder
-	for _, c := range e.Content {
-		if t, ok := c.(TextBlock); ok {
-			b.WriteString(t.Text)
-		}
-	}
-	return b.String()
+	return joinText(e.Content, func(t TextBlock) string { return t.Text })
 }
 
 // SessionEventAccumulator folds the previews of a session stream (asked for
