@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -194,10 +195,7 @@ type AgentMCPServer struct {
 // mcpServerType writes an empty AgentMCPServer.Type as "url".
 var mcpServerType = codec.FieldCodec{
 	Encode: func(e *codec.Encoder, parent reflect.Value) error {
-		t := parent.FieldByName("Type").String()
-		if t == "" {
-			t = "url"
-		}
+		t := cmp.Or(parent.FieldByName("Type").String(), "url")
 		e.String(t)
 		return nil
 	},

@@ -4,6 +4,7 @@ package mms
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -68,10 +69,7 @@ func newExchanger(cfg *config.Config) (*exchanger, error) {
 	}
 	noRedirect := *hc
 	noRedirect.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
-	timeout := cfg.RequestTimeout
-	if timeout == 0 {
-		timeout = defaultExchangeTimeout
-	}
+	timeout := cmp.Or(cfg.RequestTimeout, defaultExchangeTimeout)
 	now := cfg.Now
 	if now == nil {
 		now = time.Now

@@ -4,6 +4,7 @@ package mms
 // credentials file holding a profile's token.
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -285,9 +286,7 @@ func (s *profileSource) refresh(ctx context.Context, creds credentials) (auth.To
 	if err != nil {
 		return auth.Token{}, "", fmt.Errorf("mms: %s: %w", s.p.label, err)
 	}
-	if rotated == "" {
-		rotated = old
-	}
+	rotated = cmp.Or(rotated, old)
 	return tok, rotated, nil
 }
 

@@ -2,6 +2,7 @@ package mms
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -397,12 +398,8 @@ func (s *BatchesService) Wait(ctx context.Context, batchID string, p BatchWaitPa
 // error naming what and its last status; both with the last record read
 // (nil if none).
 func pollUntil[T any](ctx context.Context, interval, ceiling time.Duration, onPoll func(*T), get func() (*T, error), state func(*T) (final bool, status string), what string) (*T, error) {
-	if interval == 0 {
-		interval = DefaultBatchPollInterval
-	}
-	if ceiling == 0 {
-		ceiling = max(DefaultBatchMaxPollInterval, interval)
-	}
+	interval = cmp.Or(interval, DefaultBatchPollInterval)
+	ceiling = cmp.Or(ceiling, max(DefaultBatchMaxPollInterval, interval))
 	interval = min(interval, ceiling)
 	var last *T
 	for {

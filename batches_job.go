@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -310,24 +311,14 @@ func (s *BatchesService) NewJob(p BatchJobParams, opts ...option.RequestOption) 
 			j.p.SpoolDir = os.TempDir()
 		}
 	}
-	if j.p.MaxRequestsPerBatch == 0 {
-		j.p.MaxRequestsPerBatch = MaxBatchRequests
-	}
-	if j.p.MaxBytesPerBatch == 0 {
-		j.p.MaxBytesPerBatch = MaxBatchBytes
-	}
-	if j.p.Retry.MaxAttempts == 0 {
-		j.p.Retry.MaxAttempts = DefaultBatchJobMaxAttempts
-	}
+	j.p.MaxRequestsPerBatch = cmp.Or(j.p.MaxRequestsPerBatch, MaxBatchRequests)
+	j.p.MaxBytesPerBatch = cmp.Or(j.p.MaxBytesPerBatch, MaxBatchBytes)
+	j.p.Retry.MaxAttempts = cmp.Or(j.p.Retry.MaxAttempts, DefaultBatchJobMaxAttempts)
 	if j.p.Retry.Retryable == nil {
 		j.p.Retry.Retryable = DefaultBatchRetryable
 	}
-	if j.p.PollInterval == 0 {
-		j.p.PollInterval = DefaultBatchJobPollInterval
-	}
-	if j.p.MaxPollInterval == 0 {
-		j.p.MaxPollInterval = max(DefaultBatchJobMaxPollInterval, j.p.PollInterval)
-	}
+	j.p.PollInterval = cmp.Or(j.p.PollInterval, DefaultBatchJobPollInterval)
+	j.p.MaxPollInterval = cmp.Or(j.p.MaxPollInterval, max(DefaultBatchJobMaxPollInterval, j.p.PollInterval))
 	return j, nil
 }
 

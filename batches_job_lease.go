@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -65,10 +66,7 @@ type BatchJobOwnedError struct {
 
 // Error names the job's owner and, when known, when its lease ends.
 func (e *BatchJobOwnedError) Error() string {
-	owner := e.Owner
-	if owner == "" {
-		owner = "an unnamed owner"
-	}
+	owner := cmp.Or(e.Owner, "an unnamed owner")
 	if e.Until.IsZero() {
 		return fmt.Sprintf("mms: the batch job is owned by %s", owner)
 	}

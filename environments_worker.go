@@ -5,6 +5,7 @@ package mms
 // work item's lease alive meanwhile.
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -106,9 +107,7 @@ func (b WorkerBackoff) withDefaults() WorkerBackoff {
 			b.Min = min(b.Min, b.Max)
 		}
 	}
-	if b.Max == 0 {
-		b.Max = max(defaultWorkerBackoffMax, b.Min)
-	}
+	b.Max = cmp.Or(b.Max, max(defaultWorkerBackoffMax, b.Min))
 	return b
 }
 
@@ -171,12 +170,8 @@ func (s *EnvironmentWorkService) Serve(ctx context.Context, environmentID string
 	if p.WorkerID == "" {
 		p.WorkerID = newWorkerID()
 	}
-	if p.MaxSessions == 0 {
-		p.MaxSessions = 1
-	}
-	if p.PollWait == 0 {
-		p.PollWait = defaultPollWait
-	}
+	p.MaxSessions = cmp.Or(p.MaxSessions, 1)
+	p.PollWait = cmp.Or(p.PollWait, defaultPollWait)
 	p.Backoff = p.Backoff.withDefaults()
 	cl := s.client.newCall(opts)
 	if cl.err != nil {
@@ -307,9 +302,7 @@ func (w *worker) runSession(ctx context.Context, work *Work, sessionID string) {
 		opts = append(append([]option.RequestOption(nil), w.opts...), option.WithAuthToken(creds.SessionsToken.Reveal()))
 	}
 	p := w.p.Session
-	if p.ResultTimeout == 0 {
-		p.ResultTimeout = whileLeaseHeld
-	}
+	p.ResultTimeout = cmp.Or(p.ResultTimeout, whileLeaseHeld)
 	for step, err := range w.svc.client.Sessions.Run(rctx, sessionID, p, opts...) {
 		if err != nil {
 			if ctx.Err() == nil && rctx.Err() == nil {
@@ -388,9 +381,7 @@ func (w *worker) report(work *Work, err error) {
 // newWorkerID is "<host>-<8 random hex digits>".
 func newWorkerID() string {
 	host, _ := os.Hostname()
-	if host == "" {
-		host = "worker"
-	}
+	host = cmp.Or(host, "worker")
 	var b [4]byte
 	rand.Read(b[:])
 	return host + "-" + hex.EncodeToString(b[:])

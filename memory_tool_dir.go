@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -69,12 +70,8 @@ func NewMemoryDir(dir string, limits MemoryDirLimits) (*MemoryDir, error) {
 	if limits.MaxFileBytes < 0 || limits.MaxTotalBytes < 0 {
 		return nil, invalid("MemoryDirLimits", "must not be negative")
 	}
-	if limits.MaxFileBytes == 0 {
-		limits.MaxFileBytes = DefaultMemoryFileBytes
-	}
-	if limits.MaxTotalBytes == 0 {
-		limits.MaxTotalBytes = DefaultMemoryTotalBytes
-	}
+	limits.MaxFileBytes = cmp.Or(limits.MaxFileBytes, DefaultMemoryFileBytes)
+	limits.MaxTotalBytes = cmp.Or(limits.MaxTotalBytes, DefaultMemoryTotalBytes)
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, fmt.Errorf("mms: memory directory: %w", err)

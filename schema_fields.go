@@ -84,9 +84,7 @@ func jsonFields(t reflect.Type) []schemaField {
 						quoted:     hasTagOption(opts, "string") && quotable(ft),
 						viaPointer: f.viaPointer,
 					}
-					if field.name == "" {
-						field.name = sf.Name
-					}
+					field.name = cmp.Or(field.name, sf.Name)
 					fields = append(fields, field)
 					if count[f.typ] > 1 {
 						// Several instances at this depth: a duplicate makes

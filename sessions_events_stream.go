@@ -8,6 +8,7 @@ package mms
 // or in the list, and the id check keeps it from coming twice.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -140,21 +141,13 @@ func (p SessionEventStreamParams) Validate() error {
 
 // withDefaults fills the zero fields.
 func (r ReconnectPolicy) withDefaults() ReconnectPolicy {
-	if r.InitialDelay == 0 {
-		r.InitialDelay = defaultReconnectDelay
-	}
-	if r.MaxDelay == 0 {
-		r.MaxDelay = max(defaultReconnectMaxDelay, r.InitialDelay)
-	}
-	if r.ResetAfter == 0 {
-		r.ResetAfter = defaultReconnectReset
-	}
+	r.InitialDelay = cmp.Or(r.InitialDelay, defaultReconnectDelay)
+	r.MaxDelay = cmp.Or(r.MaxDelay, max(defaultReconnectMaxDelay, r.InitialDelay))
+	r.ResetAfter = cmp.Or(r.ResetAfter, defaultReconnectReset)
 	switch {
 	case r.MaxAttempts == 0:
 		r.MaxAttempts = DefaultReconnectAttempts
-		if r.GiveUpAfter == 0 {
-			r.GiveUpAfter = DefaultReconnectGiveUpAfter
-		}
+		r.GiveUpAfter = cmp.Or(r.GiveUpAfter, DefaultReconnectGiveUpAfter)
 	case r.MaxAttempts > 0 && r.GiveUpAfter == 0:
 		r.GiveUpAfter = DefaultReconnectGiveUpAfter
 	}

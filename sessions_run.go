@@ -5,6 +5,7 @@ package mms
 // reconciled), answers the calls it owns, and reports what it did.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -179,15 +180,9 @@ func (s *SessionsService) Run(ctx context.Context, sessionID string, p SessionRu
 }
 
 func (p SessionRunParams) withDefaults() SessionRunParams {
-	if p.MaxConcurrency == 0 {
-		p.MaxConcurrency = defaultToolConcurrency
-	}
-	if p.ToolTimeout == 0 {
-		p.ToolTimeout = defaultToolTimeout
-	}
-	if p.ResultTimeout == 0 {
-		p.ResultTimeout = defaultRunResultTimeout
-	}
+	p.MaxConcurrency = cmp.Or(p.MaxConcurrency, defaultToolConcurrency)
+	p.ToolTimeout = cmp.Or(p.ToolTimeout, defaultToolTimeout)
+	p.ResultTimeout = cmp.Or(p.ResultTimeout, defaultRunResultTimeout)
 	p.Stream.IncludeHistory = true
 	return p
 }

@@ -4,6 +4,7 @@ package mms
 // parallel (bounded), results in the reply's order.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -31,10 +32,7 @@ func (r *ToolRunner) answer(ctx context.Context, tools map[string]RunnableTool, 
 		}
 		switch {
 		case verdict.Deny:
-			msg := verdict.Message
-			if msg == "" {
-				msg = deniedMessage
-			}
+			msg := cmp.Or(verdict.Message, deniedMessage)
 			calls[i].Err = fmt.Errorf("mms: denied: %s", msg)
 			calls[i].Result = ToolResult(use.ID, msg, true)
 		case verdict.Answer != nil:
@@ -60,14 +58,8 @@ func (r *ToolRunner) answer(ctx context.Context, tools map[string]RunnableTool, 
 // runCalls runs calls[i] for each i of run, at most MaxConcurrency at once,
 // and fills in their results.
 func (r *ToolRunner) runCalls(ctx context.Context, tools map[string]RunnableTool, calls []ToolCall, run []int) {
-	limit := r.p.MaxConcurrency
-	if limit == 0 {
-		limit = defaultToolConcurrency
-	}
-	timeout := r.p.ToolTimeout
-	if timeout == 0 {
-		timeout = defaultToolTimeout
-	}
+	limit := cmp.Or(r.p.MaxConcurrency, defaultToolConcurrency)
+	timeout := cmp.Or(r.p.ToolTimeout, defaultToolTimeout)
 	sem := make(chan struct{}, limit)
 	var wg sync.WaitGroup
 	for _, i := range run {

@@ -2,6 +2,7 @@ package mms
 
 import (
 	"bytes"
+	"cmp"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/base64"
@@ -150,15 +151,9 @@ func (s *WebhooksService) settings(opts []option.RequestOption) (webhookSettings
 	if len(w.keys) == 0 {
 		return w, fmt.Errorf("%w: pass option.WithWebhookSecret or set $%s", ErrWebhookNoSecret, EnvWebhookSigningKey)
 	}
-	if w.tolerance == 0 {
-		w.tolerance = DefaultWebhookTolerance
-	}
-	if w.maxBody == 0 {
-		w.maxBody = DefaultWebhookMaxBody
-	}
-	if w.dedup == 0 {
-		w.dedup = DefaultWebhookDedupSize
-	}
+	w.tolerance = cmp.Or(w.tolerance, DefaultWebhookTolerance)
+	w.maxBody = cmp.Or(w.maxBody, DefaultWebhookMaxBody)
+	w.dedup = cmp.Or(w.dedup, DefaultWebhookDedupSize)
 	if w.now == nil {
 		w.now = time.Now
 	}
