@@ -459,16 +459,7 @@ func validateToolList(tools []AgentTool) error {
 	if err := validateCount("tools", len(tools), maxAgentTools, "tools"); err != nil {
 		return err
 	}
-	for i, t := range tools {
-		path := fmt.Sprintf("tools[%d]", i)
-		if t == nil {
-			return invalid(path, "must not be nil")
-		}
-		if err := t.validate(path); err != nil {
-			return err
-		}
-	}
-	return nil
+	return validateEach("tools", tools)
 }
 
 func validateMCPServers(servers []AgentMCPServer) error {

@@ -497,14 +497,8 @@ func (p SessionCreateParams) Validate() error {
 	if err := validateMetadata("metadata", p.Metadata); err != nil {
 		return err
 	}
-	for i, r := range p.Resources {
-		path := fmt.Sprintf("resources[%d]", i)
-		if r == nil {
-			return invalid(path, "must not be nil")
-		}
-		if err := r.validate(path); err != nil {
-			return err
-		}
+	if err := validateEach("resources", p.Resources); err != nil {
+		return err
 	}
 	for i, id := range p.VaultIDs {
 		if err := requiredID(fmt.Sprintf("vault_ids[%d]", i), id); err != nil {

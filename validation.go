@@ -112,6 +112,21 @@ func validateLength(path, s string, lo, hi int) error {
 	return invalid(path, "must be %d to %d characters, got %d", lo, hi, n)
 }
 
+// validateEach checks each item of a list of union values: not nil, and
+// valid by its own rules. path is the list's, e.g. "resources".
+func validateEach[U interface{ validate(string) error }](path string, items []U) error {
+	for i, x := range items {
+		p := fmt.Sprintf("%s[%d]", path, i)
+		if any(x) == nil {
+			return invalid(p, "must not be nil")
+		}
+		if err := x.validate(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // validateCount reports a list of more than hi items; what names an item.
 func validateCount(path string, n, hi int, what string) error {
 	if n > hi {
