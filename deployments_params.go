@@ -168,10 +168,8 @@ func validateDeploymentParts(events []DeploymentInitialEvent, resources []Sessio
 	if err := validateCount("vault_ids", len(vaultIDs), maxDeploymentVaultIDs, "ids"); err != nil {
 		return err
 	}
-	for i, id := range vaultIDs {
-		if err := requiredID(fmt.Sprintf("vault_ids[%d]", i), id); err != nil {
-			return err
-		}
+	if err := requiredIDs("vault_ids", vaultIDs); err != nil {
+		return err
 	}
 	if err := validateMetadata("metadata", metadata); err != nil {
 		return err

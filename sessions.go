@@ -460,6 +460,17 @@ func requiredID(path, id string) error {
 	return nil
 }
 
+// requiredIDs reports the first empty id of a list (path is the list's,
+// e.g. "vault_ids").
+func requiredIDs(path string, ids []string) error {
+	for i, id := range ids {
+		if err := requiredID(fmt.Sprintf("%s[%d]", path, i), id); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Limits of a session's create body (internal/wire/limits.go).
 const (
 	maxInitialEvents       = wire.MaxInitialEvents
@@ -500,10 +511,8 @@ func (p SessionCreateParams) Validate() error {
 	if err := validateEach("resources", p.Resources); err != nil {
 		return err
 	}
-	for i, id := range p.VaultIDs {
-		if err := requiredID(fmt.Sprintf("vault_ids[%d]", i), id); err != nil {
-			return err
-		}
+	if err := requiredIDs("vault_ids", p.VaultIDs); err != nil {
+		return err
 	}
 	if err := validateCount("initial_events", len(p.InitialEvents), maxInitialEvents, "events"); err != nil {
 		return err
