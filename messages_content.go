@@ -608,7 +608,6 @@ type ToolRemovalBlock struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-
 // toolChange is the shape of the tool_addition and tool_removal blocks:
 // each converts itself to it for validation.
 type toolChange struct {
