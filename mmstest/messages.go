@@ -269,6 +269,9 @@ func (s *Server) checkModel(p *msgParams) *apiError {
 	if caps == nil { // capabilities unknown: nothing more to check
 		return nil
 	}
+	if err := p.checkMessageEffort(caps); err != nil {
+		return err
+	}
 	if p.OutputConfig != nil && p.OutputConfig.Effort != nil {
 		e := caps.Effort
 		levels := map[string]bool{"low": e.Low.Supported, "medium": e.Medium.Supported, "high": e.High.Supported,

@@ -218,3 +218,29 @@ func writeAPIError(w http.ResponseWriter, r *http.Request, e *apiError) {
 	}
 	writeError(w, r, e.status, e.errType, e.msg)
 }
+
+// checkMessageEffort applies the model's effort levels to the effort of
+// each system message's output_config, as checkModel does to the
+// request's.
+func (p *msgParams) checkMessageEffort(caps *ModelCapabilities) *apiError {
+	var messages []messageMembers
+	_ = json.Unmarshal(p.members["messages"], &messages)
+	e := caps.Effort
+	levels := map[string]bool{"low": e.Low.Supported, "medium": e.Medium.Supported, "high": e.High.Supported,
+		"max": e.Max.Supported, "xhigh": e.XHigh != nil && e.XHigh.Supported}
+	for i, m := range messages {
+		var oc struct {
+			Effort *string `json:"effort"`
+		}
+		if m.Role != "system" || json.Unmarshal(m.OutputConfig, &oc) != nil || oc.Effort == nil {
+			continue
+		}
+		if !e.Supported {
+			return invalid("messages.%d.output_config.effort: This model does not support the effort parameter.", i)
+		}
+		if !levels[*oc.Effort] {
+			return invalid("messages.%d.output_config.effort: This model does not support effort level '%s'.", i, *oc.Effort)
+		}
+	}
+	return nil
+}

@@ -105,6 +105,11 @@ func TestSystemMessages(t *testing.T) {
 			msg:  "messages.1.output_config: Extra inputs are not permitted (output_config is for system messages only)"},
 		{name: "output_config count_tokens", path: countPath, status: 200, betas: []string{betaMessageOutputConfig},
 			body: count(withSystem(systemOf(`"output_config":{"effort":"high"}`)))},
+		{name: "output_config effort unsupported by the model", betas: []string{betaMessageOutputConfig},
+			body: `{"model":"mms-small-1","max_tokens":1,` + withSystem(systemOf(`"output_config":{"effort":"low"}`)) + `}`,
+			msg:  "messages.1.output_config.effort: This model does not support the effort parameter."},
+		{name: "output_config effort without effort on a model without it", status: 200, betas: []string{betaMessageOutputConfig},
+			body: `{"model":"mms-small-1","max_tokens":1,` + withSystem(systemOf(`"output_config":{}`, `{"type":"text","text":"x"}`)) + `}`},
 
 		// Inline tool definitions.
 		{name: "tool_definition without inline beta", betas: tools,
