@@ -586,8 +586,9 @@ type FallbackTrigger struct {
 // ---------------------------------------------------------------------------
 // tool_addition and tool_removal (beta: mid-conversation tool changes)
 
-// ToolAdditionBlock is a "tool_addition" block: it offers a declared tool
-// from this point of the conversation on (beta).
+// ToolAdditionBlock is a "tool_addition" block: it offers a declared tool,
+// or one defined inline ([ToolDefinitionRef]), from this point of the
+// conversation on (beta).
 type ToolAdditionBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
@@ -598,15 +599,14 @@ type ToolAdditionBlock struct {
 func (b ToolAdditionBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // ToolRemovalBlock is a "tool_removal" block: it withdraws a declared tool
-// from this point of the conversation on (beta).
+// from this point of the conversation on (beta). Its tool is a reference,
+// never a [ToolDefinitionRef] (validate is in messages_system.go).
 type ToolRemovalBlock struct {
 	Tool         ToolChangeRef `json:"tool"`
 	CacheControl *CacheControl `json:"cache_control,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
-
-func (b ToolRemovalBlock) validate(path string) error { return toolChange(b).validate(path) }
 
 // toolChange is the shape of the tool_addition and tool_removal blocks:
 // each converts itself to it for validation.
@@ -628,8 +628,8 @@ func (c toolChange) validate(path string) error {
 }
 
 // A ToolChangeRef names the tool a tool_addition or tool_removal block is
-// about. Variants: [ToolRef], [MCPToolRef], [MCPToolsetRef] and
-// [UnknownToolChangeRef].
+// about. Variants: [ToolRef], [MCPToolRef], [MCPToolsetRef],
+// [ToolDefinitionRef] (beta, tool_addition only) and [UnknownToolChangeRef].
 type ToolChangeRef interface {
 	json.Marshaler
 	isToolChangeRef()
@@ -639,7 +639,8 @@ type ToolChangeRef interface {
 var toolChangeRefUnion = codec.NewUnion[ToolChangeRef]("ToolChangeRef", UnknownToolChangeRef{}).
 	Add("tool_reference", ToolRef{}).
 	Add("mcp_tool_reference", MCPToolRef{}).
-	Add("mcp_toolset_reference", MCPToolsetRef{})
+	Add("mcp_toolset_reference", MCPToolsetRef{}).
+	Add("tool_definition", ToolDefinitionRef{})
 
 // ToolRef is a {"type":"tool_reference","name":…} reference to a declared
 // tool.
@@ -708,6 +709,10 @@ func (UnknownToolChangeRef) validate(string) error { return nil }
 var contentShorthand = codec.FieldCodec{
 	Encode: func(e *codec.Encoder, parent reflect.Value) error {
 		content := parent.FieldByName("Content")
+		if content.IsNil() && isSystemMessage(parent) { // only on the nil path: no cost otherwise
+			e.Raw([]byte("[]"))
+			return nil
+		}
 		if !parent.FieldByName("StringContent").Bool() { // before boxing Content, which allocates
 			return e.Value(content)
 		}

@@ -171,6 +171,8 @@ func TestToolChangeRefUnion(t *testing.T) {
 		{"tool_reference", ToolRef{Name: "n", Extra: future}},
 		{"mcp_tool_reference", MCPToolRef{ServerName: "s", Name: "n"}},
 		{"mcp_toolset_reference", MCPToolsetRef{ServerName: "s"}},
+		{"tool_definition", ToolDefinitionRef{Definition: CustomTool{Name: "n", InputSchema: InputSchema(`{"type":"object"}`)}}},
+		{"tool_definition", ToolDefinitionRef{Definition: MCPToolset{MCPServerName: "s"}}},
 	})
 }
 

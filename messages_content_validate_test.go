@@ -27,7 +27,8 @@ func TestMessageParamValidate(t *testing.T) {
 	}{
 		{"valid text", UserText("hi"), "", ""},
 		{"valid string form", MessageParam{Role: RoleUser, Content: ContentBlocks{TextBlock{Text: "hi"}}, StringContent: true}, "", ""},
-		{"role system", MessageParam{Role: "system", Content: ContentBlocks{TextBlock{Text: "x"}}}, "messages[3].role", "must be"},
+		{"role system", MessageParam{Role: "system", Content: ContentBlocks{TextBlock{Text: "x"}}}, "", ""},
+		{"role developer", MessageParam{Role: "developer", Content: ContentBlocks{TextBlock{Text: "x"}}}, "messages[3].role", "must be"},
 		{"role empty", MessageParam{Content: ContentBlocks{TextBlock{Text: "x"}}}, "messages[3].role", "must be"},
 		{"content missing", MessageParam{Role: RoleUser}, "messages[3].content", "required"},
 		{"empty string form", MessageParam{Role: RoleUser, Content: ContentBlocks{TextBlock{}}, StringContent: true}, "messages[3].content", "empty"},

@@ -186,6 +186,9 @@ func (p prompt) validate() error {
 			return err
 		}
 	}
+	if err := validateTurns(p.messages); err != nil {
+		return err
+	}
 	checks := []func() error{
 		func() error { return p.system.validate("system") },
 		func() error { return p.cacheControl.validate("cache_control") },
@@ -230,6 +233,7 @@ func validateUnion[U interface{ validate(string) error }](v U, path string) erro
 func (p prompt) betas() []string {
 	var out []string
 	out = appendNew(out, p.tools.betas()...)
+	out = appendNew(out, messagesBetas(p.messages)...)
 	if p.contextManagement != nil {
 		out = appendNew(out, p.contextManagement.betas()...)
 	}

@@ -17,14 +17,20 @@ var stopDetailsSpec = codec.Spec{Encode: func(e *codec.Encoder, v reflect.Value)
 	return e.Struct(v)
 }}
 
-// Role is the author of a message: RoleUser or RoleAssistant. There is no
-// system role; the system prompt is a request parameter.
+// Role is the author of a message: RoleUser or RoleAssistant, or, in a
+// request only, RoleSystem for a mid-conversation system message (see
+// [SystemMessage]). The system prompt that opens the conversation is still
+// the request parameter System. A response [Message] is always
+// RoleAssistant.
 type Role string
 
 // Message roles.
 const (
 	RoleUser      Role = "user"
 	RoleAssistant Role = "assistant"
+	// RoleSystem marks a mid-conversation system message in a request's
+	// messages: text, and (beta) tool changes, clear_at and output_config.
+	RoleSystem Role = "system"
 )
 
 // ---------------------------------------------------------------------------
@@ -42,7 +48,9 @@ const (
 //
 //mms:json request spec=shorthandContent
 type MessageParam struct {
-	// Role is RoleUser or RoleAssistant.
+	// Role is RoleUser, RoleAssistant or RoleSystem (a mid-conversation
+	// system message: text, tool_addition and tool_removal blocks, in the
+	// array form only; see [SystemMessage]).
 	Role Role `json:"role"`
 	// Content holds the turn's blocks. A trailing assistant turn is a
 	// prefill the response continues.
@@ -52,6 +60,13 @@ type MessageParam struct {
 	// otherwise the array form is written. Decoding sets it when the wire
 	// used the string form, so such a request re-encodes as it came.
 	StringContent bool `json:"-"`
+	// ClearAt (system messages only, beta) says how long the message stays
+	// visible: ClearAtNever (the default) or ClearAtNextUserMessage.
+	ClearAt ClearAt `json:"clear_at,omitzero"`
+	// OutputConfig (system messages only, beta) changes the output
+	// settings from this message on. With it set, Content may be empty;
+	// &MessageOutputConfig{} is sent as {} (allowed only with content).
+	OutputConfig *MessageOutputConfig `json:"output_config,omitzero"`
 }
 
 // validate checks the turn against the service's rules; path is e.g.
@@ -59,8 +74,13 @@ type MessageParam struct {
 func (p MessageParam) validate(path string) error {
 	switch p.Role {
 	case RoleUser, RoleAssistant:
+		if err := p.validateSystemOnly(path); err != nil {
+			return err
+		}
+	case RoleSystem:
+		return p.validateSystem(path)
 	default:
-		return invalid(path+".role", "must be %q or %q, got %q", RoleUser, RoleAssistant, p.Role)
+		return invalid(path+".role", "must be %q, %q or %q, got %q", RoleUser, RoleAssistant, RoleSystem, p.Role)
 	}
 	if s, ok := stringForm(p.Content, p.StringContent); ok {
 		if s == "" {

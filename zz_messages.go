@@ -32,6 +32,7 @@ func init() {
 		MessageDeltaUsage{},
 		MessageDiagnostics{},
 		MessageMetadata{},
+		MessageOutputConfig{},
 		MessageTokensCount{},
 		OutputConfig{},
 		OutputTokensDetails{},
@@ -907,6 +908,12 @@ func (m MessageMetadata) MarshalJSON() ([]byte, error) { return marshalRequest(m
 // UnmarshalJSON decodes MessageMetadata, keeping what this SDK version does not model in [Extra].
 func (m *MessageMetadata) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
+// MarshalJSON encodes MessageOutputConfig in request form: the members the request defines, nothing the service only sends.
+func (m MessageOutputConfig) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
+
+// UnmarshalJSON decodes MessageOutputConfig, keeping what this SDK version does not model in [Extra].
+func (m *MessageOutputConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // MarshalJSON encodes MessageParam in request form: the members the request defines, nothing the service only sends.
 func (m MessageParam) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
 
@@ -1298,6 +1305,15 @@ func (t ToolChoiceTool) MarshalJSON() ([]byte, error) { return marshalRequest(t)
 
 // UnmarshalJSON decodes ToolChoiceTool, keeping what this SDK version does not model in [Extra].
 func (t *ToolChoiceTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// isToolChangeRef makes ToolDefinitionRef a [ToolChangeRef].
+func (ToolDefinitionRef) isToolChangeRef() {}
+
+// MarshalJSON encodes ToolDefinitionRef in request form: the members the request defines, nothing the service only sends.
+func (t ToolDefinitionRef) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// UnmarshalJSON decodes ToolDefinitionRef, keeping what this SDK version does not model in [Extra].
+func (t *ToolDefinitionRef) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
 // isToolChangeRef makes ToolRef a [ToolChangeRef].
 func (ToolRef) isToolChangeRef() {}

@@ -456,6 +456,10 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return
 		}
+		if err := systemMessageRules(it.params, path+".params.", betas); err != nil {
+			writeAPIError(w, r, err)
+			return
+		}
 	}
 	header := http.Header{}
 	for _, k := range []string{wire.HeaderBeta, wire.HeaderUserProfileID, wire.HeaderWorkspaceID} {

@@ -126,6 +126,14 @@
 // is one of date-time, date, time, duration, email, hostname, uri, ipv4,
 // ipv6 and uuid (a 400 naming the schema path otherwise).
 //
+// Mid-conversation system messages (role "system": an array of text,
+// tool_addition and tool_removal blocks; clear_at and output_config behind
+// their betas, on system messages only) are not turns: the conversation
+// rules and the reply skip them, and their JSON counts toward input tokens.
+// An inline tool_definition (beta inline-tools-2026-09-15) is checked as a
+// tools entry; a name already declared or defined is a 400 with error_code
+// tool_name_conflict. The rules are in messages_system.go.
+//
 // The reply is a deterministic function of the request:
 //
 //   - The prompt is the text of the last user turn (its string content or

@@ -148,7 +148,7 @@ func invalid(format string, args ...any) *apiError {
 func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	p, rep, err := s.answer(r)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		writeAPIError(w, r, err)
 		return
 	}
 	s.drawPriority(w.Header(), r, p, &rep)
@@ -181,7 +181,7 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	p, err := s.parseMessages(r, "count_tokens")
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		writeAPIError(w, r, err)
 		return
 	}
 	type original struct {
@@ -216,6 +216,9 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 	v := validator{sc: messagesSchema, betas: betaNames(r.Header)}
 	if err := v.check("", body, &typ{kind: kShape, name: top}); err != nil {
 		return nil, invalid("%s", err.Error())
+	}
+	if err := systemMessageRules(body, "", v.betas); err != nil {
+		return nil, err
 	}
 	p := &msgParams{count: top == "count_tokens"}
 	if err := json.Unmarshal(body, p); err != nil {
@@ -265,6 +268,9 @@ func (s *Server) checkModel(p *msgParams) *apiError {
 	caps := m.Capabilities
 	if caps == nil { // capabilities unknown: nothing more to check
 		return nil
+	}
+	if err := p.checkMessageEffort(caps); err != nil {
+		return err
 	}
 	if p.OutputConfig != nil && p.OutputConfig.Effort != nil {
 		e := caps.Effort

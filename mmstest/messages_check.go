@@ -57,10 +57,14 @@ func contentBlocks(raw json.RawMessage) ([]blockParam, bool) {
 	return blocks, false
 }
 
-// turns merges the messages into turns.
+// turns merges the messages into turns; system messages are not turns
+// (messages_system.go).
 func (p *msgParams) turns() []turn {
 	var out []turn
 	for i, m := range p.Messages {
+		if !turnMessage(m) {
+			continue
+		}
 		if len(out) == 0 || out[len(out)-1].role != m.Role {
 			out = append(out, turn{role: m.Role, first: i})
 		}
@@ -134,6 +138,9 @@ func (p *msgParams) checkParams() *apiError {
 	}
 	if present(p.Fallbacks) && present(p.FallbackCreditToken) {
 		return invalid("fallback_credit_token: cannot be combined with fallbacks")
+	}
+	if err := p.checkInlineToolNames(); err != nil {
+		return err
 	}
 	return p.checkOutputFormat()
 }

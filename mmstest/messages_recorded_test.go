@@ -50,6 +50,11 @@ var betaMarkers = map[string]string{
 	"tool_addition":         "mid-conversation-tool-changes-2026-07-01",
 	"tool_removal":          "mid-conversation-tool-changes-2026-07-01",
 	"computer_20250124":     "computer-use-2025-01-24",
+	// api-version-2026-10-21 §5.3, §5.4: system messages and inline tools.
+	// A value may name several betas, space-separated.
+	"clear_at":        "mid-conversation-system-clear-at-2026-08-21",
+	"output_config":   "mid-conversation-output-config-2026-07-01", // harmless on the top-level member
+	"tool_definition": "inline-tools-2026-09-15 mcp-client-2026-09-15",
 }
 
 // betasFor derives the betas a body needs from its member names and type
@@ -66,8 +71,10 @@ func betasFor(body []byte) []string {
 					markers = append(markers, typ)
 				}
 				for _, m := range markers {
-					if b := betaMarkers[m]; b != "" && !slices.Contains(betas, b) {
-						betas = append(betas, b)
+					for _, b := range strings.Fields(betaMarkers[m]) {
+						if !slices.Contains(betas, b) {
+							betas = append(betas, b)
+						}
 					}
 				}
 				walk(x)

@@ -82,7 +82,10 @@ var messagesSchema = compileSchema(map[string]string{
 		"fallbacks:?[#fallback]|enum(default)^" + betaFallbacks,
 	"count_tokens": "$countable",
 
-	"message":                "role!:enum(user,assistant) content!:str{1,}|[@block]",
+	"message": "role!:enum(user,assistant,system) content!:str{1,}|[@block] " +
+		"clear_at:enum(never,next_user_message)^" + betaSystemClearAt + " " +
+		"output_config:#message_output_config^" + betaMessageOutputConfig, // role rules: messages_system.go
+	"message_output_config":  "effort:?enum(low,medium,high,xhigh,max)",
 	"citations_config":       "enabled:bool",
 	"image_transformations":  "oversized_image:enum(downsize,error)",
 	"tab":                    "tab_id!:str title!:str url!:str active:bool",
@@ -128,7 +131,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"compaction^" + betaContextManagement:    "content:?str encrypted_content:?str $cc",
 		"fallback^" + betaFallbacks:              "from!:#model_ref to!:#model_ref trigger:any",
 		"tool_addition^" + betaToolChanges:       "tool!:@tool_change_ref $cc",
-		"tool_removal^" + betaToolChanges:        "tool!:@tool_change_ref $cc",
+		"tool_removal^" + betaToolChanges:        "tool!:@tool_removal_ref $cc",
 	},
 	"text_block":     {"text": "$text"},
 	"document_block": {"document": "$document"},
@@ -152,6 +155,13 @@ var messagesSchema = compileSchema(map[string]string{
 		"download_failed":    "download_id!:str url!:str error:?str",
 	},
 	"tool_change_ref": {
+		"tool_reference":        "name!:str",
+		"mcp_tool_reference":    "server_name!:str name!:str",
+		"mcp_toolset_reference": "server_name!:str",
+
+		"tool_definition^" + betaInlineTools: "definition!:@tool", // tool_addition only
+	},
+	"tool_removal_ref": {
 		"tool_reference":        "name!:str",
 		"mcp_tool_reference":    "server_name!:str name!:str",
 		"mcp_toolset_reference": "server_name!:str",
