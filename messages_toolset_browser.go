@@ -218,7 +218,9 @@ type BrowserLeftMouseDown struct {
 }
 
 // Validate checks that the target is a coordinate.
-func (a BrowserLeftMouseDown) Validate() error { return checkTarget("target", a.Target, browserTargetCoordinate) }
+func (a BrowserLeftMouseDown) Validate() error {
+	return checkTarget("target", a.Target, browserTargetCoordinate)
+}
 
 // BrowserLeftMouseUp ("left_mouse_up") releases the left button at a coordinate.
 type BrowserLeftMouseUp struct {
@@ -231,7 +233,9 @@ type BrowserLeftMouseUp struct {
 }
 
 // Validate checks that the target is a coordinate.
-func (a BrowserLeftMouseUp) Validate() error { return checkTarget("target", a.Target, browserTargetCoordinate) }
+func (a BrowserLeftMouseUp) Validate() error {
+	return checkTarget("target", a.Target, browserTargetCoordinate)
+}
 
 // BrowserMouseMove ("mouse_move") moves the pointer to a coordinate.
 type BrowserMouseMove struct {
@@ -244,7 +248,9 @@ type BrowserMouseMove struct {
 }
 
 // Validate checks that the target is a coordinate.
-func (a BrowserMouseMove) Validate() error { return checkTarget("target", a.Target, browserTargetCoordinate) }
+func (a BrowserMouseMove) Validate() error {
+	return checkTarget("target", a.Target, browserTargetCoordinate)
+}
 
 // BrowserScroll ("scroll") scrolls at a coordinate.
 type BrowserScroll struct {
