@@ -17,3 +17,11 @@ func TestToolsetActionTables(t *testing.T) {
 	require.Len(t, computerActionNames, len(computerToolsetMembers()))
 	require.Len(t, browserActionNames, len(browserToolsetMembers()))
 }
+
+func TestBrowserTargetUnion(t *testing.T) {
+	testUnion(t, browserTargetUnion.Decode, []unionCase[BrowserTarget]{
+		{"coordinate", BrowserCoordinateTarget{X: 1.5, Y: 2, Extra: future}},
+		{"coordinate", BrowserCoordinateTarget{}},
+		{"ref", BrowserRefTarget{Ref: "ref_1"}},
+	})
+}
