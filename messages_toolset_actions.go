@@ -130,8 +130,11 @@ type toolsetAction interface {
 }
 
 func toolsetToolUse(id, toolset, name string, a toolsetAction, names map[reflect.Type]string) (ToolUseBlock, error) {
+	if v := reflect.ValueOf(a); a != nil && v.Kind() == reflect.Pointer && !v.IsNil() {
+		a = v.Elem().Interface().(toolsetAction) // a pointer to an action stands for it
+	}
 	if a == nil || reflect.ValueOf(a).Kind() == reflect.Pointer {
-		return ToolUseBlock{}, fmt.Errorf("mms: %s tool use: the action must be a non-nil value, got %T", toolset, a)
+		return ToolUseBlock{}, fmt.Errorf("mms: %s tool use: the action must not be nil, got %T", toolset, a)
 	}
 	if name == "" {
 		name = names[reflect.TypeOf(a)]

@@ -309,6 +309,11 @@ func TestToolsetToolUse(t *testing.T) {
 	require.ErrorIs(t, err, mms.ErrInvalidParams)
 	_, err = mms.ComputerToolUse("toolu_6", nil)
 	require.Error(t, err)
+	_, err = mms.ComputerToolUse("toolu_6", (*mms.ComputerWait)(nil))
+	require.Error(t, err)
+	b, err = mms.ComputerToolUse("toolu_8", &mms.ComputerWait{Duration: 2})
+	require.NoError(t, err)
+	require.Equal(t, mms.ToolUseBlock{ID: "toolu_8", Name: "wait", Input: json.RawMessage(`{"duration":2}`), ToolsetName: "computer"}, b)
 	_, err = mms.BrowserToolUse("toolu_7", mms.UnknownBrowserAction{Type: "print"})
 	require.Error(t, err) // no Raw to write
 }
