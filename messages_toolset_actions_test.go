@@ -20,7 +20,7 @@ var formValueEq = cmp.Comparer(func(a, b mms.BrowserFormValue) bool { return str
 // TestToolsetActionRoundTrip: a toolset call's input decodes into its
 // action's struct (an unknown action into the Unknown variant), members
 // this SDK version does not model and explicit nulls included, and
-// marshals back to the same bytes.
+// marshals back to the same bytes (members in the struct's order).
 func TestToolsetActionRoundTrip(t *testing.T) {
 	tests := []struct {
 		toolset, name, in string
@@ -48,6 +48,10 @@ func TestToolsetActionRoundTrip(t *testing.T) {
 			mms.BrowserFormInput{Target: mms.BrowserRefTarget{Ref: "r"}, Value: mms.FormBool(false)}},
 		{"browser", "form_input", `{"target":{"type":"ref","ref":"r"},"value":{"a":1}}`,
 			mms.BrowserFormInput{Target: mms.BrowserRefTarget{Ref: "r"}, Value: rawFormValue(t, `{"a":1}`)}},
+		{"browser", "form_input", `{"target":{"type":"ref","ref":"r"}}`,
+			mms.BrowserFormInput{Target: mms.BrowserRefTarget{Ref: "r"}, Extra: map[string]json.RawMessage{"value": nil}}},
+		{"browser", "scroll", `{"target":null,"scroll_direction":"up"}`,
+			mms.BrowserScroll{ScrollDirection: mms.ScrollUp}},
 		{"browser", "read_page", `{"depth":0,"filter":"all","tab_id":null}`,
 			mms.BrowserReadPage{Depth: mms.Ptr(0), Filter: mms.ReadPageFilterAll, Extra: map[string]json.RawMessage{"tab_id": json.RawMessage(`null`)}}},
 		{"browser", "wait", `{"duration":0.25}`, mms.BrowserWait{Duration: 0.25}},
