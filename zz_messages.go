@@ -47,6 +47,7 @@ func init() {
 	)
 	codec.Register(BashCodeExecutionOutput{}, codec.Spec{Type: "bash_code_execution_output"})
 	codec.Register(BillingPolicy{}, codec.Spec{Type: "billing_policy"})
+	codec.Register(BrowserFormValue{}, formValueSpec)
 	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
 	codec.Register(ClearToolInputs{}, clearToolInputsSpec)
 	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
@@ -218,6 +219,264 @@ func (b BillingPolicy) MarshalJSON() ([]byte, error) { return marshalRequest(b) 
 // UnmarshalJSON decodes BillingPolicy.
 func (b *BillingPolicy) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
+// isBrowserAction makes BrowserCloseTab a [BrowserAction].
+func (BrowserCloseTab) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserCloseTab as the service sends it, [Extra] included.
+func (b BrowserCloseTab) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserCloseTab, keeping what this SDK version does not model in [Extra].
+func (b *BrowserCloseTab) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserTarget makes BrowserCoordinateTarget a [BrowserTarget].
+func (BrowserCoordinateTarget) isBrowserTarget() {}
+
+// MarshalJSON encodes BrowserCoordinateTarget as the service sends it, [Extra] included.
+func (b BrowserCoordinateTarget) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserCoordinateTarget, keeping what this SDK version does not model in [Extra].
+func (b *BrowserCoordinateTarget) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserDoubleClick a [BrowserAction].
+func (BrowserDoubleClick) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserDoubleClick as the service sends it, [Extra] included.
+func (b BrowserDoubleClick) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserDoubleClick, keeping what this SDK version does not model in [Extra].
+func (b *BrowserDoubleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserFileUpload a [BrowserAction].
+func (BrowserFileUpload) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserFileUpload as the service sends it, [Extra] included.
+func (b BrowserFileUpload) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserFileUpload, keeping what this SDK version does not model in [Extra].
+func (b *BrowserFileUpload) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserFind a [BrowserAction].
+func (BrowserFind) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserFind as the service sends it, [Extra] included.
+func (b BrowserFind) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserFind, keeping what this SDK version does not model in [Extra].
+func (b *BrowserFind) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserFormInput a [BrowserAction].
+func (BrowserFormInput) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserFormInput as the service sends it, [Extra] included.
+func (b BrowserFormInput) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserFormInput, keeping what this SDK version does not model in [Extra].
+func (b *BrowserFormInput) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// MarshalJSON encodes BrowserFormValue as the service sends it.
+func (b BrowserFormValue) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserFormValue.
+func (b *BrowserFormValue) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserGetPageText a [BrowserAction].
+func (BrowserGetPageText) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserGetPageText as the service sends it, [Extra] included.
+func (b BrowserGetPageText) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserGetPageText, keeping what this SDK version does not model in [Extra].
+func (b *BrowserGetPageText) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserHoldKey a [BrowserAction].
+func (BrowserHoldKey) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserHoldKey as the service sends it, [Extra] included.
+func (b BrowserHoldKey) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserHoldKey, keeping what this SDK version does not model in [Extra].
+func (b *BrowserHoldKey) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserHover a [BrowserAction].
+func (BrowserHover) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserHover as the service sends it, [Extra] included.
+func (b BrowserHover) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserHover, keeping what this SDK version does not model in [Extra].
+func (b *BrowserHover) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserJavaScriptExec a [BrowserAction].
+func (BrowserJavaScriptExec) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserJavaScriptExec as the service sends it, [Extra] included.
+func (b BrowserJavaScriptExec) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserJavaScriptExec, keeping what this SDK version does not model in [Extra].
+func (b *BrowserJavaScriptExec) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserKey a [BrowserAction].
+func (BrowserKey) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserKey as the service sends it, [Extra] included.
+func (b BrowserKey) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserKey, keeping what this SDK version does not model in [Extra].
+func (b *BrowserKey) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserLeftClick a [BrowserAction].
+func (BrowserLeftClick) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserLeftClick as the service sends it, [Extra] included.
+func (b BrowserLeftClick) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserLeftClick, keeping what this SDK version does not model in [Extra].
+func (b *BrowserLeftClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserLeftClickDrag a [BrowserAction].
+func (BrowserLeftClickDrag) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserLeftClickDrag as the service sends it, [Extra] included.
+func (b BrowserLeftClickDrag) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserLeftClickDrag, keeping what this SDK version does not model in [Extra].
+func (b *BrowserLeftClickDrag) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserLeftMouseDown a [BrowserAction].
+func (BrowserLeftMouseDown) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserLeftMouseDown as the service sends it, [Extra] included.
+func (b BrowserLeftMouseDown) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserLeftMouseDown, keeping what this SDK version does not model in [Extra].
+func (b *BrowserLeftMouseDown) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserLeftMouseUp a [BrowserAction].
+func (BrowserLeftMouseUp) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserLeftMouseUp as the service sends it, [Extra] included.
+func (b BrowserLeftMouseUp) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserLeftMouseUp, keeping what this SDK version does not model in [Extra].
+func (b *BrowserLeftMouseUp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserListTabs a [BrowserAction].
+func (BrowserListTabs) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserListTabs as the service sends it, [Extra] included.
+func (b BrowserListTabs) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserListTabs, keeping what this SDK version does not model in [Extra].
+func (b *BrowserListTabs) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserMiddleClick a [BrowserAction].
+func (BrowserMiddleClick) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserMiddleClick as the service sends it, [Extra] included.
+func (b BrowserMiddleClick) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserMiddleClick, keeping what this SDK version does not model in [Extra].
+func (b *BrowserMiddleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserMouseMove a [BrowserAction].
+func (BrowserMouseMove) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserMouseMove as the service sends it, [Extra] included.
+func (b BrowserMouseMove) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserMouseMove, keeping what this SDK version does not model in [Extra].
+func (b *BrowserMouseMove) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserNavigate a [BrowserAction].
+func (BrowserNavigate) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserNavigate as the service sends it, [Extra] included.
+func (b BrowserNavigate) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserNavigate, keeping what this SDK version does not model in [Extra].
+func (b *BrowserNavigate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserNewTab a [BrowserAction].
+func (BrowserNewTab) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserNewTab as the service sends it, [Extra] included.
+func (b BrowserNewTab) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserNewTab, keeping what this SDK version does not model in [Extra].
+func (b *BrowserNewTab) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserReadConsole a [BrowserAction].
+func (BrowserReadConsole) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserReadConsole as the service sends it, [Extra] included.
+func (b BrowserReadConsole) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserReadConsole, keeping what this SDK version does not model in [Extra].
+func (b *BrowserReadConsole) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserReadNetwork a [BrowserAction].
+func (BrowserReadNetwork) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserReadNetwork as the service sends it, [Extra] included.
+func (b BrowserReadNetwork) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserReadNetwork, keeping what this SDK version does not model in [Extra].
+func (b *BrowserReadNetwork) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserReadPage a [BrowserAction].
+func (BrowserReadPage) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserReadPage as the service sends it, [Extra] included.
+func (b BrowserReadPage) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserReadPage, keeping what this SDK version does not model in [Extra].
+func (b *BrowserReadPage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserTarget makes BrowserRefTarget a [BrowserTarget].
+func (BrowserRefTarget) isBrowserTarget() {}
+
+// MarshalJSON encodes BrowserRefTarget as the service sends it, [Extra] included.
+func (b BrowserRefTarget) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserRefTarget, keeping what this SDK version does not model in [Extra].
+func (b *BrowserRefTarget) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserRightClick a [BrowserAction].
+func (BrowserRightClick) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserRightClick as the service sends it, [Extra] included.
+func (b BrowserRightClick) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserRightClick, keeping what this SDK version does not model in [Extra].
+func (b *BrowserRightClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserScreenshot a [BrowserAction].
+func (BrowserScreenshot) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserScreenshot as the service sends it, [Extra] included.
+func (b BrowserScreenshot) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserScreenshot, keeping what this SDK version does not model in [Extra].
+func (b *BrowserScreenshot) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserScroll a [BrowserAction].
+func (BrowserScroll) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserScroll as the service sends it, [Extra] included.
+func (b BrowserScroll) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserScroll, keeping what this SDK version does not model in [Extra].
+func (b *BrowserScroll) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserScrollTo a [BrowserAction].
+func (BrowserScrollTo) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserScrollTo as the service sends it, [Extra] included.
+func (b BrowserScrollTo) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserScrollTo, keeping what this SDK version does not model in [Extra].
+func (b *BrowserScrollTo) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
 // isContentBlock makes BrowserStateBlock a [ContentBlock].
 func (BrowserStateBlock) isContentBlock() {}
 
@@ -233,6 +492,15 @@ func (b BrowserStateChanges) MarshalJSON() ([]byte, error) { return marshalJSON(
 // UnmarshalJSON decodes BrowserStateChanges.
 func (b *BrowserStateChanges) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
+// isBrowserAction makes BrowserSwitchTab a [BrowserAction].
+func (BrowserSwitchTab) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserSwitchTab as the service sends it, [Extra] included.
+func (b BrowserSwitchTab) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserSwitchTab, keeping what this SDK version does not model in [Extra].
+func (b *BrowserSwitchTab) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
 // MarshalJSON encodes BrowserTab as the service sends it, [Extra] included.
 func (b BrowserTab) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
 
@@ -247,6 +515,42 @@ func (b BrowserToolset) MarshalJSON() ([]byte, error) { return marshalRequest(b)
 
 // UnmarshalJSON decodes BrowserToolset, keeping what this SDK version does not model in [Extra].
 func (b *BrowserToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserTripleClick a [BrowserAction].
+func (BrowserTripleClick) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserTripleClick as the service sends it, [Extra] included.
+func (b BrowserTripleClick) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserTripleClick, keeping what this SDK version does not model in [Extra].
+func (b *BrowserTripleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserType a [BrowserAction].
+func (BrowserType) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserType as the service sends it, [Extra] included.
+func (b BrowserType) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserType, keeping what this SDK version does not model in [Extra].
+func (b *BrowserType) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserWait a [BrowserAction].
+func (BrowserWait) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserWait as the service sends it, [Extra] included.
+func (b BrowserWait) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserWait, keeping what this SDK version does not model in [Extra].
+func (b *BrowserWait) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
+
+// isBrowserAction makes BrowserZoom a [BrowserAction].
+func (BrowserZoom) isBrowserAction() {}
+
+// MarshalJSON encodes BrowserZoom as the service sends it, [Extra] included.
+func (b BrowserZoom) MarshalJSON() ([]byte, error) { return marshalJSON(b) }
+
+// UnmarshalJSON decodes BrowserZoom, keeping what this SDK version does not model in [Extra].
+func (b *BrowserZoom) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, b) }
 
 // MarshalJSON encodes CacheControl in request form: the members the request defines, nothing the service only sends.
 func (c CacheControl) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
@@ -470,6 +774,123 @@ func (c CompactionIterationUsage) MarshalJSON() ([]byte, error) { return marshal
 // UnmarshalJSON decodes CompactionIterationUsage, keeping what this SDK version does not model in [Extra].
 func (c *CompactionIterationUsage) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
+// isComputerAction makes ComputerCursorPosition a [ComputerAction].
+func (ComputerCursorPosition) isComputerAction() {}
+
+// MarshalJSON encodes ComputerCursorPosition as the service sends it, [Extra] included.
+func (c ComputerCursorPosition) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerCursorPosition, keeping what this SDK version does not model in [Extra].
+func (c *ComputerCursorPosition) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerDoubleClick a [ComputerAction].
+func (ComputerDoubleClick) isComputerAction() {}
+
+// MarshalJSON encodes ComputerDoubleClick as the service sends it, [Extra] included.
+func (c ComputerDoubleClick) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerDoubleClick, keeping what this SDK version does not model in [Extra].
+func (c *ComputerDoubleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerHoldKey a [ComputerAction].
+func (ComputerHoldKey) isComputerAction() {}
+
+// MarshalJSON encodes ComputerHoldKey as the service sends it, [Extra] included.
+func (c ComputerHoldKey) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerHoldKey, keeping what this SDK version does not model in [Extra].
+func (c *ComputerHoldKey) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerKey a [ComputerAction].
+func (ComputerKey) isComputerAction() {}
+
+// MarshalJSON encodes ComputerKey as the service sends it, [Extra] included.
+func (c ComputerKey) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerKey, keeping what this SDK version does not model in [Extra].
+func (c *ComputerKey) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerLeftClick a [ComputerAction].
+func (ComputerLeftClick) isComputerAction() {}
+
+// MarshalJSON encodes ComputerLeftClick as the service sends it, [Extra] included.
+func (c ComputerLeftClick) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerLeftClick, keeping what this SDK version does not model in [Extra].
+func (c *ComputerLeftClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerLeftClickDrag a [ComputerAction].
+func (ComputerLeftClickDrag) isComputerAction() {}
+
+// MarshalJSON encodes ComputerLeftClickDrag as the service sends it, [Extra] included.
+func (c ComputerLeftClickDrag) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerLeftClickDrag, keeping what this SDK version does not model in [Extra].
+func (c *ComputerLeftClickDrag) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerLeftMouseDown a [ComputerAction].
+func (ComputerLeftMouseDown) isComputerAction() {}
+
+// MarshalJSON encodes ComputerLeftMouseDown as the service sends it, [Extra] included.
+func (c ComputerLeftMouseDown) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerLeftMouseDown, keeping what this SDK version does not model in [Extra].
+func (c *ComputerLeftMouseDown) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerLeftMouseUp a [ComputerAction].
+func (ComputerLeftMouseUp) isComputerAction() {}
+
+// MarshalJSON encodes ComputerLeftMouseUp as the service sends it, [Extra] included.
+func (c ComputerLeftMouseUp) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerLeftMouseUp, keeping what this SDK version does not model in [Extra].
+func (c *ComputerLeftMouseUp) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerMiddleClick a [ComputerAction].
+func (ComputerMiddleClick) isComputerAction() {}
+
+// MarshalJSON encodes ComputerMiddleClick as the service sends it, [Extra] included.
+func (c ComputerMiddleClick) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerMiddleClick, keeping what this SDK version does not model in [Extra].
+func (c *ComputerMiddleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerMouseMove a [ComputerAction].
+func (ComputerMouseMove) isComputerAction() {}
+
+// MarshalJSON encodes ComputerMouseMove as the service sends it, [Extra] included.
+func (c ComputerMouseMove) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerMouseMove, keeping what this SDK version does not model in [Extra].
+func (c *ComputerMouseMove) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerRightClick a [ComputerAction].
+func (ComputerRightClick) isComputerAction() {}
+
+// MarshalJSON encodes ComputerRightClick as the service sends it, [Extra] included.
+func (c ComputerRightClick) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerRightClick, keeping what this SDK version does not model in [Extra].
+func (c *ComputerRightClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerScreenshot a [ComputerAction].
+func (ComputerScreenshot) isComputerAction() {}
+
+// MarshalJSON encodes ComputerScreenshot as the service sends it, [Extra] included.
+func (c ComputerScreenshot) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerScreenshot, keeping what this SDK version does not model in [Extra].
+func (c *ComputerScreenshot) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerScroll a [ComputerAction].
+func (ComputerScroll) isComputerAction() {}
+
+// MarshalJSON encodes ComputerScroll as the service sends it, [Extra] included.
+func (c ComputerScroll) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerScroll, keeping what this SDK version does not model in [Extra].
+func (c *ComputerScroll) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
 // isTool makes ComputerTool a [Tool].
 func (ComputerTool) isTool() {}
 
@@ -487,6 +908,42 @@ func (c ComputerToolset) MarshalJSON() ([]byte, error) { return marshalRequest(c
 
 // UnmarshalJSON decodes ComputerToolset, keeping what this SDK version does not model in [Extra].
 func (c *ComputerToolset) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerTripleClick a [ComputerAction].
+func (ComputerTripleClick) isComputerAction() {}
+
+// MarshalJSON encodes ComputerTripleClick as the service sends it, [Extra] included.
+func (c ComputerTripleClick) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerTripleClick, keeping what this SDK version does not model in [Extra].
+func (c *ComputerTripleClick) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerType a [ComputerAction].
+func (ComputerType) isComputerAction() {}
+
+// MarshalJSON encodes ComputerType as the service sends it, [Extra] included.
+func (c ComputerType) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerType, keeping what this SDK version does not model in [Extra].
+func (c *ComputerType) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerWait a [ComputerAction].
+func (ComputerWait) isComputerAction() {}
+
+// MarshalJSON encodes ComputerWait as the service sends it, [Extra] included.
+func (c ComputerWait) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerWait, keeping what this SDK version does not model in [Extra].
+func (c *ComputerWait) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// isComputerAction makes ComputerZoom a [ComputerAction].
+func (ComputerZoom) isComputerAction() {}
+
+// MarshalJSON encodes ComputerZoom as the service sends it, [Extra] included.
+func (c ComputerZoom) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
+
+// UnmarshalJSON decodes ComputerZoom, keeping what this SDK version does not model in [Extra].
+func (c *ComputerZoom) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // MarshalJSON encodes Container as the service sends it, [Extra] included.
 func (c Container) MarshalJSON() ([]byte, error) { return marshalJSON(c) }
@@ -1446,11 +1903,23 @@ func (u UnknownBashCodeExecutionToolResultContent) MarshalJSON() ([]byte, error)
 	return marshalJSON(u)
 }
 
+// isBrowserAction makes UnknownBrowserAction a [BrowserAction].
+func (UnknownBrowserAction) isBrowserAction() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownBrowserAction) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
 // isBrowserStateChange makes UnknownBrowserStateChange a [BrowserStateChange].
 func (UnknownBrowserStateChange) isBrowserStateChange() {}
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownBrowserStateChange) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isBrowserTarget makes UnknownBrowserTarget a [BrowserTarget].
+func (UnknownBrowserTarget) isBrowserTarget() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownBrowserTarget) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isCacheMiss makes UnknownCacheMiss a [CacheMiss].
 func (UnknownCacheMiss) isCacheMiss() {}
@@ -1475,6 +1944,12 @@ func (UnknownCodeExecutionToolResultContent) isCodeExecutionToolResultContent() 
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownCodeExecutionToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isComputerAction makes UnknownComputerAction a [ComputerAction].
+func (UnknownComputerAction) isComputerAction() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownComputerAction) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isContentBlock makes UnknownContentBlock a [ContentBlock].
 func (UnknownContentBlock) isContentBlock() {}

@@ -60,6 +60,8 @@ type blockParam struct {
 	Name            string          `json:"name"`  // tool_use, server_tool_use
 	Input           json.RawMessage `json:"input"` // tool_use, server_tool_use
 	ToolUseID       string          `json:"tool_use_id"`
+	ToolsetName     string          `json:"toolset_name"`
+	IsError         bool            `json:"is_error"`
 	Content         json.RawMessage `json:"content"`
 	Source          *sourceParam    `json:"source"`
 	Citations       json.RawMessage `json:"citations"` // a document's {"enabled":…}; a text block's list
@@ -83,6 +85,9 @@ type toolParam struct {
 	InputSchema    json.RawMessage `json:"input_schema"`
 	AllowedDomains json.RawMessage `json:"allowed_domains"`
 	BlockedDomains json.RawMessage `json:"blocked_domains"`
+	Configs        map[string]*struct {
+		Enabled *bool `json:"enabled"`
+	} `json:"configs"` // a toolset's members (messages_toolsets.go)
 }
 
 // custom reports whether t is a custom (client) tool.
@@ -94,6 +99,9 @@ func (t toolParam) custom() bool { return t.Type == nil || *t.Type == "custom" }
 func (t toolParam) clientRun() bool {
 	if t.custom() {
 		return true
+	}
+	if strings.Contains(*t.Type, "_toolset_") {
+		return false // its members are called by action (messages_toolsets.go)
 	}
 	for _, prefix := range []string{"memory_", "bash_", "text_editor_", "computer_"} {
 		if strings.HasPrefix(*t.Type, prefix) {

@@ -91,6 +91,9 @@ func (p *msgParams) checkConversation() *apiError {
 				prev = &turns[i-1]
 			}
 			err = checkToolResults(t, prev)
+			if err == nil {
+				err = checkBrowserStates(t, prev)
+			}
 		} else {
 			err = checkThinkingBlocks(t)
 			if err == nil && i+1 < len(turns) {

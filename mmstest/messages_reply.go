@@ -16,6 +16,7 @@ type replyBlock struct {
 	text      string            // the text, or the thinking
 	signature string            // thinking
 	id, name  string            // tool_use, server_tool_use
+	toolset   string            // tool_use of a toolset member: its toolset_name
 	input     json.RawMessage   // tool_use, server_tool_use: a compact JSON object
 	citations []json.RawMessage // text: citations (messages_cite.go)
 	raw       any               // a server tool result, complete from its start (script.go)
@@ -51,6 +52,7 @@ type toolUseWire struct {
 	Caller struct {
 		Type string `json:"type"`
 	} `json:"caller"`
+	ToolsetName string `json:"toolset_name,omitempty"`
 }
 
 // wire returns the block's JSON form; initial selects the form that opens
@@ -68,6 +70,7 @@ func (b replyBlock) wire(initial bool) any {
 			w.Input = json.RawMessage("{}")
 		}
 		w.Caller.Type = "direct"
+		w.ToolsetName = b.toolset
 		return w
 	}
 	if b.raw != nil {

@@ -177,7 +177,8 @@ func TestMessagesValidation(t *testing.T) {
 
 		{name: "search_result block", status: 200, body: create(userContent(`{"type":"search_result","source":"https://example.com",` +
 			`"title":"t","content":[{"type":"text","text":"c"}],"citations":{"enabled":true}}`))},
-		{name: "browser_state in tool_result", status: 200, body: create(`"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":[` + toolUse + `]},` +
+		{name: "browser_state in tool_result", status: 200, body: create(`"messages":[{"role":"user","content":"Hi"},{"role":"assistant","content":[` +
+			`{"type":"tool_use","id":"toolu_1","name":"navigate","input":{},"toolset_name":"browser"}]},` +
 			`{"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"browser_state",` +
 			`"tabs":[{"tab_id":"1","title":"t","url":"u","active":true}],"state_changes":[{"type":"tab_opened","tab_id":"1"}]}]}]}]`)},
 		// Beta-only pieces.

@@ -42,8 +42,13 @@ type ToolCall struct {
 	Name string
 	// Input is the call's input, a JSON object; "" generates one from a
 	// custom tool's input_schema as for the deterministic reply (a
-	// built-in tool's call must give it).
+	// built-in tool's call must give it; a toolset call's is {}).
 	Input string
+	// Toolset, "computer" or "browser", makes the call one of that
+	// toolset: a tool_use with toolset_name, Name being the action. The
+	// request must declare the toolset and not disable the action in its
+	// configs. The fake does not check Input against the action.
+	Toolset string
 }
 
 // WithScript queues turns that the Messages create and stream requests take
@@ -117,6 +122,14 @@ func (s *Server) scriptedBlocks(p *msgParams, t Turn, n int, text, prompt string
 		}
 	}
 	for i, c := range t.ToolCalls {
+		if c.Toolset != "" {
+			b, why := s.toolsetCall(p, c)
+			if why != "" {
+				return nil, "", wrong("tool call %d (%s %s): %s", i, c.Toolset, c.Name, why)
+			}
+			blocks = append(blocks, b)
+			continue
+		}
 		at := slices.IndexFunc(p.Tools, func(tl toolParam) bool { return tl.clientRun() && tl.Name == c.Name })
 		if at < 0 {
 			return nil, "", wrong("tool call %d: the request defines no client tool %q (its client tools: %s)",

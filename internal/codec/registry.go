@@ -148,6 +148,7 @@ func isRaw(t reflect.Type) bool {
 type union struct {
 	name     string
 	key      string // the discriminating member, "type" unless Key says
+	outside  bool   // the key travels beside the value (Outside): DecodeAs only
 	variants map[string]reflect.Type
 	unknown  reflect.Type
 	// decode, when set, comes first; ok false hands data to the table.
@@ -202,6 +203,19 @@ func (t *Union[U]) Key(member string) *Union[U] {
 	return t
 }
 
+// Outside says the discriminator is no member of the value at all but
+// travels beside it (a toolset call's action is its tool_use "name", the
+// input holds the rest). Call it before Add: each variant is then a plain
+// record, written without a key; decode with DecodeAs, which is given the
+// key. Decode, and a field of type U, have no key to go by and fail.
+func (t *Union[U]) Outside() *Union[U] {
+	if len(t.u.variants) > 0 {
+		panic(fmt.Sprintf("codec: union %s: Outside after Add", t.u.name))
+	}
+	t.u.outside = true
+	return t
+}
+
 // Add records variant (a zero value of it) under the wire type typ. A Go
 // type added under one name writes that "type" first; a Go type added under
 // several (a versioned tool) must carry the type in a field tagged
@@ -213,6 +227,8 @@ func (t *Union[U]) Add(typ string, variant U) *Union[U] {
 	}
 	t.u.variants[typ] = vt
 	switch {
+	case t.u.outside:
+		register(vt, Spec{})
 	case t.u.key != "type":
 		register(vt, Spec{Const: map[string]string{t.u.key: typ}})
 	case hasTypeField(vt):
@@ -283,6 +299,35 @@ func (t *Union[U]) Decode(data []byte) (U, error) {
 	return v.Interface().(U), nil
 }
 
+// DecodeAs decodes data as the variant recorded under key, for a union whose
+// key travels beside the value (Outside): a key the table does not know, or
+// a value its variant refuses as another type, becomes the Unknown variant
+// with Type key and a copy of data. JSON null is an error, as in Decode.
+func (t *Union[U]) DecodeAs(key string, data []byte) (U, error) {
+	var out U
+	if isNull(data) {
+		return out, fmt.Errorf("codec: a %s cannot be null", t.u.name)
+	}
+	vt, ok := t.u.variants[key]
+	if !ok {
+		v, err := t.u.unknownValue(key, data)
+		if err != nil {
+			return out, err
+		}
+		return v.Interface().(U), nil
+	}
+	v := reflect.New(vt).Elem()
+	if err := decoderFor(vt)(data, v); err != nil {
+		if !errors.Is(err, ErrOtherType) {
+			return out, err
+		}
+		if v, err = t.u.unknownValue(key, data); err != nil {
+			return out, err
+		}
+	}
+	return v.Interface().(U), nil
+}
+
 // DecodeList decodes a JSON array of the union (null: nil).
 func (t *Union[U]) DecodeList(data []byte) ([]U, error) {
 	return DecodeArray(data, t.Decode)
@@ -317,6 +362,9 @@ func hasTypeField(t reflect.Type) bool {
 func (u *union) decodeValue(data []byte) (reflect.Value, error) {
 	if isNull(data) {
 		return reflect.Value{}, nil
+	}
+	if u.outside {
+		return reflect.Value{}, fmt.Errorf("codec: a %s is told apart by a key outside it; decode it with DecodeAs", u.name)
 	}
 	if u.decode != nil {
 		v, ok, err := u.decode(data)
