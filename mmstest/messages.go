@@ -39,6 +39,7 @@ type msgParams struct {
 	BillingPolicy       *struct {
 		BillTo string `json:"bill_to"`
 	} `json:"billing_policy"`
+	Thread *threadParam `json:"thread"` // messages_threads.go
 
 	count   bool                       // a count_tokens request
 	members map[string]json.RawMessage // the top-level members, for the token estimate
@@ -148,9 +149,10 @@ func invalid(format string, args ...any) *apiError {
 func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	p, rep, err := s.answer(r)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		s.writeAPIError(w, r, err)
 		return
 	}
+	defer s.endThread(p) // once the reply, or its stream, is over
 	s.drawPriority(w.Header(), r, p, &rep)
 	if p.Stream {
 		s.streamMessage(w, r, p, rep)
@@ -167,14 +169,23 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 	if err != nil {
 		return nil, reply{}, err
 	}
+	if err := s.beginThread(p); err != nil {
+		return nil, reply{}, err
+	}
 	cont, err := s.useContainer(p)
 	if err != nil {
+		s.endThread(p)
 		return nil, reply{}, err
 	}
 	script, n := s.takeTurn(r)
 	rep, err := s.buildReply(p, script, n)
 	rep.container = cont
-	return p, rep, err
+	if err != nil {
+		s.endThread(p)
+		return nil, reply{}, err
+	}
+	s.storeThread(p, rep)
+	return p, rep, nil
 }
 
 // countTokens serves POST /v1/messages/count_tokens.
@@ -222,6 +233,12 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 		return nil, invalid("request body: %v", err)
 	}
 	_ = json.Unmarshal(body, &p.members) // an object, as the schema checked
+	if err := s.resolveThread(p); err != nil {
+		return nil, err
+	}
+	if len(p.Messages) == 0 { // the form allows [] for a thread continuation only
+		return nil, invalid("messages: List should have at least 1 item after validation, not 0")
+	}
 	if err := checkUserProfile(r.Header, p.UserProfileID); err != nil {
 		return nil, err
 	}

@@ -68,6 +68,10 @@ type Server struct {
 	scriptTaken int
 	// containers are the code-execution containers issued (messages_container.go).
 	containers map[string]*containerWire
+	// threads are the stored message threads by reply id, errDetails the
+	// error.details of refusals not yet written (messages_threads.go).
+	threads    map[string]*storedThread
+	errDetails map[*apiError]map[string]any
 }
 
 // NewServer starts a fake server configured by opts. Call Close when done.
