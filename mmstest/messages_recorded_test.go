@@ -50,6 +50,7 @@ var betaMarkers = map[string]string{
 	"tool_addition":         "mid-conversation-tool-changes-2026-07-01",
 	"tool_removal":          "mid-conversation-tool-changes-2026-07-01",
 	"computer_20250124":     "computer-use-2025-01-24",
+	"thread":                "message-threads-2026-08-12",
 }
 
 // betasFor derives the betas a body needs from its member names and type
