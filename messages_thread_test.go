@@ -566,7 +566,7 @@ func TestMessageThreadStream(t *testing.T) {
 func TestMessageThreadRecovers(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
-		name  string
+		name   string
 		break_ func(t *testing.T, c *mms.Client, srv *mmstest.Server, id string)
 	}{
 		{"thread_not_found", func(t *testing.T, _ *mms.Client, srv *mmstest.Server, id string) { require.True(t, srv.DropThread(id)) }},
