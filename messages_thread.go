@@ -80,6 +80,7 @@ type MessageThread struct {
 	params     MessageCreateParams // the settings: no Messages, no Thread
 	history    []MessageParam
 	lastID     string // the reply the next turn continues; "" starts a new thread
+	lastReply  string // the id of the last reply received
 	unthreaded bool   // threading was refused and the thread goes on without it
 	fallback   bool   // SetUnthreadedFallback
 	container  string // the last reply's container id, reused unless params name one
@@ -109,9 +110,18 @@ func (t *MessageThread) History() []MessageParam {
 	return slices.Clone(t.history)
 }
 
-// ID returns the id of the reply the next turn continues, or "" when the
-// next turn starts a new thread (or the thread went unthreaded).
+// ID returns the id of the last reply received ("" before the first),
+// whether or not the next turn can continue it.
 func (t *MessageThread) ID() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.lastReply
+}
+
+// PreviousMessageID returns the id of the reply the next turn continues,
+// or "" when the next turn starts a new thread (or the thread went
+// unthreaded).
+func (t *MessageThread) PreviousMessageID() string {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.lastID
@@ -442,6 +452,7 @@ func (t *MessageThread) failed(err error) {
 func (t *MessageThread) record(mode threadMode, msgs []MessageParam, msg *Message, complete bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.lastReply = msg.ID
 	if complete && msg.StopReason == StopReasonRefusal {
 		t.lastID = "" // the service stored the refused turn: start again without it
 		return

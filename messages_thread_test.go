@@ -336,11 +336,13 @@ func TestMessageThreadTurns(t *testing.T) {
 	c, srv := newFake(t)
 	th := c.Messages.NewThread(threadParams())
 	assert.Empty(t, srv.Requests())
+	assert.Empty(t, th.PreviousMessageID())
 	assert.Empty(t, th.ID())
 
 	r1, err := th.Send(ctx, mms.UserText("What is the weather in Oslo? Use get_weather."))
 	require.NoError(t, err)
 	require.Len(t, r1.ToolUses(), 1)
+	assert.Equal(t, r1.ID, th.PreviousMessageID())
 	assert.Equal(t, r1.ID, th.ID())
 	r2, err := th.Send(ctx, mms.MessageParam{Role: mms.RoleUser, Content: mms.ContentBlocks{
 		mms.ToolResultBlock{ToolUseID: r1.ToolUses()[0].ID, Content: mms.ContentBlocks{mms.TextBlock{Text: "rain"}}}}})
@@ -400,10 +402,10 @@ func TestMessageThreadParams(t *testing.T) {
 	p = th.Params()
 	p.MaxTokens = 128
 	require.NoError(t, th.SetParams(p))
-	assert.NotEmpty(t, th.ID(), "max_tokens keeps the thread")
+	assert.NotEmpty(t, th.PreviousMessageID(), "max_tokens keeps the thread")
 	p.Model = "mms-medium-1"
 	require.NoError(t, th.SetParams(p))
-	assert.Empty(t, th.ID(), "a model change starts a new thread")
+	assert.Empty(t, th.PreviousMessageID(), "a model change starts a new thread")
 
 	p.System = mms.SystemText("Answer at length.")
 	fork, err := th.Fork(p)
@@ -463,7 +465,8 @@ func TestMessageThreadRefusal(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, mms.StopReasonRefusal, r.StopReason)
 	assert.Len(t, th.History(), 2)
-	assert.Empty(t, th.ID())
+	assert.Empty(t, th.PreviousMessageID())
+	assert.Equal(t, r.ID, th.ID())
 	_, err = th.Send(ctx, mms.UserText("rephrased"))
 	require.NoError(t, err)
 	reqs := messageRequests(srv)
@@ -501,10 +504,10 @@ func TestMessageThreadFallbackModel(t *testing.T) {
 	th := c.Messages.NewThread(threadParams())
 	_, err := th.Send(ctx, mms.UserText("hi"))
 	require.NoError(t, err)
-	assert.Empty(t, th.ID())
+	assert.Empty(t, th.PreviousMessageID())
 	_, err = th.Send(ctx, mms.UserText("again"))
 	require.NoError(t, err)
-	assert.NotEmpty(t, th.ID())
+	assert.NotEmpty(t, th.PreviousMessageID())
 	reqs := messageRequests(srv)
 	require.Len(t, reqs, 2)
 	assert.Equal(t, "create", decodeThreadBody(t, reqs[1].Body).threadKind())
@@ -525,7 +528,7 @@ func TestMessageThreadStream(t *testing.T) {
 		require.NoError(t, err)
 		_ = text
 	}
-	assert.Equal(t, acc.Message().ID, th.ID())
+	assert.Equal(t, acc.Message().ID, th.PreviousMessageID())
 
 	srv.InjectStreamFault(mmstest.StreamFault{Path: "/v1/messages", CutAfterEvents: 5, Times: 1})
 	var err error
@@ -535,7 +538,7 @@ func TestMessageThreadStream(t *testing.T) {
 		}
 	}
 	require.ErrorIs(t, err, mms.ErrStreamTruncated)
-	assert.Empty(t, th.ID())
+	assert.Empty(t, th.PreviousMessageID())
 	h := th.History()
 	require.Len(t, h, 4)
 	assert.Equal(t, mms.RoleAssistant, h[3].Role, "the partial reply is kept")
@@ -543,14 +546,14 @@ func TestMessageThreadStream(t *testing.T) {
 	for range th.Stream(ctx, mms.UserText("third")) {
 		break // leave early: partial again
 	}
-	assert.Empty(t, th.ID())
+	assert.Empty(t, th.PreviousMessageID())
 	r, err := th.Send(ctx, mms.UserText("fourth"))
 	require.NoError(t, err)
 	reqs := messageRequests(srv)
 	b := decodeThreadBody(t, reqs[len(reqs)-1].Body)
 	assert.Equal(t, "create", b.threadKind())
 	assert.Len(t, b.Messages, len(th.History())-1)
-	assert.Equal(t, r.ID, th.ID())
+	assert.Equal(t, r.ID, th.PreviousMessageID())
 
 	seq := th.Stream(ctx)
 	for range seq {
@@ -566,8 +569,8 @@ func TestMessageThreadStream(t *testing.T) {
 func TestMessageThreadRecovers(t *testing.T) {
 	ctx := context.Background()
 	for _, tt := range []struct {
-		name   string
-		break_ func(t *testing.T, c *mms.Client, srv *mmstest.Server, id string)
+		name    string
+		breakIt func(t *testing.T, c *mms.Client, srv *mmstest.Server, id string)
 	}{
 		{"thread_not_found", func(t *testing.T, _ *mms.Client, srv *mmstest.Server, id string) { require.True(t, srv.DropThread(id)) }},
 		{"thread_already_continued", func(t *testing.T, c *mms.Client, _ *mmstest.Server, id string) {
@@ -581,7 +584,7 @@ func TestMessageThreadRecovers(t *testing.T) {
 			th := c.Messages.NewThread(threadParams())
 			r1, err := th.Send(ctx, mms.UserText("one"))
 			require.NoError(t, err)
-			tt.break_(t, c, srv, r1.ID)
+			tt.breakIt(t, c, srv, r1.ID)
 			srv.ResetRequests()
 			r2, err := th.Send(ctx, mms.UserText("two"))
 			require.NoError(t, err)
@@ -592,7 +595,7 @@ func TestMessageThreadRecovers(t *testing.T) {
 			assert.Equal(t, "create", b.threadKind())
 			assert.Len(t, b.Messages, 3)
 			assert.NotEmpty(t, b.System)
-			assert.Equal(t, r2.ID, th.ID())
+			assert.Equal(t, r2.ID, th.PreviousMessageID())
 			assert.Len(t, th.History(), 4)
 		})
 	}
@@ -710,7 +713,7 @@ func TestMessageThreadMaybeApplied(t *testing.T) {
 	require.ErrorIs(t, err, mms.ErrMaybeApplied)
 	assert.Len(t, messageRequests(srv), 1)
 	assert.Len(t, th.History(), 2, "the failed turn is not recorded")
-	assert.Empty(t, th.ID())
+	assert.Empty(t, th.PreviousMessageID())
 	_, err = th.Send(ctx, mms.UserText("two"))
 	require.NoError(t, err)
 	reqs := messageRequests(srv)
