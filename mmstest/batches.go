@@ -456,6 +456,10 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 			return
 		}
+		if noMessages(it.params) { // the form allows [] for a thread continuation only
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, path+".params.messages: List should have at least 1 item after validation, not 0")
+			return
+		}
 	}
 	header := http.Header{}
 	for _, k := range []string{wire.HeaderBeta, wire.HeaderUserProfileID, wire.HeaderWorkspaceID} {

@@ -307,3 +307,13 @@ func hasMember(raw json.RawMessage, key string) bool {
 	}
 	return false
 }
+
+// noMessages reports whether a create body that passed the request form
+// has an empty messages list, which the form allows for a thread
+// continuation only.
+func noMessages(body json.RawMessage) bool {
+	var b struct {
+		Messages []json.RawMessage `json:"messages"`
+	}
+	return json.Unmarshal(body, &b) == nil && len(b.Messages) == 0
+}
