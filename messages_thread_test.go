@@ -259,6 +259,21 @@ func TestFakeThreadRules(t *testing.T) {
 		_, err = c.Messages.Create(ctx, q)
 		e := wantCode(t, err, 400, mms.ErrorCodeThreadFingerprintMismatch)
 		assert.Contains(t, e.Message, "model, speed")
+		for _, tt := range []struct {
+			member string
+			edit   func(*mms.MessageCreateParams)
+		}{
+			{"inference_geo", func(q *mms.MessageCreateParams) { q.InferenceGeo = "us" }},
+			{"output_config.format", func(q *mms.MessageCreateParams) {
+				q.OutputConfig = &mms.OutputConfig{Format: &mms.OutputFormat{Schema: json.RawMessage(`{"type":"object"}`)}}
+			}},
+		} {
+			q := cont(m.ID, mms.UserText("hi"))
+			tt.edit(&q)
+			_, err = c.Messages.Create(ctx, q)
+			e := wantCode(t, err, 400, mms.ErrorCodeThreadFingerprintMismatch)
+			assert.Contains(t, e.Message, tt.member)
+		}
 		// A refused continuation does not use the reply up; members outside
 		// the fingerprint may change.
 		q = cont(m.ID, resultFor(m))
