@@ -55,7 +55,7 @@ func (s *MessagesService) Create(ctx context.Context, p MessageCreateParams, opt
 	_, err = cl.send(ctx, &request{
 		method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(),
 		out: &msg, timeout: nonStreamingTimeout(p.MaxTokens), model: p.Model,
-		retry: transport.Stateless, // nothing is left behind to duplicate
+		retry: p.retryClass(), // Stateless unless threaded
 	})
 	if err != nil {
 		endOp(op, err)

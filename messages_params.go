@@ -86,6 +86,10 @@ type MessageCreateParams struct {
 	// BillingPolicy (beta) says who pays: the caller (the default) or the
 	// customer behind the vendor-user-profile-id header.
 	BillingPolicy *BillingPolicy `json:"billing_policy,omitzero"`
+	// Thread (beta) keeps the conversation on the service: ThreadCreate
+	// stores it under the reply's id, ThreadContinue sends only the new
+	// messages. [MessageThread] manages it for a conversation.
+	Thread ThreadParam `json:"thread,omitzero"`
 }
 
 // BillingPolicy (beta) names who a request bills. With
@@ -159,16 +163,17 @@ type prompt struct {
 	outputFormat      *OutputFormat
 	speed             Speed
 	billingPolicy     *BillingPolicy
+	continues         bool // continues a thread: messages may be empty
 }
 
 func (p *MessageCreateParams) prompt() prompt {
 	return prompt{p.Model, p.Messages, p.System, p.CacheControl, p.OutputConfig, p.Thinking, p.ToolChoice,
-		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy}
+		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy, threadContinues(p.Thread)}
 }
 
 func (p *MessageCountTokensParams) prompt() prompt {
 	return prompt{p.Model, p.Messages, p.System, p.CacheControl, p.OutputConfig, p.Thinking, p.ToolChoice,
-		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy}
+		p.Tools, p.ContextManagement, p.MCPServers, p.OutputFormat, p.Speed, p.BillingPolicy, false}
 }
 
 func (p prompt) validate() error {
@@ -176,7 +181,7 @@ func (p prompt) validate() error {
 		return invalid("model", "is required")
 	}
 	switch n := len(p.messages); {
-	case n == 0:
+	case n == 0 && !p.continues:
 		return invalid("messages", "must hold at least one message")
 	case n > maxMessages:
 		return invalid("messages", "must hold at most %d messages, got %d", maxMessages, n)
@@ -262,6 +267,9 @@ func (p MessageCreateParams) Validate() error {
 	if err := p.prompt().validate(); err != nil {
 		return err
 	}
+	if err := p.validateThread(); err != nil {
+		return err
+	}
 	switch {
 	case p.MaxTokens < 0:
 		return invalid("max_tokens", "must not be negative, got %d", p.MaxTokens)
@@ -306,6 +314,9 @@ func (p *MessageCreateParams) betas() []string {
 		if f.Default {
 			out = appendNew(out, betaFallbacks2)
 		}
+	}
+	if p.Thread != nil {
+		out = appendNew(out, betaMessageThreads)
 	}
 	if p.UserProfileID != "" {
 		// The transport drops it when a dated user-profiles-* beta is given.

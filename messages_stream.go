@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"sync/atomic"
 
-	"github.com/mms-sdk/mms-go/internal/transport"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -153,7 +152,7 @@ func (s *MessagesService) openStream(ctx context.Context, p *MessageCreateParams
 	if err != nil {
 		return nil, fmt.Errorf("mms: encoding the message request: %w", err)
 	}
-	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(), model: p.Model, retry: transport.Stateless}
+	r := &request{method: http.MethodPost, path: "/v1/messages", raw: body, betas: p.betas(), model: p.Model, retry: p.retryClass()}
 	ctx, op := startOp(ctx, cl.cfg.Observer, chatOp(observe.Chat, "Messages.Stream", p, true))
 	conn, err := cl.openEvents(ctx, r)
 	if err != nil {

@@ -491,7 +491,7 @@ func TestFixturesCoverEveryVariant(t *testing.T) {
 		slices.Collect(maps.Keys(fallbackCreditStatusUnion.Types())), slices.Collect(maps.Keys(appliedEditUnion.Types())),
 		slices.Collect(maps.Keys(cacheMissUnion.Types())), slices.Collect(maps.Keys(contextEditUnion.Types())),
 		slices.Collect(maps.Keys(thinkingConfigUnion.Types())), slices.Collect(maps.Keys(toolChoiceUnion.Types())),
-		slices.Collect(maps.Keys(sentinelByType)),
+		slices.Collect(maps.Keys(sentinelByType)), slices.Collect(maps.Keys(threadParamUnion.Types())),
 	} {
 		types(table...)
 	}

@@ -1710,6 +1710,24 @@ func (t ThinkingKeepTurns) MarshalJSON() ([]byte, error) { return marshalRequest
 // UnmarshalJSON decodes ThinkingKeepTurns.
 func (t *ThinkingKeepTurns) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
 
+// isThreadParam makes ThreadContinue a [ThreadParam].
+func (ThreadContinue) isThreadParam() {}
+
+// MarshalJSON encodes ThreadContinue in request form: the members the request defines, nothing the service only sends.
+func (t ThreadContinue) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// UnmarshalJSON decodes ThreadContinue.
+func (t *ThreadContinue) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
+// isThreadParam makes ThreadCreate a [ThreadParam].
+func (ThreadCreate) isThreadParam() {}
+
+// MarshalJSON encodes ThreadCreate in request form: the members the request defines, nothing the service only sends.
+func (t ThreadCreate) MarshalJSON() ([]byte, error) { return marshalRequest(t) }
+
+// UnmarshalJSON decodes ThreadCreate.
+func (t *ThreadCreate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, t) }
+
 // MarshalJSON encodes TokensCountContextManagement as the service sends it, [Extra] included.
 func (t TokensCountContextManagement) MarshalJSON() ([]byte, error) { return marshalJSON(t) }
 
@@ -2012,6 +2030,12 @@ func (UnknownThinkingKeep) isThinkingKeep() {}
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownThinkingKeep) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isThreadParam makes UnknownThreadParam a [ThreadParam].
+func (UnknownThreadParam) isThreadParam() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownThreadParam) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isTool makes UnknownTool a [Tool].
 func (UnknownTool) isTool() {}

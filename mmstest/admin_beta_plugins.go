@@ -121,7 +121,7 @@ type pluginUpload struct {
 // (withMarketplace) marketplace_id; the manifest must be there with a
 // valid name.
 func readPluginForm(w http.ResponseWriter, r *http.Request, withMarketplace bool) *pluginUpload {
-	fail := func(e *apiError) *pluginUpload { writeError(w, r, e.status, e.errType, e.msg); return nil }
+	fail := func(e *apiError) *pluginUpload { writeAPIError(w, r, e); return nil }
 	mr, aerr := formReader(r)
 	if aerr != nil {
 		return fail(aerr)
@@ -460,14 +460,14 @@ func report(valid bool, ref, sha any, plugins int, manifestErr, code any) rec {
 func (o *orgStore) validateArchive(w http.ResponseWriter, r *http.Request) {
 	mr, aerr := formReader(r)
 	if aerr != nil {
-		writeError(w, r, aerr.status, aerr.errType, aerr.msg)
+		writeAPIError(w, r, aerr)
 		return
 	}
 	var archive []byte
 	for {
 		part, name, _, isFile, aerr := nextFormPart(mr)
 		if aerr != nil {
-			writeError(w, r, aerr.status, aerr.errType, aerr.msg)
+			writeAPIError(w, r, aerr)
 			return
 		}
 		if part == nil {

@@ -135,13 +135,6 @@ func (o *orgStore) deleteUser(w http.ResponseWriter, r *http.Request) {
 	writeDeleted(w, u.ID, "user_deleted")
 }
 
-// writeCodedError answers an error whose body carries
-// error.details.error_code, as the Organization API's errors do.
-func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
-	writeJSON(w, status, map[string]any{"type": "error", "request_id": requestID(r),
-		"error": map[string]any{"type": errorTypeForStatus(status), "message": msg, "details": map[string]any{"error_code": code}}})
-}
-
 func inviteFilter(r *http.Request, x rec) bool {
 	q := r.URL.Query()
 	if e := q.Get("email"); e != "" && !strings.EqualFold(e, str(x, "email")) {

@@ -448,7 +448,7 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 		seen[it.customID] = i
 		if jsonKind(it.params) == '{' {
 			if err := versionRefusal(requestVersion(r), it.params, path+".params."); err != nil {
-				writeError(w, r, err.status, err.errType, err.msg)
+				writeAPIError(w, r, err)
 				return
 			}
 		}
@@ -458,6 +458,10 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 		}
 		if err := systemMessageRules(it.params, path+".params.", betas); err != nil {
 			writeAPIError(w, r, err)
+			return
+		}
+		if noMessages(it.params) { // the form allows [] for a thread continuation only
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, path+".params.messages: List should have at least 1 item after validation, not 0")
 			return
 		}
 	}

@@ -172,6 +172,7 @@ func TestBatchCreateValidation(t *testing.T) {
 		{"params request form", batchBody("a", hiParams("a"), "b", create(`"messages":[{"role":"user","content":[{"type":"text","text":""}]}]`)), nil,
 			"requests.1.params.messages.0.content.0.text: String should have at least 1 character"},
 		{"params unknown member", batchBody("a", create(`"foo":1,"messages":[]`)), nil, "requests.0.params.foo: Extra inputs are not permitted"},
+		{"params no messages", batchBody("a", create(`"messages":[]`)), nil, "requests.0.params.messages: List should have at least 1 item"},
 		{"beta param without its beta", batchBody("a", create(`"messages":[{"role":"user","content":"x"}],"speed":"fast"`)), nil,
 			"requests.0.params.speed: this field requires the vendor-beta header value `fast-mode-2026-02-01`"},
 		{"beta param with its beta", batchBody("a", create(`"messages":[{"role":"user","content":"x"}],"speed":"fast"`)),

@@ -34,6 +34,32 @@ type codedDetails struct {
 	ErrorCode string `json:"error_code"`
 }
 
+// coded is a refusal whose body carries error.details: error_code code
+// and the extra members.
+func coded(status int, code, msg string, extra map[string]any) *apiError {
+	details := map[string]any{"error_code": code}
+	for k, v := range extra {
+		details[k] = v
+	}
+	return &apiError{status: status, errType: errorTypeForStatus(status), msg: msg, details: details}
+}
+
+// writeAPIError answers r with e, with its error.details when it has some.
+func writeAPIError(w http.ResponseWriter, r *http.Request, e *apiError) {
+	if e.details == nil {
+		writeError(w, r, e.status, e.errType, e.msg)
+		return
+	}
+	writeJSON(w, e.status, map[string]any{"type": "error", "request_id": requestID(r),
+		"error": map[string]any{"type": e.errType, "message": e.msg, "details": e.details}})
+}
+
+// writeCodedError answers an error whose body carries
+// error.details.error_code, as the Organization API's errors do.
+func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	writeAPIError(w, r, coded(status, code, msg, nil))
+}
+
 // writeError answers r with status and the error body for errType and
 // message, carrying the request's id. Messages must never include
 // credentials.

@@ -146,7 +146,7 @@ func (s *Server) SetFileDownloadable(id string, downloadable bool) bool {
 func (st *fileStore) upload(w http.ResponseWriter, r *http.Request) {
 	f, err := st.readUpload(r)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		writeAPIError(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.files, f, (*storedFile).record))
@@ -299,7 +299,7 @@ func (st *fileStore) withFileRefs(top string, next http.HandlerFunc) http.Handle
 		if len(refs) > 0 {
 			if _, err := st.srv.parseMessages(r, top); err == nil {
 				if err := st.checkRefs(refs); err != nil {
-					writeError(w, r, err.status, err.errType, err.msg)
+					writeAPIError(w, r, err)
 					return
 				}
 			}
@@ -314,7 +314,7 @@ func (st *fileStore) checkRefs(refs []fileRef) *apiError {
 	for _, ref := range refs {
 		f := st.find(ref.id)
 		if f == nil {
-			return &apiError{http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("%s: File not found: %s", ref.path, ref.id)}
+			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: fmt.Sprintf("%s: File not found: %s", ref.path, ref.id)}
 		}
 		switch {
 		case ref.kind == "image" && !slices.Contains([]string{"image/jpeg", "image/png", "image/gif", "image/webp"}, f.mimeType):

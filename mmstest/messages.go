@@ -39,6 +39,7 @@ type msgParams struct {
 	BillingPolicy       *struct {
 		BillTo string `json:"bill_to"`
 	} `json:"billing_policy"`
+	Thread *threadParam `json:"thread"` // messages_threads.go
 
 	count   bool                       // a count_tokens request
 	members map[string]json.RawMessage // the top-level members, for the token estimate
@@ -143,13 +144,16 @@ type apiError struct {
 	status  int
 	errType string
 	msg     string
+	// details is error.details (error_code and its members); nil for
+	// none. See coded.
+	details map[string]any
 }
 
 func (e *apiError) Error() string { return e.msg }
 
 // invalid returns a 400 invalid_request_error.
 func invalid(format string, args ...any) *apiError {
-	return &apiError{http.StatusBadRequest, wire.ErrInvalidRequest, fmt.Sprintf(format, args...)}
+	return &apiError{status: http.StatusBadRequest, errType: wire.ErrInvalidRequest, msg: fmt.Sprintf(format, args...)}
 }
 
 // createMessage serves POST /v1/messages.
@@ -159,6 +163,7 @@ func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 		writeAPIError(w, r, err)
 		return
 	}
+	defer s.endThread(p) // once the reply, or its stream, is over
 	s.drawPriority(w.Header(), r, p, &rep)
 	if p.Stream {
 		s.streamMessage(w, r, p, rep)
@@ -175,14 +180,23 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 	if err != nil {
 		return nil, reply{}, err
 	}
+	if err := s.beginThread(p); err != nil {
+		return nil, reply{}, err
+	}
 	cont, err := s.useContainer(p)
 	if err != nil {
+		s.endThread(p)
 		return nil, reply{}, err
 	}
 	script, n := s.takeTurn(r)
 	rep, err := s.buildReply(p, script, n)
 	rep.container = cont
-	return p, rep, err
+	if err != nil {
+		s.endThread(p)
+		return nil, reply{}, err
+	}
+	s.storeThread(p, rep)
+	return p, rep, nil
 }
 
 // countTokens serves POST /v1/messages/count_tokens.
@@ -233,6 +247,12 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 		return nil, invalid("request body: %v", err)
 	}
 	_ = json.Unmarshal(body, &p.members) // an object, as the schema checked
+	if err := s.resolveThread(p); err != nil {
+		return nil, err
+	}
+	if len(p.Messages) == 0 { // the form allows [] for a thread continuation only
+		return nil, invalid("messages: List should have at least 1 item after validation, not 0")
+	}
 	if err := checkUserProfile(r.Header, p.UserProfileID); err != nil {
 		return nil, err
 	}
@@ -262,7 +282,7 @@ func checkUserProfile(h http.Header, body *string) *apiError {
 func (s *Server) checkModel(p *msgParams) *apiError {
 	i := slices.IndexFunc(s.models, func(m Model) bool { return m.ID == p.Model || slices.Contains(m.Aliases, p.Model) })
 	if i < 0 {
-		return &apiError{http.StatusNotFound, wire.ErrNotFound, "model: " + p.Model}
+		return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "model: " + p.Model}
 	}
 	m := s.models[i]
 	p.model = m

@@ -55,6 +55,7 @@ var betaMarkers = map[string]string{
 	"clear_at":        "mid-conversation-system-clear-at-2026-08-21",
 	"output_config":   "mid-conversation-output-config-2026-07-01", // harmless on the top-level member
 	"tool_definition": "inline-tools-2026-09-15 mcp-client-2026-09-15",
+	"thread":          "message-threads-2026-08-12",
 }
 
 // betasFor derives the betas a body needs from its member names and type

@@ -66,7 +66,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"doc_cite":  "cited_text!:str document_index!:int{0,} document_title:?str{1,500}",
 	"ce_result": "stderr!:str return_code!:int content!:[@code_execution_output]",
 	"ref_name":  "tool_name!:str{1,256}~ref_name $cc",
-	"countable": "model!:str messages!:[#message]{1,100000} cache_control:?@cache_control output_config:#output_config " +
+	"countable": "model!:str messages!:[#message]{0,100000} cache_control:?@cache_control output_config:#output_config " +
 		"system:str|[@text_block] thinking:@thinking tool_choice:@tool_choice tools:[@tool] " +
 		"context_management:?#context_management^" + betaContextManagement + " " +
 		"mcp_servers:[@mcp_server]{,20}^" + betaMCPClients + " " +
@@ -79,7 +79,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"service_tier:enum(auto,standard_only) stop_sequences:[str] stream:bool temperature:num{0,1} user_profile_id:?str " +
 		"top_k:int{0,} top_p:num{0,1} diagnostics:?#diagnostics^cache-diagnosis-2026-04-07 " +
 		"fallback_credit_token:?str|#fallback_credit^fallback-credit-2026-06-01/fallback-credit-2026-07-01 " +
-		"fallbacks:?[#fallback]|enum(default)^" + betaFallbacks,
+		"fallbacks:?[#fallback]|enum(default)^" + betaFallbacks + " " +
+		"thread:@thread^message-threads-2026-08-12",
 	"count_tokens": "$countable",
 
 	"message": "role!:enum(user,assistant,system) content!:str{1,}|[@block] " +
@@ -279,6 +280,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"disabled":      "",
 	},
 	"output_format": {"json_schema": "schema!:obj"},
+	"thread":        {"create": "", "continue": "previous_message_id!:str{1,}"},
 	"task_budget":   {"tokens": "total!:int{1024,} remaining:?int{0,}"},
 	"mcp_server": {"url": "name!:str url!:str authorization_token:?str " +
 		"tool_configuration:?#mcp_tool_configuration"},

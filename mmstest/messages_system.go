@@ -2,10 +2,10 @@ package mmstest
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
-	"strings"
 )
 
 // Mid-conversation system messages and inline tool definitions
@@ -192,31 +192,13 @@ func (p *msgParams) checkInlineToolNames() *apiError {
 				continue // a toolset without a name: nothing to collide with
 			}
 			if taken[k] {
-				return invalid("messages.%d.content.%d.tool.definition: tool name %q is already defined by the request's tools "+
-					"or an earlier tool_definition (tool_name_conflict)", i, j, k)
+				return coded(http.StatusBadRequest, "tool_name_conflict", fmt.Sprintf("messages.%d.content.%d.tool.definition: tool name %q "+
+					"is already defined by the request's tools or an earlier tool_definition", i, j, k), nil)
 			}
 			taken[k] = true
 		}
 	}
 	return nil
-}
-
-// codedRefusals are the error codes whose refusals carry
-// error.details.error_code. Such a refusal's message ends in "(code)", as
-// the fake's Messages refusals name their code; apiError literals are
-// positional across the package, so the code is not a field.
-var codedRefusals = []string{"tool_name_conflict"}
-
-// writeAPIError answers r with e, with error.details.error_code when its
-// message ends in one of codedRefusals.
-func writeAPIError(w http.ResponseWriter, r *http.Request, e *apiError) {
-	for _, code := range codedRefusals {
-		if strings.HasSuffix(e.msg, "("+code+")") {
-			writeCodedError(w, r, e.status, code, e.msg)
-			return
-		}
-	}
-	writeError(w, r, e.status, e.errType, e.msg)
 }
 
 // checkMessageEffort applies the model's effort levels to the effort of

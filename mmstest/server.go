@@ -68,6 +68,9 @@ type Server struct {
 	scriptTaken int
 	// containers are the code-execution containers issued (messages_container.go).
 	containers map[string]*containerWire
+	// threads are the stored message threads by reply id
+	// (messages_threads.go).
+	threads map[string]*storedThread
 }
 
 // NewServer starts a fake server configured by opts. Call Close when done.

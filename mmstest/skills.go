@@ -278,7 +278,7 @@ func (st *skillStore) readSkillMD(v *storedSkillVersion) *apiError {
 	i := slices.IndexFunc(v.files, func(f skillFile) bool { return f.path == v.directory+"/SKILL.md" })
 	body, err := v.files[i].content.open()
 	if err != nil {
-		return &apiError{http.StatusInternalServerError, wire.ErrAPI, "could not read SKILL.md"}
+		return &apiError{status: http.StatusInternalServerError, errType: wire.ErrAPI, msg: "could not read SKILL.md"}
 	}
 	defer body.Close()
 	head, _ := io.ReadAll(io.LimitReader(body, 64<<10))
@@ -334,7 +334,7 @@ func (st *skillStore) newVersion(v *storedSkillVersion, now time.Time) {
 func (st *skillStore) create(w http.ResponseWriter, r *http.Request) {
 	v, title, err := st.readSkillForm(r, true)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		writeAPIError(w, r, err)
 		return
 	}
 	now := st.srv.now()
@@ -410,7 +410,7 @@ func (st *skillStore) createVersion(w http.ResponseWriter, r *http.Request) {
 	}
 	v, _, err := st.readSkillForm(r, false)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		writeAPIError(w, r, err)
 		return
 	}
 	st.mu.Lock()
