@@ -251,7 +251,7 @@ func (st *deploymentStore) apply(d *storedDeployment, b *deploymentBody, create 
 			return invalid("environment_id: String should have at least 1 character")
 		}
 		if _, ok := st.srv.environments.sessionTarget(*env); !ok {
-			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Environment not found: " + *env}
+			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Environment not found: " + *env}
 		}
 		rec.EnvironmentID = *env
 	}
@@ -445,7 +445,7 @@ func (st *deploymentStore) checkResources(raw json.RawMessage) ([]json.RawMessag
 			}
 		case "memory_store":
 			if !st.srv.memoryStores.usable(parsed.memoryStoreID) {
-				return nil, nil, &apiError{http.StatusNotFound, wire.ErrNotFound, "Memory store not found: " + parsed.memoryStoreID}
+				return nil, nil, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Memory store not found: " + parsed.memoryStoreID}
 			}
 		}
 		recs = append(recs, resourceConfig(m, parsed.kind))
@@ -489,7 +489,7 @@ func (st *deploymentStore) checkVaults(raw json.RawMessage) ([]string, error) {
 			return nil, invalid("vault_ids.%d: String should have at least 1 character", i)
 		}
 		if !st.srv.vaults.usable(id) {
-			return nil, &apiError{http.StatusNotFound, wire.ErrNotFound, "Vault not found: " + id}
+			return nil, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Vault not found: " + id}
 		}
 	}
 	return ids, nil
@@ -681,7 +681,7 @@ func (st *deploymentStore) run(d *storedDeployment, trigger json.RawMessage) *de
 // with d's system.message allowed and deployment_id set.
 func (st *deploymentStore) startSession(d *storedDeployment) (sessionWire, error) {
 	if st.agentArchived(d.rec.Agent.ID) {
-		return sessionWire{}, &apiError{http.StatusBadRequest, "agent_archived_error", "Agent is archived: " + d.rec.Agent.ID}
+		return sessionWire{}, &apiError{status: http.StatusBadRequest, errType: "agent_archived_error", msg: "Agent is archived: " + d.rec.Agent.ID}
 	}
 	env := d.rec.EnvironmentID
 	b := sessionCreateBody{Agent: encodeJSON(d.rec.Agent), EnvironmentID: &env, Metadata: map[string]string{},

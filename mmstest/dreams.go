@@ -157,7 +157,7 @@ func (st *dreamStore) check(inputs []json.RawMessage, model, instructions, behav
 				return nil, invalid("%s.memory_store_id: Field required", path)
 			}
 			if !st.srv.memoryStores.usable(*in.MemoryStoreID) {
-				return nil, &apiError{http.StatusNotFound, wire.ErrNotFound, "Memory store not found: " + *in.MemoryStoreID}
+				return nil, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Memory store not found: " + *in.MemoryStoreID}
 			}
 			haveStore, d.storeID = true, *in.MemoryStoreID
 			d.rec.Inputs = append(d.rec.Inputs, raw)
@@ -250,7 +250,7 @@ func (st *dreamStore) checkSessions(path string, ids []string) ([]string, error)
 	ss := st.srv.sessions
 	for _, id := range sorted {
 		if !locked(&ss.mu, func() bool { return byID(ss.sessions, id, func(s *storedSession) string { return s.rec.ID }) != nil }) {
-			return nil, &apiError{http.StatusNotFound, wire.ErrNotFound, "Session not found: " + id}
+			return nil, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Session not found: " + id}
 		}
 	}
 	return sorted, nil

@@ -314,7 +314,7 @@ func (st *fileStore) checkRefs(refs []fileRef) *apiError {
 	for _, ref := range refs {
 		f := st.find(ref.id)
 		if f == nil {
-			return &apiError{http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("%s: File not found: %s", ref.path, ref.id)}
+			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: fmt.Sprintf("%s: File not found: %s", ref.path, ref.id)}
 		}
 		switch {
 		case ref.kind == "image" && !slices.Contains([]string{"image/jpeg", "image/png", "image/gif", "image/webp"}, f.mimeType):

@@ -36,6 +36,7 @@ type msgParams struct {
 	Fallbacks           json.RawMessage    `json:"fallbacks"`
 	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
 	Container           json.RawMessage    `json:"container"`
+	Compaction          *compactionParam   `json:"compaction"`
 	BillingPolicy       *struct {
 		BillTo string `json:"bill_to"`
 	} `json:"billing_policy"`
@@ -135,20 +136,31 @@ type apiError struct {
 	status  int
 	errType string
 	msg     string
+	code    string // error.details.error_code, if the refusal has one
 }
 
 func (e *apiError) Error() string { return e.msg }
 
+// write answers r with the error body, with error.details.error_code when
+// the refusal has a code.
+func (e *apiError) write(w http.ResponseWriter, r *http.Request) {
+	if e.code != "" {
+		writeCodedError(w, r, e.status, e.code, e.msg)
+		return
+	}
+	writeError(w, r, e.status, e.errType, e.msg)
+}
+
 // invalid returns a 400 invalid_request_error.
 func invalid(format string, args ...any) *apiError {
-	return &apiError{http.StatusBadRequest, wire.ErrInvalidRequest, fmt.Sprintf(format, args...)}
+	return &apiError{status: http.StatusBadRequest, errType: wire.ErrInvalidRequest, msg: fmt.Sprintf(format, args...)}
 }
 
 // createMessage serves POST /v1/messages.
 func (s *Server) createMessage(w http.ResponseWriter, r *http.Request) {
 	p, rep, err := s.answer(r)
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		err.write(w, r)
 		return
 	}
 	s.drawPriority(w.Header(), r, p, &rep)
@@ -167,6 +179,9 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 	if err != nil {
 		return nil, reply{}, err
 	}
+	if p.Compaction != nil {
+		return p, s.compactionReply(p), nil
+	}
 	cont, err := s.useContainer(p)
 	if err != nil {
 		return nil, reply{}, err
@@ -181,7 +196,7 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 func (s *Server) countTokens(w http.ResponseWriter, r *http.Request) {
 	p, err := s.parseMessages(r, "count_tokens")
 	if err != nil {
-		writeError(w, r, err.status, err.errType, err.msg)
+		err.write(w, r)
 		return
 	}
 	type original struct {
@@ -231,6 +246,9 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 	if err := p.checkConversation(); err != nil {
 		return nil, err
 	}
+	if err := p.checkCompaction(); err != nil {
+		return nil, err
+	}
 	if err := s.checkModel(p); err != nil {
 		return nil, err
 	}
@@ -251,7 +269,7 @@ func checkUserProfile(h http.Header, body *string) *apiError {
 func (s *Server) checkModel(p *msgParams) *apiError {
 	i := slices.IndexFunc(s.models, func(m Model) bool { return m.ID == p.Model || slices.Contains(m.Aliases, p.Model) })
 	if i < 0 {
-		return &apiError{http.StatusNotFound, wire.ErrNotFound, "model: " + p.Model}
+		return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "model: " + p.Model}
 	}
 	m := s.models[i]
 	p.model = m

@@ -57,7 +57,7 @@ func (s *Server) useContainer(p *msgParams) (*containerWire, *apiError) {
 	var c *containerWire
 	if fresh == "" {
 		if c = s.containers[*req.ID]; c == nil {
-			return nil, &apiError{http.StatusNotFound, wire.ErrNotFound, "container: " + *req.ID + " not found"}
+			return nil, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "container: " + *req.ID + " not found"}
 		}
 	} else {
 		c = &containerWire{ID: fresh}

@@ -233,17 +233,17 @@ func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
 	}
 	selfHosted, ok := st.srv.environments.sessionTarget(*b.EnvironmentID)
 	if !ok {
-		return &apiError{http.StatusNotFound, wire.ErrNotFound, "Environment not found: " + *b.EnvironmentID}
+		return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Environment not found: " + *b.EnvironmentID}
 	}
 	b.selfHosted = selfHosted
 	for _, id := range b.VaultIDs {
 		if !st.srv.vaults.usable(id) {
-			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Vault not found: " + id}
+			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Vault not found: " + id}
 		}
 	}
 	for _, res := range b.resources {
 		if res.kind == "memory_store" && !st.srv.memoryStores.usable(res.memoryStoreID) {
-			return &apiError{http.StatusNotFound, wire.ErrNotFound, "Memory store not found: " + res.memoryStoreID}
+			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Memory store not found: " + res.memoryStoreID}
 		}
 	}
 	for i, res := range b.resources {
@@ -264,7 +264,7 @@ func (st *sessionStore) checkLinks(b *sessionCreateBody) error {
 // checkFile reports a file id the file store does not hold.
 func (st *sessionStore) checkFile(id string) error {
 	if st.srv.files.find(id) == nil {
-		return &apiError{http.StatusNotFound, wire.ErrNotFound, "File not found: " + id}
+		return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "File not found: " + id}
 	}
 	return nil
 }
@@ -278,11 +278,11 @@ func (st *sessionStore) findAgentVersion(id string, version int) (agentWire, err
 	i := slices.IndexFunc(as.agents, func(a *storedAgent) bool { return a.latest().ID == id })
 	switch {
 	case i < 0:
-		return agentWire{}, &apiError{http.StatusNotFound, wire.ErrNotFound, "Agent not found: " + id}
+		return agentWire{}, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Agent not found: " + id}
 	case version == 0:
 		return as.agents[i].latest(), nil
 	case version < 1 || version > len(as.agents[i].versions):
-		return agentWire{}, &apiError{http.StatusNotFound, wire.ErrNotFound, fmt.Sprintf("Agent %s has no version %d", id, version)}
+		return agentWire{}, &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: fmt.Sprintf("Agent %s has no version %d", id, version)}
 	}
 	return as.agents[i].versions[version-1], nil
 }

@@ -278,7 +278,7 @@ func (st *skillStore) readSkillMD(v *storedSkillVersion) *apiError {
 	i := slices.IndexFunc(v.files, func(f skillFile) bool { return f.path == v.directory+"/SKILL.md" })
 	body, err := v.files[i].content.open()
 	if err != nil {
-		return &apiError{http.StatusInternalServerError, wire.ErrAPI, "could not read SKILL.md"}
+		return &apiError{status: http.StatusInternalServerError, errType: wire.ErrAPI, msg: "could not read SKILL.md"}
 	}
 	defer body.Close()
 	head, _ := io.ReadAll(io.LimitReader(body, 64<<10))
