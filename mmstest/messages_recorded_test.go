@@ -34,6 +34,7 @@ func readJSON(t *testing.T, file string) map[string]json.RawMessage {
 var betaMarkers = map[string]string{
 	"context_management":  "context-management-2025-06-27",
 	"compaction":          "context-management-2025-06-27",
+	"tool_changes":        "compact-2026-09-04", // signed compaction blocks (api-version-2026-10-21 §5.4)
 	"mcp_servers":         "mcp-client-2025-04-04",
 	"mcp_tool_use":        "mcp-client-2025-04-04",
 	"mcp_tool_result":     "mcp-client-2025-04-04",
