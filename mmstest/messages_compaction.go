@@ -74,7 +74,7 @@ type compactionMeta struct {
 	toolChanges []json.RawMessage
 }
 
-// located compaction block.
+// placedCompaction is a compaction block of the request and its position.
 type placedCompaction struct {
 	msg, idx int
 	block    compactionBlock
@@ -143,7 +143,7 @@ func (p *msgParams) checkCompaction() *apiError {
 	return nil
 }
 
-// macs returns the content and tool_changes MACs of a block.
+// compactionMACs returns the content and tool_changes MACs of a block.
 func compactionMACs(content, encrypted *string, toolChanges json.RawMessage) (contentMAC, toolsMAC []byte) {
 	mac := hmac.New(sha256.New, compactionKey)
 	c, _ := json.Marshal([]*string{content, encrypted})
