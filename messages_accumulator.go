@@ -396,6 +396,14 @@ func (a *MessageAccumulator) materialize(index int) {
 			cb.Content, cb.EncryptedContent = d.Content, d.EncryptedContent
 			cb.Extra = nullMemoryFrom(cb.Extra, "content", d.Content != nil, d.Extra)
 			cb.Extra = nullMemoryFrom(cb.Extra, "encrypted_content", d.EncryptedContent != nil, d.Extra)
+			if d.Signature != nil || hasKey(d.Extra, "signature") {
+				cb.Signature = d.Signature
+				cb.Extra = nullMemoryFrom(cb.Extra, "signature", d.Signature != nil, d.Extra)
+			}
+			if d.ToolChanges != nil || hasKey(d.Extra, "tool_changes") {
+				cb.ToolChanges = d.ToolChanges
+				cb.Extra = nullMemoryFrom(cb.Extra, "tool_changes", d.ToolChanges != nil, d.Extra)
+			}
 		}
 		a.msg.Content[index] = cb
 	}

@@ -514,14 +514,25 @@ func (b MCPToolResultBlock) validate(path string) error {
 // compaction (beta)
 
 // CompactionBlock is a "compaction" block: a summary of earlier context
-// (beta). Send it back as received.
+// (beta). Send it back as received: the service checks Signature against
+// Content and ToolChanges. A block with a summary may only be the first
+// block of a conversation (see [FromLatestCompaction]).
 type CompactionBlock struct {
-	// Content is the summary (nil: absent or null). The request form always
-	// carries the member, as null when nil: the service requires it.
+	// Content is the summary (nil: absent or null; null in a reply means
+	// the summary failed, and the block is then a no-op). The request form
+	// always carries the member, as null when nil: the service requires it.
 	Content *string `json:"content,omitzero"`
 	// EncryptedContent is the encrypted form (nil: absent or null).
-	EncryptedContent *string       `json:"encrypted_content,omitzero"`
-	CacheControl     *CacheControl `json:"cache_control,omitzero"`
+	EncryptedContent *string `json:"encrypted_content,omitzero"`
+	// Signature signs the summary (beta compact-2026-09-04; nil: absent or
+	// null). Send it back verbatim.
+	Signature *string `json:"signature,omitzero"`
+	// ToolChanges are the tool_addition and tool_removal blocks of the
+	// summarized range, which turn the request's tools into the tool set at
+	// its end (beta compact-2026-09-04). nil: absent or null (not
+	// computed); empty and not nil: no change. Both forms round-trip.
+	ToolChanges  ContentBlocks `json:"tool_changes,omitzero"`
+	CacheControl *CacheControl `json:"cache_control,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -536,6 +547,12 @@ var compactionSpec = codec.Spec{Fields: map[string]codec.FieldCodec{"content": {
 }}}
 
 func (b CompactionBlock) validate(path string) error {
+	if b.Signature != nil && *b.Signature == "" {
+		return invalid(path+".signature", "must not be empty when set (send the signature received, or none)")
+	}
+	if err := b.ToolChanges.validate(path+".tool_changes", isToolChangeBlock, "compaction tool_changes (only tool_addition and tool_removal)"); err != nil {
+		return err
+	}
 	return b.CacheControl.validate(path + ".cache_control")
 }
 

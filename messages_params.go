@@ -90,6 +90,10 @@ type MessageCreateParams struct {
 	// stores it under the reply's id, ThreadContinue sends only the new
 	// messages. [MessageThread] manages it for a conversation.
 	Thread ThreadParam `json:"thread,omitzero"`
+	// Compaction (beta) makes the call a compaction request: the reply is
+	// one signed compaction block summarizing the conversation. Not with
+	// ContextManagement.
+	Compaction *Compaction `json:"compaction,omitzero"`
 }
 
 // BillingPolicy (beta) names who a request bills. With
@@ -133,6 +137,8 @@ type MessageCountTokensParams struct {
 	OutputFormat      *OutputFormat      `json:"output_format,omitzero"`      // beta, deprecated
 	Speed             Speed              `json:"speed,omitzero"`              // beta
 	BillingPolicy     *BillingPolicy     `json:"billing_policy,omitzero"`     // beta
+	// Compaction (beta) is accepted and ignored by count_tokens.
+	Compaction *Compaction `json:"compaction,omitzero"`
 }
 
 // MessageTokensCount is the answer of count_tokens.
@@ -204,6 +210,7 @@ func (p prompt) validate() error {
 		func() error { return p.tools.validate("tools") },
 		func() error { return validateIf(p.contextManagement, "context_management") },
 		func() error { return p.mcpServers.validate("mcp_servers") },
+		func() error { return checkCompactionPlacement(p.messages) },
 	}
 	for _, check := range checks {
 		if err := check(); err != nil {
@@ -281,6 +288,8 @@ func (p MessageCreateParams) Validate() error {
 		return invalid("top_k", "must not be negative, got %d", *p.TopK)
 	case p.Fallbacks != nil && p.FallbackCreditToken != nil:
 		return invalid("fallback_credit_token", "cannot be combined with fallbacks")
+	case p.Compaction != nil && p.ContextManagement != nil:
+		return invalid("compaction", "cannot be combined with context_management")
 	}
 	if err := validateThinkingBudget(p.Thinking, p.MaxTokens, "thinking"); err != nil {
 		return err
@@ -299,7 +308,7 @@ func (p MessageCreateParams) Validate() error {
 
 // betas lists the beta names the parameters need.
 func (p *MessageCreateParams) betas() []string {
-	out := p.prompt().betas()
+	out := compactionBetas(p.prompt().betas(), p.Compaction, p.Messages)
 	if p.Diagnostics != nil {
 		out = appendNew(out, betaCacheDiagnosis)
 	}
@@ -328,7 +337,9 @@ func (p *MessageCreateParams) betas() []string {
 // Validate checks the parameters; CountTokens calls it before sending.
 func (p MessageCountTokensParams) Validate() error { return p.prompt().validate() }
 
-func (p *MessageCountTokensParams) betas() []string { return p.prompt().betas() }
+func (p *MessageCountTokensParams) betas() []string {
+	return compactionBetas(p.prompt().betas(), p.Compaction, p.Messages)
+}
 
 // ---------------------------------------------------------------------------
 // Encoding: one path for Create, Stream, CountTokens and batches

@@ -336,6 +336,11 @@ type CompactionDelta struct {
 	Content *string `json:"content,omitzero"`
 	// EncryptedContent is the encrypted form (nil: absent or null).
 	EncryptedContent *string `json:"encrypted_content,omitzero"`
+	// Signature and ToolChanges are not documented delta members (the
+	// service sends them in content_block_start); when a delta carries
+	// them, they replace the block's.
+	Signature   *string       `json:"signature,omitzero"`
+	ToolChanges ContentBlocks `json:"tool_changes,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

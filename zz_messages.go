@@ -51,6 +51,7 @@ func init() {
 	codec.Register(CacheControl{}, codec.Spec{Type: "ephemeral"})
 	codec.Register(ClearToolInputs{}, clearToolInputsSpec)
 	codec.Register(CodeExecutionOutput{}, codec.Spec{Type: "code_execution_output"})
+	codec.Register(Compaction{}, codec.Spec{Type: "summarize"})
 	codec.Register(ContainerParam{}, containerParamSpec)
 	codec.Register(CustomTool{}, customToolSpec)
 	codec.Register(FallbackCreditToken{}, fallbackCreditTokenSpec)
@@ -746,6 +747,12 @@ func (c CompactEdit) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
 
 // UnmarshalJSON decodes CompactEdit, keeping what this SDK version does not model in [Extra].
 func (c *CompactEdit) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
+
+// MarshalJSON encodes Compaction in request form: the members the request defines, nothing the service only sends.
+func (c Compaction) MarshalJSON() ([]byte, error) { return marshalRequest(c) }
+
+// UnmarshalJSON decodes Compaction.
+func (c *Compaction) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, c) }
 
 // isContentBlock makes CompactionBlock a [ContentBlock].
 func (CompactionBlock) isContentBlock() {}

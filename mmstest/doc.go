@@ -190,6 +190,26 @@
 //     given in the request replace the container's. Streams carry it in
 //     message_start and message_delta.
 //
+// A request with "compaction" (beta compact-2026-09-04) gets no model
+// reply: one compaction block summarizing the conversation (a line per
+// message's text, the leading compaction block's summary first, then the
+// instructions unless they are only white space), signed, with the
+// conversation's tool_addition and tool_removal blocks as tool_changes
+// ([] when none); stop_reason "compaction"; the tokens in one "compaction"
+// entry of usage.iterations, the top-level counters 0. It takes no script
+// turn. With context_management it is a 400; count_tokens ignores it. A
+// compaction block sent back is checked on create and count_tokens, with
+// error.details.error_code: a damaged signature is
+// compaction_signature_invalid, changed content or tool_changes
+// compaction_content_mismatch or compaction_tool_changes_mismatch (blocks
+// without a signature are not checked, any other signature is invalid); a
+// block with content (or encrypted_content) anywhere but the first block
+// of the first message is compaction_block_misplaced, two of them
+// compaction_block_ambiguous, one in a system message misplaced; blocks
+// whose content is null are no-ops and may stand anywhere else. A
+// compaction request with nothing but a compaction block to summarize is
+// compaction_nothing_to_summarize.
+//
 // A script replaces the deterministic reply, turn by turn (Script,
 // WithScript): each create request, streaming or not, takes the next Turn.
 // Its ToolCalls become tool_use blocks after the text (inputs as given,

@@ -36,6 +36,7 @@ type msgParams struct {
 	Fallbacks           json.RawMessage    `json:"fallbacks"`
 	FallbackCreditToken json.RawMessage    `json:"fallback_credit_token"`
 	Container           json.RawMessage    `json:"container"`
+	Compaction          *compactionParam   `json:"compaction"`
 	BillingPolicy       *struct {
 		BillTo string `json:"bill_to"`
 	} `json:"billing_policy"`
@@ -183,6 +184,9 @@ func (s *Server) answer(r *http.Request) (*msgParams, reply, *apiError) {
 	if err := s.beginThread(p); err != nil {
 		return nil, reply{}, err
 	}
+	if p.Compaction != nil {
+		return p, s.compactionReply(p), nil
+	}
 	cont, err := s.useContainer(p)
 	if err != nil {
 		s.endThread(p)
@@ -260,6 +264,9 @@ func (s *Server) parseMessages(r *http.Request, top string) (*msgParams, *apiErr
 		return nil, invalid("billing_policy.bill_to: user_profile requires the %s header (user_profile_required)", strings.ToLower(wire.HeaderUserProfileID))
 	}
 	if err := p.checkConversation(); err != nil {
+		return nil, err
+	}
+	if err := p.checkCompaction(); err != nil {
 		return nil, err
 	}
 	if err := s.checkModel(p); err != nil {

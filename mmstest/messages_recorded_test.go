@@ -34,6 +34,7 @@ func readJSON(t *testing.T, file string) map[string]json.RawMessage {
 var betaMarkers = map[string]string{
 	"context_management":  "context-management-2025-06-27",
 	"compaction":          "context-management-2025-06-27",
+	"tool_changes":        "compact-2026-09-04", // signed compaction blocks (api-version-2026-10-21 §5.4)
 	"mcp_servers":         "mcp-client-2025-04-04",
 	"mcp_tool_use":        "mcp-client-2025-04-04",
 	"mcp_tool_result":     "mcp-client-2025-04-04",
@@ -232,8 +233,9 @@ func requestContent(t *testing.T, content json.RawMessage) json.RawMessage {
 }
 
 // sendBack builds a request that passes a response's content back as the
-// assistant turn, after a user turn and before one answering its tool_use
-// blocks.
+// assistant turn, after a user turn (none when it opens with a compaction
+// block, which must open the conversation) and before one answering its
+// tool_use blocks.
 func sendBack(t *testing.T, msg map[string]json.RawMessage, content json.RawMessage) string {
 	t.Helper()
 	var blocks []struct {
@@ -253,8 +255,24 @@ func sendBack(t *testing.T, msg map[string]json.RawMessage, content json.RawMess
 	if results != nil {
 		answer = "[" + strings.Join(results, ",") + "]"
 	}
-	return `{"model":` + string(msg["model"]) + `,"max_tokens":1024,"messages":[{"role":"user","content":"Hi"},` +
+	first := `{"role":"user","content":"Hi"},`
+	if assistantAt(content) == 0 {
+		first = "" // the summary replaces what came before it: it opens the conversation
+	}
+	return `{"model":` + string(msg["model"]) + `,"max_tokens":1024,"messages":[` + first +
 		`{"role":"assistant","content":` + string(content) + `},{"role":"user","content":` + answer + `}]}`
+}
+
+// assistantAt is the index of the assistant turn sendBack builds: 0 when
+// the content opens with a compaction block, else 1.
+func assistantAt(content json.RawMessage) int {
+	var blocks []struct {
+		Type string `json:"type"`
+	}
+	if json.Unmarshal(content, &blocks) == nil && len(blocks) > 0 && blocks[0].Type == "compaction" {
+		return 0
+	}
+	return 1
 }
 
 // TestRecordedResponsesSentBack checks that every response's content on
@@ -296,7 +314,8 @@ func TestRecordedResponsesStrict(t *testing.T) {
 	for name, msg := range responses {
 		body := string(withUploads(t, s, []byte(sendBack(t, msg, with(requestContent(t, msg["content"]), "x_unknown", 1, 0)))))
 		resp, got := post(t, s, messagesPath, body, betasFor([]byte(body))...)
-		wantError(t, resp, got, 400, "invalid_request_error", "messages.1.content.0.x_unknown: Extra inputs are not permitted")
+		wantError(t, resp, got, 400, "invalid_request_error",
+			fmt.Sprintf("messages.%d.content.0.x_unknown: Extra inputs are not permitted", assistantAt(msg["content"])))
 		if t.Failed() {
 			t.Logf("in %s", name)
 		}
@@ -320,7 +339,7 @@ func TestRecordedResponsesStrict(t *testing.T) {
 				body := string(withUploads(t, s, []byte(sendBack(t, msg, with(requestContent(t, msg["content"]), "file_id", "file_011CeDdt", i, j)))))
 				resp, got := post(t, s, messagesPath, body, betasFor([]byte(body))...)
 				wantError(t, resp, got, 400, "invalid_request_error",
-					fmt.Sprintf("messages.1.content.%d.citations.%d.file_id: Extra inputs are not permitted", i, j))
+					fmt.Sprintf("messages.%d.content.%d.citations.%d.file_id: Extra inputs are not permitted", assistantAt(msg["content"]), i, j))
 				if t.Failed() {
 					t.Logf("in %s", name)
 				}

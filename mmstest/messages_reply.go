@@ -20,12 +20,13 @@ type replyBlock struct {
 	input     json.RawMessage   // tool_use, server_tool_use: a compact JSON object
 	citations []json.RawMessage // text: citations (messages_cite.go)
 	raw       any               // a server tool result, complete from its start (script.go)
+	compact   *compactionMeta   // a compaction block (messages_compaction.go)
 }
 
 // tokens is the block's output token count.
 func (b replyBlock) tokens() int {
 	switch {
-	case b.raw != nil: // the server tool's output, not the model's
+	case b.raw != nil, b.compact != nil: // the server tool's output; a compaction's is in its iteration
 		return 0
 	case b.input != nil:
 		return tokenCount(len(b.name) + len(b.input))
@@ -59,6 +60,8 @@ type toolUseWire struct {
 // it in a stream (empty text, thinking and signature; input {}).
 func (b replyBlock) wire(initial bool) any {
 	switch b.typ {
+	case "compaction":
+		return b.compactionWire(initial)
 	case "thinking":
 		if initial {
 			return thinkingWire{Type: b.typ}
@@ -101,6 +104,7 @@ type reply struct {
 	cache        cacheUsage     // messages_cache.go
 	container    *containerWire // messages_container.go
 	serviceTier  string         // "" is "standard"; priority.go sets it
+	iterations   []any          // usage.iterations, when not nil
 }
 
 func (r reply) outputTokens() (total, thinking int) {
@@ -313,6 +317,7 @@ type usageWire struct {
 	OutputTokensDetails *outputDetailsWire `json:"output_tokens_details,omitempty"`
 	ServiceTier         string             `json:"service_tier"`
 	InferenceGeo        string             `json:"inference_geo"`
+	Iterations          []any              `json:"iterations,omitempty"`
 }
 
 // outputDetailsWire is sent when the reply thinks.
@@ -331,7 +336,8 @@ func (r reply) message(p *msgParams) messageWire {
 		m.ContextManagement = &appliedEditsWire{AppliedEdits: []any{}}
 	}
 	total, thinking := r.outputTokens()
-	m.Usage = usageWire{InputTokens: r.inputTokens, OutputTokens: total, ServiceTier: cmp.Or(r.serviceTier, "standard"), InferenceGeo: "global"}
+	m.Usage = usageWire{InputTokens: r.inputTokens, OutputTokens: total, ServiceTier: cmp.Or(r.serviceTier, "standard"), InferenceGeo: "global",
+		Iterations: r.iterations}
 	r.cache.apply(&m.Usage)
 	if p.InferenceGeo != nil {
 		m.Usage.InferenceGeo = *p.InferenceGeo

@@ -22,6 +22,7 @@ const (
 	betaFallbacks         = "server-side-fallback-2026-06-01/server-side-fallback-2026-07-01"
 	betaToolChanges       = "mid-conversation-tool-changes-2026-07-01"
 	betaThinkingBinding   = "thinking-binding-controls-2026-08-01"
+	betaCompact           = "compact-2026-09-04"
 )
 
 // Toolset member keys.
@@ -72,7 +73,8 @@ var messagesSchema = compileSchema(map[string]string{
 		"mcp_servers:[@mcp_server]{,20}^" + betaMCPClients + " " +
 		"output_format:?@output_format^structured-outputs-2025-12-15 " +
 		"speed:?enum(standard,fast)^fast-mode-2026-02-01 " +
-		"billing_policy:?#billing_policy^user-profiles-billing-2026-10-01",
+		"billing_policy:?#billing_policy^user-profiles-billing-2026-10-01 " +
+		"compaction:?#compaction^" + betaCompact,
 }, map[string]string{
 	// Top-level bodies.
 	"create": "$countable max_tokens!:int{0,} container:?str|#container_params inference_geo:?str metadata:#metadata " +
@@ -104,6 +106,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"diagnostics":            "previous_message_id:?str",
 	"block_binding":          "prefix_mismatch_behavior:enum(error,drop_block)",
 	"billing_policy":         "type!:enum(billing_policy) bill_to:enum(self,user_profile)",
+	"compaction":             "type!:enum(summarize) instructions:?str",
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
 }, map[string]map[string]string{
@@ -129,10 +132,11 @@ var messagesSchema = compileSchema(map[string]string{
 		"advisor_tool_result^" + betaAdvisorTool: "$result content!:@advisor_content",
 		"mcp_tool_use^" + betaMCPClients:         "id!:str~id name!:str server_name!:str input!:obj $cc",
 		"mcp_tool_result^" + betaMCPClients:      "$client_result content:str|[@text_block] is_error:bool",
-		"compaction^" + betaContextManagement:    "content:?str encrypted_content:?str $cc",
-		"fallback^" + betaFallbacks:              "from!:#model_ref to!:#model_ref trigger:any",
-		"tool_addition^" + betaToolChanges:       "tool!:@tool_change_ref $cc",
-		"tool_removal^" + betaToolChanges:        "tool!:@tool_removal_ref $cc",
+		"compaction^" + betaContextManagement + "/" + betaCompact: "content:?str encrypted_content:?str $cc " +
+			"signature:?str^" + betaCompact + " tool_changes:?[@tool_change_block]^" + betaCompact,
+		"fallback^" + betaFallbacks:        "from!:#model_ref to!:#model_ref trigger:any",
+		"tool_addition^" + betaToolChanges: "tool!:@tool_change_ref $cc",
+		"tool_removal^" + betaToolChanges:  "tool!:@tool_removal_ref $cc",
 	},
 	"text_block":     {"text": "$text"},
 	"document_block": {"document": "$document"},
@@ -154,6 +158,10 @@ var messagesSchema = compileSchema(map[string]string{
 		"download_started":   "download_id!:str url!:str",
 		"download_completed": "download_id!:str url!:str path:?str size_bytes:?int",
 		"download_failed":    "download_id!:str url!:str error:?str",
+	},
+	"tool_change_block": {
+		"tool_addition": "tool!:@tool_change_ref $cc",
+		"tool_removal":  "tool!:@tool_removal_ref $cc",
 	},
 	"tool_change_ref": {
 		"tool_reference":        "name!:str",

@@ -190,6 +190,7 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request, p *msgPar
 		CacheReadInputTokens     int                `json:"cache_read_input_tokens"`
 		OutputTokens             int                `json:"output_tokens"`
 		OutputTokensDetails      *outputDetailsWire `json:"output_tokens_details,omitempty"`
+		Iterations               []any              `json:"iterations,omitempty"`
 	}
 	type delta struct {
 		StopReason   *string        `json:"stop_reason"`
@@ -203,7 +204,7 @@ func (s *Server) streamMessage(w http.ResponseWriter, r *http.Request, p *msgPar
 		Delta delta      `json:"delta"`
 		Usage deltaUsage `json:"usage"`
 	}{"message_delta", delta{StopReason: final.StopReason, StopSequence: final.StopSequence, Container: final.Container},
-		deltaUsage{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens, u.OutputTokensDetails}}) {
+		deltaUsage{u.InputTokens, u.CacheCreationInputTokens, u.CacheReadInputTokens, u.OutputTokens, u.OutputTokensDetails, u.Iterations}}) {
 		e.send("message_stop", typeOnly{"message_stop"})
 	}
 }
@@ -264,6 +265,8 @@ func (b replyBlock) deltas() []any {
 			out = append(out, thinkingDelta{"thinking_delta", c})
 		}
 		out = append(out, signatureDelta{"signature_delta", b.signature})
+	case "compaction":
+		out = append(out, compactionDelta{Type: "compaction_delta", Content: b.text})
 	case "tool_use", "server_tool_use":
 		out = append(out, inputDelta{"input_json_delta", ""}) // the service opens with an empty fragment
 		for _, c := range chunks(string(b.input)) {

@@ -194,7 +194,7 @@ func TestMessagesValidation(t *testing.T) {
 		{name: "tool_addition needs beta", body: create(userContent(`{"type":"tool_addition","tool":{"type":"tool_reference","name":"t"}}`)),
 			msg: "messages.0.content.0: type 'tool_addition' requires the vendor-beta header value `mid-conversation-tool-changes-2026-07-01`"},
 		{name: "compaction block with beta", status: 200, betas: []string{"context-management-2025-06-27"},
-			body: create(userAssistantUser(`{"type":"compaction","content":"summary","encrypted_content":null}`))},
+			body: create(userContent(`{"type":"compaction","content":"summary","encrypted_content":null},{"type":"text","text":"go on"}`))},
 		{name: "mcp_toolset needs the newer MCP beta", betas: []string{"mcp-client-2025-04-04"},
 			body: create(`"tools":[{"type":"mcp_toolset","mcp_server_name":"s"}],"messages":` + hi),
 			msg:  "tools.0: type 'mcp_toolset' requires the vendor-beta header value `mcp-client-2025-11-20`"},

@@ -93,7 +93,8 @@ func (s *Server) takeTurn(r *http.Request) (*Turn, int) {
 // reply text.
 func (s *Server) scriptedBlocks(p *msgParams, t Turn, n int, text, prompt string) ([]replyBlock, string, *apiError) {
 	wrong := func(format string, args ...any) *apiError {
-		return &apiError{status: http.StatusInternalServerError, errType: wire.ErrAPI, msg: fmt.Sprintf("mmstest: scripted turn %d: ", n) + fmt.Sprintf(format, args...)}
+		return &apiError{status: http.StatusInternalServerError, errType: wire.ErrAPI,
+			msg: fmt.Sprintf("mmstest: scripted turn %d: ", n) + fmt.Sprintf(format, args...)}
 	}
 	if t.Text != "" {
 		text = t.Text
