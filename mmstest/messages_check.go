@@ -135,6 +135,9 @@ func (p *msgParams) checkParams() *apiError {
 	if present(p.Fallbacks) && present(p.FallbackCreditToken) {
 		return invalid("fallback_credit_token: cannot be combined with fallbacks")
 	}
+	if err := p.checkMCPAndURLSources(); err != nil { // messages_mcp.go
+		return err
+	}
 	return p.checkOutputFormat()
 }
 

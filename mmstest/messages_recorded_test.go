@@ -50,6 +50,9 @@ var betaMarkers = map[string]string{
 	"tool_addition":         "mid-conversation-tool-changes-2026-07-01",
 	"tool_removal":          "mid-conversation-tool-changes-2026-07-01",
 	"computer_20250124":     "computer-use-2025-01-24",
+	// api-version-2026-10-21.md §5.4, §5.5: a listing comes with the newest
+	// MCP client generation, which also pins toolset tools.
+	"mcp_tool_listing": "mcp-client-2026-09-15",
 }
 
 // betasFor derives the betas a body needs from its member names and type
