@@ -139,7 +139,7 @@ var messagesSchema = compileSchema(map[string]string{
 		"fallback^" + betaFallbacks:              "from!:#model_ref to!:#model_ref trigger:any",
 		"tool_addition^" + betaToolChanges:       "tool!:@tool_change_ref $cc",
 		"tool_removal^" + betaToolChanges:        "tool!:@tool_change_ref $cc",
-		"mcp_tool_listing^" + betaMCPClients:     "mcp_server_name!:str{1,} tools!:[#mcp_listed_tool]",
+		"mcp_tool_listing^" + betaMCPToolsets:    "mcp_server_name!:str{1,} tools!:[#mcp_listed_tool]",
 	},
 	"text_block":     {"text": "$text"},
 	"document_block": {"document": "$document"},
