@@ -39,7 +39,8 @@ import (
 // [TextEditorCodeExecutionToolResultBlock], [ToolSearchToolResultBlock],
 // [AdvisorToolResultBlock], [ContainerUploadBlock], [MCPToolUseBlock],
 // [MCPToolResultBlock], [CompactionBlock], [FallbackBlock],
-// [ToolAdditionBlock], [ToolRemovalBlock] and [UnknownContentBlock].
+// [ToolAdditionBlock], [ToolRemovalBlock], [MCPToolListingBlock] and
+// [UnknownContentBlock].
 //
 // ContentBlocks also types the nested block lists (tool_result, mcp_tool_result
 // and search_result content, a content document source); validation limits
@@ -98,7 +99,8 @@ var contentBlockUnion = codec.NewUnion[ContentBlock]("ContentBlock", UnknownCont
 	AddSpec("compaction", CompactionBlock{}, compactionSpec).
 	Add("fallback", FallbackBlock{}).
 	Add("tool_addition", ToolAdditionBlock{}).
-	Add("tool_removal", ToolRemovalBlock{})
+	Add("tool_removal", ToolRemovalBlock{}).
+	Add("mcp_tool_listing", MCPToolListingBlock{})
 
 // UnknownContentBlock holds a block type this version cannot name. Raw is
 // written back verbatim in both encoding modes.

@@ -119,6 +119,8 @@ func contentBlockCases() []unionCase[ContentBlock] {
 		{"fallback", FallbackBlock{From: FallbackModel{Model: "a"}, To: FallbackModel{Model: "b"}, Trigger: &FallbackTrigger{Type: "refusal", Category: RefusalCategoryCyber}, Extra: future}},
 		{"tool_addition", ToolAdditionBlock{Tool: MCPToolRef{ServerName: "s", Name: "n"}}},
 		{"tool_removal", ToolRemovalBlock{Tool: ToolRef{Name: "n"}, Extra: future}},
+		{"mcp_tool_listing", MCPToolListingBlock{MCPServerName: "wiki", Tools: []MCPListedTool{{Name: "ask", Description: "Ask.",
+			InputSchema: InputSchema(`{"type":"object"}`), Extra: future}}, Extra: future}},
 	}
 }
 

@@ -25,7 +25,10 @@ const (
 	betaSystemClearAt       = "mid-conversation-system-clear-at-2026-08-21"
 	betaMessageOutputConfig = "mid-conversation-output-config-2026-07-01"
 	betaInlineTools         = "inline-tools-2026-09-15"
-	betaMCPClient20260915   = "mcp-client-2026-09-15"
+	// betaMCPClient20260915 is the MCP client generation of inline
+	// mcp_toolset definitions and of pinned toolset tools
+	// (mcp_toolset.tools); the spec infers it.
+	betaMCPClient20260915 = "mcp-client-2026-09-15"
 )
 
 // ClearAt says how long a system message's text stays visible (beta).

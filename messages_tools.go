@@ -36,6 +36,7 @@ import (
 //	tools: computer_20251124                    none named (beta-only tool)
 //	tools: advisor_20260301                     advisor-tool-2026-03-01 (inferred)
 //	tools: mcp_toolset                          mcp-client-2025-11-20 (inferred)
+//	tools: mcp_toolset with pinned tools        also mcp-client-2026-09-15 (inferred)
 //	tools: computer/browser toolsets            none (GA in the newer SDK)
 //	tools: code_execution_20250522              none (GA; the SDK enum also has
 //	                                            code-execution-2025-05-22)
@@ -90,7 +91,7 @@ func (ts Tools) validate(path string) error {
 			return err
 		}
 	}
-	return nil
+	return checkURLSourceTools(path, ts)
 }
 
 // betas lists the beta values the tools need, each once, in order of first

@@ -574,6 +574,9 @@ type WebFetchTool struct {
 	// ResponseInclusion (WebFetch20260318 and later) controls whether nested
 	// result blocks are returned.
 	ResponseInclusion ResponseInclusion `json:"response_inclusion,omitzero"`
+	// URLSources says which sources contribute fetchable URLs (nil: every
+	// source). GA on every version.
+	URLSources *URLSources `json:"url_sources,omitzero"`
 	// AllowedCallers limits who may invoke the tool.
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this tool.
@@ -607,6 +610,9 @@ func (t WebFetchTool) validate(path string) error {
 	}
 	if err := onlyFrom(path+".response_inclusion", t.ResponseInclusion != "", t.Version,
 		WebFetch20260318, WebFetch20250910, WebFetch20260209, WebFetch20260309); err != nil {
+		return err
+	}
+	if err := t.URLSources.validate(path + ".url_sources"); err != nil {
 		return err
 	}
 	return validateToolCommon(path, t.CacheControl, nil)

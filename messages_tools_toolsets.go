@@ -171,6 +171,12 @@ type MCPToolset struct {
 	DefaultConfig *ToolsetConfig `json:"default_config,omitzero"`
 	// Configs overrides DefaultConfig per tool name.
 	Configs map[string]*ToolsetConfig `json:"configs,omitzero"`
+	// Tools, when set, pins the toolset to exactly these tools (with
+	// DefaultConfig and Configs applied): the service does not ask the MCP
+	// server for its list. Copy them from an earlier reply's
+	// [MCPToolListingBlock] with its Pin method. Names are 1 to 128
+	// characters, each once. Adds the beta mcp-client-2026-09-15.
+	Tools []MCPListedTool `json:"tools,omitzero"`
 	// AllowedCallers limits who may invoke the tools.
 	AllowedCallers []AllowedCaller `json:"allowed_callers,omitzero"`
 	// CacheControl sets a prompt-cache breakpoint after this toolset.
@@ -179,7 +185,12 @@ type MCPToolset struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-func (MCPToolset) betas() []string { return []string{betaMCPClient20251120} }
+func (t MCPToolset) betas() []string {
+	if t.Tools != nil {
+		return []string{betaMCPClient20251120, betaMCPClient20260915}
+	}
+	return []string{betaMCPClient20251120}
+}
 
 // maxMCPServerNameLen bounds mcp_toolset.mcp_server_name
 // (the service's request schema, BetaMCPToolset).
@@ -193,6 +204,9 @@ func (t MCPToolset) validate(path string) error {
 		if k == "" {
 			return invalid(fmt.Sprintf("%s.configs[%q]", path, k), "tool name must not be empty")
 		}
+	}
+	if err := validatePinned(path+".tools", t.Tools); err != nil {
+		return err
 	}
 	return t.CacheControl.validate(path + ".cache_control")
 }

@@ -256,7 +256,7 @@ const injectedMember = "x_future_member"
 var documentCitationTypes = map[string]bool{"char_location": true, "page_location": true, "content_block_location": true}
 
 // inject adds injectedMember to every typed object of a content tree (not
-// inside tool inputs, which are opaque) and a file_id to document citations.
+// inside tool inputs and input schemas, which are opaque) and a file_id to document citations.
 func inject(v any) {
 	switch v := v.(type) {
 	case map[string]any:
@@ -267,7 +267,7 @@ func inject(v any) {
 			}
 		}
 		for k, x := range v {
-			if k != "input" {
+			if k != "input" && k != "input_schema" { // opaque JSON (tool inputs, MCP tool schemas)
 				inject(x)
 			}
 		}
@@ -293,7 +293,7 @@ func requestView(v any, unmodelled map[string]bool) any {
 				(k == "stop_reason" && (typ == "advisor_result" || typ == "advisor_redacted_result")) {
 				continue
 			}
-			if k == "input" {
+			if k == "input" || k == "input_schema" {
 				out[k] = x
 				continue
 			}
@@ -492,6 +492,7 @@ func TestFixturesCoverEveryVariant(t *testing.T) {
 		slices.Collect(maps.Keys(cacheMissUnion.Types())), slices.Collect(maps.Keys(contextEditUnion.Types())),
 		slices.Collect(maps.Keys(thinkingConfigUnion.Types())), slices.Collect(maps.Keys(toolChoiceUnion.Types())),
 		slices.Collect(maps.Keys(sentinelByType)), slices.Collect(maps.Keys(threadParamUnion.Types())),
+		slices.Collect(maps.Keys(urlSourceFilterUnion.Types())),
 	} {
 		types(table...)
 	}

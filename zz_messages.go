@@ -25,6 +25,7 @@ func init() {
 		ImageTransformations{},
 		InputTransformation{},
 		(*IterationUsages)(nil),
+		MCPListedTool{},
 		MCPToolConfiguration{},
 		MessageCountTokensParams{},
 		MessageCreateParams{},
@@ -41,6 +42,7 @@ func init() {
 		TokensCountContextManagement{},
 		(*Tools)(nil),
 		ToolsetConfig{},
+		URLSources{},
 		Usage{},
 		WebFetchCitations{},
 		(*WebSearchResults)(nil),
@@ -1246,6 +1248,12 @@ func (i IterationUsages) MarshalJSON() ([]byte, error) { return marshalJSON(i) }
 // UnmarshalJSON decodes IterationUsages.
 func (i *IterationUsages) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, i) }
 
+// MarshalJSON encodes MCPListedTool as the service sends it, [Extra] included.
+func (m MCPListedTool) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MCPListedTool, keeping what this SDK version does not model in [Extra].
+func (m *MCPListedTool) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
 // MarshalJSON encodes MCPServerDefinition in request form: the members the request defines, nothing the service only sends.
 func (m MCPServerDefinition) MarshalJSON() ([]byte, error) { return marshalRequest(m) }
 
@@ -1257,6 +1265,15 @@ func (m MCPToolConfiguration) MarshalJSON() ([]byte, error) { return marshalRequ
 
 // UnmarshalJSON decodes MCPToolConfiguration, keeping what this SDK version does not model in [Extra].
 func (m *MCPToolConfiguration) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// isContentBlock makes MCPToolListingBlock a [ContentBlock].
+func (MCPToolListingBlock) isContentBlock() {}
+
+// MarshalJSON encodes MCPToolListingBlock as the service sends it, [Extra] included.
+func (m MCPToolListingBlock) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MCPToolListingBlock, keeping what this SDK version does not model in [Extra].
+func (m *MCPToolListingBlock) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // isToolChangeRef makes MCPToolRef a [ToolChangeRef].
 func (MCPToolRef) isToolChangeRef() {}
@@ -1908,6 +1925,48 @@ func (u URLPDFSource) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 // UnmarshalJSON decodes URLPDFSource, keeping what this SDK version does not model in [Extra].
 func (u *URLPDFSource) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
+// isURLSourceFilter makes URLSourceFilterAll a [URLSourceFilter].
+func (URLSourceFilterAll) isURLSourceFilter() {}
+
+// MarshalJSON encodes URLSourceFilterAll in request form: the members the request defines, nothing the service only sends.
+func (u URLSourceFilterAll) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes URLSourceFilterAll, keeping what this SDK version does not model in [Extra].
+func (u *URLSourceFilterAll) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isURLSourceFilter makes URLSourceFilterExcept a [URLSourceFilter].
+func (URLSourceFilterExcept) isURLSourceFilter() {}
+
+// MarshalJSON encodes URLSourceFilterExcept in request form: the members the request defines, nothing the service only sends.
+func (u URLSourceFilterExcept) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes URLSourceFilterExcept, keeping what this SDK version does not model in [Extra].
+func (u *URLSourceFilterExcept) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isURLSourceFilter makes URLSourceFilterNone a [URLSourceFilter].
+func (URLSourceFilterNone) isURLSourceFilter() {}
+
+// MarshalJSON encodes URLSourceFilterNone in request form: the members the request defines, nothing the service only sends.
+func (u URLSourceFilterNone) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes URLSourceFilterNone, keeping what this SDK version does not model in [Extra].
+func (u *URLSourceFilterNone) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isURLSourceFilter makes URLSourceFilterOnly a [URLSourceFilter].
+func (URLSourceFilterOnly) isURLSourceFilter() {}
+
+// MarshalJSON encodes URLSourceFilterOnly in request form: the members the request defines, nothing the service only sends.
+func (u URLSourceFilterOnly) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes URLSourceFilterOnly, keeping what this SDK version does not model in [Extra].
+func (u *URLSourceFilterOnly) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes URLSources in request form: the members the request defines, nothing the service only sends.
+func (u URLSources) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes URLSources, keeping what this SDK version does not model in [Extra].
+func (u *URLSources) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
 // isAdvisorToolResultContent makes UnknownAdvisorToolResultContent a [AdvisorToolResultContent].
 func (UnknownAdvisorToolResultContent) isAdvisorToolResultContent() {}
 
@@ -2067,6 +2126,12 @@ func (UnknownToolSearchToolResultContent) isToolSearchToolResultContent() {}
 
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownToolSearchToolResultContent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isURLSourceFilter makes UnknownURLSourceFilter a [URLSourceFilter].
+func (UnknownURLSourceFilter) isURLSourceFilter() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownURLSourceFilter) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // isWebFetchToolResultContent makes UnknownWebFetchToolResultContent a [WebFetchToolResultContent].
 func (UnknownWebFetchToolResultContent) isWebFetchToolResultContent() {}

@@ -217,7 +217,11 @@
 // its Text replaces the text; PauseTurn replies with a server_tool_use of
 // the request's first web_search, web_fetch or code_execution tool
 // (input {"query": <prompt>}, {"url": …} or {"code": …}) and stop_reason
-// "pause_turn". Thinking, stop sequences and max_tokens apply as to any
+// "pause_turn". The fake reaches no MCP server: MCPToolListings stand for
+// the tool lists the service would fetch, each an mcp_tool_listing block
+// after the thinking, unless the request's mcp_toolset pins its tools or
+// the conversation already holds a listing of that server (which the
+// service reuses). Thinking, stop sequences and max_tokens apply as to any
 // reply. A turn the request cannot support is a 500 api_error naming the
 // turn. count_tokens and batch items never take a turn.
 //

@@ -142,6 +142,9 @@ func (p *msgParams) checkParams() *apiError {
 	if present(p.Fallbacks) && present(p.FallbackCreditToken) {
 		return invalid("fallback_credit_token: cannot be combined with fallbacks")
 	}
+	if err := p.checkMCPAndURLSources(); err != nil { // messages_mcp.go
+		return err
+	}
 	if err := p.checkInlineToolNames(); err != nil {
 		return err
 	}

@@ -57,6 +57,9 @@ var betaMarkers = map[string]string{
 	"output_config":   "mid-conversation-output-config-2026-07-01", // harmless on the top-level member
 	"tool_definition": "inline-tools-2026-09-15 mcp-client-2026-09-15",
 	"thread":          "message-threads-2026-08-12",
+	// api-version-2026-10-21.md §5.4, §5.5: a listing comes with the newest
+	// MCP client generation, which also pins toolset tools.
+	"mcp_tool_listing": "mcp-client-2026-09-15",
 }
 
 // betasFor derives the betas a body needs from its member names and type

@@ -156,11 +156,15 @@ func (s *Server) buildReply(p *msgParams, script *Turn, n int) (reply, *apiError
 		text = string(s.example(schema, asked))
 	}
 	if script != nil {
+		listings, err := p.mcpListingBlocks(script.MCPToolListings, n) // messages_mcp.go
+		if err != nil {
+			return reply{}, err
+		}
 		blocks, stop, err := s.scriptedBlocks(p, *script, n, text, asked)
 		if err != nil {
 			return reply{}, err
 		}
-		rep.blocks, rep.stopReason = append(rep.blocks, blocks...), stop
+		rep.blocks, rep.stopReason = append(append(rep.blocks, listings...), blocks...), stop
 	} else {
 		rep.blocks = append(rep.blocks, replyBlock{typ: "text", text: text})
 		rep.blocks = append(rep.blocks, s.citedBlocks(turns)...)

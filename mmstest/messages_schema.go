@@ -17,7 +17,9 @@ import "strings"
 // Beta values that gate request pieces.
 const (
 	betaContextManagement = "context-management-2025-06-27"
-	betaMCPClients        = "mcp-client-2025-04-04/mcp-client-2025-11-20"
+	betaMCPClients        = "mcp-client-2025-04-04/mcp-client-2025-11-20/mcp-client-2026-09-15"
+	betaMCPToolsets       = "mcp-client-2025-11-20/mcp-client-2026-09-15"
+	betaMCPPinnedTools    = "mcp-client-2026-09-15"
 	betaAdvisorTool       = "advisor-tool-2026-03-01"
 	betaFallbacks         = "server-side-fallback-2026-06-01/server-side-fallback-2026-07-01"
 	betaToolChanges       = "mid-conversation-tool-changes-2026-07-01"
@@ -55,7 +57,7 @@ var messagesSchema = compileSchema(map[string]string{
 	"examples":      "input_examples:[obj]",
 	"domains":       "allowed_domains:?[str] blocked_domains:?[str] max_uses:?int{>0,}",
 	"search":        "name!:enum(web_search) $domains user_location:?@user_location $tool",
-	"fetch":         "name!:enum(web_fetch) $domains max_content_tokens:?int{>0,} citations:?#citations_config $tool",
+	"fetch":         "name!:enum(web_fetch) $domains max_content_tokens:?int{>0,} citations:?#citations_config $fetch_sources $tool",
 	"computer":      "name!:enum(computer) display_width_px!:int{1,} display_height_px!:int{1,} display_number:?int{0,} $tool $examples",
 	"result":        "tool_use_id!:str~srvtoolu $cc",
 	"client_result": "tool_use_id!:str~id $cc",
@@ -67,6 +69,8 @@ var messagesSchema = compileSchema(map[string]string{
 	"doc_cite":  "cited_text!:str document_index!:int{0,} document_title:?str{1,500}",
 	"ce_result": "stderr!:str return_code!:int content!:[@code_execution_output]",
 	"ref_name":  "tool_name!:str{1,256}~ref_name $cc",
+	// web_fetch url_sources (GA).
+	"fetch_sources": "url_sources:?#url_sources",
 	"countable": "model!:str messages!:[#message]{0,100000} cache_control:?@cache_control output_config:#output_config " +
 		"system:str|[@text_block] thinking:@thinking tool_choice:@tool_choice tools:[@tool] " +
 		"context_management:?#context_management^" + betaContextManagement + " " +
@@ -109,6 +113,12 @@ var messagesSchema = compileSchema(map[string]string{
 	"compaction":             "type!:enum(summarize) instructions:?str",
 	"fallback_credit^fallback-credit-2026-07-01": "token!:str mode:enum(strict,best_effort)",
 	"fallback": "model!:str max_tokens:int{0,} thinking:@thinking output_config:#output_config speed:enum(standard,fast)",
+	// web_fetch url_sources; MCP tool listings and pinned toolset tools
+	// (messages_mcp.go).
+	"url_sources": "user_input:?@url_source_input client_tool_results:?@url_source_filter " +
+		"server_tool_results:?@url_source_filter",
+	"mcp_listed_tool": "name!:str{1,} input_schema!:obj description:?str",
+	"mcp_pinned_tool": "name!:str{1," + maxMCPToolNameLen + "} input_schema!:obj description:?str",
 }, map[string]map[string]string{
 	// Request content blocks.
 	"block": {
@@ -134,9 +144,10 @@ var messagesSchema = compileSchema(map[string]string{
 		"mcp_tool_result^" + betaMCPClients:      "$client_result content:str|[@text_block] is_error:bool",
 		"compaction^" + betaContextManagement + "/" + betaCompact: "content:?str encrypted_content:?str $cc " +
 			"signature:?str^" + betaCompact + " tool_changes:?[@tool_change_block]^" + betaCompact,
-		"fallback^" + betaFallbacks:        "from!:#model_ref to!:#model_ref trigger:any",
-		"tool_addition^" + betaToolChanges: "tool!:@tool_change_ref $cc",
-		"tool_removal^" + betaToolChanges:  "tool!:@tool_removal_ref $cc",
+		"fallback^" + betaFallbacks:           "from!:#model_ref to!:#model_ref trigger:any",
+		"tool_addition^" + betaToolChanges:    "tool!:@tool_change_ref $cc",
+		"tool_removal^" + betaToolChanges:     "tool!:@tool_removal_ref $cc",
+		"mcp_tool_listing^" + betaMCPToolsets: "mcp_server_name!:str{1,} tools!:[#mcp_listed_tool]",
 	},
 	"text_block":     {"text": "$text"},
 	"document_block": {"document": "$document"},
@@ -270,8 +281,8 @@ var messagesSchema = compileSchema(map[string]string{
 			"caching:?@cache_control $tool",
 		"computer_toolset_20260801": "configs:?#computer_configs $cc $callers",
 		"browser_toolset_20260801":  "configs:?#browser_configs $cc $callers",
-		"mcp_toolset^mcp-client-2025-11-20": "mcp_server_name!:str{1,255} default_config:#toolset_member_cfg " +
-			"configs:?map(#toolset_member_cfg) $cc",
+		"mcp_toolset^" + betaMCPToolsets: "mcp_server_name!:str{1,255} default_config:#toolset_member_cfg " +
+			"configs:?map(#toolset_member_cfg) tools:[#mcp_pinned_tool]^" + betaMCPPinnedTools + " $cc",
 	},
 	"user_location": {"approximate": "city:?str{1,255} country:?str{2,2} region:?str{1,255} timezone:?str{1,255}"},
 	"tool_choice": {
@@ -304,4 +315,13 @@ var messagesSchema = compileSchema(map[string]string{
 	"cm_tool_uses":     {"tool_uses": "value!:int{0,}"},
 	"cm_input_tokens":  {"input_tokens": "value!:int{0,}"},
 	"cm_thinking_keep": {"thinking_turns": "value!:int{1,}", "all": ""},
+	// web_fetch url_sources filters.
+	"url_source_input": {"all": "", "none": ""},
+	"url_source_filter": {
+		"all":    "",
+		"none":   "",
+		"only":   "tools!:[@tool_reference_name]",
+		"except": "tools!:[@tool_reference_name]",
+	},
+	"tool_reference_name": {"tool_reference": "name!:str{1,}"},
 })

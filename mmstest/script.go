@@ -34,6 +34,13 @@ type Turn struct {
 	// StopReason replaces the derived stop_reason (after stop sequences
 	// and max_tokens); "" keeps it.
 	StopReason string
+	// MCPToolListings are the tool lists the service fetches from MCP
+	// servers for this reply: each becomes an mcp_tool_listing block
+	// (after any thinking, before the other blocks) unless the request's
+	// mcp_toolset pins that server's tools or the conversation already
+	// holds a listing of it. A listing of a server no mcp_toolset of the
+	// request uses is a 500 naming the turn.
+	MCPToolListings []MCPToolListing
 }
 
 // ToolCall is one client tool call of a scripted Turn.
