@@ -174,16 +174,6 @@ func (g *Org) AddUser(email, name, role string) string {
 	return id
 }
 
-// byIDIn finds the item with id.
-func byIDIn[T any](items []*T, id string, idOf func(*T) string) *T {
-	for _, it := range items {
-		if idOf(it) == id {
-			return it
-		}
-	}
-	return nil
-}
-
 // found answers 404 naming what when x is nil.
 func found[T any](w http.ResponseWriter, r *http.Request, x *T, what string) bool {
 	if x == nil {

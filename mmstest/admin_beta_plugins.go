@@ -240,7 +240,7 @@ func (o *orgStore) createPlugin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if u.marketplaceID != "" && !slices.ContainsFunc(o.beta.plugins.marketplaces.items, func(m rec) bool { return recID(m) == u.marketplaceID }) {
+	if u.marketplaceID != "" && lookup(o.beta.plugins.marketplaces.items, u.marketplaceID) == nil {
 		bad(w, r, "marketplace_id: no such marketplace")
 		return
 	}

@@ -163,7 +163,7 @@ func (o *orgStore) msGroup(method string) http.HandlerFunc {
 			writeJSON(w, http.StatusOK, rec{"type": "claude_code_rbac_group_managed_settings_deleted", "rbac_group_id": id})
 		default:
 			status := "missing"
-			if slices.ContainsFunc(o.groups.items, func(g rec) bool { return recID(g) == id }) {
+			if lookup(o.groups.items, id) != nil {
 				status = "active"
 			}
 			next := rec{"type": "claude_code_rbac_group_managed_settings", "rbac_group_id": id, "rbac_group_status": status,
@@ -447,7 +447,7 @@ func (o *orgStore) createTarget(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "target.type: Input should be 'slack_channel' or 'slack_workspace'")
 		return
 	}
-	if !slices.ContainsFunc(in.items, func(x rec) bool { return recID(x) == str(tg, "id") }) {
+	if lookup(in.items, str(tg, "id")) == nil {
 		bad(w, r, "target.id: no such "+in.what)
 		return
 	}
