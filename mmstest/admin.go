@@ -188,15 +188,6 @@ func bad(w http.ResponseWriter, r *http.Request, msg string) {
 	writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, msg)
 }
 
-// badBody decodes the strict body into v, answering the 400 itself.
-func badBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	if err := decodeStrictJSON(r, v); err != nil {
-		bad(w, r, err.Error())
-		return true
-	}
-	return false
-}
-
 // listIDScheme answers an id-scheme page of recs (newest first by id).
 func listIDScheme[T any](w http.ResponseWriter, r *http.Request, recs []T, idOf func(T) string, prefix string) {
 	page, err := pageByID(recs, idOf, r.URL.Query(), prefix)

@@ -98,22 +98,10 @@ func (o *orgStore) listAPIKeys(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	var recs []*apiKeyWire
-	for _, k := range o.apiKeys {
-		if st := q.Get("status"); st != "" && k.Status != st {
-			continue
-		}
-		if ws := q.Get("workspace_id"); ws != "" && k.Scope["workspace_id"] != ws {
-			continue
-		}
-		if u := q.Get("created_by_user_id"); u != "" && (k.CreatedBy == nil || k.CreatedBy["id"] != u) {
-			continue
-		}
-		c := *k
-		recs = append(recs, &c)
-	}
-	o.mu.Unlock()
+	recs := copiesOf(&o.mu, &o.apiKeys, func(k *apiKeyWire) bool {
+		st, ws, u := q.Get("status"), q.Get("workspace_id"), q.Get("created_by_user_id")
+		return (st == "" || k.Status == st) && (ws == "" || k.Scope["workspace_id"] == ws) && (u == "" || k.CreatedBy["id"] == u)
+	})
 	listIDScheme(w, r, recs, apiKeyID, "apikey_")
 }
 

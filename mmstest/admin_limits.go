@@ -106,8 +106,7 @@ func (o *orgStore) setWorkspaceLimits(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		Limits []map[string]json.RawMessage `json:"limits"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		bad(w, r, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if len(b.Limits) == 0 {

@@ -70,19 +70,9 @@ func (o *orgStore) listUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	var recs []*orgUser
-	for _, u := range o.users {
-		if e := q.Get("email"); e != "" && !strings.EqualFold(e, u.Email) {
-			continue
-		}
-		if roles := q["roles[]"]; len(roles) > 0 && !slices.Contains(roles, u.Role) {
-			continue
-		}
-		c := *u
-		recs = append(recs, &c)
-	}
-	o.mu.Unlock()
+	recs := copiesOf(&o.mu, &o.users, func(u *orgUser) bool {
+		return (q.Get("email") == "" || strings.EqualFold(q.Get("email"), u.Email)) && inQuery(q["roles[]"], u.Role)
+	})
 	listIDScheme(w, r, recs, userID, "user_")
 }
 
@@ -130,10 +120,7 @@ func writeCodedError(w http.ResponseWriter, r *http.Request, status int, code, m
 
 func inviteFilter(r *http.Request, x rec) bool {
 	q := r.URL.Query()
-	if e := q.Get("email"); e != "" && !strings.EqualFold(e, str(x, "email")) {
-		return false
-	}
-	if roles := q["roles[]"]; len(roles) > 0 && !slices.Contains(roles, str(x, "role")) {
+	if q.Get("email") != "" && !strings.EqualFold(q.Get("email"), str(x, "email")) || !inQuery(q["roles[]"], str(x, "role")) {
 		return false
 	}
 	statuses := q["statuses[]"]

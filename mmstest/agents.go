@@ -55,8 +55,6 @@ type agentStore struct {
 	agents []*storedAgent // in creation order
 }
 
-func newAgentStore(s *Server) *agentStore { return &agentStore{srv: s} }
-
 // storedAgent is an agent with every version's record, oldest first.
 type storedAgent struct {
 	versions []agentWire
@@ -407,8 +405,7 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 // create serves POST /v1/agents.
 func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	var b agentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Version != nil {
@@ -459,8 +456,7 @@ func (st *agentStore) get(w http.ResponseWriter, r *http.Request) {
 // update serves POST /v1/agents/{agent_id}.
 func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 	var b agentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Version == nil {

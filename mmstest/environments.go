@@ -43,8 +43,6 @@ type environmentStore struct {
 	envs []*storedEnv // in creation order
 }
 
-func newEnvironmentStore(s *Server) *environmentStore { return &environmentStore{srv: s} }
-
 // storedEnv is an environment with its work queue.
 type storedEnv struct {
 	rec     environmentWire
@@ -302,8 +300,7 @@ func (b *environmentBody) apply(rec *environmentWire, create bool) error {
 // create serves POST /v1/environments.
 func (st *environmentStore) create(w http.ResponseWriter, r *http.Request) {
 	var b environmentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
@@ -332,8 +329,7 @@ func (st *environmentStore) get(w http.ResponseWriter, r *http.Request) {
 // update serves POST /v1/environments/{environment_id}.
 func (st *environmentStore) update(w http.ResponseWriter, r *http.Request) {
 	var b environmentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	st.with(w, r, func(e *storedEnv) {

@@ -566,8 +566,7 @@ func (st *sessionStore) sendEvents(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		Events []json.RawMessage `json:"events"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if len(b.Events) == 0 {

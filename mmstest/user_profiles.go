@@ -73,8 +73,6 @@ type userProfileStore struct {
 	profiles []*userProfileWire // in creation order
 }
 
-func newUserProfileStore(s *Server) *userProfileStore { return &userProfileStore{srv: s} }
-
 // userProfileWire is the UserProfile record.
 type userProfileWire struct {
 	ID                      string                    `json:"id"`
