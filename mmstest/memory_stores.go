@@ -197,8 +197,7 @@ func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) 
 			return
 		}
 		next := *m
-		if err := applyStoreUpdate(&next, b); err != nil {
-			badRequest(w, r, err)
+		if badIf(w, r, applyStoreUpdate(&next, b)) {
 			return
 		}
 		if !bytes.Equal(encodeJSON(next), encodeJSON(*m)) {

@@ -99,6 +99,15 @@ func badRequest(w http.ResponseWriter, r *http.Request, err error) {
 	writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 }
 
+// badIf answers 400 invalid_request_error with err's message unless err is
+// nil, reporting which.
+func badIf(w http.ResponseWriter, r *http.Request, err error) bool {
+	if err != nil {
+		badRequest(w, r, err)
+	}
+	return err != nil
+}
+
 // createVault serves POST /v1/vaults.
 func (st *vaultStore) createVault(w http.ResponseWriter, r *http.Request) {
 	var b vaultBody
