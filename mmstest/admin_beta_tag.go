@@ -185,17 +185,17 @@ func (o *orgStore) msGroup(method string) http.HandlerFunc {
 // listMSGroups serves the groups with settings in priority order, without
 // their settings.
 func (o *orgStore) listMSGroups(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
 	t := &o.beta.tag
 	idx := map[string]int{}
 	var recs []rec
-	for i, id := range t.msConfig["rbac_group_order"].([]string) {
-		x := copyRec(t.msGroups[id])
-		delete(x, "settings")
-		idx[id] = i
-		recs = append(recs, x)
-	}
-	o.mu.Unlock()
+	withLock(&o.mu, func() {
+		for i, id := range t.msConfig["rbac_group_order"].([]string) {
+			x := copyRec(t.msGroups[id])
+			delete(x, "settings")
+			idx[id] = i
+			recs = append(recs, x)
+		}
+	})
 	page, err := pageByCursor(recs, orderByID(func(x rec) string { return seqKey(idx[str(x, "rbac_group_id")]) }, false), r.URL.Query(), maxPageLimit)
 	writePage(w, r, page, err)
 }

@@ -371,8 +371,6 @@ func (o *orgStore) setCompliance(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "state: must be 'enabled' or 'disabled' (or {type})")
 		return
 	}
-	o.mu.Lock()
-	o.compliance = state
-	o.mu.Unlock()
+	withLock(&o.mu, func() { o.compliance = state })
 	o.getCompliance(w, r)
 }
