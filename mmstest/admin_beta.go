@@ -388,7 +388,8 @@ func (o *orgStore) destinationOf(w http.ResponseWriter, r *http.Request) rec {
 func (o *orgStore) destinationWorkspaces(w http.ResponseWriter, r *http.Request) {
 	recs, ok := o.gather(w, r, o.destinationOf, func(x rec) []rec {
 		var recs []rec
-		ids, _ := x["workspaces"].(rec)["workspace_ids"].([]any)
+		ws, _ := x["workspaces"].(rec)
+		ids, _ := ws["workspace_ids"].([]any)
 		for _, id := range ids {
 			recs = append(recs, rec{"type": "telemetry_destination_workspace", "workspace_id": id})
 		}
@@ -413,7 +414,7 @@ func (o *orgStore) destinationWorkspace(add bool) http.HandlerFunc {
 // setDestinationWorkspace adds or removes the path's workspace in the
 // list of destination x; o.mu held.
 func (o *orgStore) setDestinationWorkspace(w http.ResponseWriter, r *http.Request, x rec, add bool) {
-	ws := x["workspaces"].(rec)
+	ws, _ := x["workspaces"].(rec)
 	id := r.PathValue("workspace_id")
 	ids, _ := ws["workspace_ids"].([]any)
 	in := slices.Contains(ids, any(id))
