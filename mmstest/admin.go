@@ -174,16 +174,6 @@ func (g *Org) AddUser(email, name, role string) string {
 	return id
 }
 
-// byIDIn finds the item with id.
-func byIDIn[T any](items []*T, id string, idOf func(*T) string) *T {
-	for _, it := range items {
-		if idOf(it) == id {
-			return it
-		}
-	}
-	return nil
-}
-
 // found answers 404 naming what when x is nil.
 func found[T any](w http.ResponseWriter, r *http.Request, x *T, what string) bool {
 	if x == nil {
@@ -196,15 +186,6 @@ func found[T any](w http.ResponseWriter, r *http.Request, x *T, what string) boo
 // bad answers 400 invalid_request_error with msg.
 func bad(w http.ResponseWriter, r *http.Request, msg string) {
 	writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, msg)
-}
-
-// badBody decodes the strict body into v, answering the 400 itself.
-func badBody(w http.ResponseWriter, r *http.Request, v any) bool {
-	if err := decodeStrictJSON(r, v); err != nil {
-		bad(w, r, err.Error())
-		return true
-	}
-	return false
 }
 
 // listIDScheme answers an id-scheme page of recs (newest first by id).

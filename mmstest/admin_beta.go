@@ -38,7 +38,7 @@ func (o *orgStore) betaRoutes() []route {
 	efs, tel := wire.BetaExternalStorage, wire.BetaTelemetryDestinations
 	const st, td = "/v1/organizations/external_storage", "/v1/organizations/telemetry_destinations"
 	routes := []route{
-		{pattern: "GET /v1/organizations/providers/google/projects/{project_number}/data_controls", handle: o.gated(wire.BetaGoogleDataControls, a, o.getGoogle)},
+		{pattern: "GET /v1/organizations/providers/google/projects/{project_number}/data_controls", handle: o.gated(wire.BetaGoogleDataControls, a, o.getWith(o.findGoogle))},
 		{pattern: "POST /v1/organizations/providers/google/projects/{project_number}/data_controls", handle: o.gated(wire.BetaGoogleDataControls, credAnyKey, o.updateGoogle)},
 		{pattern: "POST " + st, handle: o.gated(efs, a, o.registerStorage)},
 		{pattern: "GET " + st, handle: o.gated(efs, a, o.listRecs(&b.storage, false, storageFilter))},
@@ -49,7 +49,7 @@ func (o *orgStore) betaRoutes() []route {
 			}
 			return ""
 		}))},
-		{pattern: "DELETE " + st + "/{external_storage_id}", handle: o.gated(efs, a, o.deleteStorage)},
+		{pattern: "DELETE " + st + "/{external_storage_id}", handle: o.gated(efs, a, o.deleteRec(&b.storage, "external_storage_deleted", storageInUse))},
 		{pattern: "POST " + st + "/{external_storage_id}/activate", handle: o.gated(efs, a, o.activateStorage)},
 		{pattern: "POST " + td, handle: o.gated(tel, a, o.createDestination)},
 		{pattern: "GET " + td, handle: o.gated(tel, a, o.listRecs(&b.destinations, false, destinationFilter))},
@@ -92,14 +92,6 @@ func (o *orgStore) findGoogle(w http.ResponseWriter, r *http.Request) rec {
 	return x
 }
 
-func (o *orgStore) getGoogle(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if x := o.findGoogle(w, r); x != nil {
-		writeJSON(w, http.StatusOK, x)
-	}
-}
-
 // updateGoogle serves POST …/data_controls: a user or service-account
 // credential only (a plain admin key is 403); omitted controls and regions
 // are unchanged.
@@ -108,16 +100,13 @@ func (o *orgStore) updateGoogle(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusForbidden, wire.ErrPermission, "data controls are updated with a user or service-account credential, not an admin API key")
 		return
 	}
-	b, ok := body(w, r, []string{"cmek", "storage"})
-	if !ok {
-		return
+	if b, ok := body(w, r, []string{"cmek", "storage"}); ok {
+		o.atRec(w, r, o.findGoogle, func(x rec) { o.setGoogle(w, r, x, b) })
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.findGoogle(w, r)
-	if x == nil {
-		return
-	}
+}
+
+// setGoogle applies an update body b to the data controls x; o.mu held.
+func (o *orgStore) setGoogle(w http.ResponseWriter, r *http.Request, x, b rec) {
 	for _, c := range []struct{ key, regions, retired string }{{"cmek", "external_key_ids", "retired_keys"}, {"storage", "buckets", "retired_buckets"}} {
 		v, ok := b[c.key]
 		if !ok {
@@ -197,49 +186,36 @@ func (o *orgStore) registerStorage(w http.ResponseWriter, r *http.Request) {
 	}
 	x := rec{"display_name": b["display_name"], "provider_config": pc, "status": rec{"type": "pending_configuration"},
 		"setup_template_version": "2026-10-01", "user_profile_id": b["user_profile_id"]}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	writeJSON(w, http.StatusOK, o.add(&o.beta.storage, x, "created_at", "updated_at"))
+	o.createRec(w, &o.beta.storage, x)
 }
 
 // SetExternalStorageStatus sets a storage's status type ("available",
 // "active", "draining"), as its use by workspaces would.
 func (g *Org) SetExternalStorageStatus(id, status string) {
 	withLock(&g.o.mu, func() {
-		for _, x := range g.o.beta.storage.items {
-			if recID(x) == id {
-				x["status"] = rec{"type": status, "healthy": true, "last_checked_at": g.o.stamp()}
-				if status == "draining" {
-					x["status"].(rec)["removal_started"] = false
-				}
+		if x := lookup(g.o.beta.storage.items, id); x != nil {
+			x["status"] = rec{"type": status, "healthy": true, "last_checked_at": g.o.stamp()}
+			if status == "draining" {
+				x["status"].(rec)["removal_started"] = false
 			}
 		}
 	})
 }
 
-// deleteStorage serves DELETE /external_storage/{id}: active storage is
-// refused; draining storage starts its removal and answers 400.
-func (o *orgStore) deleteStorage(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.beta.storage.find(w, r)
-	if x == nil {
-		return
-	}
+// storageInUse refuses deleting active storage; draining storage starts
+// its removal and is refused too (a 400).
+func storageInUse(x rec) string {
 	st, _ := x["status"].(rec)
 	switch str(st, "type") {
 	case "active":
-		bad(w, r, "external storage is in use: remove it from every workspace's policy first")
-		return
+		return "external storage is in use: remove it from every workspace's policy first"
 	case "draining":
 		st = copyRec(st)
 		st["removal_started"] = true
 		x["status"] = st
-		bad(w, r, "external storage is draining: its removal started; delete it again later")
-		return
+		return "external storage is draining: its removal started; delete it again later"
 	}
-	o.beta.storage.items = slices.DeleteFunc(o.beta.storage.items, func(y rec) bool { return recID(y) == recID(x) })
-	writeDeleted(w, recID(x), "external_storage_deleted")
+	return ""
 }
 
 // activateStorage serves POST …/activate: pending → available; others
@@ -248,17 +224,13 @@ func (o *orgStore) activateStorage(w http.ResponseWriter, r *http.Request) {
 	if !noBody(w, r) {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.beta.storage.find(w, r)
-	if x == nil {
-		return
-	}
-	if st, _ := x["status"].(rec); str(st, "type") == "pending_configuration" {
-		x["status"] = rec{"type": "available", "healthy": true, "last_checked_at": o.stamp()}
-		x["updated_at"] = o.stamp()
-	}
-	writeJSON(w, http.StatusOK, x)
+	o.atRec(w, r, o.beta.storage.find, func(x rec) {
+		if st, _ := x["status"].(rec); str(st, "type") == "pending_configuration" {
+			x["status"] = rec{"type": "available", "healthy": true, "last_checked_at": o.stamp()}
+			x["updated_at"] = o.stamp()
+		}
+		writeJSON(w, http.StatusOK, x)
+	})
 }
 
 var destinationFields = []string{"endpoint_url", "workspaces", "display_name", "headers", "traces"}
@@ -346,11 +318,7 @@ func (o *orgStore) setDestination(x, b rec) {
 // createDestination serves POST /telemetry_destinations (≤ 10).
 func (o *orgStore) createDestination(w http.ResponseWriter, r *http.Request) {
 	b, ok := body(w, r, destinationFields, "endpoint_url", "workspaces")
-	if !ok {
-		return
-	}
-	if msg := checkDestination(b); msg != "" {
-		bad(w, r, msg)
+	if !ok || refused(w, r, checkDestination(b)) {
 		return
 	}
 	o.mu.Lock()
@@ -376,19 +344,13 @@ func (o *orgStore) updateDestination(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "an update must change at least one field")
 		return
 	}
-	if msg := checkDestination(b); msg != "" {
-		bad(w, r, msg)
-		return
+	if !refused(w, r, checkDestination(b)) {
+		o.atRec(w, r, o.beta.destinations.find, func(x rec) {
+			o.setDestination(x, b)
+			x["updated_at"] = o.stamp()
+			writeJSON(w, http.StatusOK, x)
+		})
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.beta.destinations.find(w, r)
-	if x == nil {
-		return
-	}
-	o.setDestination(x, b)
-	x["updated_at"] = o.stamp()
-	writeJSON(w, http.StatusOK, x)
 }
 
 // testDestination serves POST …/test: one test span, at most one test per
@@ -397,53 +359,44 @@ func (o *orgStore) testDestination(w http.ResponseWriter, r *http.Request) {
 	if !noBody(w, r) {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.beta.destinations.find(w, r)
-	if x == nil {
-		return
-	}
-	now := o.s.now()
-	if last, ok := o.beta.lastTest[recID(x)]; ok && now.Sub(last) < 10*time.Second {
-		writeError(w, r, http.StatusTooManyRequests, wire.ErrRateLimit, "a destination can be tested once every 10 seconds")
-		return
-	}
-	o.beta.lastTest[recID(x)] = now
-	result := rec{"type": "success"}
-	if u, _ := url.Parse(str(x, "endpoint_url")); u != nil && strings.HasSuffix(u.Hostname(), ".invalid") {
-		result = rec{"type": "failure", "error": "could not connect to " + u.Host}
-	}
-	writeJSON(w, http.StatusOK, rec{"result": result})
+	o.atRec(w, r, o.beta.destinations.find, func(x rec) {
+		now := o.s.now()
+		if last, ok := o.beta.lastTest[recID(x)]; ok && now.Sub(last) < 10*time.Second {
+			writeError(w, r, http.StatusTooManyRequests, wire.ErrRateLimit, "a destination can be tested once every 10 seconds")
+			return
+		}
+		o.beta.lastTest[recID(x)] = now
+		result := rec{"type": "success"}
+		if u, _ := url.Parse(str(x, "endpoint_url")); u != nil && strings.HasSuffix(u.Hostname(), ".invalid") {
+			result = rec{"type": "failure", "error": "could not connect to " + u.Host}
+		}
+		writeJSON(w, http.StatusOK, rec{"result": result})
+	})
 }
 
 // destinationOf finds the destination of an include or exclude list,
 // answering 404 or 400; o.mu held.
-func (o *orgStore) destinationOf(w http.ResponseWriter, r *http.Request) (rec, rec) {
+func (o *orgStore) destinationOf(w http.ResponseWriter, r *http.Request) rec {
 	x := o.beta.destinations.find(w, r)
-	if x == nil {
-		return nil, nil
-	}
-	ws, _ := x["workspaces"].(rec)
-	if str(ws, "type") == "all" {
+	if ws, _ := x["workspaces"].(rec); x != nil && str(ws, "type") == "all" {
 		bad(w, r, "this destination exports every workspace: it has no workspace list")
-		return nil, nil
+		return nil
 	}
-	return x, ws
+	return x
 }
 
 func (o *orgStore) destinationWorkspaces(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	x, ws := o.destinationOf(w, r)
-	var recs []rec
-	if x != nil {
+	recs, ok := o.gather(w, r, o.destinationOf, func(x rec) []rec {
+		var recs []rec
+		ws, _ := x["workspaces"].(rec)
 		ids, _ := ws["workspace_ids"].([]any)
 		for _, id := range ids {
 			recs = append(recs, rec{"type": "telemetry_destination_workspace", "workspace_id": id})
 		}
-	}
-	o.mu.Unlock()
-	if x != nil {
-		listCursorScheme(w, r, recs, func(x rec) string { return str(x, "workspace_id") })
+		return recs
+	})
+	if ok {
+		listCursorScheme(w, r, recs, member("workspace_id"))
 	}
 }
 
@@ -454,34 +407,35 @@ func (o *orgStore) destinationWorkspace(add bool) http.HandlerFunc {
 		if add && !noBody(w, r) {
 			return
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x, ws := o.destinationOf(w, r)
-		if x == nil {
-			return
-		}
-		id := r.PathValue("workspace_id")
-		ids, _ := ws["workspace_ids"].([]any)
-		in := slices.Contains(ids, any(id))
-		switch {
-		case add && !in && len(ids) >= 1000:
-			bad(w, r, "a destination lists at most 1000 workspaces")
-			return
-		case add && !in:
-			nw := copyRec(ws) // a fresh map: a page being written holds the old one
-			nw["workspace_ids"] = append(slices.Clip(ids), id)
-			x["workspaces"] = nw
-		case !add && !in:
-			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "workspace is not in the destination's list")
-			return
-		case !add:
-			nw := copyRec(ws)
-			nw["workspace_ids"] = slices.DeleteFunc(slices.Clone(ids), func(v any) bool { return v == any(id) })
-			x["workspaces"] = nw
-			writeDeleted(w, id, "telemetry_destination_workspace_deleted")
-			return
-		}
-		x["updated_at"] = o.stamp()
-		writeJSON(w, http.StatusOK, rec{"type": "telemetry_destination_workspace", "workspace_id": id})
+		o.atRec(w, r, o.destinationOf, func(x rec) { o.setDestinationWorkspace(w, r, x, add) })
 	}
+}
+
+// setDestinationWorkspace adds or removes the path's workspace in the
+// list of destination x; o.mu held.
+func (o *orgStore) setDestinationWorkspace(w http.ResponseWriter, r *http.Request, x rec, add bool) {
+	ws, _ := x["workspaces"].(rec)
+	id := r.PathValue("workspace_id")
+	ids, _ := ws["workspace_ids"].([]any)
+	in := slices.Contains(ids, any(id))
+	switch {
+	case add && !in && len(ids) >= 1000:
+		bad(w, r, "a destination lists at most 1000 workspaces")
+		return
+	case add && !in:
+		nw := copyRec(ws) // a fresh map: a page being written holds the old one
+		nw["workspace_ids"] = append(slices.Clip(ids), id)
+		x["workspaces"] = nw
+	case !add && !in:
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "workspace is not in the destination's list")
+		return
+	case !add:
+		nw := copyRec(ws)
+		nw["workspace_ids"] = slices.DeleteFunc(slices.Clone(ids), func(v any) bool { return v == any(id) })
+		x["workspaces"] = nw
+		writeDeleted(w, id, "telemetry_destination_workspace_deleted")
+		return
+	}
+	x["updated_at"] = o.stamp()
+	writeJSON(w, http.StatusOK, rec{"type": "telemetry_destination_workspace", "workspace_id": id})
 }

@@ -240,7 +240,7 @@ func (o *orgStore) createPlugin(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if u.marketplaceID != "" && !slices.ContainsFunc(o.beta.plugins.marketplaces.items, func(m rec) bool { return recID(m) == u.marketplaceID }) {
+	if u.marketplaceID != "" && lookup(o.beta.plugins.marketplaces.items, u.marketplaceID) == nil {
 		bad(w, r, "marketplace_id: no such marketplace")
 		return
 	}
@@ -257,17 +257,13 @@ func (o *orgStore) createPluginVersion(w http.ResponseWriter, r *http.Request) {
 	if u == nil {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	p := o.beta.plugins.plugins.find(w, r)
-	if p == nil {
-		return
-	}
-	if u.manifest.Name != p["name"] {
-		bad(w, r, fmt.Sprintf("plugin.json: name %q is not the plugin's name %q", u.manifest.Name, p["name"]))
-		return
-	}
-	writeJSON(w, http.StatusOK, o.addVersion(p, u))
+	o.atRec(w, r, o.beta.plugins.plugins.find, func(p rec) {
+		if u.manifest.Name != p["name"] {
+			bad(w, r, fmt.Sprintf("plugin.json: name %q is not the plugin's name %q", u.manifest.Name, p["name"]))
+			return
+		}
+		writeJSON(w, http.StatusOK, o.addVersion(p, u))
+	})
 }
 
 // versionOf finds the path's version of the path's plugin; o.mu held.
@@ -287,35 +283,24 @@ func (o *orgStore) versionOf(w http.ResponseWriter, r *http.Request) rec {
 // pluginVersion serves a version's record, or (content) its .zip.
 func (o *orgStore) pluginVersion(content bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		v := o.versionOf(w, r)
-		switch {
-		case v == nil:
-		case !content:
-			writeJSON(w, http.StatusOK, v)
-		default:
+		o.atRec(w, r, o.versionOf, func(v rec) {
+			if !content {
+				writeJSON(w, http.StatusOK, v)
+				return
+			}
 			b := o.beta.plugins.content[recID(v)]
 			w.Header().Set(wire.HeaderContentType, "application/zip")
 			w.Header().Set("Content-Disposition", fmt.Sprintf("attachment; filename=%q", recID(v)+".zip"))
 			w.Header().Set("Content-Length", fmt.Sprint(len(b)))
 			w.WriteHeader(http.StatusOK)
 			_, _ = w.Write(b)
-		}
+		})
 	}
 }
 
 func (o *orgStore) listPluginVersions(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	p := o.beta.plugins.plugins.find(w, r)
-	var recs []rec
-	for _, v := range o.beta.plugins.versions.items {
-		if p != nil && v["plugin_id"] == recID(p) {
-			recs = append(recs, copyRec(v))
-		}
-	}
-	o.mu.Unlock()
-	if p != nil {
+	ps := &o.beta.plugins
+	if recs, ok := o.gather(w, r, ps.plugins.find, func(p rec) []rec { return childrenOf(ps.versions.items, "plugin_id", recID(p)) }); ok {
 		listCursorScheme(w, r, recs, recID)
 	}
 }
@@ -327,42 +312,32 @@ func (o *orgStore) pinPlugin(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	p := o.beta.plugins.plugins.find(w, r)
-	if p == nil {
-		return
-	}
-	if !slices.ContainsFunc(o.beta.plugins.versions.items, func(v rec) bool {
-		return recID(v) == str(b, "served_version_id") && v["plugin_id"] == recID(p)
-	}) {
-		bad(w, r, "served_version_id: not a version of this plugin")
-		return
-	}
-	p["served_version_id"], p["served_version_pinned"], p["updated_at"] = b["served_version_id"], true, o.stamp()
-	writeJSON(w, http.StatusOK, p)
+	o.atRec(w, r, o.beta.plugins.plugins.find, func(p rec) {
+		if v := lookup(o.beta.plugins.versions.items, b["served_version_id"]); v == nil || v["plugin_id"] != recID(p) {
+			bad(w, r, "served_version_id: not a version of this plugin")
+			return
+		}
+		p["served_version_id"], p["served_version_pinned"], p["updated_at"] = b["served_version_id"], true, o.stamp()
+		writeJSON(w, http.StatusOK, p)
+	})
 }
 
 // deletePlugin serves DELETE /plugins/{id}: every version goes; plugins
 // of synced marketplaces cannot be deleted.
 func (o *orgStore) deletePlugin(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	p := o.beta.plugins.plugins.find(w, r)
-	if p == nil {
-		return
-	}
-	for _, m := range o.beta.plugins.marketplaces.items {
-		if src, _ := m["source"].(rec); recID(m) == str(p, "marketplace_id") && str(src, "type") != "manual" {
+	ps := &o.beta.plugins
+	o.atRec(w, r, ps.plugins.find, func(p rec) {
+		m := lookup(ps.marketplaces.items, str(p, "marketplace_id"))
+		if src, _ := m["source"].(rec); m != nil && str(src, "type") != "manual" {
 			bad(w, r, "only plugins of manual marketplaces can be deleted")
 			return
 		}
-	}
-	id := recID(p)
-	o.beta.plugins.plugins.items = slices.DeleteFunc(o.beta.plugins.plugins.items, func(x rec) bool { return recID(x) == id })
-	o.beta.plugins.versions.items = slices.DeleteFunc(o.beta.plugins.versions.items, func(v rec) bool { return v["plugin_id"] == id })
-	delete(o.beta.plugins.settings, id)
-	writeDeleted(w, id, "plugin_deleted")
+		id := recID(p)
+		ps.plugins.remove(p)
+		ps.versions.items = slices.DeleteFunc(ps.versions.items, func(v rec) bool { return v["plugin_id"] == id })
+		delete(ps.settings, id)
+		writeDeleted(w, id, "plugin_deleted")
+	})
 }
 
 // targetType is the kind of an installation or share target.
@@ -385,14 +360,14 @@ func targetPage(w http.ResponseWriter, r *http.Request, recs []rec) {
 }
 
 func (o *orgStore) listInstallSettings(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	p := o.beta.plugins.plugins.find(w, r)
-	var recs []rec
-	for _, t := range sortedKeys(o.beta.plugins.settings[recID(p)]) {
-		recs = append(recs, copyRec(o.beta.plugins.settings[recID(p)][t]))
-	}
-	o.mu.Unlock()
-	if p != nil {
+	recs, ok := o.gather(w, r, o.beta.plugins.plugins.find, func(p rec) []rec {
+		var recs []rec
+		for _, s := range o.beta.plugins.settings[recID(p)] {
+			recs = append(recs, copyRec(s))
+		}
+		return recs
+	})
+	if ok {
 		targetPage(w, r, recs)
 	}
 }
@@ -408,43 +383,39 @@ func (o *orgStore) installSetting(set bool) http.HandlerFunc {
 				return
 			}
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		p := o.beta.plugins.plugins.find(w, r)
-		if p == nil {
-			return
-		}
-		id, target := recID(p), r.PathValue("target")
-		cur := o.beta.plugins.settings[id][target]
-		switch {
-		case !set && cur == nil:
-			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "installation setting not found")
-		case !set:
-			delete(o.beta.plugins.settings[id], target)
-			writeJSON(w, http.StatusOK, rec{"type": "plugin_installation_setting_deleted", "plugin_id": id, "target": target})
-		case str(p["owner"].(rec), "type") != "organization":
-			bad(w, r, "installation settings apply to organization-owned plugins only")
-		default:
-			if cur == nil {
-				cur = rec{"plugin_id": id, "target": target, "target_type": targetType(target), "created_at": o.stamp()}
-				if o.beta.plugins.settings[id] == nil {
-					o.beta.plugins.settings[id] = map[string]rec{}
-				}
+		o.atRec(w, r, o.beta.plugins.plugins.find, func(p rec) { o.setInstallSetting(w, r, p, set, b) })
+	}
+}
+
+// setInstallSetting sets (with b) or removes the path target's setting
+// of plugin p; o.mu held.
+func (o *orgStore) setInstallSetting(w http.ResponseWriter, r *http.Request, p rec, set bool, b rec) {
+	id, target := recID(p), r.PathValue("target")
+	cur := o.beta.plugins.settings[id][target]
+	switch {
+	case !set && cur == nil:
+		writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "installation setting not found")
+	case !set:
+		delete(o.beta.plugins.settings[id], target)
+		writeJSON(w, http.StatusOK, rec{"type": "plugin_installation_setting_deleted", "plugin_id": id, "target": target})
+	case str(p["owner"].(rec), "type") != "organization":
+		bad(w, r, "installation settings apply to organization-owned plugins only")
+	default:
+		if cur == nil {
+			cur = rec{"plugin_id": id, "target": target, "target_type": targetType(target), "created_at": o.stamp()}
+			if o.beta.plugins.settings[id] == nil {
+				o.beta.plugins.settings[id] = map[string]rec{}
 			}
-			cur = copyRec(cur)
-			cur["installation_preference"], cur["updated_at"] = b["installation_preference"], o.stamp()
-			o.beta.plugins.settings[id][target] = cur
-			writeJSON(w, http.StatusOK, cur)
 		}
+		cur = copyRec(cur)
+		cur["installation_preference"], cur["updated_at"] = b["installation_preference"], o.stamp()
+		o.beta.plugins.settings[id][target] = cur
+		writeJSON(w, http.StatusOK, cur)
 	}
 }
 
 func (o *orgStore) listShares(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	p := o.beta.plugins.plugins.find(w, r)
-	recs := slices.Clone(o.beta.plugins.shares[recID(p)])
-	o.mu.Unlock()
-	if p != nil {
+	if recs, ok := o.gather(w, r, o.beta.plugins.plugins.find, func(p rec) []rec { return slices.Clone(o.beta.plugins.shares[recID(p)]) }); ok {
 		targetPage(w, r, recs)
 	}
 }

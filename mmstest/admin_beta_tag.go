@@ -163,7 +163,7 @@ func (o *orgStore) msGroup(method string) http.HandlerFunc {
 			writeJSON(w, http.StatusOK, rec{"type": "claude_code_rbac_group_managed_settings_deleted", "rbac_group_id": id})
 		default:
 			status := "missing"
-			if slices.ContainsFunc(o.groups.items, func(g rec) bool { return recID(g) == id }) {
+			if lookup(o.groups.items, id) != nil {
 				status = "active"
 			}
 			next := rec{"type": "claude_code_rbac_group_managed_settings", "rbac_group_id": id, "rbac_group_status": status,
@@ -185,17 +185,17 @@ func (o *orgStore) msGroup(method string) http.HandlerFunc {
 // listMSGroups serves the groups with settings in priority order, without
 // their settings.
 func (o *orgStore) listMSGroups(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
 	t := &o.beta.tag
 	idx := map[string]int{}
 	var recs []rec
-	for i, id := range t.msConfig["rbac_group_order"].([]string) {
-		x := copyRec(t.msGroups[id])
-		delete(x, "settings")
-		idx[id] = i
-		recs = append(recs, x)
-	}
-	o.mu.Unlock()
+	withLock(&o.mu, func() {
+		for i, id := range t.msConfig["rbac_group_order"].([]string) {
+			x := copyRec(t.msGroups[id])
+			delete(x, "settings")
+			idx[id] = i
+			recs = append(recs, x)
+		}
+	})
 	page, err := pageByCursor(recs, orderByID(func(x rec) string { return seqKey(idx[str(x, "rbac_group_id")]) }, false), r.URL.Query(), maxPageLimit)
 	writePage(w, r, page, err)
 }
@@ -319,11 +319,8 @@ func (o *orgStore) createChannel(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "slack: slack_workspace_id and slack_channel_id are required")
 		return
 	}
-	if v, ok := b["settings"]; ok {
-		if msg := checkTagSettings(v); msg != "" {
-			bad(w, r, msg)
-			return
-		}
+	if v, ok := b["settings"]; ok && refused(w, r, checkTagSettings(v)) {
+		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
@@ -351,25 +348,17 @@ func (o *orgStore) tagRec(c *coll, update bool) http.HandlerFunc {
 		var b rec
 		if update {
 			var ok bool
-			if b, ok = body(w, r, []string{"settings"}, "settings"); !ok {
-				return
-			}
-			if msg := checkTagSettings(b["settings"]); msg != "" {
-				bad(w, r, msg)
+			if b, ok = body(w, r, []string{"settings"}, "settings"); !ok || refused(w, r, checkTagSettings(b["settings"])) {
 				return
 			}
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x := c.find(w, r)
-		if x == nil {
-			return
-		}
-		if update {
-			o.setOwn(recID(x), b["settings"].(rec))
-			x["updated_at"] = o.stamp()
-		}
-		writeJSON(w, http.StatusOK, o.renderTag(x))
+		o.atRec(w, r, c.find, func(x rec) {
+			if update {
+				o.setOwn(recID(x), b["settings"].(rec))
+				x["updated_at"] = o.stamp()
+			}
+			writeJSON(w, http.StatusOK, o.renderTag(x))
+		})
 	}
 }
 
@@ -384,42 +373,37 @@ func (o *orgStore) listTag(c *coll) http.HandlerFunc {
 			bad(w, r, "slack_workspace_id: Field required")
 			return
 		}
-		o.mu.Lock()
-		var recs []rec
-		for _, x := range c.items {
-			sl := x["slack"].(rec)
-			if f := q.Get("slack_workspace_id"); f != "" && str(sl, "slack_workspace_id") != f {
-				continue
+		recs := locked(&o.mu, func() []rec {
+			var recs []rec
+			for _, x := range c.items {
+				sl := x["slack"].(rec)
+				ws, ch := q.Get("slack_workspace_id"), q.Get("slack_channel_id")
+				switch {
+				case ws != "" && str(sl, "slack_workspace_id") != ws:
+				case channels && ch != "" && str(sl, "slack_channel_id") != ch:
+				case channels && len(o.beta.tag.own[recID(x)]) == 0 && q.Get("include_inherited") != "true":
+				default:
+					recs = append(recs, o.renderTag(x))
+				}
 			}
-			if f := q.Get("slack_channel_id"); channels && f != "" && str(sl, "slack_channel_id") != f {
-				continue
-			}
-			if channels && len(o.beta.tag.own[recID(x)]) == 0 && q.Get("include_inherited") != "true" {
-				continue
-			}
-			recs = append(recs, o.renderTag(x))
-		}
-		o.mu.Unlock()
+			return recs
+		})
 		listCursorScheme(w, r, recs, recID)
 	}
 }
 
 // deleteChannel serves DELETE /slack_channels/{id}: refused while enabled.
 func (o *orgStore) deleteChannel(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	t := &o.beta.tag
-	x := t.channels.find(w, r)
-	if x == nil {
-		return
-	}
-	if o.renderTag(x)["settings"].(rec)["enabled"] == true {
-		writeCodedError(w, r, http.StatusBadRequest, "slack_channel_enabled", "disable the channel before deleting it")
-		return
-	}
-	t.channels.items = slices.DeleteFunc(t.channels.items, func(y rec) bool { return recID(y) == recID(x) })
-	delete(t.own, recID(x))
-	writeDeleted(w, recID(x), "slack_channel_deleted")
+	o.atRec(w, r, t.channels.find, func(x rec) {
+		if o.renderTag(x)["settings"].(rec)["enabled"] == true {
+			writeCodedError(w, r, http.StatusBadRequest, "slack_channel_enabled", "disable the channel before deleting it")
+			return
+		}
+		t.channels.remove(x)
+		delete(t.own, recID(x))
+		writeDeleted(w, recID(x), "slack_channel_deleted")
+	})
 }
 
 // createTarget serves POST /bundles/{id}/targets: {target: {type, id}}
@@ -430,64 +414,43 @@ func (o *orgStore) createTarget(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	tg, _ := b["target"].(rec)
-	o.mu.Lock()
-	defer o.mu.Unlock()
 	t := &o.beta.tag
-	bundle := t.bundles.find(w, r)
-	if bundle == nil {
-		return
-	}
-	var in *coll
-	switch str(tg, "type") {
-	case "slack_channel":
-		in = &t.channels
-	case "slack_workspace":
-		in = &t.workspaces
-	default:
-		bad(w, r, "target.type: Input should be 'slack_channel' or 'slack_workspace'")
-		return
-	}
-	if !slices.ContainsFunc(in.items, func(x rec) bool { return recID(x) == str(tg, "id") }) {
-		bad(w, r, "target.id: no such "+in.what)
-		return
-	}
-	x := o.add(&t.targets, rec{"bundle_id": recID(bundle), "target": rec{"type": str(tg, "type"), "id": str(tg, "id")}}, "created_at")
-	writeJSON(w, http.StatusOK, x)
+	in := map[string]*coll{"slack_channel": &t.channels, "slack_workspace": &t.workspaces}[str(tg, "type")]
+	o.atRec(w, r, t.bundles.find, func(bundle rec) {
+		switch {
+		case in == nil:
+			bad(w, r, "target.type: Input should be 'slack_channel' or 'slack_workspace'")
+		case lookup(in.items, str(tg, "id")) == nil:
+			bad(w, r, "target.id: no such "+in.what)
+		default:
+			writeJSON(w, http.StatusOK, o.add(&t.targets, rec{"bundle_id": recID(bundle), "target": rec{"type": str(tg, "type"), "id": str(tg, "id")}}, "created_at"))
+		}
+	})
 }
 
 // bundleTargets serves a bundle's targets: the list (""), one (GET) or
 // its removal (DELETE).
 func (o *orgStore) bundleTargets(method string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		o.mu.Lock()
 		t := &o.beta.tag
-		bundle := t.bundles.find(w, r)
-		if bundle == nil {
-			o.mu.Unlock()
-			return
-		}
 		if method == "" {
-			var recs []rec
-			for _, x := range t.targets.items {
-				if x["bundle_id"] == recID(bundle) {
-					recs = append(recs, copyRec(x))
-				}
+			if recs, ok := o.gather(w, r, t.bundles.find, func(bundle rec) []rec { return childrenOf(t.targets.items, "bundle_id", recID(bundle)) }); ok {
+				listCursorScheme(w, r, recs, recID)
 			}
-			o.mu.Unlock()
-			listCursorScheme(w, r, recs, recID)
 			return
 		}
-		defer o.mu.Unlock()
-		x := t.targets.find(w, r)
-		switch {
-		case x == nil:
-		case x["bundle_id"] != recID(bundle):
-			writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "bundle target not found")
-		case method == http.MethodGet:
-			writeJSON(w, http.StatusOK, x)
-		default:
-			t.targets.items = slices.DeleteFunc(t.targets.items, func(y rec) bool { return recID(y) == recID(x) })
-			writeDeleted(w, recID(x), "bundle_target_deleted")
-		}
+		o.atRec(w, r, t.bundles.find, func(bundle rec) {
+			x := t.targets.find(w, r)
+			switch {
+			case x == nil:
+			case x["bundle_id"] != recID(bundle):
+				writeError(w, r, http.StatusNotFound, wire.ErrNotFound, "bundle target not found")
+			case method == http.MethodGet:
+				writeJSON(w, http.StatusOK, x)
+			default:
+				t.targets.remove(x)
+				writeDeleted(w, recID(x), "bundle_target_deleted")
+			}
+		})
 	}
 }

@@ -61,16 +61,22 @@ func noBody(w http.ResponseWriter, r *http.Request) bool {
 
 func recID(x rec) string { s, _ := x["id"].(string); return s }
 
+// lookup is the record of items with id, or nil.
+func lookup(items []rec, id any) rec {
+	if i := slices.IndexFunc(items, func(x rec) bool { return x["id"] == id }); i >= 0 {
+		return items[i]
+	}
+	return nil
+}
+
 // find returns the record with the path value's id, answering 404.
 func (c *coll) find(w http.ResponseWriter, r *http.Request) rec {
 	id := r.PathValue(c.param)
-	for _, x := range c.items {
-		if recID(x) == id {
-			return x
-		}
+	x := lookup(c.items, id)
+	if x == nil {
+		writeError(w, r, http.StatusNotFound, "not_found_error", fmt.Sprintf("%s %q not found", c.what, id))
 	}
-	writeError(w, r, http.StatusNotFound, "not_found_error", fmt.Sprintf("%s %q not found", c.what, id))
-	return nil
+	return x
 }
 
 // add stores a new record with a fresh id, type and timestamps.
@@ -86,6 +92,12 @@ func (o *orgStore) add(c *coll, x rec, times ...string) rec {
 	return x
 }
 
+// createRec stores x as a new record of c, created and updated now, and
+// answers it, with o.mu held.
+func (o *orgStore) createRec(w http.ResponseWriter, c *coll, x rec) {
+	withLock(&o.mu, func() { writeJSON(w, http.StatusOK, o.add(c, x, "created_at", "updated_at")) })
+}
+
 // copyRec is a shallow copy, so a page written after the lock is released
 // does not race with a later update.
 func copyRec(x rec) rec {
@@ -96,14 +108,66 @@ func copyRec(x rec) rec {
 	return y
 }
 
-// getRec serves GET of one record.
-func (o *orgStore) getRec(c *coll) http.HandlerFunc {
-	return func(w http.ResponseWriter, r *http.Request) {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		if x := c.find(w, r); x != nil {
-			writeJSON(w, http.StatusOK, x)
+// atRec runs f on the record find names, with o.mu held for both: find
+// answers the 404 (or another refusal) itself and returns nil.
+func (o *orgStore) atRec(w http.ResponseWriter, r *http.Request, find func(http.ResponseWriter, *http.Request) rec, f func(x rec)) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if x := find(w, r); x != nil {
+		f(x)
+	}
+}
+
+// gather returns the records pick makes of the record find names, read
+// with o.mu held, so that the caller writes its page after the lock is
+// released; false when find answered instead (it returns nil then).
+func (o *orgStore) gather(w http.ResponseWriter, r *http.Request, find func(http.ResponseWriter, *http.Request) rec, pick func(x rec) []rec) ([]rec, bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if x := find(w, r); x != nil {
+		return pick(x), true
+	}
+	return nil, false
+}
+
+// childrenOf is a copy of each record of items whose member key is id.
+func childrenOf(items []rec, key string, id any) []rec {
+	var recs []rec
+	for _, x := range items {
+		if x[key] == id {
+			recs = append(recs, copyRec(x))
 		}
+	}
+	return recs
+}
+
+// member is the id of a record named by its member key (a membership's
+// user_id, workspace_id, …).
+func member(key string) func(rec) string { return func(x rec) string { return str(x, key) } }
+
+// refused answers 400 with msg unless msg is "" (fine), reporting which.
+func refused(w http.ResponseWriter, r *http.Request, msg string) bool {
+	if msg != "" {
+		bad(w, r, msg)
+	}
+	return msg != ""
+}
+
+// reason is refuse's reason to refuse x, or "" when there is none.
+func reason(x rec, refuse func(rec) string) string {
+	if refuse == nil {
+		return ""
+	}
+	return refuse(x)
+}
+
+// getRec serves GET of one record.
+func (o *orgStore) getRec(c *coll) http.HandlerFunc { return o.getWith(c.find) }
+
+// getWith serves GET of the record find names (find answers its 404).
+func (o *orgStore) getWith(find func(http.ResponseWriter, *http.Request) rec) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		o.atRec(w, r, find, func(x rec) { writeJSON(w, http.StatusOK, x) })
 	}
 }
 
@@ -113,17 +177,15 @@ func (o *orgStore) getRec(c *coll) http.HandlerFunc {
 func (o *orgStore) listRecs(c *coll, idScheme bool, keep func(*http.Request, rec) bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		withArchived := r.URL.Query().Get("include_archived") == "true"
-		o.mu.Lock()
-		var recs []rec
-		for _, x := range c.items {
-			if a, ok := x["archived_at"]; ok && a != nil && !withArchived {
-				continue
+		recs := locked(&o.mu, func() []rec {
+			var recs []rec
+			for _, x := range c.items {
+				if (x["archived_at"] == nil || withArchived) && (keep == nil || keep(r, x)) {
+					recs = append(recs, copyRec(x))
+				}
 			}
-			if keep == nil || keep(r, x) {
-				recs = append(recs, copyRec(x))
-			}
-		}
-		o.mu.Unlock()
+			return recs
+		})
 		if idScheme {
 			listIDScheme(w, r, recs, recID, c.prefix)
 			return
@@ -135,35 +197,28 @@ func (o *orgStore) listRecs(c *coll, idScheme bool, keep func(*http.Request, rec
 // updateRec serves POST of a record: the body's allowed members, checked
 // by check (a message for a 400), set on the record (null clears where
 // the family allows it: check decides).
-func (o *orgStore) updateRec(c *coll, allowed []string, check func(cur, b rec) string) http.HandlerFunc {
+func (o *orgStore) updateRec(c *coll, allowed []string, checkBody func(cur, b rec) string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		b, ok := body(w, r, allowed)
 		if !ok {
 			return
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x := c.find(w, r)
-		if x == nil {
-			return
-		}
-		if a, ok := x["archived_at"]; ok && a != nil {
-			bad(w, r, c.what+" is archived")
-			return
-		}
-		if check != nil {
-			if msg := check(x, b); msg != "" {
-				bad(w, r, msg)
+		o.atRec(w, r, c.find, func(x rec) {
+			if x["archived_at"] != nil {
+				bad(w, r, c.what+" is archived")
 				return
 			}
-		}
-		for k, v := range b {
-			x[k] = v
-		}
-		if _, ok := x["updated_at"]; ok {
-			x["updated_at"] = o.stamp()
-		}
-		writeJSON(w, http.StatusOK, x)
+			if checkBody != nil && refused(w, r, checkBody(x, b)) {
+				return
+			}
+			for k, v := range b {
+				x[k] = v
+			}
+			if _, ok := x["updated_at"]; ok {
+				x["updated_at"] = o.stamp()
+			}
+			writeJSON(w, http.StatusOK, x)
+		})
 	}
 }
 
@@ -173,43 +228,33 @@ func (o *orgStore) archiveRec(c *coll, refuse func(x rec) string) http.HandlerFu
 		if !noBody(w, r) {
 			return
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x := c.find(w, r)
-		if x == nil {
-			return
-		}
-		if refuse != nil {
-			if msg := refuse(x); msg != "" {
-				bad(w, r, msg)
+		o.atRec(w, r, c.find, func(x rec) {
+			if refused(w, r, reason(x, refuse)) {
 				return
 			}
-		}
-		if x["archived_at"] == nil {
-			x["archived_at"] = o.stamp()
-		}
-		writeJSON(w, http.StatusOK, x)
+			if x["archived_at"] == nil {
+				x["archived_at"] = o.stamp()
+			}
+			writeJSON(w, http.StatusOK, x)
+		})
 	}
 }
 
 // deleteRec serves DELETE of a record: {id, type: deleted}.
 func (o *orgStore) deleteRec(c *coll, deleted string, refuse func(x rec) string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x := c.find(w, r)
-		if x == nil {
-			return
-		}
-		if refuse != nil {
-			if msg := refuse(x); msg != "" {
-				bad(w, r, msg)
-				return
+		o.atRec(w, r, c.find, func(x rec) {
+			if !refused(w, r, reason(x, refuse)) {
+				c.remove(x)
+				writeDeleted(w, recID(x), deleted)
 			}
-		}
-		c.items = slices.DeleteFunc(c.items, func(y rec) bool { return recID(y) == recID(x) })
-		writeDeleted(w, recID(x), deleted)
+		})
 	}
+}
+
+// remove deletes x from c.
+func (c *coll) remove(x rec) {
+	c.items = slices.DeleteFunc(c.items, func(y rec) bool { return recID(y) == recID(x) })
 }
 
 // str is a body member as a string ("" when absent or not a string).

@@ -152,13 +152,7 @@ func nilIfEmpty(m map[string]any) any {
 	return m
 }
 
-func (o *orgStore) reviewCase(id string) rec {
-	i := slices.IndexFunc(o.review.cases, func(x rec) bool { return recID(x) == id })
-	if i < 0 {
-		return nil
-	}
-	return o.review.cases[i]
-}
+func (o *orgStore) reviewCase(id string) rec { return lookup(o.review.cases, id) }
 
 // complianceRoutes sets up compliance review's state and returns its
 // routes (no beta gate: the service needs none).

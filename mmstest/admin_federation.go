@@ -42,7 +42,7 @@ func (o *orgStore) federationRoutes() []route {
 		}))},
 		{pattern: "POST /v1/organizations/service_accounts/{service_account_id}/archive", handle: o.with(oa, o.archiveRec(&o.accounts, o.accountInUse))},
 		{pattern: "GET /v1/organizations/service_accounts/{service_account_id}/workspaces", handle: o.with(oa, o.listAccountWorkspaces)},
-		{pattern: "POST /v1/organizations/service_accounts/{service_account_id}/workspaces", handle: o.with(oa, o.addAccountWorkspace)},
+		{pattern: "POST /v1/organizations/service_accounts/{service_account_id}/workspaces", handle: o.with(oa, o.addSAMembership(o.accounts.find, "workspace_id"))},
 		{pattern: "DELETE /v1/organizations/service_accounts/{service_account_id}/workspaces/{workspace_id}", handle: o.with(oa, o.removeWorkspaceAccount)},
 	}
 }
@@ -83,19 +83,11 @@ func (o *orgStore) createExternalKey(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if msg := checkProvider(b["provider_config"]); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, checkProvider(b["provider_config"])) || refused(w, r, inSet(b, "geo", "us")) {
 		return
 	}
-	if msg := inSet(b, "geo", "us"); msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.add(&o.extKeys, rec{"provider_config": b["provider_config"], "display_name": b["display_name"], "geo": "us",
-		"user_profile_id": b["user_profile_id"], "attachment": rec{"type": "unattached"}}, "created_at", "updated_at")
-	writeJSON(w, http.StatusOK, x)
+	o.createRec(w, &o.extKeys, rec{"provider_config": b["provider_config"], "display_name": b["display_name"], "geo": "us",
+		"user_profile_id": b["user_profile_id"], "attachment": rec{"type": "unattached"}})
 }
 
 // keyInUse refuses changing or deleting a key a workspace references.
@@ -124,13 +116,10 @@ func (o *orgStore) checkExternalKeyUpdate(cur, b rec) string {
 }
 
 func (o *orgStore) validateExternalKey(w http.ResponseWriter, r *http.Request) {
-	if !noBody(w, r) {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.extKeys.find(w, r) != nil {
-		writeJSON(w, http.StatusOK, rec{"type": "external_key_validation", "status": "success", "error": nil})
+	if noBody(w, r) {
+		o.atRec(w, r, o.extKeys.find, func(rec) {
+			writeJSON(w, http.StatusOK, rec{"type": "external_key_validation", "status": "success", "error": nil})
+		})
 	}
 }
 
@@ -191,9 +180,14 @@ type errorString string
 
 func (e errorString) Error() string { return string(e) }
 
-// nameTaken reports a live record of c named name.
-func nameTaken(c *coll, name any) bool {
-	return slices.ContainsFunc(c.items, func(x rec) bool { return x["name"] == name && x["archived_at"] == nil })
+// nameTaken answers 409 when a live record of c is named name: "<what>
+// with this name exists".
+func nameTaken(w http.ResponseWriter, r *http.Request, c *coll, name any, what string) bool {
+	taken := slices.ContainsFunc(c.items, func(x rec) bool { return x["name"] == name && x["archived_at"] == nil })
+	if taken {
+		writeError(w, r, http.StatusConflict, "conflict_error", what+" with this name exists")
+	}
+	return taken
 }
 
 func (o *orgStore) createIssuer(w http.ResponseWriter, r *http.Request) {
@@ -201,14 +195,12 @@ func (o *orgStore) createIssuer(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	if msg := checkIssuer(true)(nil, b); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, checkIssuer(true)(nil, b)) {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if nameTaken(&o.issuers, b["name"]) {
-		writeError(w, r, http.StatusConflict, "conflict_error", "an issuer with this name exists")
+	if nameTaken(w, r, &o.issuers, b["name"], "an issuer") {
 		return
 	}
 	x := rec{"name": b["name"], "issuer_url": b["issuer_url"], "jwks": rec{"type": "discovery"}, "check_jti": true,
@@ -256,8 +248,7 @@ func (o *orgStore) checkRule(create bool) func(cur, b rec) string {
 		}
 		if t, ok := b["target"]; ok || create {
 			tm, _ := t.(map[string]any)
-			sa := str(tm, "service_account_id")
-			if str(tm, "type") != "service_account" || !slices.ContainsFunc(o.accounts.items, func(x rec) bool { return recID(x) == sa }) {
+			if str(tm, "type") != "service_account" || lookup(o.accounts.items, str(tm, "service_account_id")) == nil {
 				return "target: the service account must exist in the organization"
 			}
 			delete(tm, "service_account_name")
@@ -281,22 +272,15 @@ func (o *orgStore) createRule(w http.ResponseWriter, r *http.Request) {
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if msg := o.checkRule(true)(nil, b); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, o.checkRule(true)(nil, b)) {
 		return
 	}
-	var issuer rec
-	for _, x := range o.issuers.items {
-		if recID(x) == b["issuer_id"] {
-			issuer = x
-		}
-	}
+	issuer := lookup(o.issuers.items, b["issuer_id"])
 	if issuer == nil {
 		bad(w, r, "issuer_id: no such issuer in the organization")
 		return
 	}
-	if nameTaken(&o.rules, b["name"]) {
-		writeError(w, r, http.StatusConflict, "conflict_error", "a rule with this name exists")
+	if nameTaken(w, r, &o.rules, b["name"], "a rule") {
 		return
 	}
 	x := rec{"name": b["name"], "issuer_id": b["issuer_id"], "issuer_name": issuer["name"], "match": b["match"], "target": b["target"],
@@ -324,26 +308,18 @@ func (o *orgStore) archiveRule(w http.ResponseWriter, r *http.Request) {
 }
 
 func (o *orgStore) listRuleWorkspaces(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	x := o.rules.find(w, r)
-	if x == nil {
-		o.mu.Unlock()
-		return
-	}
-	recs := []rec{}
-	for _, y := range o.ruleWS.items {
-		if y["federation_rule_id"] == recID(x) {
-			z := copyRec(y)
-			for _, ws := range o.spaces.items {
-				if recID(ws) == y["workspace_id"] {
-					z["workspace_name"] = ws["name"]
-				}
+	recs, ok := o.gather(w, r, o.rules.find, func(x rec) []rec {
+		recs := childrenOf(o.ruleWS.items, "federation_rule_id", recID(x))
+		for _, y := range recs {
+			if ws := lookup(o.spaces.items, y["workspace_id"]); ws != nil {
+				y["workspace_name"] = ws["name"]
 			}
-			recs = append(recs, z)
 		}
+		return recs
+	})
+	if ok {
+		writeJSON(w, http.StatusOK, cursorPage[rec]{Data: append([]rec{}, recs...)}) // all in one page, next_page null
 	}
-	o.mu.Unlock()
-	writeJSON(w, http.StatusOK, cursorPage[rec]{Data: recs}) // all in one page, next_page null
 }
 
 func (o *orgStore) addRuleWorkspace(w http.ResponseWriter, r *http.Request) {
@@ -351,43 +327,41 @@ func (o *orgStore) addRuleWorkspace(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	x := o.rules.find(w, r)
-	if x == nil {
-		return
-	}
-	if x["archived_at"] != nil {
-		bad(w, r, "the rule is archived")
-		return
-	}
-	if !slices.ContainsFunc(o.spaces.items, func(ws rec) bool { return recID(ws) == b["workspace_id"] }) {
-		bad(w, r, "workspace_id: no such workspace")
-		return
-	}
+	o.atRec(w, r, o.rules.find, func(x rec) {
+		switch {
+		case x["archived_at"] != nil:
+			bad(w, r, "the rule is archived")
+		case lookup(o.spaces.items, b["workspace_id"]) == nil:
+			bad(w, r, "workspace_id: no such workspace")
+		default:
+			writeJSON(w, http.StatusOK, o.addRuleWS(x, b["workspace_id"]))
+		}
+	})
+}
+
+// addRuleWorkspace adds workspace ws to rule x (idempotent) and returns
+// the link; o.mu held.
+func (o *orgStore) addRuleWS(x rec, ws any) rec {
 	for _, y := range o.ruleWS.items {
-		if y["federation_rule_id"] == recID(x) && y["workspace_id"] == b["workspace_id"] {
-			writeJSON(w, http.StatusOK, y)
-			return
+		if y["federation_rule_id"] == recID(x) && y["workspace_id"] == ws {
+			return y
 		}
 	}
-	y := rec{"type": "federation_rule_workspace", "federation_rule_id": recID(x), "workspace_id": b["workspace_id"],
+	y := rec{"type": "federation_rule_workspace", "federation_rule_id": recID(x), "workspace_id": ws,
 		"workspace_name": nil, "created_at": o.stamp(), "created_by_actor_id": nil}
 	o.ruleWS.items = append(o.ruleWS.items, y)
 	ids, _ := x["workspace_ids"].([]any)
-	x["workspace_ids"] = append(ids, b["workspace_id"])
-	writeJSON(w, http.StatusOK, y)
+	x["workspace_ids"] = append(ids, ws)
+	return y
 }
 
 func (o *orgStore) removeRuleWorkspace(w http.ResponseWriter, r *http.Request) {
 	rule, ws := r.PathValue("federation_rule_id"), r.PathValue("workspace_id")
 	withLock(&o.mu, func() {
 		o.ruleWS.items = slices.DeleteFunc(o.ruleWS.items, func(y rec) bool { return y["federation_rule_id"] == rule && y["workspace_id"] == ws })
-		for _, x := range o.rules.items {
-			if recID(x) == rule {
-				ids, _ := x["workspace_ids"].([]any)
-				x["workspace_ids"] = slices.DeleteFunc(slices.Clone(ids), func(v any) bool { return v == ws })
-			}
+		if x := lookup(o.rules.items, rule); x != nil {
+			ids, _ := x["workspace_ids"].([]any)
+			x["workspace_ids"] = slices.DeleteFunc(slices.Clone(ids), func(v any) bool { return v == ws })
 		}
 	})
 	writeJSON(w, http.StatusOK, rec{"type": "federation_rule_workspace_deleted", "federation_rule_id": rule, "workspace_id": ws})
@@ -402,14 +376,12 @@ func (o *orgStore) createAccount(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "name: must be a slug")
 		return
 	}
-	if msg := inSet(b, "organization_role", "developer", "admin"); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, inSet(b, "organization_role", "developer", "admin")) {
 		return
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	if nameTaken(&o.accounts, b["name"]) {
-		writeError(w, r, http.StatusConflict, "conflict_error", "a service account with this name exists")
+	if nameTaken(w, r, &o.accounts, b["name"], "a service account") {
 		return
 	}
 	role := str(b, "organization_role")
@@ -438,38 +410,13 @@ func (o *orgStore) accountInUse(x rec) string {
 }
 
 func (o *orgStore) listAccountWorkspaces(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	sa := o.accounts.find(w, r)
-	if sa == nil {
-		o.mu.Unlock()
-		return
-	}
-	var recs []rec
-	if sa["archived_at"] == nil {
-		for _, m := range o.saMembers.items {
-			if m["service_account_id"] == recID(sa) {
-				recs = append(recs, copyRec(m))
-			}
+	recs, ok := o.gather(w, r, o.accounts.find, func(sa rec) []rec {
+		if sa["archived_at"] != nil {
+			return nil
 		}
+		return childrenOf(o.saMembers.items, "service_account_id", recID(sa))
+	})
+	if ok {
+		listCursorScheme(w, r, recs, member("workspace_id"))
 	}
-	o.mu.Unlock()
-	listCursorScheme(w, r, recs, func(x rec) string { return str(x, "workspace_id") })
-}
-
-func (o *orgStore) addAccountWorkspace(w http.ResponseWriter, r *http.Request) {
-	b, ok := body(w, r, []string{"workspace_id", "workspace_role"}, "workspace_id", "workspace_role")
-	if !ok {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.accounts.find(w, r) == nil {
-		return
-	}
-	m, msg := o.addMembership(r.PathValue("service_account_id"), str(b, "workspace_id"), str(b, "workspace_role"))
-	if msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
 }

@@ -82,7 +82,7 @@ func (g *Org) AddAPIKey(k APIKeySeed) string {
 // APIKeyStatus returns the status of the key with id, "" when unknown.
 func (g *Org) APIKeyStatus(id string) string {
 	return locked(&g.o.mu, func() string {
-		if k := byIDIn(g.o.apiKeys, id, func(k *apiKeyWire) string { return k.ID }); k != nil {
+		if k := byID(g.o.apiKeys, id, apiKeyID); k != nil {
 			return k.Status
 		}
 		return ""
@@ -98,32 +98,24 @@ func (o *orgStore) listAPIKeys(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	var recs []*apiKeyWire
-	for _, k := range o.apiKeys {
-		if st := q.Get("status"); st != "" && k.Status != st {
-			continue
-		}
-		if ws := q.Get("workspace_id"); ws != "" && k.Scope["workspace_id"] != ws {
-			continue
-		}
-		if u := q.Get("created_by_user_id"); u != "" && (k.CreatedBy == nil || k.CreatedBy["id"] != u) {
-			continue
-		}
-		c := *k
-		recs = append(recs, &c)
-	}
-	o.mu.Unlock()
+	recs := copiesOf(&o.mu, &o.apiKeys, func(k *apiKeyWire) bool {
+		st, ws, u := q.Get("status"), q.Get("workspace_id"), q.Get("created_by_user_id")
+		return (st == "" || k.Status == st) && (ws == "" || k.Scope["workspace_id"] == ws) && (u == "" || k.CreatedBy["id"] == u)
+	})
 	listIDScheme(w, r, recs, apiKeyID, "apikey_")
+}
+
+// findAPIKey is the path's API key, answering 404; o.mu held.
+func (o *orgStore) findAPIKey(w http.ResponseWriter, r *http.Request) *apiKeyWire {
+	if k := byID(o.apiKeys, r.PathValue("api_key_id"), apiKeyID); found(w, r, k, "api key") {
+		return k
+	}
+	return nil
 }
 
 // getAPIKey serves GET /v1/organizations/api_keys/{api_key_id}.
 func (o *orgStore) getAPIKey(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if k := byIDIn(o.apiKeys, r.PathValue("api_key_id"), apiKeyID); found(w, r, k, "api key") {
-		writeJSON(w, http.StatusOK, k)
-	}
+	withFound(&o.mu, w, r, o.findAPIKey, func(k *apiKeyWire) { writeJSON(w, http.StatusOK, k) })
 }
 
 // updateAPIKey serves POST /v1/organizations/api_keys/{api_key_id}:
@@ -140,19 +132,15 @@ func (o *orgStore) updateAPIKey(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "status: Input should be 'active', 'inactive' or 'archived'")
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	k := byIDIn(o.apiKeys, r.PathValue("api_key_id"), apiKeyID)
-	if !found(w, r, k, "api key") {
-		return
-	}
-	if body.Name != nil {
-		k.Name = *body.Name
-	}
-	if body.Status != nil {
-		k.Status = *body.Status
-	}
-	writeJSON(w, http.StatusOK, k)
+	withFound(&o.mu, w, r, o.findAPIKey, func(k *apiKeyWire) {
+		if body.Name != nil {
+			k.Name = *body.Name
+		}
+		if body.Status != nil {
+			k.Status = *body.Status
+		}
+		writeJSON(w, http.StatusOK, k)
+	})
 }
 
 // oneOfStr reports whether v is one of allowed.

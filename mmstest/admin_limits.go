@@ -3,6 +3,7 @@ package mmstest
 import (
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 )
 
@@ -36,28 +37,21 @@ func limitsPage(w http.ResponseWriter, r *http.Request, recs []rec) {
 	writePage(w, r, page, err)
 }
 
-func groupTypeOf(x rec) string { g, _ := x["group"].(rec); return str(g, "type") }
+// inGroup reports a limit of the query's group_type (any when absent).
+func inGroup(q url.Values, x rec) bool {
+	g, _ := x["group"].(rec)
+	return q.Get("group_type") == "" || str(g, "type") == q.Get("group_type")
+}
 
 func (o *orgStore) listRateLimits(w http.ResponseWriter, r *http.Request) {
 	if !queryIn(w, r, "group_type", groupTypeNames...) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	var recs []rec
-	for _, x := range o.limits {
-		if gt := q.Get("group_type"); gt != "" && groupTypeOf(x) != gt {
-			continue
-		}
-		if m := q.Get("model"); m != "" {
-			models, _ := x["models"].([]string)
-			if !slices.Contains(models, m) {
-				continue
-			}
-		}
-		recs = append(recs, x)
-	}
-	o.mu.Unlock()
+	recs := o.keep(&o.limits, func(x rec) bool {
+		models, _ := x["models"].([]string)
+		return inGroup(q, x) && (q.Get("model") == "" || slices.Contains(models, q.Get("model")))
+	})
 	if q.Get("model") != "" && len(recs) == 0 {
 		writeError(w, r, http.StatusNotFound, "not_found_error", "no rate limits for model "+q.Get("model"))
 		return
@@ -94,31 +88,25 @@ func (o *orgStore) listWorkspaceLimits(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	ws := o.spaces.find(w, r)
-	if ws == nil {
-		o.mu.Unlock()
-		return
-	}
-	var recs []rec
-	for _, x := range o.limits {
-		if gt := q.Get("group_type"); gt != "" && groupTypeOf(x) != gt {
-			continue
+	recs, ok := o.gather(w, r, o.spaces.find, func(ws rec) []rec {
+		var recs []rec
+		for _, x := range o.limits {
+			if v, ok := o.workspaceLimit(recID(ws), x, q.Get("include_inherited") == "true"); ok && inGroup(q, x) {
+				recs = append(recs, v)
+			}
 		}
-		if v, ok := o.workspaceLimit(recID(ws), x, q.Get("include_inherited") == "true"); ok {
-			recs = append(recs, v)
-		}
+		return recs
+	})
+	if ok {
+		limitsPage(w, r, recs)
 	}
-	o.mu.Unlock()
-	limitsPage(w, r, recs)
 }
 
 func (o *orgStore) setWorkspaceLimits(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		Limits []map[string]json.RawMessage `json:"limits"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		bad(w, r, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if len(b.Limits) == 0 {
@@ -131,12 +119,7 @@ func (o *orgStore) setWorkspaceLimits(w http.ResponseWriter, r *http.Request) {
 	if ws == nil {
 		return
 	}
-	var x rec
-	for _, l := range o.limits {
-		if recID(l) == r.PathValue("rate_limit_id") {
-			x = l
-		}
-	}
+	x := lookup(o.limits, r.PathValue("rate_limit_id"))
 	if x == nil {
 		writeError(w, r, http.StatusNotFound, "not_found_error", "rate limit not found")
 		return
@@ -190,52 +173,32 @@ func (o *orgStore) saMember(saID, wsID string) rec {
 }
 
 func (o *orgStore) listWorkspaceAccounts(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	ws := o.spaces.find(w, r)
-	if ws == nil {
-		o.mu.Unlock()
-		return
+	recs, ok := o.gather(w, r, o.liveWorkspace, func(ws rec) []rec {
+		return slices.DeleteFunc(childrenOf(o.saMembers.items, "workspace_id", recID(ws)), func(m rec) bool {
+			sa := lookup(o.accounts.items, m["service_account_id"])
+			return sa == nil || sa["archived_at"] != nil
+		})
+	})
+	if ok {
+		listCursorScheme(w, r, recs, member("service_account_id"))
 	}
-	if ws["archived_at"] != nil {
-		o.mu.Unlock()
-		bad(w, r, "workspace is archived")
-		return
-	}
-	var recs []rec
-	for _, m := range o.saMembers.items {
-		if m["workspace_id"] == recID(ws) {
-			if sa := byIDIn(refs(o.accounts.items), str(m, "service_account_id"), func(x *rec) string { return recID(*x) }); sa != nil && (*sa)["archived_at"] == nil {
-				recs = append(recs, copyRec(m))
-			}
-		}
-	}
-	o.mu.Unlock()
-	listCursorScheme(w, r, recs, func(x rec) string { return str(x, "service_account_id") })
 }
 
-// refs is a slice of pointers to the elements of xs.
-func refs(xs []rec) []*rec {
-	out := make([]*rec, len(xs))
-	for i := range xs {
-		out[i] = &xs[i]
+// liveWorkspace is the path's workspace, answering 404, or 400 when it is
+// archived; o.mu held.
+func (o *orgStore) liveWorkspace(w http.ResponseWriter, r *http.Request) rec {
+	ws := o.spaces.find(w, r)
+	if ws != nil && ws["archived_at"] != nil {
+		bad(w, r, "workspace is archived")
+		return nil
 	}
-	return out
+	return ws
 }
 
 // addMembership adds or replaces an explicit membership; o.mu held; a
 // message for a 400 (or "404:…") when refused.
 func (o *orgStore) addMembership(saID, wsID, role string) (rec, string) {
-	var sa, ws rec
-	for _, x := range o.accounts.items {
-		if recID(x) == saID {
-			sa = x
-		}
-	}
-	for _, x := range o.spaces.items {
-		if recID(x) == wsID {
-			ws = x
-		}
-	}
+	sa, ws := lookup(o.accounts.items, saID), lookup(o.spaces.items, wsID)
 	switch {
 	case sa == nil:
 		return nil, "service_account_id: no such service account"
@@ -263,49 +226,37 @@ func joinQ(xs []string) string {
 	return string(b)
 }
 
-func (o *orgStore) addWorkspaceAccount(w http.ResponseWriter, r *http.Request) {
-	b, ok := body(w, r, []string{"service_account_id", "workspace_role"}, "service_account_id", "workspace_role")
-	if !ok {
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if o.spaces.find(w, r) == nil {
-		return
-	}
-	m, msg := o.addMembership(str(b, "service_account_id"), r.PathValue("workspace_id"), str(b, "workspace_role"))
-	if msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	writeJSON(w, http.StatusOK, m)
-}
-
-func (o *orgStore) workspaceAccount(update bool) http.HandlerFunc {
+// addSAMembership serves POST of a service account's membership of a
+// workspace from either side: the path names one (find answers its 404),
+// the body's member other names the other.
+func (o *orgStore) addSAMembership(find func(http.ResponseWriter, *http.Request) rec, other string) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var b rec
-		if update {
-			var ok bool
-			if b, ok = body(w, r, []string{"workspace_role"}, "workspace_role"); !ok {
-				return
-			}
-			if msg := inSet(b, "workspace_role", addableRoles...); msg != "" {
-				bad(w, r, msg)
-				return
-			}
-		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		m := o.saMember(r.PathValue("service_account_id"), r.PathValue("workspace_id"))
-		if m == nil {
-			writeError(w, r, http.StatusNotFound, "not_found_error", "service account membership not found")
+		b, ok := body(w, r, []string{other, "workspace_role"}, other, "workspace_role")
+		if !ok {
 			return
 		}
-		if update {
-			m["workspace_role"] = b["workspace_role"]
+		id := func(k string) string {
+			if k == other {
+				return str(b, k)
+			}
+			return r.PathValue(k)
 		}
-		writeJSON(w, http.StatusOK, m)
+		o.atRec(w, r, find, func(rec) {
+			if m, msg := o.addMembership(id("service_account_id"), id("workspace_id"), str(b, "workspace_role")); !refused(w, r, msg) {
+				writeJSON(w, http.StatusOK, m)
+			}
+		})
 	}
+}
+
+// findSAMember is the path's service-account membership, answering 404;
+// o.mu held.
+func (o *orgStore) findSAMember(w http.ResponseWriter, r *http.Request) rec {
+	m := o.saMember(r.PathValue("service_account_id"), r.PathValue("workspace_id"))
+	if m == nil {
+		writeError(w, r, http.StatusNotFound, "not_found_error", "service account membership not found")
+	}
+	return m
 }
 
 func (o *orgStore) removeWorkspaceAccount(w http.ResponseWriter, r *http.Request) {

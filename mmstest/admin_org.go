@@ -35,13 +35,13 @@ func (o *orgStore) orgRoutes() []route {
 		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/archive", handle: o.with(a, o.archiveRec(&o.spaces, nil))},
 		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/members", handle: o.with(a, o.listMembers)},
 		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/members", handle: o.with(a, o.addMember)},
-		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/members/{user_id}", handle: o.with(a, o.member(false))},
-		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/members/{user_id}", handle: o.with(a, o.member(true))},
+		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/members/{user_id}", handle: o.with(a, o.roleMember(false, wsRoles, o.findMember))},
+		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/members/{user_id}", handle: o.with(a, o.roleMember(true, wsRoles, o.findMember))},
 		{pattern: "DELETE /v1/organizations/workspaces/{workspace_id}/members/{user_id}", handle: o.with(a, o.removeMember)},
 		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/service_accounts", handle: o.with(oa, o.listWorkspaceAccounts)},
-		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/service_accounts", handle: o.with(oa, o.addWorkspaceAccount)},
-		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/service_accounts/{service_account_id}", handle: o.with(oa, o.workspaceAccount(false))},
-		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/service_accounts/{service_account_id}", handle: o.with(oa, o.workspaceAccount(true))},
+		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/service_accounts", handle: o.with(oa, o.addSAMembership(o.spaces.find, "service_account_id"))},
+		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/service_accounts/{service_account_id}", handle: o.with(oa, o.roleMember(false, addableRoles, o.findSAMember))},
+		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/service_accounts/{service_account_id}", handle: o.with(oa, o.roleMember(true, addableRoles, o.findSAMember))},
 		{pattern: "DELETE /v1/organizations/workspaces/{workspace_id}/service_accounts/{service_account_id}", handle: o.with(oa, o.removeWorkspaceAccount)},
 		{pattern: "GET /v1/organizations/workspaces/{workspace_id}/rate_limits", handle: o.with(a, o.listWorkspaceLimits)},
 		{pattern: "POST /v1/organizations/workspaces/{workspace_id}/rate_limits/{rate_limit_id}", handle: o.with(a, o.setWorkspaceLimits)},
@@ -70,24 +70,14 @@ func (o *orgStore) listUsers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	q := r.URL.Query()
-	o.mu.Lock()
-	var recs []*orgUser
-	for _, u := range o.users {
-		if e := q.Get("email"); e != "" && !strings.EqualFold(e, u.Email) {
-			continue
-		}
-		if roles := q["roles[]"]; len(roles) > 0 && !slices.Contains(roles, u.Role) {
-			continue
-		}
-		c := *u
-		recs = append(recs, &c)
-	}
-	o.mu.Unlock()
+	recs := copiesOf(&o.mu, &o.users, func(u *orgUser) bool {
+		return (q.Get("email") == "" || strings.EqualFold(q.Get("email"), u.Email)) && inQuery(q["roles[]"], u.Role)
+	})
 	listIDScheme(w, r, recs, userID, "user_")
 }
 
 func (o *orgStore) findUser(w http.ResponseWriter, r *http.Request) *orgUser {
-	u := byIDIn(o.users, r.PathValue("user_id"), userID)
+	u := byID(o.users, r.PathValue("user_id"), userID)
 	if !found(w, r, u, "user") {
 		return nil
 	}
@@ -95,52 +85,35 @@ func (o *orgStore) findUser(w http.ResponseWriter, r *http.Request) *orgUser {
 }
 
 func (o *orgStore) getUser(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if u := o.findUser(w, r); u != nil {
-		writeJSON(w, http.StatusOK, u)
-	}
+	withFound(&o.mu, w, r, o.findUser, func(u *orgUser) { writeJSON(w, http.StatusOK, u) })
 }
 
 func (o *orgStore) updateUser(w http.ResponseWriter, r *http.Request) {
 	b, ok := body(w, r, []string{"role"}, "role")
-	if !ok {
+	if !ok || refused(w, r, inSet(b, "role", assignableRoles...)) {
 		return
 	}
-	if msg := inSet(b, "role", assignableRoles...); msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	if u := o.findUser(w, r); u != nil {
+	withFound(&o.mu, w, r, o.findUser, func(u *orgUser) {
 		u.Role = str(b, "role")
 		writeJSON(w, http.StatusOK, u)
-	}
+	})
 }
 
 func (o *orgStore) deleteUser(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	u := o.findUser(w, r)
-	if u == nil {
-		return
-	}
-	if len(o.users) == 1 {
-		writeCodedError(w, r, http.StatusBadRequest, "cannot_remove_last_member", "the last member cannot be removed")
-		return
-	}
-	o.users = slices.DeleteFunc(o.users, func(x *orgUser) bool { return x == u })
-	o.members.items = slices.DeleteFunc(o.members.items, func(m rec) bool { return m["user_id"] == u.ID })
-	writeDeleted(w, u.ID, "user_deleted")
+	withFound(&o.mu, w, r, o.findUser, func(u *orgUser) {
+		if len(o.users) == 1 {
+			writeCodedError(w, r, http.StatusBadRequest, "cannot_remove_last_member", "the last member cannot be removed")
+			return
+		}
+		o.users = slices.DeleteFunc(o.users, func(x *orgUser) bool { return x == u })
+		o.members.items = slices.DeleteFunc(o.members.items, func(m rec) bool { return m["user_id"] == u.ID })
+		writeDeleted(w, u.ID, "user_deleted")
+	})
 }
 
 func inviteFilter(r *http.Request, x rec) bool {
 	q := r.URL.Query()
-	if e := q.Get("email"); e != "" && !strings.EqualFold(e, str(x, "email")) {
-		return false
-	}
-	if roles := q["roles[]"]; len(roles) > 0 && !slices.Contains(roles, str(x, "role")) {
+	if q.Get("email") != "" && !strings.EqualFold(q.Get("email"), str(x, "email")) || !inQuery(q["roles[]"], str(x, "role")) {
 		return false
 	}
 	statuses := q["statuses[]"]
@@ -159,8 +132,7 @@ func (o *orgStore) createInvite(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "email: value is not a valid email address")
 		return
 	}
-	if msg := inSet(b, "role", assignableRoles...); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, inSet(b, "role", assignableRoles...)) {
 		return
 	}
 	o.mu.Lock()
@@ -269,16 +241,9 @@ func workspaceFilter(r *http.Request, x rec) bool {
 
 func (o *orgStore) createWorkspace(w http.ResponseWriter, r *http.Request) {
 	b, ok := body(w, r, workspaceUpdateFields, "name")
-	if !ok {
-		return
+	if ok && !refused(w, r, checkWorkspace(false)(nil, b)) {
+		withLock(&o.mu, func() { writeJSON(w, http.StatusOK, o.newWorkspace(b)) })
 	}
-	if msg := checkWorkspace(false)(nil, b); msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	writeJSON(w, http.StatusOK, o.newWorkspace(b))
 }
 
 // newWorkspace stores a workspace from a create body; o.mu held.
@@ -315,22 +280,10 @@ func (g *Org) AddWorkspaceMember(workspaceID, userID, role string) {
 	})
 }
 
-func memberKey(x rec) string { return str(x, "user_id") }
-
 func (o *orgStore) listMembers(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	if o.spaces.find(w, r) == nil {
-		o.mu.Unlock()
-		return
+	if recs, ok := o.gather(w, r, o.spaces.find, func(ws rec) []rec { return childrenOf(o.members.items, "workspace_id", recID(ws)) }); ok {
+		listIDScheme(w, r, recs, member("user_id"), "user_")
 	}
-	var recs []rec
-	for _, m := range o.members.items {
-		if m["workspace_id"] == r.PathValue("workspace_id") {
-			recs = append(recs, copyRec(m))
-		}
-	}
-	o.mu.Unlock()
-	listIDScheme(w, r, recs, memberKey, "user_")
 }
 
 func (o *orgStore) findMember(w http.ResponseWriter, r *http.Request) rec {
@@ -345,76 +298,51 @@ func (o *orgStore) findMember(w http.ResponseWriter, r *http.Request) rec {
 
 func (o *orgStore) addMember(w http.ResponseWriter, r *http.Request) {
 	b, ok := body(w, r, []string{"user_id", "workspace_role"}, "user_id", "workspace_role")
-	if !ok {
+	if !ok || refused(w, r, inSet(b, "workspace_role", addableRoles...)) {
 		return
 	}
-	if msg := inSet(b, "workspace_role", addableRoles...); msg != "" {
-		bad(w, r, msg)
-		return
-	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	ws := o.spaces.find(w, r)
-	if ws == nil {
-		return
-	}
-	if ws["archived_at"] != nil {
-		bad(w, r, "workspace is archived")
-		return
-	}
-	if byIDIn(o.users, str(b, "user_id"), userID) == nil {
-		bad(w, r, "user_id: no such member of the organization")
-		return
-	}
-	for _, m := range o.members.items {
-		if m["workspace_id"] == recID(ws) && m["user_id"] == b["user_id"] {
+	o.atRec(w, r, o.liveWorkspace, func(ws rec) {
+		switch {
+		case byID(o.users, str(b, "user_id"), userID) == nil:
+			bad(w, r, "user_id: no such member of the organization")
+		case slices.ContainsFunc(o.members.items, func(m rec) bool { return m["workspace_id"] == recID(ws) && m["user_id"] == b["user_id"] }):
 			bad(w, r, "user_id: already a member of the workspace")
-			return
+		default:
+			m := rec{"type": "workspace_member", "workspace_id": recID(ws), "user_id": b["user_id"], "workspace_role": b["workspace_role"]}
+			o.members.items = append(o.members.items, m)
+			writeJSON(w, http.StatusOK, m)
 		}
-	}
-	m := rec{"type": "workspace_member", "workspace_id": recID(ws), "user_id": b["user_id"], "workspace_role": b["workspace_role"]}
-	o.members.items = append(o.members.items, m)
-	writeJSON(w, http.StatusOK, m)
+	})
 }
 
-// member serves GET (and, with update, POST) of one membership.
-func (o *orgStore) member(update bool) http.HandlerFunc {
+// roleMember serves GET (and, with update, POST {workspace_role}, one of
+// roles) of the membership find names (find answers its 404): a user's
+// or a service account's membership of a workspace.
+func (o *orgStore) roleMember(update bool, roles []string, find func(http.ResponseWriter, *http.Request) rec) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
 		var b rec
 		if update {
 			var ok bool
-			if b, ok = body(w, r, []string{"workspace_role"}, "workspace_role"); !ok {
-				return
-			}
-			if msg := inSet(b, "workspace_role", wsRoles...); msg != "" {
-				bad(w, r, msg)
+			if b, ok = body(w, r, []string{"workspace_role"}, "workspace_role"); !ok || refused(w, r, inSet(b, "workspace_role", roles...)) {
 				return
 			}
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		m := o.findMember(w, r)
-		if m == nil {
-			return
-		}
-		if update {
-			m["workspace_role"] = b["workspace_role"]
-		}
-		writeJSON(w, http.StatusOK, m)
+		o.atRec(w, r, find, func(m rec) {
+			if update {
+				m["workspace_role"] = b["workspace_role"]
+			}
+			writeJSON(w, http.StatusOK, m)
+		})
 	}
 }
 
 func (o *orgStore) removeMember(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	m := o.findMember(w, r)
-	if m == nil {
-		return
-	}
-	o.members.items = slices.DeleteFunc(o.members.items, func(x rec) bool {
-		return x["workspace_id"] == m["workspace_id"] && x["user_id"] == m["user_id"]
+	o.atRec(w, r, o.findMember, func(m rec) {
+		o.members.items = slices.DeleteFunc(o.members.items, func(x rec) bool {
+			return x["workspace_id"] == m["workspace_id"] && x["user_id"] == m["user_id"]
+		})
+		writeJSON(w, http.StatusOK, rec{"type": "workspace_member_deleted", "workspace_id": m["workspace_id"], "user_id": m["user_id"]})
 	})
-	writeJSON(w, http.StatusOK, rec{"type": "workspace_member_deleted", "workspace_id": m["workspace_id"], "user_id": m["user_id"]})
 }
 
 func (o *orgStore) getCompliance(w http.ResponseWriter, r *http.Request) {
@@ -436,8 +364,6 @@ func (o *orgStore) setCompliance(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "state: must be 'enabled' or 'disabled' (or {type})")
 		return
 	}
-	o.mu.Lock()
-	o.compliance = state
-	o.mu.Unlock()
+	withLock(&o.mu, func() { o.compliance = state })
 	o.getCompliance(w, r)
 }

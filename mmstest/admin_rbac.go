@@ -37,30 +37,15 @@ func (o *orgStore) rbacRoutes() []route {
 }
 
 func (o *orgStore) createGroup(w http.ResponseWriter, r *http.Request) {
-	b, ok := body(w, r, []string{"name"}, "name")
-	if !ok {
-		return
+	if b, ok := body(w, r, []string{"name"}, "name"); ok {
+		o.createRec(w, &o.groups, rec{"name": b["name"], "source_type": "direct", "role_ids": []any{}})
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	writeJSON(w, http.StatusOK, o.add(&o.groups, rec{"name": b["name"], "source_type": "direct", "role_ids": []any{}}, "created_at", "updated_at"))
 }
 
 func (o *orgStore) listGroupMembers(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	g := o.groups.find(w, r)
-	if g == nil {
-		o.mu.Unlock()
-		return
+	if recs, ok := o.gather(w, r, o.groups.find, func(g rec) []rec { return childrenOf(o.gMembers.items, "rbac_group_id", recID(g)) }); ok {
+		listCursorScheme(w, r, recs, member("user_id"))
 	}
-	var recs []rec
-	for _, m := range o.gMembers.items {
-		if m["rbac_group_id"] == recID(g) {
-			recs = append(recs, copyRec(m))
-		}
-	}
-	o.mu.Unlock()
-	listCursorScheme(w, r, recs, func(x rec) string { return str(x, "user_id") })
 }
 
 func (o *orgStore) addGroupMember(w http.ResponseWriter, r *http.Request) {
@@ -68,44 +53,32 @@ func (o *orgStore) addGroupMember(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	g := o.groups.find(w, r)
-	if g == nil {
-		return
-	}
-	u := byIDIn(o.users, str(b, "user_id"), userID)
-	if u == nil {
-		bad(w, r, "user_id: no such member")
-		return
-	}
-	for _, m := range o.gMembers.items {
-		if m["rbac_group_id"] == recID(g) && m["user_id"] == u.ID {
-			writeJSON(w, http.StatusOK, m)
+	o.atRec(w, r, o.groups.find, func(g rec) {
+		u := byID(o.users, str(b, "user_id"), userID)
+		if u == nil {
+			bad(w, r, "user_id: no such member")
 			return
 		}
-	}
-	m := rec{"type": "rbac_group_member", "rbac_group_id": recID(g), "user_id": u.ID, "email": u.Email, "created_at": o.stamp()}
-	o.gMembers.items = append(o.gMembers.items, m)
-	writeJSON(w, http.StatusOK, m)
+		i := slices.IndexFunc(o.gMembers.items, func(m rec) bool { return m["rbac_group_id"] == recID(g) && m["user_id"] == u.ID })
+		if i < 0 {
+			o.gMembers.items = append(o.gMembers.items, rec{"type": "rbac_group_member", "rbac_group_id": recID(g), "user_id": u.ID, "email": u.Email, "created_at": o.stamp()})
+			i = len(o.gMembers.items) - 1
+		}
+		writeJSON(w, http.StatusOK, o.gMembers.items[i])
+	})
 }
 
 func (o *orgStore) removeGroupMember(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	g := o.groups.find(w, r)
-	if g == nil {
-		return
-	}
-	n := len(o.gMembers.items)
-	o.gMembers.items = slices.DeleteFunc(o.gMembers.items, func(m rec) bool {
-		return m["rbac_group_id"] == recID(g) && m["user_id"] == r.PathValue("user_id")
+	user := r.PathValue("user_id")
+	o.atRec(w, r, o.groups.find, func(g rec) {
+		n := len(o.gMembers.items)
+		o.gMembers.items = slices.DeleteFunc(o.gMembers.items, func(m rec) bool { return m["rbac_group_id"] == recID(g) && m["user_id"] == user })
+		if n == len(o.gMembers.items) {
+			writeError(w, r, http.StatusNotFound, "not_found_error", "rbac group member not found")
+			return
+		}
+		writeJSON(w, http.StatusOK, rec{"type": "rbac_group_member_deleted", "rbac_group_id": recID(g), "user_id": user})
 	})
-	if n == len(o.gMembers.items) {
-		writeError(w, r, http.StatusNotFound, "not_found_error", "rbac group member not found")
-		return
-	}
-	writeJSON(w, http.StatusOK, rec{"type": "rbac_group_member_deleted", "rbac_group_id": recID(g), "user_id": r.PathValue("user_id")})
 }
 
 // RBACPermission is one grant AddRBACRole gives a role: an action on a
@@ -128,20 +101,24 @@ func (g *Org) AddRBACRole(displayName, source string, perms ...RBACPermission) s
 }
 
 func (o *orgStore) listPermissions(w http.ResponseWriter, r *http.Request) {
-	o.mu.Lock()
-	x := o.roles.find(w, r)
-	var recs []rec
-	if x != nil {
+	recs, ok := o.gather(w, r, o.roles.find, func(x rec) []rec {
+		var recs []rec
 		for i, p := range o.perms[recID(x)] {
 			y := copyRec(p)
-			y["id"] = seqKey(i) // a position for paging, removed below
+			y["id"] = seqKey(i) // a position for paging (writeRows)
 			recs = append(recs, y)
 		}
+		return recs
+	})
+	if ok {
+		writeRows(w, r, recs)
 	}
-	o.mu.Unlock()
-	if x == nil {
-		return
-	}
+}
+
+// writeRows answers a cursor page of rows whose "id" is only their place
+// (a seqKey or a row id the wire does not show): it orders and pages
+// them, and is left out of the answer.
+func writeRows(w http.ResponseWriter, r *http.Request, recs []rec) {
 	page, err := pageByCursorAs(recs, orderByID(recID, false), r.URL.Query(), maxPageLimit, func(y rec) rec {
 		z := copyRec(y)
 		delete(z, "id")
@@ -174,25 +151,28 @@ func (o *orgStore) listEffective(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "user_ids: at most 100")
 		return
 	}
-	o.mu.Lock()
-	var recs []rec
-	for _, x := range o.effective {
-		if p := q["period[]"]; len(p) > 0 && !slices.Contains(p, str(x, "period")) {
-			continue
-		}
-		if u := q["user_ids[]"]; len(u) > 0 && !slices.Contains(u, str(x["actor"].(rec), "user_id")) {
-			continue
-		}
-		recs = append(recs, x)
-	}
-	o.mu.Unlock()
-	page, err := pageByCursorAs(recs, orderByID(recID, false), q, maxPageLimit, func(y rec) rec {
-		z := copyRec(y)
-		delete(z, "id")
-		return z
-	})
-	writePage(w, r, page, err)
+	writeRows(w, r, o.keep(&o.effective, func(x rec) bool {
+		return inQuery(q["period[]"], str(x, "period")) && inQuery(q["user_ids[]"], str(x["actor"].(rec), "user_id"))
+	}))
 }
+
+// keep is a copy of each record of *items keep keeps, read with o.mu
+// held.
+func (o *orgStore) keep(items *[]rec, keep func(x rec) bool) []rec {
+	return locked(&o.mu, func() []rec {
+		var recs []rec
+		for _, x := range *items {
+			if keep(x) {
+				recs = append(recs, copyRec(x))
+			}
+		}
+		return recs
+	})
+}
+
+// inQuery reports v one of a list filter's values (any v when the query
+// names none).
+func inQuery(vals []string, v string) bool { return len(vals) == 0 || slices.Contains(vals, v) }
 
 // AddIncreaseRequest adds a pending spend-limit increase request of a
 // user for a period and returns its id.
@@ -205,13 +185,7 @@ func (g *Org) AddIncreaseRequest(userID, period string) string {
 
 func increaseFilter(r *http.Request, x rec) bool {
 	q := r.URL.Query()
-	if s := q["status[]"]; len(s) > 0 && !slices.Contains(s, str(x, "status")) {
-		return false
-	}
-	if a := q["actor_ids[]"]; len(a) > 0 && !slices.Contains(a, str(x["actor"].(rec), "user_id")) {
-		return false
-	}
-	return true
+	return inQuery(q["status[]"], str(x, "status")) && inQuery(q["actor_ids[]"], str(x["actor"].(rec), "user_id"))
 }
 
 func (o *orgStore) resolveIncrease(approve bool) http.HandlerFunc {
@@ -231,39 +205,34 @@ func (o *orgStore) resolveIncrease(approve bool) http.HandlerFunc {
 				bad(w, r, "amount: must be an integer string of minor units")
 				return
 			}
-			if msg := inSet(b, "period", "daily", "weekly", "monthly"); msg != "" {
-				bad(w, r, msg)
+			if refused(w, r, inSet(b, "period", "daily", "weekly", "monthly")) {
 				return
 			}
 		}
-		o.mu.Lock()
-		defer o.mu.Unlock()
-		x := o.increases.find(w, r)
-		if x == nil {
-			return
-		}
-		if !approve && x["status"] == "approved" {
-			bad(w, r, "an approved request cannot be denied")
-			return
-		}
-		out := copyRec(x)
-		if approve {
-			period := str(b, "period")
-			if period == "" {
-				period = str(x, "period")
+		o.atRec(w, r, o.increases.find, func(x rec) {
+			if !approve && x["status"] == "approved" {
+				bad(w, r, "an approved request cannot be denied")
+				return
 			}
-			actor, _ := x["actor"].(rec)
-			out["spend_limit"] = rec{"id": o.s.newID("spl_"), "type": "spend_limit", "scope": rec{"type": "user", "user_id": actor["user_id"]},
-				"period": period, "amount": b["amount"], "currency": "USD", "is_enabled": true, "created_at": o.stamp(), "updated_at": o.stamp()}
-			x["status"] = "approved"
-		} else {
-			x["status"] = "denied"
-		}
-		if x["resolved_at"] == nil {
-			x["resolved_at"] = o.stamp()
-		}
-		out["status"], out["resolved_at"] = x["status"], x["resolved_at"]
-		writeJSON(w, http.StatusOK, out)
+			out := copyRec(x)
+			if approve {
+				period := str(b, "period")
+				if period == "" {
+					period = str(x, "period")
+				}
+				actor, _ := x["actor"].(rec)
+				out["spend_limit"] = rec{"id": o.s.newID("spl_"), "type": "spend_limit", "scope": rec{"type": "user", "user_id": actor["user_id"]},
+					"period": period, "amount": b["amount"], "currency": "USD", "is_enabled": true, "created_at": o.stamp(), "updated_at": o.stamp()}
+				x["status"] = "approved"
+			} else {
+				x["status"] = "denied"
+			}
+			if x["resolved_at"] == nil {
+				x["resolved_at"] = o.stamp()
+			}
+			out["status"], out["resolved_at"] = x["status"], x["resolved_at"]
+			writeJSON(w, http.StatusOK, out)
+		})
 	}
 }
 
@@ -328,25 +297,14 @@ func (o *orgStore) analyticsList(name string, e analyticsEndpoint) http.HandlerF
 			}
 			filters[dim] = append(filters[dim], val)
 		}
-		o.mu.Lock()
-		var recs []rec
-		for _, x := range o.analytics[name] {
-			keep := true
+		rows := locked(&o.mu, func() []rec { return slices.Clone(o.analytics[name]) })
+		writeRows(w, r, slices.DeleteFunc(rows, func(x rec) bool {
 			for dim, vals := range filters { // OR within a dimension, AND across
 				if !slices.Contains(vals, str(x, dim)) {
-					keep = false
+					return true
 				}
 			}
-			if keep {
-				recs = append(recs, x)
-			}
-		}
-		o.mu.Unlock()
-		page, err := pageByCursorAs(recs, orderByID(recID, false), q, maxPageLimit, func(y rec) rec {
-			z := copyRec(y)
-			delete(z, "id")
-			return z
-		})
-		writePage(w, r, page, err)
+			return false
+		}))
 	}
 }

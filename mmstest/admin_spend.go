@@ -59,8 +59,7 @@ func (o *orgStore) setSpendLimit(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "scope: the id of the scope is required")
 		return
 	}
-	if msg := inSet(b, "period", "daily", "weekly", "monthly"); msg != "" {
-		bad(w, r, msg)
+	if refused(w, r, inSet(b, "period", "daily", "weekly", "monthly")) {
 		return
 	}
 	period := str(b, "period")
@@ -86,15 +85,11 @@ func (o *orgStore) signOut(w http.ResponseWriter, r *http.Request) {
 	if !needBeta(w, r, wire.BetaAdminUserSignOut) || !noBody(w, r) {
 		return
 	}
-	o.mu.Lock()
-	defer o.mu.Unlock()
-	u := o.findUser(w, r)
-	if u == nil {
-		return
-	}
-	if u.Role == "primary_owner" {
-		writeCodedError(w, r, http.StatusBadRequest, "cannot_sign_out_primary_owner", "the primary owner cannot be signed out")
-		return
-	}
-	writeJSON(w, http.StatusOK, u)
+	withFound(&o.mu, w, r, o.findUser, func(u *orgUser) {
+		if u.Role == "primary_owner" {
+			writeCodedError(w, r, http.StatusBadRequest, "cannot_sign_out_primary_owner", "the primary owner cannot be signed out")
+			return
+		}
+		writeJSON(w, http.StatusOK, u)
+	})
 }

@@ -108,12 +108,13 @@ func (o *orgStore) listWebhooks(w http.ResponseWriter, r *http.Request) {
 		bad(w, r, "limit: Input should be between 1 and 100")
 		return
 	}
-	o.mu.Lock()
-	recs := make([]rec, 0, len(o.webhooks.items))
-	for _, x := range o.webhooks.items {
-		recs = append(recs, copyRec(x))
-	}
-	o.mu.Unlock()
+	recs := locked(&o.mu, func() []rec {
+		recs := make([]rec, 0, len(o.webhooks.items))
+		for _, x := range o.webhooks.items {
+			recs = append(recs, copyRec(x))
+		}
+		return recs
+	})
 	if q.Get("order") == "asc" { // pageByID pages newest first; reverse the ids' order
 		page, err := pageByID(slices.Clone(recs), recID, q, "")
 		writePage(w, r, page, err)

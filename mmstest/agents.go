@@ -55,8 +55,6 @@ type agentStore struct {
 	agents []*storedAgent // in creation order
 }
 
-func newAgentStore(s *Server) *agentStore { return &agentStore{srv: s} }
-
 // storedAgent is an agent with every version's record, oldest first.
 type storedAgent struct {
 	versions []agentWire
@@ -141,6 +139,18 @@ func optionalText(field string, raw json.RawMessage, max int) (*string, error) {
 		return nil, nil
 	}
 	return &s, nil
+}
+
+// requiredText reads a string member of 1–max characters.
+func requiredText(field string, raw json.RawMessage, max int) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || s == "" {
+		return "", fmt.Errorf("%s: String should have at least 1 character", field)
+	}
+	if textLen(s) > max {
+		return "", fmt.Errorf("%s: String should have at most %d characters", field, max)
+	}
+	return s, nil
 }
 
 // normalModel turns a bare model id or an object into the record's object
@@ -335,18 +345,15 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 	if create && (b.Name == nil || b.Model == nil) {
 		return fmt.Errorf("name and model: Field required")
 	}
+	var err error
 	if b.Name != nil {
 		if isNullJSON(b.Name) {
 			return fmt.Errorf("name: cannot be cleared")
 		}
-		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || rec.Name == "" {
-			return fmt.Errorf("name: String should have at least 1 character")
-		}
-		if textLen(rec.Name) > wire.MaxAgentNameLen {
-			return fmt.Errorf("name: String should have at most %d characters", wire.MaxAgentNameLen)
+		if rec.Name, err = requiredText("name", b.Name, wire.MaxAgentNameLen); err != nil {
+			return err
 		}
 	}
-	var err error
 	if b.Description != nil {
 		if rec.Description, err = optionalText("description", b.Description, wire.MaxAgentDescriptionLen); err != nil {
 			return err
@@ -407,8 +414,7 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 // create serves POST /v1/agents.
 func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	var b agentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Version != nil {
@@ -419,8 +425,7 @@ func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	ts := now.UTC().Format(fileTimeLayout)
 	rec := agentWire{Type: "agent", Tools: json.RawMessage("[]"), MCPServers: json.RawMessage("[]"), Skills: json.RawMessage("[]"),
 		Multiagent: json.RawMessage("null"), Metadata: map[string]string{}, Version: 1, recordTimes: createdAt(ts)}
-	if err := b.apply(&rec, true); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badIf(w, r, b.apply(&rec, true)) {
 		return
 	}
 	rec.ID = st.srv.newID("agent_")
@@ -459,8 +464,7 @@ func (st *agentStore) get(w http.ResponseWriter, r *http.Request) {
 // update serves POST /v1/agents/{agent_id}.
 func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 	var b agentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Version == nil {
@@ -477,8 +481,7 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 		// The body's rules first (a 400 whatever the version), then the
 		// version precondition (409), as the service checks them.
 		next := cur
-		if err := b.apply(&next, false); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		if badIf(w, r, b.apply(&next, false)) {
 			return
 		}
 		if v != cur.Version {

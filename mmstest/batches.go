@@ -431,8 +431,7 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	betas := betaNames(r.Header)
 	v := validator{sc: batchSchema, betas: betas}
-	if err := v.check("", raw, &typ{kind: kShape, name: "batch_create"}); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badIf(w, r, v.check("", raw, &typ{kind: kShape, name: "batch_create"})) {
 		return
 	}
 	requests := batchItems(raw)
@@ -452,8 +451,7 @@ func (st *batchStore) create(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		if err := mv.check(path+".params", it.params, &typ{kind: kShape, name: "create"}); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		if badIf(w, r, mv.check(path+".params", it.params, &typ{kind: kShape, name: "create"})) {
 			return
 		}
 		if err := systemMessageRules(it.params, path+".params.", betas); err != nil {

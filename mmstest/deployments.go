@@ -72,8 +72,6 @@ type deploymentStore struct {
 	runs        []*deploymentRunWire // in creation order
 }
 
-func newDeploymentStore(s *Server) *deploymentStore { return &deploymentStore{srv: s} }
-
 // storedDeployment is a deployment with what its record does not show.
 type storedDeployment struct {
 	rec     deploymentWire
@@ -171,8 +169,7 @@ var autoPausing = []string{"environment_archived_error", "agent_archived_error",
 func (st *deploymentStore) create(w http.ResponseWriter, r *http.Request) {
 	st.fireDue()
 	var b deploymentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	for _, m := range []struct {
@@ -216,12 +213,9 @@ func (st *deploymentStore) apply(d *storedDeployment, b *deploymentBody, create 
 	}
 	rec := d.rec
 	if b.Name != nil {
-		name, err := stringMember("name", b.Name, false)
+		name, err := checkedMember("name", b.Name, false, notEmpty("name"))
 		if err != nil {
 			return invalid("%v", err)
-		}
-		if *name == "" {
-			return invalid("name: String should have at least 1 character")
 		}
 		rec.Name = *name
 	}
@@ -243,12 +237,9 @@ func (st *deploymentStore) apply(d *storedDeployment, b *deploymentBody, create 
 		rec.Agent = a
 	}
 	if b.EnvironmentID != nil {
-		env, err := stringMember("environment_id", b.EnvironmentID, false)
+		env, err := checkedMember("environment_id", b.EnvironmentID, false, notEmpty("environment_id"))
 		if err != nil {
 			return invalid("%v", err)
-		}
-		if *env == "" {
-			return invalid("environment_id: String should have at least 1 character")
 		}
 		if _, ok := st.srv.environments.sessionTarget(*env); !ok {
 			return &apiError{status: http.StatusNotFound, errType: wire.ErrNotFound, msg: "Environment not found: " + *env}
@@ -392,23 +383,13 @@ func checkDeploymentEvents(raw json.RawMessage) ([]json.RawMessage, error) {
 // checkSystemMessage checks a system.message: {type, content} with at
 // least one non-empty text block and nothing else.
 func checkSystemMessage(path string, raw json.RawMessage) error {
-	var ev struct {
-		Type    string            `json:"type"`
-		Content []json.RawMessage `json:"content"`
-	}
-	if err := strictDecode(path, raw, &ev); err != nil {
-		return err
-	}
-	if len(ev.Content) == 0 {
-		return invalid("%s.content: List should have at least 1 item", path)
-	}
-	for j, b := range ev.Content {
+	return checkEventContent(path, raw, func(path string, b json.RawMessage) error {
 		var tb textWire
-		if err := strictDecode(fmt.Sprintf("%s.content.%d", path, j), b, &tb); err != nil || tb.Type != "text" || tb.Text == "" {
-			return invalid("%s.content.%d: Input should be a text block {type:\"text\", text} with non-empty text", path, j)
+		if err := strictDecode(path, b, &tb); err != nil || tb.Type != "text" || tb.Text == "" {
+			return invalid("%s: Input should be a text block {type:\"text\", text} with non-empty text", path)
 		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // checkResources checks a resources member (null or [] clears) and
@@ -578,8 +559,7 @@ func (st *deploymentStore) get(w http.ResponseWriter, r *http.Request) {
 func (st *deploymentStore) update(w http.ResponseWriter, r *http.Request) {
 	st.fireDue()
 	var b deploymentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	for {

@@ -45,8 +45,6 @@ type dreamStore struct {
 	dreams []*storedDream // in creation order
 }
 
-func newDreamStore(s *Server) *dreamStore { return &dreamStore{srv: s} }
-
 // storedDream is a dream with its times on the server's clock.
 type storedDream struct {
 	rec        dreamWire
@@ -100,8 +98,7 @@ func (st *dreamStore) create(w http.ResponseWriter, r *http.Request) {
 		Instructions   json.RawMessage   `json:"instructions"`
 		OutputBehavior json.RawMessage   `json:"output_behavior"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	d, err := st.check(b.Inputs, b.Model, b.Instructions, b.OutputBehavior)

@@ -43,8 +43,6 @@ type environmentStore struct {
 	envs []*storedEnv // in creation order
 }
 
-func newEnvironmentStore(s *Server) *environmentStore { return &environmentStore{srv: s} }
-
 // storedEnv is an environment with its work queue.
 type storedEnv struct {
 	rec     environmentWire
@@ -264,15 +262,12 @@ func (b *environmentBody) apply(rec *environmentWire, create bool) error {
 	if create && b.Name == nil {
 		return fmt.Errorf("name: Field required")
 	}
+	var err error
 	if b.Name != nil && !isNullJSON(b.Name) {
-		if err := json.Unmarshal(b.Name, &rec.Name); err != nil || rec.Name == "" {
-			return fmt.Errorf("name: String should have at least 1 character")
-		}
-		if textLen(rec.Name) > wire.MaxEnvironmentNameLen {
-			return fmt.Errorf("name: String should have at most %d characters", wire.MaxEnvironmentNameLen)
+		if rec.Name, err = requiredText("name", b.Name, wire.MaxEnvironmentNameLen); err != nil {
+			return err
 		}
 	}
-	var err error
 	if b.Description != nil {
 		if rec.Description, err = optionalText("description", b.Description, wire.MaxEnvironmentDescriptionLen); err != nil {
 			return err
@@ -302,14 +297,12 @@ func (b *environmentBody) apply(rec *environmentWire, create bool) error {
 // create serves POST /v1/environments.
 func (st *environmentStore) create(w http.ResponseWriter, r *http.Request) {
 	var b environmentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
 	rec := environmentWire{Type: "environment", Config: defaultEnvConfig(), Metadata: map[string]string{}, recordTimes: createdAt(ts)}
-	if err := b.apply(&rec, true); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badIf(w, r, b.apply(&rec, true)) {
 		return
 	}
 	rec.ID = st.srv.newID("env_")
@@ -332,8 +325,7 @@ func (st *environmentStore) get(w http.ResponseWriter, r *http.Request) {
 // update serves POST /v1/environments/{environment_id}.
 func (st *environmentStore) update(w http.ResponseWriter, r *http.Request) {
 	var b environmentBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	st.with(w, r, func(e *storedEnv) {
@@ -342,8 +334,7 @@ func (st *environmentStore) update(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		next := e.rec
-		if err := b.apply(&next, false); err != nil {
-			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+		if badIf(w, r, b.apply(&next, false)) {
 			return
 		}
 		next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)

@@ -317,8 +317,7 @@ func (st *environmentStore) updateWork(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		Metadata json.RawMessage `json:"metadata"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Metadata == nil {
@@ -360,8 +359,7 @@ func (st *environmentStore) heartbeat(w http.ResponseWriter, r *http.Request) {
 		DesiredTTLSeconds     *int    `json:"desired_ttl_seconds"`
 		ExpectedLastHeartbeat *string `json:"expected_last_heartbeat"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	ttl := defaultWorkTTL

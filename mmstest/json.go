@@ -38,14 +38,23 @@ func encodeJSON(v any) []byte {
 	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
-// decodeStrictJSON decodes the request body, a single JSON value, into v and
-// refuses unknown fields as the service does. The returned error's message is
-// meant for a 400 invalid_request_error answer, e.g.
+// badBody decodes the strict body into v (decodeStrictJSON), answering the
+// 400 itself when it cannot: handlers write
 //
-//	if err := decodeStrictJSON(r, &req); err != nil {
-//		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+//	if badBody(w, r, &req) {
 //		return
 //	}
+func badBody(w http.ResponseWriter, r *http.Request, v any) bool {
+	if err := decodeStrictJSON(r, v); err != nil {
+		bad(w, r, err.Error())
+		return true
+	}
+	return false
+}
+
+// decodeStrictJSON decodes the request body, a single JSON value, into v and
+// refuses unknown fields as the service does. The returned error's message is
+// meant for a 400 invalid_request_error answer, which badBody writes.
 func decodeStrictJSON(r *http.Request, v any) error {
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

@@ -46,8 +46,6 @@ type memoryStoreStore struct {
 	versions []*memoryVersion   // in creation order, every store's
 }
 
-func newMemoryStoreStore(s *Server) *memoryStoreStore { return &memoryStoreStore{srv: s} }
-
 // memoryStoreWire is the memory store record.
 type memoryStoreWire struct {
 	ID          string            `json:"id"`
@@ -108,6 +106,16 @@ func checkedMember(field string, raw json.RawMessage, nullOK bool, check func(st
 	return s, err
 }
 
+// notEmpty is a checkedMember check: at least one character.
+func notEmpty(field string) func(string) error {
+	return func(s string) error {
+		if s == "" {
+			return fmt.Errorf("%s: String should have at least 1 character", field)
+		}
+		return nil
+	}
+}
+
 // checkStoreName applies the name rules: 1–255 characters, no control
 // character.
 func checkStoreName(name string) error {
@@ -132,8 +140,7 @@ func checkStoreDescription(d string) error {
 // createStore serves POST /v1/memory_stores.
 func (st *memoryStoreStore) createStore(w http.ResponseWriter, r *http.Request) {
 	var b memoryStoreBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.Name == nil {
@@ -181,8 +188,7 @@ func (st *memoryStoreStore) getStore(w http.ResponseWriter, r *http.Request) {
 // updateStore serves POST /v1/memory_stores/{memory_store_id}.
 func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) {
 	var b memoryStoreBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupStore, func(m *memoryStoreWire) {
@@ -191,8 +197,7 @@ func (st *memoryStoreStore) updateStore(w http.ResponseWriter, r *http.Request) 
 			return
 		}
 		next := *m
-		if err := applyStoreUpdate(&next, b); err != nil {
-			badRequest(w, r, err)
+		if badIf(w, r, applyStoreUpdate(&next, b)) {
 			return
 		}
 		if !bytes.Equal(encodeJSON(next), encodeJSON(*m)) {

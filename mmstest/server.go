@@ -93,18 +93,18 @@ func NewServer(opts ...Option) *Server {
 		s.limiter = newRateLimiter(cfg.requestsPerMinute, cfg.burst)
 	}
 	s.batches, s.files, s.skills = newBatchStore(s), newFileStore(s), newSkillStore(s)
-	s.agents = newAgentStore(s)
-	s.environments = newEnvironmentStore(s)
-	s.vaults = newVaultStore(s)
-	s.memoryStores = newMemoryStoreStore(s)
-	s.sessions = newSessionStore(s)
-	s.userProfiles = newUserProfileStore(s)
-	s.tunnels = newTunnelStore(s)
+	s.agents = &agentStore{srv: s}
+	s.environments = &environmentStore{srv: s}
+	s.vaults = &vaultStore{srv: s}
+	s.memoryStores = &memoryStoreStore{srv: s}
+	s.sessions = &sessionStore{srv: s}
+	s.userProfiles = &userProfileStore{srv: s}
+	s.tunnels = &tunnelStore{srv: s}
 	if cfg.webhookURL != "" {
 		s.webhooks = newWebhookSender(s)
 	}
-	s.deployments = newDeploymentStore(s)
-	s.dreams = newDreamStore(s)
+	s.deployments = &deploymentStore{srv: s}
+	s.dreams = &dreamStore{srv: s}
 	s.org = newOrgStore(s)
 	s.registerRoutes()
 	s.ts = httptest.NewServer(s.handler())

@@ -70,8 +70,6 @@ type sessionStore struct {
 	wg       sync.WaitGroup   // the running engines
 }
 
-func newSessionStore(s *Server) *sessionStore { return &sessionStore{srv: s} }
-
 // storedSession is a session with its resources and threads.
 type storedSession struct {
 	rec            sessionWire
@@ -476,6 +474,27 @@ func isDecimalString(s string) bool {
 	return digits(intPart) && (!dot || digits(frac))
 }
 
+// checkEventContent checks an event that is {type, content} and nothing
+// else: content holds at least one block and check passes each.
+func checkEventContent(path string, raw json.RawMessage, check func(path string, blk json.RawMessage) error) error {
+	var ev struct {
+		Type    string            `json:"type"`
+		Content []json.RawMessage `json:"content"`
+	}
+	if err := strictDecode(path, raw, &ev); err != nil {
+		return err
+	}
+	if len(ev.Content) == 0 {
+		return invalid("%s.content: List should have at least 1 item", path)
+	}
+	for j, blk := range ev.Content {
+		if err := check(fmt.Sprintf("%s.content.%d", path, j), blk); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // checkInitialEvent checks one initial event: a user.message with valid
 // blocks or a user.define_outcome.
 func checkInitialEvent(path string, raw json.RawMessage) error {
@@ -485,22 +504,7 @@ func checkInitialEvent(path string, raw json.RawMessage) error {
 	_ = json.Unmarshal(raw, &head)
 	switch head.Type {
 	case "user.message":
-		var ev struct {
-			Type    string            `json:"type"`
-			Content []json.RawMessage `json:"content"`
-		}
-		if err := strictDecode(path, raw, &ev); err != nil {
-			return err
-		}
-		if len(ev.Content) == 0 {
-			return invalid("%s.content: List should have at least 1 item", path)
-		}
-		for j, blk := range ev.Content {
-			if err := checkEventBlock(fmt.Sprintf("%s.content.%d", path, j), blk); err != nil {
-				return err
-			}
-		}
-		return nil
+		return checkEventContent(path, raw, checkEventBlock)
 	case "user.define_outcome":
 		var ev struct {
 			Type          string          `json:"type"`
@@ -608,8 +612,7 @@ func (s *storedSession) render() sessionWire {
 // create serves POST /v1/sessions.
 func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 	var b sessionCreateBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if err := b.check(); err != nil {
@@ -788,8 +791,7 @@ func (b *sessionUpdateBody) apply(rec *sessionWire) error {
 // update serves POST /v1/sessions/{session_id}.
 func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 	var b sessionUpdateBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {

@@ -238,8 +238,7 @@ func (st *sessionStore) listEvents(w http.ResponseWriter, r *http.Request) {
 // listThreadEvents serves GET /v1/sessions/{session_id}/threads/{thread_id}/events.
 func (st *sessionStore) listThreadEvents(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	if err := checkQueryKeys(q, "limit", "page"); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badIf(w, r, checkQueryKeys(q, "limit", "page")) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupThread, func(t *threadWire) {
@@ -566,8 +565,7 @@ func (st *sessionStore) sendEvents(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		Events []json.RawMessage `json:"events"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if len(b.Events) == 0 {

@@ -211,8 +211,7 @@ func (st *sessionStore) lookupResource(w http.ResponseWriter, r *http.Request) (
 // addResource serves POST /v1/sessions/{session_id}/resources.
 func (st *sessionStore) addResource(w http.ResponseWriter, r *http.Request) {
 	var raw json.RawMessage
-	if err := decodeStrictJSON(r, &raw); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &raw) {
 		return
 	}
 	res, err := parseResource("body", raw, false)
@@ -242,8 +241,7 @@ func (st *sessionStore) updateResource(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		AuthorizationToken *string `json:"authorization_token"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.AuthorizationToken == nil || *b.AuthorizationToken == "" {

@@ -44,6 +44,22 @@ func locked[T any](mu *sync.Mutex, f func() T) T {
 	return f()
 }
 
+// copiesOf returns a copy of each item of *items keep keeps, taken with mu
+// held, so that a page written after the lock is released does not race
+// with a later update.
+func copiesOf[T any](mu *sync.Mutex, items *[]*T, keep func(*T) bool) []*T {
+	return locked(mu, func() []*T {
+		var out []*T
+		for _, it := range *items {
+			if keep(it) {
+				c := *it
+				out = append(out, &c)
+			}
+		}
+		return out
+	})
+}
+
 // recordTimes are the timestamps that end the records of archivable
 // resources (agents, environments, sessions, threads, vaults and their
 // credentials, memory stores).

@@ -55,8 +55,6 @@ type tunnelStore struct {
 	certs   []*tunnelCertificateWire // in creation order, every tunnel's
 }
 
-func newTunnelStore(s *Server) *tunnelStore { return &tunnelStore{srv: s} }
-
 // storedTunnel is a tunnel with its current token and the reasons of its
 // rotations.
 type storedTunnel struct {
@@ -106,8 +104,7 @@ func (st *tunnelStore) createTunnel(w http.ResponseWriter, r *http.Request) {
 	var b struct {
 		DisplayName json.RawMessage `json:"display_name"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	var name *string
@@ -188,8 +185,7 @@ func (st *tunnelStore) rotateToken(w http.ResponseWriter, r *http.Request) {
 	}
 	// Every member is optional, so no body at all is an empty request.
 	if r.ContentLength != 0 {
-		if err := decodeStrictJSON(r, &b); err != nil {
-			badRequest(w, r, err)
+		if badBody(w, r, &b) {
 			return
 		}
 	}
@@ -272,8 +268,7 @@ func (st *tunnelStore) createCertificate(w http.ResponseWriter, r *http.Request)
 	var b struct {
 		PEM *string `json:"ca_certificate_pem"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.PEM == nil {

@@ -73,8 +73,6 @@ type userProfileStore struct {
 	profiles []*userProfileWire // in creation order
 }
 
-func newUserProfileStore(s *Server) *userProfileStore { return &userProfileStore{srv: s} }
-
 // userProfileWire is the UserProfile record.
 type userProfileWire struct {
 	ID                      string                    `json:"id"`
@@ -354,8 +352,7 @@ func (st *userProfileStore) create(w http.ResponseWriter, r *http.Request) {
 	}
 	ts := st.srv.now().UTC().Format(fileTimeLayout)
 	rec := &userProfileWire{Type: "user_profile", TrustGrants: map[string]trustGrantWire{}, CreatedAt: ts, UpdatedAt: ts}
-	if err := st.applyProfileBody(rec, b, true); err != nil {
-		badRequest(w, r, err)
+	if badIf(w, r, st.applyProfileBody(rec, b, true)) {
 		return
 	}
 	rec.ID = st.srv.newID("uprof_")
@@ -384,8 +381,7 @@ func (st *userProfileStore) update(w http.ResponseWriter, r *http.Request) {
 	}
 	withFound(&st.mu, w, r, st.lookup, func(p *userProfileWire) {
 		next := cloneProfile(p)
-		if err := st.applyProfileBody(&next, b, false); err != nil {
-			badRequest(w, r, err)
+		if badIf(w, r, st.applyProfileBody(&next, b, false)) {
 			return
 		}
 		if !bytes.Equal(encodeJSON(next), encodeJSON(*p)) {

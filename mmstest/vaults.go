@@ -39,8 +39,6 @@ type vaultStore struct {
 	creds  []*storedCredential // in creation order, every vault's
 }
 
-func newVaultStore(s *Server) *vaultStore { return &vaultStore{srv: s} }
-
 // vaultWire is the vault record.
 type vaultWire struct {
 	ID          string            `json:"id"`
@@ -101,11 +99,19 @@ func badRequest(w http.ResponseWriter, r *http.Request, err error) {
 	writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
 }
 
+// badIf answers 400 invalid_request_error with err's message unless err is
+// nil, reporting which.
+func badIf(w http.ResponseWriter, r *http.Request, err error) bool {
+	if err != nil {
+		badRequest(w, r, err)
+	}
+	return err != nil
+}
+
 // createVault serves POST /v1/vaults.
 func (st *vaultStore) createVault(w http.ResponseWriter, r *http.Request) {
 	var b vaultBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	if b.DisplayName == nil {
@@ -143,8 +149,7 @@ func (st *vaultStore) getVault(w http.ResponseWriter, r *http.Request) {
 // updateVault serves POST /v1/vaults/{vault_id}.
 func (st *vaultStore) updateVault(w http.ResponseWriter, r *http.Request) {
 	var b vaultBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	withFound(&st.mu, w, r, st.lookupVault, func(v *vaultWire) {

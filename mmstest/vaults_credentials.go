@@ -506,8 +506,7 @@ func (st *vaultStore) activeCredentials(vaultID string) []*storedCredential {
 // createCredential serves POST /v1/vaults/{vault_id}/credentials.
 func (st *vaultStore) createCredential(w http.ResponseWriter, r *http.Request) {
 	var b credentialBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	c := &storedCredential{secrets: map[string]string{}}
@@ -559,8 +558,7 @@ func (st *vaultStore) getCredential(w http.ResponseWriter, r *http.Request) {
 // updateCredential serves POST …/credentials/{credential_id}.
 func (st *vaultStore) updateCredential(w http.ResponseWriter, r *http.Request) {
 	var b credentialBody
-	if err := decodeStrictJSON(r, &b); err != nil {
-		badRequest(w, r, err)
+	if badBody(w, r, &b) {
 		return
 	}
 	withFoundIn(&st.mu, w, r, st.lookupCredential, func(_ *vaultWire, c *storedCredential) {

@@ -174,13 +174,13 @@ func (s *Server) emitWebhook(typ, objectID string, members map[string]string) {
 	ev := &webhookEvent{id: s.newID("msg_"), eventID: s.newID("whe_"), typ: typ, objectID: objectID}
 	ev.body = encodeJSON(map[string]any{"type": "event", "id": ev.eventID,
 		"created_at": s.now().UTC().Format(time.RFC3339Nano), "data": data})
-	w.mu.Lock()
-	if w.pending == 0 {
-		w.idle = make(chan struct{})
-	}
-	w.pending++
-	w.queue = append(w.queue, ev)
-	w.mu.Unlock()
+	withLock(&w.mu, func() {
+		if w.pending == 0 {
+			w.idle = make(chan struct{})
+		}
+		w.pending++
+		w.queue = append(w.queue, ev)
+	})
 	select {
 	case w.wake <- struct{}{}:
 	default:
@@ -225,9 +225,7 @@ func (s *Server) RotateWebhookSecret(secrets ...string) error {
 	if err != nil {
 		return fmt.Errorf("mmstest: RotateWebhookSecret: %w", err)
 	}
-	s.webhooks.mu.Lock()
-	s.webhooks.keys = keys
-	s.webhooks.mu.Unlock()
+	withLock(&s.webhooks.mu, func() { s.webhooks.keys = keys })
 	return nil
 }
 
@@ -237,9 +235,7 @@ func (s *Server) WaitWebhooks(ctx context.Context) error {
 	if s.webhooks == nil {
 		return nil
 	}
-	s.webhooks.mu.Lock()
-	idle := s.webhooks.idle
-	s.webhooks.mu.Unlock()
+	idle := locked(&s.webhooks.mu, func() chan struct{} { return s.webhooks.idle })
 	select {
 	case <-idle:
 		return nil
@@ -267,23 +263,27 @@ func (w *webhookSender) run() {
 		case <-w.srv.done:
 			return
 		}
-		for {
-			w.mu.Lock()
-			if len(w.queue) == 0 {
-				w.mu.Unlock()
-				break
-			}
-			ev := w.queue[0]
-			w.queue = w.queue[1:]
-			w.mu.Unlock()
+		for ev := w.next(); ev != nil; ev = w.next() {
 			w.deliver(ev)
-			w.mu.Lock()
-			if w.pending--; w.pending == 0 {
-				close(w.idle)
-			}
-			w.mu.Unlock()
+			withLock(&w.mu, func() {
+				if w.pending--; w.pending == 0 {
+					close(w.idle)
+				}
+			})
 		}
 	}
+}
+
+// next takes the first queued event, nil when none is.
+func (w *webhookSender) next() *webhookEvent {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if len(w.queue) == 0 {
+		return nil
+	}
+	ev := w.queue[0]
+	w.queue = w.queue[1:]
+	return ev
 }
 
 // deliver sends ev until a 2xx or the attempts run out, then its
@@ -319,9 +319,7 @@ func (w *webhookSender) sleep(d time.Duration) bool {
 
 // attempt POSTs ev once, signed with the current keys, and records it.
 func (w *webhookSender) attempt(ev *webhookEvent, n int, redelivery bool) bool {
-	w.mu.Lock()
-	keys := w.keys
-	w.mu.Unlock()
+	keys := locked(&w.mu, func() [][]byte { return w.keys })
 	ts := strconv.FormatInt(time.Now().Unix(), 10)
 	sigs := make([]string, 0, len(keys))
 	for _, k := range keys {
@@ -347,9 +345,7 @@ func (w *webhookSender) attempt(ev *webhookEvent, n int, redelivery bool) bool {
 	if err != nil {
 		rec.Err = err.Error()
 	}
-	w.mu.Lock()
-	w.history = append(w.history, rec)
-	w.mu.Unlock()
+	withLock(&w.mu, func() { w.history = append(w.history, rec) })
 	return rec.Status >= 200 && rec.Status < 300
 }
 
