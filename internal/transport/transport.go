@@ -582,9 +582,10 @@ func buildHeader(cfg *config.Config, req *Request, betas []string) http.Header {
 // for it.
 func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	var out []string
-	// Under 2026-10-21 the Files and Skills endpoint betas are deprecated:
-	// those endpoints send none and get the GA shapes; a caller's own
-	// value (option.WithBeta) still selects the old ones.
+	// Under 2026-10-21 the Files and Skills endpoint betas are deprecated
+	// and user profiles are GA: those endpoints send none and get the GA
+	// shapes; a caller's own value (option.WithBeta) still selects the old
+	// ones.
 	gaOnly := wire.VersionRefuses(CallVersion(cfg))
 	add := func(b string) {
 		if b = strings.TrimSpace(b); b != "" && !slices.Contains(out, b) {
@@ -600,7 +601,8 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 		case slices.Contains(cfg.OmitBetas, b):
 		case gaOnly && (b == wire.BetaFiles || b == wire.BetaSkills):
 		case b == wire.BetaUserProfiles:
-			profiles = true // added below, unless a dated value stands for it
+			// added below, unless a dated value stands for it
+			profiles = profiles || !gaOnly
 		default:
 			add(b)
 		}
