@@ -53,7 +53,7 @@ func TestUserProfilesBetaRequirement(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"", 200, ""},                      // GA
+		{"", 200, ""},                     // GA
 		{wire.BetaManagedAgents, 200, ""}, // GA: no user-profiles beta
 		{"user-profiles", 200, ""},
 		{"user-profiles-2026-03-24", 200, ""},
