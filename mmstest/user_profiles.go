@@ -15,8 +15,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// The User profiles endpoints (the rule chain requires the user-profiles
-// beta: the undated seed value or a dated user-profiles-* one).
+// The User profiles endpoints under a user-profiles beta (the undated seed
+// value or a dated user-profiles-* one); a request with none is a GA
+// request (user_profiles_ga.go), except on the beta-only enrollment URL,
+// whose rule chain requires the beta.
 //
 //   - POST /v1/user_profiles creates a profile ("uprof_…" ids); every
 //     member is optional: external_id and name (strings of 1 to 255
