@@ -515,8 +515,10 @@ func buildURL(base *url.URL, path string, q url.Values) string {
 	u := *base
 	u.Path = base.Path + path
 	u.RawPath = ""
-	if unescaped, err := url.PathUnescape(u.Path); err == nil && unescaped != u.Path {
-		// path carries escaped segments: keep them escaped on the wire.
+	if unescaped, err := url.PathUnescape(u.Path); err == nil && (unescaped != u.Path || strings.ContainsAny(u.Path, "!'()*")) {
+		// path carries escaped segments, or sub-delimiters net/url would
+		// escape (wire.PathSegment leaves them as they are): send it as
+		// written.
 		u.RawPath = u.Path
 		u.Path = unescaped
 	}
