@@ -10,7 +10,6 @@ import (
 	"io"
 	"iter"
 	"net/http"
-	"net/url"
 	"strconv"
 	"time"
 
@@ -215,13 +214,11 @@ func (s *BatchesService) Create(ctx context.Context, p BatchCreateParams, opts .
 // batchPath returns the escaped path of a batch plus suffix, refusing ids
 // that cannot name one.
 func batchPath(id, suffix string) (string, error) {
-	switch id {
-	case "":
-		return "", invalid("message_batch_id", "must not be empty")
-	case ".", "..":
-		return "", invalid("message_batch_id", "must not be %q", id)
+	seg, err := pathID("message_batch_id", id)
+	if err != nil {
+		return "", err
 	}
-	return batchesPath + "/" + url.PathEscape(id) + suffix, nil
+	return batchesPath + "/" + seg + suffix, nil
 }
 
 // batchCall sends a body-less request about one batch and decodes the

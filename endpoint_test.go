@@ -276,6 +276,7 @@ func TestEndpointID(t *testing.T) {
 		{"empty", "vault_id", base.id("vault_id", "")},
 		{"dot", "vault_id", base.id("vault_id", ".")},
 		{"dotdot", "vault_id", base.id("vault_id", "..")},
+		{"dotdot before a parameter", "vault_id", base.id("vault_id", "..;x")},
 		{"first wins", "vault_id", base.id("vault_id", "").sub("/credentials").id("credential_id", "")},
 		{"chained", "credential_id", base.id("vault_id", "v_1").sub("/credentials").id("credential_id", "")},
 		{"as keeps it", "vault_id", as[thing](as[seenRequest](base.id("vault_id", "")))},
@@ -375,4 +376,14 @@ func TestEndpointChecked(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, seen(), 1)
 	assert.Equal(t, seenRequest{"GET", "/v1/things/x_1", "view=full", "", ""}, seen()[0])
+}
+
+// TestEndpointIDSubDelims: the sub-delimiters the newest SDKs leave as
+// they are (! ' ( ) * , ;) go out unescaped.
+func TestEndpointIDSubDelims(t *testing.T) {
+	c, seen := recordingServer(t, func(*http.Request) (int, string) { return 200, `{"id":"x_1"}` })
+	_, err := endpoint[thing]{c: c, path: "/v1/vaults"}.id("vault_id", "v!(1)*,;'x").get(context.Background(), nil)
+	require.NoError(t, err)
+	require.Len(t, seen(), 1)
+	assert.Equal(t, "/v1/vaults/v!(1)*,;'x", seen()[0].path)
 }

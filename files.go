@@ -42,8 +42,9 @@ type FilesService struct {
 // FileUploadParams are the parameters of [FilesService.Upload].
 type FileUploadParams struct {
 	// Filename is the name the file is stored under. When empty, the base
-	// name of the reader's Name method (an *os.File) is used, else
-	// "anonymous_file".
+	// name of the reader's Name method (an *os.File) is sent, else an empty
+	// filename: the service then stores "unnamed" plus the extension of
+	// the content's media type.
 	Filename string
 	// Reader supplies the content, read as the request is sent: the file is
 	// never held in memory. An io.ReadSeeker (an *os.File, *bytes.Reader,
@@ -125,7 +126,7 @@ func uploadFilename(name string, r io.Reader) string {
 			return base
 		}
 	}
-	return "anonymous_file"
+	return ""
 }
 
 // uploadTypes maps common extensions to media types, so the type does not

@@ -728,3 +728,16 @@ func TestFileIDsInMessages(t *testing.T) {
 		t.Errorf("a deleted file in a message: %v", err)
 	}
 }
+
+// TestFilesUploadUnnamedReader: a reader without a name is sent with an
+// empty filename (as the newest SDKs do), and the service stores it as
+// "unnamed" plus the media type's extension.
+func TestFilesUploadUnnamedReader(t *testing.T) {
+	srv := newFilesServer(t)
+	c := filesClient(t, srv)
+	f, err := c.Files.Upload(context.Background(), mms.FileUploadParams{Reader: strings.NewReader("hello")})
+	require.NoError(t, err)
+	require.Equal(t, "unnamed.txt", f.Filename)
+	reqs := srv.Requests()
+	require.Contains(t, string(reqs[len(reqs)-1].Body), `name="file"; filename=""`)
+}

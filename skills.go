@@ -239,7 +239,7 @@ func (s *SkillsService) Create(ctx context.Context, p SkillCreateParams, opts ..
 // SkillListParams are the parameters of [SkillsService.List] and
 // [SkillsService.ListPage].
 type SkillListParams struct {
-	// Limit is the page size, 1–100; 0 leaves it to the service (20).
+	// Limit is the page size, 1–1000; 0 leaves it to the service (20).
 	Limit int
 	// Page starts the list at a page returned before as NextPage.
 	Page Cursor
@@ -248,10 +248,10 @@ type SkillListParams struct {
 	Source SkillSource
 }
 
-// Validate reports the first rule the params break: Limit outside 1–100
+// Validate reports the first rule the params break: Limit outside 1–1000
 // when set.
 func (p SkillListParams) Validate() error {
-	return validateLimit(p.Limit, 100)
+	return validateLimit(p.Limit, 1000)
 }
 
 func (p SkillListParams) listArgs() listArgs {

@@ -227,8 +227,11 @@ func TestSkillsListAcrossPages(t *testing.T) {
 	if err != nil || len(page.Data) != 0 || page.HasMore {
 		t.Errorf("vendor skills %+v, %v", page, err)
 	}
-	if _, err := c.Skills.ListPage(ctx, mms.SkillListParams{Limit: 101}); !errors.Is(err, mms.ErrInvalidParams) {
-		t.Errorf("limit 101: %v", err)
+	if _, err := c.Skills.ListPage(ctx, mms.SkillListParams{Limit: 1001}); !errors.Is(err, mms.ErrInvalidParams) {
+		t.Errorf("limit 1001: %v", err)
+	}
+	if _, err := c.Skills.ListPage(ctx, mms.SkillListParams{Limit: 1000}); err != nil {
+		t.Errorf("limit 1000: %v", err) // R2's range, both shapes
 	}
 }
 

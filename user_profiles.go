@@ -24,12 +24,14 @@ const BetaUserProfiles = "user-profiles"
 // user-profiles-* beta stands for it.
 var userProfileBetas = []string{wire.BetaUserProfiles}
 
-// UserProfilesService creates, retrieves, updates and lists user profiles
-// (/v1/user_profiles), the records of the end users or companies a
-// platform serves, and mints their trust-grant enrollment links. The
-// service has no delete or archive. Reach it as client.UserProfiles. Every
-// call sends the user-profiles beta ([BetaUserProfiles], or the caller's
-// dated value instead); option.WithWorkspaceID picks the workspace per
+// UserProfilesService creates, retrieves, updates, lists and deletes user
+// profiles (/v1/user_profiles), the records of the end users or companies
+// a platform serves, and mints their enrollment and action links. The
+// service has no archive. Reach it as client.UserProfiles. Under API
+// version 2023-06-01 every call sends the user-profiles beta
+// ([BetaUserProfiles], or the caller's dated value instead); under
+// 2026-10-21 the GA calls send none and get the GA record
+// (user_profiles_ga.go). option.WithWorkspaceID picks the workspace per
 // call.
 type UserProfilesService struct {
 	client *Client
@@ -108,8 +110,9 @@ type UserProfile struct {
 	Metadata map[string]string `json:"metadata"`
 	// TrustGrants maps a grant's name to its status. No request field sets
 	// it; a grant appears once active or pending (see
-	// [UserProfilesService.CreateEnrollmentURL]).
-	TrustGrants map[string]UserProfileTrustGrant `json:"trust_grants"`
+	// [UserProfilesService.CreateEnrollmentURL]). GA records have none
+	// (see Programs).
+	TrustGrants map[string]UserProfileTrustGrant `json:"trust_grants,omitzero"`
 	// CreatedAt and UpdatedAt are RFC 3339 strings as the service sent
 	// them (see [UserProfile.Created]).
 	CreatedAt string `json:"created_at"`
@@ -127,8 +130,18 @@ type UserProfile struct {
 	// ExternalUserOnboardedAt is when the user was onboarded on the
 	// platform (RFC 3339); nil when absent or null.
 	ExternalUserOnboardedAt *string `json:"external_user_onboarded_at,omitzero"`
-	// ExternalUserDetails is sent under beta user-profiles-2026-09-04.
+	// ExternalUserDetails is sent under beta user-profiles-2026-09-04 and
+	// in GA records.
 	ExternalUserDetails *UserProfileExternalUserDetails `json:"external_user_details,omitzero"`
+	// Programs is the profile's standing in the vendor's programs (GA
+	// records only).
+	Programs *UserProfilePrograms `json:"programs,omitzero"`
+	// EnforcementStatus sums up the open enforcement actions (GA records
+	// only).
+	EnforcementStatus UserProfileEnforcementStatus `json:"enforcement_status,omitzero"`
+	// EnforcementActions are the open enforcement actions (GA records
+	// only).
+	EnforcementActions []UserProfileEnforcementAction `json:"enforcement_actions,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -404,9 +417,15 @@ func (s *UserProfilesService) Update(ctx context.Context, userProfileID string, 
 
 // CreateEnrollmentURL mints a trust-grant enrollment link for a user
 // profile (POST /v1/user_profiles/{user_profile_id}/enrollment_url, no
-// body). Each call makes a new link with its own expiry, hence Create
-// rather than Get.
+// body; beta: for the vendor's AWS-hosted platform only, elsewhere use
+// [UserProfilesService.CreateActionURL]). Each call makes a new link with
+// its own expiry, hence Create rather than Get.
 func (s *UserProfilesService) CreateEnrollmentURL(ctx context.Context, userProfileID string, opts ...option.RequestOption) (*UserProfileEnrollmentURL, error) {
+	// The endpoint is beta-only: under 2026-10-21, where the GA calls send
+	// no user-profiles beta, it still sends the seed value.
+	if cl := s.client.newCall(opts); cl.err == nil && wire.VersionRefuses(callVersion(cl.cfg)) {
+		opts = append(opts[:len(opts):len(opts)], option.WithBeta(wire.BetaUserProfiles))
+	}
 	return as[UserProfileEnrollmentURL](s.at(userProfileID)).action(ctx, "/enrollment_url", nil, opts)
 }
 
@@ -436,6 +455,11 @@ type UserProfileListParams struct {
 	Order ListOrder
 	// OrderBy is the sort field: created_at (the default) or name.
 	OrderBy UserProfileListOrderBy
+	// EnforcementStatus keeps only profiles in these statuses
+	// (enforcement_status[]; GA only: a dated user-profiles beta answers
+	// 400). A page may then hold fewer than Limit profiles, or none, and
+	// still lead on; List keeps paging until the cursor ends.
+	EnforcementStatus []UserProfileEnforcementStatus
 }
 
 // Validate reports the first rule the params break: Limit outside 1–100
@@ -458,6 +482,7 @@ func (p UserProfileListParams) listArgs() listArgs {
 	if p.OrderBy != "" {
 		q.Set("order_by", string(p.OrderBy))
 	}
+	addQueryArray(q, "enforcement_status", p.EnforcementStatus)
 	return listArgs{query: q, order: order, start: listPos{page: p.Page}}
 }
 

@@ -3,11 +3,11 @@ package mms
 import (
 	"encoding/json"
 	"fmt"
-	"net/url"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/mms-sdk/mms-go/internal/codec"
+	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
 // A ValidationError reports a request parameter that breaks a rule of the
@@ -86,13 +86,11 @@ func sentEmpty(extra map[string]json.RawMessage, key string) bool {
 
 // pathID checks an id that becomes one path segment and escapes it.
 func pathID(field, id string) (string, error) {
-	switch id {
-	case "":
-		return "", invalid(field, "must not be empty")
-	case ".", "..":
-		return "", invalid(field, "must not be %q", id)
+	seg, rule := wire.PathSegment(id)
+	if rule != "" {
+		return "", invalid(field, "%s", rule)
 	}
-	return url.PathEscape(id), nil
+	return seg, nil
 }
 
 // validateLength reports s shorter than lo or longer than hi characters

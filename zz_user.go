@@ -6,15 +6,44 @@ import "github.com/mms-sdk/mms-go/internal/codec"
 
 func init() {
 	codec.Objects(
+		UserProfileAction{},
+		UserProfileActionURLParams{},
+		UserProfileBucket{},
+		UserProfileCMEKUpdate{},
+		UserProfileControlStatus{},
 		UserProfileCreateParams{},
+		UserProfileCyberProgram{},
+		UserProfileCyberRequirements{},
+		UserProfileDataControlsUpdateParams{},
+		UserProfileEFSProgram{},
+		UserProfileEnforcementAction{},
 		UserProfileExternalUserDetails{},
 		UserProfileExternalUserDetailsParams{},
+		UserProfileProgramItem{},
+		UserProfilePrograms{},
+		UserProfileRetired{},
+		UserProfileStorageUpdate{},
 		UserProfileTrustGrant{},
 		UserProfileUpdateParams{},
 	)
 	codec.Register(UserProfile{}, codec.Spec{Type: "user_profile"})
+	codec.Register(UserProfileActionURL{}, codec.Spec{Type: "user_profile_action_url"})
+	codec.Register(UserProfileDataControls{}, codec.Spec{Type: "google_managed_data_controls"})
+	codec.Register(UserProfileDeleted{}, codec.Spec{Type: "user_profile_deleted"})
 	codec.Register(UserProfileEnrollmentURL{}, codec.Spec{Type: "enrollment_url"})
 }
+
+// isUserProfileCMEK makes UnknownUserProfileCMEK a [UserProfileCMEK].
+func (UnknownUserProfileCMEK) isUserProfileCMEK() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownUserProfileCMEK) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// isUserProfileStorage makes UnknownUserProfileStorage a [UserProfileStorage].
+func (UnknownUserProfileStorage) isUserProfileStorage() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownUserProfileStorage) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
 // MarshalJSON encodes UserProfile as the service sends it, [Extra] included.
 func (u UserProfile) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
@@ -22,11 +51,113 @@ func (u UserProfile) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 // UnmarshalJSON decodes UserProfile, keeping what this SDK version does not model in [Extra].
 func (u *UserProfile) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
+// MarshalJSON encodes UserProfileAction as the service sends it.
+func (u UserProfileAction) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileAction.
+func (u *UserProfileAction) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileActionURL as the service sends it, [Extra] included.
+func (u UserProfileActionURL) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileActionURL, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileActionURL) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileActionURLParams in request form: the members the request defines, nothing the service only sends.
+func (u UserProfileActionURLParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes UserProfileActionURLParams.
+func (u *UserProfileActionURLParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileBucket as the service sends it, [Extra] included.
+func (u UserProfileBucket) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileBucket, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileBucket) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isUserProfileCMEK makes UserProfileCMEKDisabled a [UserProfileCMEK].
+func (UserProfileCMEKDisabled) isUserProfileCMEK() {}
+
+// MarshalJSON encodes UserProfileCMEKDisabled as the service sends it, [Extra] included.
+func (u UserProfileCMEKDisabled) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileCMEKDisabled, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileCMEKDisabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isUserProfileCMEK makes UserProfileCMEKEnabled a [UserProfileCMEK].
+func (UserProfileCMEKEnabled) isUserProfileCMEK() {}
+
+// MarshalJSON encodes UserProfileCMEKEnabled as the service sends it, [Extra] included.
+func (u UserProfileCMEKEnabled) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileCMEKEnabled, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileCMEKEnabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileCMEKUpdate as the service sends it.
+func (u UserProfileCMEKUpdate) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileCMEKUpdate.
+func (u *UserProfileCMEKUpdate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileControlStatus as the service sends it, [Extra] included.
+func (u UserProfileControlStatus) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileControlStatus, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileControlStatus) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
 // MarshalJSON encodes UserProfileCreateParams in request form: the members the request defines, nothing the service only sends.
 func (u UserProfileCreateParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
 
 // UnmarshalJSON decodes UserProfileCreateParams.
 func (u *UserProfileCreateParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileCyberProgram as the service sends it, [Extra] included.
+func (u UserProfileCyberProgram) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileCyberProgram, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileCyberProgram) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileCyberRequirements as the service sends it, [Extra] included.
+func (u UserProfileCyberRequirements) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileCyberRequirements, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileCyberRequirements) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, u)
+}
+
+// MarshalJSON encodes UserProfileDataControls as the service sends it, [Extra] included.
+func (u UserProfileDataControls) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileDataControls, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileDataControls) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileDataControlsUpdateParams in request form: the members the request defines, nothing the service only sends.
+func (u UserProfileDataControlsUpdateParams) MarshalJSON() ([]byte, error) { return marshalRequest(u) }
+
+// UnmarshalJSON decodes UserProfileDataControlsUpdateParams.
+func (u *UserProfileDataControlsUpdateParams) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, u)
+}
+
+// MarshalJSON encodes UserProfileDeleted as the service sends it, [Extra] included.
+func (u UserProfileDeleted) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileDeleted, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileDeleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileEFSProgram as the service sends it, [Extra] included.
+func (u UserProfileEFSProgram) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileEFSProgram, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileEFSProgram) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileEnforcementAction as the service sends it, [Extra] included.
+func (u UserProfileEnforcementAction) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileEnforcementAction, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileEnforcementAction) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, u)
+}
 
 // MarshalJSON encodes UserProfileEnrollmentURL as the service sends it, [Extra] included.
 func (u UserProfileEnrollmentURL) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
@@ -49,6 +180,48 @@ func (u UserProfileExternalUserDetailsParams) MarshalJSON() ([]byte, error) { re
 func (u *UserProfileExternalUserDetailsParams) UnmarshalJSON(data []byte) error {
 	return unmarshalJSON(data, u)
 }
+
+// MarshalJSON encodes UserProfileProgramItem as the service sends it, [Extra] included.
+func (u UserProfileProgramItem) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileProgramItem, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileProgramItem) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfilePrograms as the service sends it, [Extra] included.
+func (u UserProfilePrograms) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfilePrograms, keeping what this SDK version does not model in [Extra].
+func (u *UserProfilePrograms) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileRetired as the service sends it, [Extra] included.
+func (u UserProfileRetired) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileRetired, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileRetired) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isUserProfileStorage makes UserProfileStorageDisabled a [UserProfileStorage].
+func (UserProfileStorageDisabled) isUserProfileStorage() {}
+
+// MarshalJSON encodes UserProfileStorageDisabled as the service sends it, [Extra] included.
+func (u UserProfileStorageDisabled) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileStorageDisabled, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileStorageDisabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isUserProfileStorage makes UserProfileStorageEnabled a [UserProfileStorage].
+func (UserProfileStorageEnabled) isUserProfileStorage() {}
+
+// MarshalJSON encodes UserProfileStorageEnabled as the service sends it, [Extra] included.
+func (u UserProfileStorageEnabled) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileStorageEnabled, keeping what this SDK version does not model in [Extra].
+func (u *UserProfileStorageEnabled) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// MarshalJSON encodes UserProfileStorageUpdate as the service sends it.
+func (u UserProfileStorageUpdate) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
+// UnmarshalJSON decodes UserProfileStorageUpdate.
+func (u *UserProfileStorageUpdate) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
 
 // MarshalJSON encodes UserProfileTrustGrant as the service sends it, [Extra] included.
 func (u UserProfileTrustGrant) MarshalJSON() ([]byte, error) { return marshalJSON(u) }

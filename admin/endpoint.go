@@ -11,6 +11,7 @@ import (
 	mms "github.com/mms-sdk/mms-go"
 	"github.com/mms-sdk/mms-go/internal/adminbridge"
 	"github.com/mms-sdk/mms-go/internal/transport"
+	"github.com/mms-sdk/mms-go/internal/wire"
 	"github.com/mms-sdk/mms-go/option"
 )
 
@@ -42,15 +43,12 @@ func (e endpoint[T]) id(field, value string) endpoint[T] {
 	if e.err != nil {
 		return e
 	}
-	switch value {
-	case "":
-		e.err = invalid(field, "must not be empty")
-		return e
-	case ".", "..":
-		e.err = invalid(field, "must not be %q", value)
+	seg, rule := wire.PathSegment(value)
+	if rule != "" {
+		e.err = invalid(field, "%s", rule)
 		return e
 	}
-	e.path += "/" + url.PathEscape(value)
+	e.path += "/" + seg
 	e.last = value
 	return e
 }

@@ -52,7 +52,9 @@
 //     create sessions; a run failing for a gone link pauses its
 //     deployment), and dreams moving pending → running → completed on
 //     the server's clock (WithDreamTimes, FailDream).
-//   - User profiles and enrollment URLs; the OAuth token endpoint.
+//   - User profiles (beta and GA records, enforcement and programs seeded
+//     by tests, delete, enrollment and action URLs, Google data
+//     controls); the OAuth token endpoint.
 //   - Rate limits: a request bucket with the vendor-ratelimit-requests-*
 //     and retry-after headers (WithServerRateLimit); priority-tier
 //     commitments (WithPriorityCommitment).
@@ -333,7 +335,9 @@
 // sessions_threads.go, sessions_events.go (list and send),
 // sessions_stream.go (event streams) and sessions_sim.go (the turn
 // engine); user_profiles.go (User profiles, their beta-gated members and
-// enrollment URLs); tunnels.go (tunnels, their tokens and CA
+// enrollment URLs), user_profiles_ga.go (the GA records, enforcement,
+// programs, delete and action URLs) and user_profiles_google.go (Google
+// data controls); tunnels.go (tunnels, their tokens and CA
 // certificates); deployments.go (deployments, their schedules and runs);
 // dreams.go (dreams and their lifecycle); oauth.go (the token endpoint
 // and minted tokens).

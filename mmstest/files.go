@@ -20,9 +20,10 @@ import (
 //
 //   - POST /v1/files takes multipart/form-data with one "file" part and an
 //     optional "expires_in_seconds" field (3600-7776000); any other part is
-//     a 400. The part's filename (else "anonymous_file") and media type
-//     (else application/octet-stream) become the record's filename and
-//     mime_type. Contents over 1 MiB are stored in a temporary directory,
+//     a 400. The last path component of the part's filename (else
+//     "unnamed" and the media type's extension, storedFilename) and the
+//     media type (else application/octet-stream) become the record's
+//     filename and mime_type. Contents over 1 MiB are stored in a temporary directory,
 //     removed when the server closes; FileSHA256 reports each content's
 //     SHA-256.
 //   - Uploaded files are not downloadable, as on the service (only files
@@ -180,14 +181,11 @@ func (st *fileStore) readUpload(r *http.Request) (f *storedFile, err *apiError) 
 			if !isFile {
 				return f, invalid("file: expected a file part (Content-Disposition with a filename), got a text field")
 			}
-			if filename == "" {
-				filename = "anonymous_file"
-			}
 			content, serr := st.blobs.storeBlob(part)
 			if serr != nil {
 				return f, invalid("file: could not read the file part: %v", serr)
 			}
-			f = &storedFile{filename: filename, mimeType: partMediaType(part), content: content}
+			f = &storedFile{filename: storedFilename(filename, partMediaType(part)), mimeType: partMediaType(part), content: content}
 		case "expires_in_seconds":
 			v, err := readTextField(name, part)
 			if err != nil {
@@ -375,4 +373,24 @@ func blockFileRefs(path string, content json.RawMessage, refs *[]fileRef) {
 			blockFileRefs(at+".content", b.Content, refs)
 		}
 	}
+}
+
+// mediaExtensions are the extensions the fake gives an unnamed upload of
+// these media types (a fixed list: the system's MIME tables differ
+// between machines).
+var mediaExtensions = map[string]string{"text/plain": ".txt", "text/csv": ".csv", "text/markdown": ".md",
+	"application/json": ".json", "application/pdf": ".pdf", "image/png": ".png", "image/jpeg": ".jpg",
+	"image/gif": ".gif", "image/webp": ".webp"}
+
+// storedFilename is the name the service stores an upload under: the last
+// path component of the part's filename, or "unnamed" plus the media
+// type's extension when that is empty (files.md, Additions §D).
+func storedFilename(filename, mediaType string) string {
+	if i := strings.LastIndexAny(filename, `/\`); i >= 0 {
+		filename = filename[i+1:]
+	}
+	if filename == "" {
+		return "unnamed" + mediaExtensions[mediaType]
+	}
+	return filename
 }

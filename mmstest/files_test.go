@@ -151,7 +151,7 @@ func TestFileUploadDefaultsAndExpiry(t *testing.T) {
 	if resp.StatusCode != 200 || json.Unmarshal(body, &f) != nil {
 		t.Fatalf("upload: %d %s", resp.StatusCode, body)
 	}
-	if f.Filename != "anonymous_file" || f.MimeType != "application/octet-stream" || f.ExpiresAt == nil ||
+	if f.Filename != "unnamed" || f.MimeType != "application/octet-stream" || f.ExpiresAt == nil ||
 		*f.ExpiresAt != "2026-07-01T13:00:00.000000Z" {
 		t.Errorf("record %+v", f)
 	}
@@ -329,5 +329,22 @@ func TestMessagesFileRefs(t *testing.T) {
 			}
 			wantError(t, resp, body, tt.status, errorTypeForStatus(tt.status), tt.msg)
 		})
+	}
+}
+
+// TestStoredFilename: the last path component is kept; an empty name
+// becomes "unnamed" plus the media type's extension, when one is known.
+func TestStoredFilename(t *testing.T) {
+	for _, tt := range []struct{ filename, mediaType, want string }{
+		{"report.pdf", "application/pdf", "report.pdf"},
+		{"dir/sub/report.pdf", "application/pdf", "report.pdf"},
+		{`C:\\Users\\a\\notes.txt`, "text/plain", "notes.txt"},
+		{"", "text/plain", "unnamed.txt"},
+		{"", "application/octet-stream", "unnamed"},
+		{"dir/", "image/png", "unnamed.png"},
+	} {
+		if got := storedFilename(tt.filename, tt.mediaType); got != tt.want {
+			t.Errorf("storedFilename(%q, %q) = %q, want %q", tt.filename, tt.mediaType, got, tt.want)
+		}
 	}
 }

@@ -126,6 +126,11 @@ func (s *Server) routes() []route {
 		{pattern: "GET /v1/user_profiles/{user_profile_id}", handle: profiles.get},
 		{pattern: "POST /v1/user_profiles/{user_profile_id}", handle: profiles.update},
 		{pattern: "POST /v1/user_profiles/{user_profile_id}/enrollment_url", handle: profiles.enrollmentURL},
+		// user_profiles_ga.go, user_profiles_google.go
+		{pattern: "DELETE /v1/user_profiles/{user_profile_id}", handle: profiles.delete},
+		{pattern: "POST /v1/user_profiles/{user_profile_id}/action_urls", handle: profiles.actionURL},
+		{pattern: "GET /v1/user_profiles/{user_profile_id}/providers/google/data_controls", handle: profiles.getDataControls},
+		{pattern: "POST /v1/user_profiles/{user_profile_id}/providers/google/data_controls", handle: profiles.updateDataControls},
 		// tunnels.go
 		{pattern: "POST /v1/tunnels", handle: tunnels.createTunnel},
 		{pattern: "GET /v1/tunnels", handle: tunnels.listTunnels},

@@ -142,6 +142,9 @@ func checkBetas(w http.ResponseWriter, r *http.Request) bool {
 	}
 	path := r.URL.Path
 	required := wire.RequiredBeta(path)
+	if required == wire.BetaUserProfiles && !profileBetaOnly(path) {
+		required = "" // GA: a user-profiles beta only selects the beta record
+	}
 	var msg string
 	switch {
 	case len(unknown) > 0:

@@ -29,7 +29,7 @@ import (
 //     custom skill with its first version.
 //   - POST /v1/skills/{skill_id}/versions takes the same files[] parts and
 //     nothing else; the new version becomes latest_version.
-//   - GET /v1/skills (limit 1-100, default 20; source custom|vendor) and
+//   - GET /v1/skills (limit 1-1000, default 20; source custom|vendor) and
 //     GET /v1/skills/{skill_id}/versions (limit 1-1000) list newest first
 //     by the cursor scheme: data, has_more and next_page, an opaque token
 //     given back as page.
@@ -376,7 +376,7 @@ func (st *skillStore) list(w http.ResponseWriter, r *http.Request) {
 		}
 		return newestFirst(st.skills, func(k *storedSkill) (skillWire, bool) { return k.record(skillsGA(r)), true })
 	})
-	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 100)
+	page, err := pageSkillList(recs, func(k skillWire) string { return k.ID }, q, 1000)
 	writePage(w, r, page, err)
 }
 

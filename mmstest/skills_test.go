@@ -196,7 +196,7 @@ func TestSkillListPaging(t *testing.T) {
 		t.Errorf("vendor skills: %+v", page.Data)
 	}
 	for query, msg := range map[string]string{
-		"limit=101": "between 1 and 100", "limit=x": "valid integer", "page=bogus": "not a page token", "source=mine": "source",
+		"limit=1001": "between 1 and 1000", "limit=x": "valid integer", "page=bogus": "not a page token", "source=mine": "source",
 	} {
 		resp, body := get(t, s, "/v1/skills?"+query)
 		wantError(t, resp, body, 400, wire.ErrInvalidRequest, msg)

@@ -15,8 +15,10 @@ import (
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
 
-// The User profiles endpoints (the rule chain requires the user-profiles
-// beta: the undated seed value or a dated user-profiles-* one).
+// The User profiles endpoints under a user-profiles beta (the undated seed
+// value or a dated user-profiles-* one); a request with none is a GA
+// request (user_profiles_ga.go), except on the beta-only enrollment URL,
+// whose rule chain requires the beta.
 //
 //   - POST /v1/user_profiles creates a profile ("uprof_…" ids); every
 //     member is optional: external_id and name (strings of 1 to 255
@@ -87,6 +89,12 @@ type userProfileWire struct {
 	AccessType              *string                   `json:"access_type,omitempty"`
 	ExternalUserOnboardedAt *string                   `json:"external_user_onboarded_at"`
 	ExternalUserDetails     *externalUserDetailsWire  `json:"external_user_details,omitempty"`
+
+	// What the vendor sets, shown in GA records only (user_profiles_ga.go).
+	programs              json.RawMessage         // nil: {"cyber":null,"efs":null}
+	actions               []enforcementActionWire // open enforcement actions
+	verificationSubmitted bool                    // the end user submitted the identity check
+	dataControls          *dataControls           // nil until read or set (user_profiles_google.go)
 }
 
 // trustGrantWire is one trust grant.
@@ -151,6 +159,9 @@ var userProfileFieldBetas = []struct {
 // checkProfileBetas refuses a member the request's user-profiles betas do
 // not accept. The seed value accepts every member.
 func checkProfileBetas(r *http.Request, b *userProfileBody) error {
+	if profileGA(r) {
+		return checkGAProfileBody(b)
+	}
 	var dated []string
 	for _, n := range betaNames(r.Header) {
 		if n == wire.BetaUserProfiles {
@@ -336,6 +347,7 @@ func decodeProfileBody(r *http.Request) (*userProfileBody, error) {
 // cloneProfile copies a record deep enough that the copy can change.
 func cloneProfile(p *userProfileWire) userProfileWire {
 	c := *p
+	c.actions = slices.Clone(p.actions)
 	if p.ExternalUserDetails != nil {
 		d := *p.ExternalUserDetails
 		c.ExternalUserDetails = &d
@@ -356,7 +368,7 @@ func (st *userProfileStore) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	rec.ID = st.srv.newID("uprof_")
-	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.profiles, rec, cloneProfile))
+	writeJSON(w, http.StatusOK, appendLocked(&st.mu, &st.profiles, rec, func(p *userProfileWire) any { return profileView(r, p) }))
 }
 
 // lookup returns the profile named by the path, or answers
@@ -368,7 +380,7 @@ func (st *userProfileStore) lookup(w http.ResponseWriter, r *http.Request) *user
 // get serves GET /v1/user_profiles/{user_profile_id}.
 func (st *userProfileStore) get(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(p *userProfileWire) {
-		writeJSON(w, http.StatusOK, cloneProfile(p))
+		writeJSON(w, http.StatusOK, profileView(r, p))
 	})
 }
 
@@ -388,7 +400,7 @@ func (st *userProfileStore) update(w http.ResponseWriter, r *http.Request) {
 			next.UpdatedAt = st.srv.now().UTC().Format(fileTimeLayout)
 		}
 		*p = next
-		writeJSON(w, http.StatusOK, cloneProfile(p))
+		writeJSON(w, http.StatusOK, profileView(r, p))
 	})
 }
 
@@ -420,14 +432,23 @@ func (st *userProfileStore) list(w http.ResponseWriter, r *http.Request) {
 		badRequest(w, r, fmt.Errorf("order_by: Input should be 'created_at' or 'name'"))
 		return
 	}
-	recs := locked(&st.mu, func() []userProfileWire {
-		recs := make([]userProfileWire, len(st.profiles))
-		for i, p := range st.profiles {
-			recs[i] = cloneProfile(p) // creation order
+	keep, err := enforcementFilter(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return
+	}
+	ga := profileGA(r)
+	recs := locked(&st.mu, func() []listedProfile {
+		var recs []listedProfile
+		for _, p := range st.profiles { // creation order
+			if keep == nil || keep[enforcementStatus(p)] {
+				recs = append(recs, listedProfile{cloneProfile(p), ga})
+			}
 		}
 		return recs
 	})
-	writeCursorList(w, r, recs, profileOrder(order == "desc", orderBy == "name"))
+	o := profileOrder(order == "desc", orderBy == "name")
+	writeCursorList(w, r, recs, listOrder[listedProfile]{desc: o.desc, key: func(l listedProfile) position { return o.key(l.p) }})
 }
 
 // profileOrder is the order of the user profiles list: by creation (id),

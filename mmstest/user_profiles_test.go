@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/mms-sdk/mms-go/internal/wire"
 )
@@ -52,8 +53,8 @@ func TestUserProfilesBetaRequirement(t *testing.T) {
 		status int
 		msg    string
 	}{
-		{"", 400, "requires the user-profiles beta"},
-		{wire.BetaManagedAgents, 400, "requires the user-profiles beta"},
+		{"", 200, ""},                     // GA
+		{wire.BetaManagedAgents, 200, ""}, // GA: no user-profiles beta
 		{"user-profiles", 200, ""},
 		{"user-profiles-2026-03-24", 200, ""},
 		{"user-profiles-2026-08-18", 200, ""},
@@ -90,8 +91,8 @@ func TestUserProfilesLifecycle(t *testing.T) {
 		t.Fatalf("created %+v", p)
 	}
 	path := "/v1/user_profiles/" + p.ID
-	if g := profileOK[userProfileWire](t, s, "GET", path, ""); !cmp.Equal(g, p) {
-		t.Errorf("get %s", cmp.Diff(p, g))
+	if g := profileOK[userProfileWire](t, s, "GET", path, ""); !cmp.Equal(g, p, cmpopts.IgnoreUnexported(userProfileWire{})) {
+		t.Errorf("get %s", cmp.Diff(p, g, cmpopts.IgnoreUnexported(userProfileWire{})))
 	}
 	clock.Advance(time.Minute)
 	u := profileOK[userProfileWire](t, s, "POST", path, `{"name":null,"relationship":null,"metadata":{"gone":"","n":"1"},`+
@@ -126,7 +127,7 @@ func TestUserProfilesLifecycle(t *testing.T) {
 		resp, body := profileCall(t, s, wire.BetaUserProfiles, c.method, c.path, c.body)
 		wantError(t, resp, body, http.StatusNotFound, wire.ErrNotFound, "uprof_nope")
 	}
-	for _, m := range []string{"DELETE", "PUT"} {
+	for _, m := range []string{"PATCH", "PUT"} { // DELETE exists now (user_profiles_ga.go)
 		if resp, _ := profileCall(t, s, wire.BetaUserProfiles, m, path, ""); resp.StatusCode != http.StatusMethodNotAllowed {
 			t.Errorf("%s: %d", m, resp.StatusCode)
 		}

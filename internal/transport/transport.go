@@ -515,8 +515,10 @@ func buildURL(base *url.URL, path string, q url.Values) string {
 	u := *base
 	u.Path = base.Path + path
 	u.RawPath = ""
-	if unescaped, err := url.PathUnescape(u.Path); err == nil && unescaped != u.Path {
-		// path carries escaped segments: keep them escaped on the wire.
+	if unescaped, err := url.PathUnescape(u.Path); err == nil && (unescaped != u.Path || strings.ContainsAny(u.Path, "!'()*")) {
+		// path carries escaped segments, or sub-delimiters net/url would
+		// escape (wire.PathSegment leaves them as they are): send it as
+		// written.
 		u.RawPath = u.Path
 		u.Path = unescaped
 	}
@@ -582,9 +584,10 @@ func buildHeader(cfg *config.Config, req *Request, betas []string) http.Header {
 // for it.
 func MergeBetas(cfg *config.Config, endpoint []string) []string {
 	var out []string
-	// Under 2026-10-21 the Files and Skills endpoint betas are deprecated:
-	// those endpoints send none and get the GA shapes; a caller's own
-	// value (option.WithBeta) still selects the old ones.
+	// Under 2026-10-21 the Files and Skills endpoint betas are deprecated
+	// and user profiles are GA: those endpoints send none and get the GA
+	// shapes; a caller's own value (option.WithBeta) still selects the old
+	// ones.
 	gaOnly := wire.VersionRefuses(CallVersion(cfg))
 	add := func(b string) {
 		if b = strings.TrimSpace(b); b != "" && !slices.Contains(out, b) {
@@ -600,7 +603,8 @@ func MergeBetas(cfg *config.Config, endpoint []string) []string {
 		case slices.Contains(cfg.OmitBetas, b):
 		case gaOnly && (b == wire.BetaFiles || b == wire.BetaSkills):
 		case b == wire.BetaUserProfiles:
-			profiles = true // added below, unless a dated value stands for it
+			// added below, unless a dated value stands for it
+			profiles = profiles || !gaOnly
 		default:
 			add(b)
 		}
