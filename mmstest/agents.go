@@ -22,7 +22,7 @@ import (
 //     body is checked strictly (unknown members are a 400) with the
 //     service's rules (the lengths in internal/wire/limits.go): a name of
 //     1–256 characters, a description of at most 2,048, a model (a bare
-//     id or an object with id), at most 128 tools, custom tools named
+//     id or an object with id), at most 256 tools, custom tools named
 //     1–128 of [a-zA-Z0-9_-] with a 1–1,024 character description,
 //     mcp_toolset config names of 1–128, at most 20 MCP servers with
 //     unique names of 1–255 characters and URLs of at most 2,048, each
