@@ -56,7 +56,7 @@ type Agent struct {
 	Multiagent *AgentMultiagent `json:"multiagent"`
 	// ExecutionIdentity is the identity the agent runs as; nil when
 	// absent or null.
-	ExecutionIdentity *ExecutionIdentity `json:"execution_identity,omitzero"`
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity"`
 	// Metadata is the caller's key-value pairs.
 	Metadata map[string]string `json:"metadata"`
 	// Version starts at 1 and grows by one with every change.

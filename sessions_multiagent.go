@@ -19,7 +19,7 @@ type SessionThreadInlineAgent struct {
 	Skills     []AgentSkill     `json:"skills"`
 	// ExecutionIdentity is the identity the agent runs as; nil when absent
 	// or null.
-	ExecutionIdentity *ExecutionIdentity `json:"execution_identity,omitzero"`
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

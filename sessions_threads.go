@@ -33,7 +33,7 @@ type SessionThread struct {
 	Agent ThreadAgent `json:"agent"`
 	// WorkflowRunID is the workflow run that created the thread; nil when
 	// null or absent (a thread not started by a run).
-	WorkflowRunID *string `json:"workflow_run_id,omitzero"`
+	WorkflowRunID *string `json:"workflow_run_id"`
 	// Status is the thread's status (the session statuses).
 	Status SessionStatus `json:"status"`
 	// Stats are the thread's times; nil when null.

@@ -136,6 +136,8 @@ type sessionAgentWire struct {
 	MCPServers  json.RawMessage `json:"mcp_servers"`
 	Skills      json.RawMessage `json:"skills"`
 	Multiagent  json.RawMessage `json:"multiagent,omitempty"`
+	// ExecutionIdentity is R2's member; absent for an advisor.
+	ExecutionIdentity json.RawMessage `json:"execution_identity,omitempty"`
 }
 
 type outcomeWire struct {
@@ -291,7 +293,7 @@ func (st *sessionStore) findAgentVersion(id string, version int) (agentWire, err
 // roster.
 func snapshotOf(a agentWire) sessionAgentWire {
 	return sessionAgentWire{Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name, Description: a.Description, System: a.System,
-		Model: a.Model, Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills}
+		Model: a.Model, Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills, ExecutionIdentity: a.ExecutionIdentity}
 }
 
 // resolveAgent resolves the body's agent to a snapshot with its overrides
@@ -360,7 +362,11 @@ func (st *sessionStore) resolveAgent(b *sessionCreateBody) error {
 	}
 	b.version = a.Version
 	snap.Multiagent = json.RawMessage("null")
-	if !isNullJSON(a.Multiagent) && a.Multiagent != nil {
+	if multiagentType(a.Multiagent) == multiagent20261001 {
+		if snap.Multiagent, b.roster, err = st.snapshotMultiagent(a); err != nil {
+			return err
+		}
+	} else if !isNullJSON(a.Multiagent) && a.Multiagent != nil {
 		roster, err := st.resolveRoster(a)
 		if err != nil {
 			return err
