@@ -626,6 +626,10 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
+	if m := b.unbudgetableModel(); m != "" && b.Budget != nil && !isNullJSON(b.Budget) {
+		writeCoded(w, r, codeModelNotBudgetable, "budget: model "+m+" has no public list price")
+		return
+	}
 	out, err := st.start(&b)
 	if err != nil {
 		writeErr(w, r, err)
@@ -801,6 +805,10 @@ func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
 		if s.rec.ArchivedAt != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived sessions cannot be updated: "+s.rec.ID)
+			return
+		}
+		if code, msg := budgetUpdateRefusal(s, b.Budget); msg != "" {
+			writeCoded(w, r, code, msg)
 			return
 		}
 		next := s.rec
