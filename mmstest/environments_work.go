@@ -360,8 +360,15 @@ func (st *environmentStore) heartbeat(w http.ResponseWriter, r *http.Request) {
 		DesiredTTLSeconds     *int    `json:"desired_ttl_seconds"`
 		ExpectedLastHeartbeat *string `json:"expected_last_heartbeat"`
 	}
-	if err := decodeStrictJSON(r, &b); err != nil {
-		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+	if r.ContentLength != 0 {
+		// a body is what clients before R2 send
+		if err := decodeStrictJSON(r, &b); err != nil {
+			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, err.Error())
+			return
+		}
+	}
+	if err := heartbeatQuery(r, &b.DesiredTTLSeconds, &b.ExpectedLastHeartbeat); err != nil {
+		badRequest(w, r, err)
 		return
 	}
 	ttl := defaultWorkTTL
