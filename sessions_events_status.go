@@ -38,7 +38,7 @@ type SessionStatusIdleEvent struct {
 	StopReason SessionStopReason `json:"stop_reason"`
 	// StopDetails describes a refusal (its category and explanation); nil
 	// when null or absent.
-	StopDetails *StopDetails `json:"stop_details"`
+	StopDetails *StopDetails `json:"stop_details,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
@@ -209,7 +209,7 @@ type SessionThreadStatusIdleEvent struct {
 	// StopReason is why the thread stopped (see [SessionStatusIdleEvent]).
 	StopReason SessionStopReason `json:"stop_reason"`
 	// StopDetails describes a refusal; nil when null or absent.
-	StopDetails *StopDetails `json:"stop_details"`
+	StopDetails *StopDetails `json:"stop_details,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].

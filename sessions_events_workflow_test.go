@@ -1,6 +1,7 @@
 package mms
 
 import (
+	"encoding/json"
 	"maps"
 	"slices"
 	"testing"
@@ -49,7 +50,7 @@ func TestWorkflowRunTypedValues(t *testing.T) {
 			StopDetails: &StopDetails{Type: "refusal", Category: RefusalCategoryCyber, Explanation: Ptr("The request asked for a working exploit.")},
 			ProcessedAt: "2026-04-02T10:01:00.000Z"}},
 		{"session_status_idle_no_stop_details.json", SessionStatusIdleEvent{ID: "sevt_011CZkZ0062q4m7Lx2m8yR3v7a", StopReason: SessionEndTurn{},
-			ProcessedAt: "2026-04-02T10:01:02.000Z"}},
+			ProcessedAt: "2026-04-02T10:01:02.000Z", Extra: map[string]json.RawMessage{"stop_details": json.RawMessage("null")}}},
 		{"session_error_repository_clone_error.json", SessionErrorEvent{ID: "sevt_011CZkZ0114q4m7Lx2m8yR3v7a",
 			Error: SessionRepositoryCloneError{Message: "repository_clone_error happened", RetryStatus: SessionRetryTerminal{},
 				RepositoryURL: "https://github.com/o/r"}, ProcessedAt: "2026-04-02T10:02:14.000Z"}},
