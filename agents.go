@@ -52,8 +52,12 @@ type Agent struct {
 	MCPServers []AgentMCPServer `json:"mcp_servers"`
 	// Skills are the skills the agent may use.
 	Skills []AgentSkill `json:"skills"`
-	// Multiagent is the coordinator roster; nil when null.
+	// Multiagent is the coordinator roster or the multiagent_20261001
+	// config; nil when null.
 	Multiagent *AgentMultiagent `json:"multiagent"`
+	// ExecutionIdentity is the identity the agent runs as; nil when
+	// absent or null.
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity"`
 	// Metadata is the caller's key-value pairs.
 	Metadata map[string]string `json:"metadata"`
 	// Version starts at 1 and grows by one with every change.
@@ -223,13 +227,23 @@ type AgentSkill struct {
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// AgentMultiagent makes an agent a coordinator of others (the wire type
-// "coordinator").
+// AgentMultiagent makes an agent work with others. Its Type is
+// [MultiagentCoordinator] (what an empty Type sends), a roster in Agents,
+// or [Multiagent20261001], with Advisor, Subagents and Workflows (each
+// optional in params; records carry all three).
 //
-//mms:json type=coordinator
+//mms:json spec=agentMultiagentSpec
 type AgentMultiagent struct {
-	// Agents is the roster.
-	Agents []RosterEntry `json:"agents"`
+	// Type is the kind; "" sends coordinator.
+	Type MultiagentType `json:"type"`
+	// Agents is the coordinator's roster; nil for multiagent_20261001.
+	Agents []RosterEntry `json:"agents,omitzero"`
+	// Advisor, Subagents and Workflows are the multiagent_20261001
+	// members; nil leaves the service's defaults (advisor disabled,
+	// subagents and workflows enabled).
+	Advisor   *MultiagentAdvisor `json:"advisor,omitzero"`
+	Subagents *MultiagentSpawn   `json:"subagents,omitzero"`
+	Workflows *MultiagentSpawn   `json:"workflows,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
@@ -301,7 +315,7 @@ type AgentCreateParams struct {
 	Description string `json:"description,omitzero"`
 	// System is the system prompt; at most 100,000 characters.
 	System string `json:"system,omitzero"`
-	// Tools are the toolsets and custom tools, at most 128.
+	// Tools are the toolsets and custom tools, at most 256.
 	Tools []AgentTool `json:"tools,omitzero"`
 	// MCPServers are at most 20 servers with unique names, each named by
 	// an mcp_toolset of Tools.
@@ -312,6 +326,9 @@ type AgentCreateParams struct {
 	// Multiagent makes the agent a coordinator (agent ids of at most 128
 	// characters); nil sends none.
 	Multiagent *AgentMultiagent `json:"multiagent,omitzero"`
+	// ExecutionIdentity is the identity the agent runs as; nil (or
+	// service_account) is the default.
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity,omitzero"`
 	// Metadata is at most 16 pairs, keys of at most 64 characters, values
 	// of at most 512.
 	Metadata map[string]string `json:"metadata,omitzero"`
@@ -342,6 +359,9 @@ type AgentUpdateParams struct {
 	Skills     Update[[]AgentSkill]     `json:"skills,omitzero"`
 	// Multiagent replaces or clears the roster.
 	Multiagent Update[AgentMultiagent] `json:"multiagent,omitzero"`
+	// ExecutionIdentity replaces the identity whole; Clear (null) restores
+	// the default, as service_account does.
+	ExecutionIdentity Update[ExecutionIdentity] `json:"execution_identity,omitzero"`
 	// Metadata upserts and deletes keys; others are kept.
 	Metadata MetadataPatch `json:"metadata,omitzero"`
 }
@@ -356,15 +376,18 @@ const (
 
 // Validate reports the first rule the params break: a name not of 1–256
 // characters, a missing model, a description over 2,048 characters, a
-// system prompt over 100,000, more than 128 tools, a bad custom tool (name
+// system prompt over 100,000, more than 256 tools, a bad custom tool (name
 // 1–128 of [a-zA-Z0-9_-], description 1–1,024, an object input schema), an
 // mcp_toolset config name not of 1–128 characters, more than 20 MCP
 // servers, a server without URL, with a URL over 2,048 characters or with
 // a name not of 1–255 characters, a name used twice or not named by an
 // mcp_toolset, a toolset naming no server, a skill id not of 1–64
 // characters or an empty skill version, a roster agent id not of 1–128
-// characters, or metadata past 16 pairs, 64-character keys or
-// 512-character values.
+// characters, a multiagent member its kind does not have, a
+// multiagent_20261001 switch without type, an enabled advisor without
+// model, more than 20 predefined agents in subagents or workflows, an
+// execution identity without type or an aws_role without role_arn, or
+// metadata past 16 pairs, 64-character keys or 512-character values.
 func (p AgentCreateParams) Validate() error {
 	if err := validateLength("name", p.Name, 1, wire.MaxAgentNameLen); err != nil {
 		return err
@@ -385,6 +408,9 @@ func (p AgentCreateParams) Validate() error {
 		return err
 	}
 	if err := validateRoster(p.Multiagent); err != nil {
+		return err
+	}
+	if err := p.ExecutionIdentity.validate("execution_identity"); err != nil {
 		return err
 	}
 	return validateMetadata("metadata", p.Metadata)
@@ -437,6 +463,11 @@ func (p AgentUpdateParams) Validate() error {
 	}
 	if m, ok := p.Multiagent.Value(); ok {
 		if err := validateRoster(&m); err != nil {
+			return err
+		}
+	}
+	if x, ok := p.ExecutionIdentity.Value(); ok {
+		if err := x.validate("execution_identity"); err != nil {
 			return err
 		}
 	}
@@ -537,6 +568,9 @@ func validateSkills(path string, skills []AgentSkill) error {
 func validateRoster(m *AgentMultiagent) error {
 	if m == nil {
 		return nil
+	}
+	if err := validateMultiagentForm(m); err != nil {
+		return err
 	}
 	for i, e := range m.Agents {
 		path := fmt.Sprintf("multiagent.agents[%d]", i)

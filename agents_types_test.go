@@ -20,6 +20,7 @@ func TestAgentGoldenRoundTrip(t *testing.T) {
 	}{
 		{"agent_full.json", nil},
 		{"agent_minimal.json", nil},
+		{"agent_multiagent.json", nil},
 		{"agent_unknown.json", []string{
 			".Tools[0]: UnknownAgentTool",
 			".Tools[1].DefaultConfig.PermissionPolicy: UnknownPermissionPolicy",
@@ -159,7 +160,7 @@ func TestAgentParamsDecode(t *testing.T) {
 	want := AgentCreateParams{Name: "a", Model: ModelConfigParams{ID: "m", Effort: EffortLow},
 		Tools: []AgentTool{AgentToolset20260401{Configs: []AgentToolConfig{GrepToolConfig{Enabled: Ptr(true)},
 			UnknownAgentToolConfig{Type: "zap", Raw: json.RawMessage(`{"name":"zap"}`)}}}},
-		Multiagent: &AgentMultiagent{Agents: []RosterEntry{RosterAgentID("agent_1")}}}
+		Multiagent: &AgentMultiagent{Type: MultiagentCoordinator, Agents: []RosterEntry{RosterAgentID("agent_1")}}}
 	if diff := cmp.Diff(want, p); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
@@ -171,7 +172,7 @@ func TestAgentParamsDecode(t *testing.T) {
 
 func FuzzAgent(f *testing.F) {
 	var seeds [][]byte
-	for _, name := range []string{"agent_full.json", "agent_minimal.json", "agent_unknown.json"} {
+	for _, name := range []string{"agent_full.json", "agent_minimal.json", "agent_unknown.json", "agent_multiagent.json"} {
 		seeds = append(seeds, readGolden(f, "agents", name))
 	}
 	fuzzRecord[Agent](f, seeds...)

@@ -129,7 +129,7 @@ func TestEnvironmentWorkWire(t *testing.T) {
 					err = fmt.Errorf("heartbeat %+v", h)
 				}
 				return err
-			}, "POST", "/v1/environments/env_1/work/work_1/heartbeat", "", `{"desired_ttl_seconds":60,"expected_last_heartbeat":"s"}`, nil},
+			}, "POST", "/v1/environments/env_1/work/work_1/heartbeat", "desired_ttl_seconds=60&expected_last_heartbeat=s", "", nil}, // R2: query, no body
 		{"stop", work, func(ctx context.Context, c *mms.Client) error {
 			_, err := c.Environments.Work.Stop(ctx, "env_1", "work_1", mms.WorkStopParams{Force: true})
 			return err

@@ -311,8 +311,10 @@ func (p WorkHeartbeatParams) Validate() error {
 }
 
 // Heartbeat keeps a work item's lease (POST …/work/{work_id}/heartbeat).
+// The params go in the query (desired_ttl_seconds,
+// expected_last_heartbeat), as the service reads them; the body is empty.
 func (s *EnvironmentWorkService) Heartbeat(ctx context.Context, environmentID, workID string, p WorkHeartbeatParams, opts ...option.RequestOption) (*WorkHeartbeat, error) {
-	return as[WorkHeartbeat](s.at(environmentID, workID)).action(ctx, "/heartbeat", p, opts)
+	return as[WorkHeartbeat](s.at(environmentID, workID)).checked(p).withQuery(p.query()).action(ctx, "/heartbeat", nil, opts)
 }
 
 // WorkStopParams are the parameters of [EnvironmentWorkService.Stop].

@@ -116,27 +116,39 @@ type SessionAgent struct {
 	Tools      []AgentTool      `json:"tools"`
 	MCPServers []AgentMCPServer `json:"mcp_servers"`
 	Skills     []AgentSkill     `json:"skills"`
-	// Multiagent is the coordinator's roster, each agent resolved to its
-	// snapshot; nil when null.
+	// Multiagent is the coordinator's roster or the multiagent_20261001
+	// config, each agent resolved to its snapshot; nil when null.
 	Multiagent *SessionMultiagent `json:"multiagent"`
+	// ExecutionIdentity is the identity the agent runs as; nil when absent
+	// or null.
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
-// SessionMultiagent is a session agent's roster (the wire type
-// "coordinator").
+// SessionMultiagent is a session agent's multiagent member: Type
+// [MultiagentCoordinator] with the roster in Agents, or
+// [Multiagent20261001] with Advisor, Subagents and Workflows.
 //
-//mms:json type=coordinator
+//mms:json spec=agentMultiagentSpec
 type SessionMultiagent struct {
-	// Agents are the roster's members.
-	Agents []ThreadAgent `json:"agents"`
+	// Type is the kind; "" sends coordinator.
+	Type MultiagentType `json:"type"`
+	// Agents are the coordinator roster's members; nil for
+	// multiagent_20261001.
+	Agents []ThreadAgent `json:"agents,omitzero"`
+	// Advisor, Subagents and Workflows are the multiagent_20261001
+	// members, their predefined agents resolved to snapshots.
+	Advisor   *MultiagentAdvisor      `json:"advisor,omitzero"`
+	Subagents *SessionMultiagentSpawn `json:"subagents,omitzero"`
+	Workflows *SessionMultiagentSpawn `json:"workflows,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }
 
 // A ThreadAgent is a member of a session's roster and the agent of a
-// session thread: [SessionThreadAgent], [RosterAdvisor] or
-// [UnknownThreadAgent].
+// session thread: [SessionThreadAgent], [RosterAdvisor],
+// [SessionThreadInlineAgent] or [UnknownThreadAgent].
 type ThreadAgent interface {
 	json.Marshaler
 	isThreadAgent()
@@ -144,7 +156,8 @@ type ThreadAgent interface {
 
 var threadAgentUnion = codec.NewUnion[ThreadAgent]("ThreadAgent", UnknownThreadAgent{}).
 	Add("agent", SessionThreadAgent{}).
-	Add("advisor", RosterAdvisor{})
+	Add("advisor", RosterAdvisor{}).
+	Add("inline", SessionThreadInlineAgent{})
 
 // SessionThreadAgent is an agent of a session's roster (the wire type
 // "agent"): a [SessionAgent] without a roster of its own.
@@ -163,6 +176,9 @@ type SessionThreadAgent struct {
 	Tools      []AgentTool      `json:"tools"`
 	MCPServers []AgentMCPServer `json:"mcp_servers"`
 	Skills     []AgentSkill     `json:"skills"`
+	// ExecutionIdentity is the identity the agent runs as; nil when absent
+	// or null.
+	ExecutionIdentity *ExecutionIdentity `json:"execution_identity"`
 	// Extra keeps what this SDK version does not model; see [Extra].
 	Extra map[string]json.RawMessage `json:"-"`
 }

@@ -49,6 +49,8 @@ type AgentToolUseEvent struct {
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
 	// Evaluation is the verdict under its newer name (newer services send
 	// evaluation, older ones evaluated_permission); nil when absent or null.
+	// R2 sends a policy here (always_allow, always_ask, or auto with its
+	// evaluated_permission); [ToolPermission.EvaluatedVerdict] reads it.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
@@ -94,6 +96,8 @@ type AgentMCPToolUseEvent struct {
 	EvaluatedPermission *ToolPermission `json:"evaluated_permission,omitzero"`
 	// Evaluation is the verdict under its newer name (newer services send
 	// evaluation, older ones evaluated_permission); nil when absent or null.
+	// R2 sends a policy here (always_allow, always_ask, or auto with its
+	// evaluated_permission); [ToolPermission.EvaluatedVerdict] reads it.
 	Evaluation *ToolPermission `json:"evaluation,omitzero"`
 	// SessionThreadID is the sub-agent thread the call was cross-posted
 	// from; nil when null or absent.
@@ -246,12 +250,12 @@ var toolPermissionSpec = codec.Spec{
 // (the service may add verdicts; asking is the safe reading), and the
 // stricter one when evaluated_permission and evaluation disagree.
 func (e AgentToolUseEvent) Permission() string {
-	return permissionOf(e.EvaluatedPermission, e.Evaluation)
+	return permissionOf(e.EvaluatedPermission, evaluationVerdict(e.Evaluation))
 }
 
 // Permission is the verdict on the call, as [AgentToolUseEvent.Permission].
 func (e AgentMCPToolUseEvent) Permission() string {
-	return permissionOf(e.EvaluatedPermission, e.Evaluation)
+	return permissionOf(e.EvaluatedPermission, evaluationVerdict(e.Evaluation))
 }
 
 // permissionOf is the strictest of the verdicts given, unknown ones read

@@ -33,8 +33,12 @@ type SessionStatusIdleEvent struct {
 	ID string `json:"id"`
 	// StopReason is why the session stopped: [SessionEndTurn],
 	// [SessionRequiresAction], [SessionRetriesExhausted],
-	// [SessionBudgetReached] or [UnknownSessionStopReason].
+	// [SessionBudgetReached], [SessionRefusal] or
+	// [UnknownSessionStopReason].
 	StopReason SessionStopReason `json:"stop_reason"`
+	// StopDetails describes a refusal (its category and explanation); nil
+	// when null or absent.
+	StopDetails *StopDetails `json:"stop_details,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
@@ -169,6 +173,9 @@ type SessionThreadCreatedEvent struct {
 	SessionThreadID string `json:"session_thread_id"`
 	// AgentName is the name of the thread's agent.
 	AgentName string `json:"agent_name"`
+	// WorkflowRunID is the workflow run that created the thread; nil when
+	// null or absent.
+	WorkflowRunID *string `json:"workflow_run_id"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
@@ -201,6 +208,8 @@ type SessionThreadStatusIdleEvent struct {
 	AgentName string `json:"agent_name"`
 	// StopReason is why the thread stopped (see [SessionStatusIdleEvent]).
 	StopReason SessionStopReason `json:"stop_reason"`
+	// StopDetails describes a refusal; nil when null or absent.
+	StopDetails *StopDetails `json:"stop_details,omitzero"`
 	// ProcessedAt is when the service processed the event.
 	ProcessedAt string `json:"processed_at,omitzero"`
 	// Extra keeps what this SDK version does not model; see [Extra].
@@ -239,7 +248,7 @@ type SessionThreadStatusTerminatedEvent struct {
 
 // A SessionStopReason says why a session or a thread went idle:
 // [SessionEndTurn], [SessionRequiresAction], [SessionRetriesExhausted],
-// [SessionBudgetReached] or [UnknownSessionStopReason].
+// [SessionBudgetReached], [SessionRefusal] or [UnknownSessionStopReason].
 type SessionStopReason interface {
 	json.Marshaler
 	isSessionStopReason()
@@ -249,7 +258,8 @@ var sessionStopReasonUnion = codec.NewUnion[SessionStopReason]("SessionStopReaso
 	Add("end_turn", SessionEndTurn{}).
 	Add("requires_action", SessionRequiresAction{}).
 	Add("retries_exhausted", SessionRetriesExhausted{}).
-	Add("budget_reached", SessionBudgetReached{})
+	Add("budget_reached", SessionBudgetReached{}).
+	Add("refusal", SessionRefusal{})
 
 // SessionEndTurn: the agent finished its turn (the wire type "end_turn").
 type SessionEndTurn struct {
@@ -293,8 +303,12 @@ type UnknownSessionStopReason struct {
 // [SessionModelOverloadedError], [SessionModelRateLimitedError],
 // [SessionModelRequestFailedError], [SessionMCPConnectionFailedError],
 // [SessionMCPAuthenticationFailedError], [SessionBillingError],
-// [SessionCredentialHostUnreachableError], or [UnknownSessionError] for a
-// type this SDK version cannot name. Its methods read what every error
+// [SessionCredentialHostUnreachableError],
+// [SessionToolUseLimitReachedError], [SessionCompactionLimitReachedError],
+// [SessionRepositoryAuthenticationError], [SessionRepositoryForbiddenError],
+// [SessionRepositoryNotFoundError], [SessionRepositoryCheckoutError],
+// [SessionRepositoryCloneError], or [UnknownSessionError] for a type this
+// SDK version cannot name. Its methods read what every error
 // carries.
 type SessionError interface {
 	json.Marshaler
@@ -317,7 +331,14 @@ var sessionErrorUnion = codec.NewUnion[SessionError]("SessionError", UnknownSess
 	Add("mcp_connection_failed_error", SessionMCPConnectionFailedError{}).
 	Add("mcp_authentication_failed_error", SessionMCPAuthenticationFailedError{}).
 	Add("billing_error", SessionBillingError{}).
-	Add("credential_host_unreachable_error", SessionCredentialHostUnreachableError{})
+	Add("credential_host_unreachable_error", SessionCredentialHostUnreachableError{}).
+	Add("tool_use_limit_reached_error", SessionToolUseLimitReachedError{}).
+	Add("compaction_limit_reached_error", SessionCompactionLimitReachedError{}).
+	Add("repository_authentication_error", SessionRepositoryAuthenticationError{}).
+	Add("repository_forbidden_error", SessionRepositoryForbiddenError{}).
+	Add("repository_not_found_error", SessionRepositoryNotFoundError{}).
+	Add("repository_checkout_error", SessionRepositoryCheckoutError{}).
+	Add("repository_clone_error", SessionRepositoryCloneError{})
 
 // SessionUnknownError is an error the service could not classify (the
 // wire type "unknown_error"; not to be confused with

@@ -30,6 +30,7 @@ var sessionEventGoldenUnknowns = map[string][]string{
 	"event_delta_unknown_delta.json":          {".Delta: UnknownSessionEventDeltaBody"},
 	"unknown_event.json":                      {": UnknownSessionEvent"},
 	"unknown_members.json":                    {".Content[1]: UnknownSessionContentBlock"},
+	"workflow_run_status_ended_unknown.json":  {".Result: UnknownWorkflowRunResult"},
 }
 
 // sessionEventGoldenFiles returns the golden event files (not the request
@@ -140,6 +141,7 @@ func TestSessionEventGoldensCoverEveryVariant(t *testing.T) {
 		"SessionError":          sessionErrorUnion.Types(),
 		"SessionRetryStatus":    sessionRetryStatusUnion.Types(),
 		"SessionEventDeltaBody": sessionEventDeltaBodyUnion.Types(),
+		"WorkflowRunResult":     workflowRunResultUnion.Types(),
 	}
 	for union, types := range want {
 		for wire, typ := range types {
@@ -149,7 +151,7 @@ func TestSessionEventGoldensCoverEveryVariant(t *testing.T) {
 		}
 	}
 	for _, unknown := range []string{"UnknownSessionEvent", "UnknownSessionStopReason", "UnknownSessionError",
-		"UnknownSessionRetryStatus", "UnknownSessionEventDeltaBody", "UnknownSessionContentBlock", "SearchResultBlock", "RedactedBlock"} {
+		"UnknownSessionRetryStatus", "UnknownSessionEventDeltaBody", "UnknownSessionContentBlock", "SearchResultBlock", "RedactedBlock", "UnknownWorkflowRunResult"} {
 		if !slices.Contains(seen, unknown) {
 			t.Errorf("no golden holds a %s", unknown)
 		}

@@ -41,6 +41,11 @@ import (
 //     [SpanModelRequestStartEvent], [SpanModelRequestEndEvent],
 //     [SpanOutcomeEvaluationStartEvent], [SpanOutcomeEvaluationOngoingEvent],
 //     [SpanOutcomeEvaluationEndEvent];
+//   - workflow_run.*, the background runs the agent starts:
+//     [WorkflowRunCreatedEvent], [WorkflowRunStatusRunningEvent],
+//     [WorkflowRunStatusIdleEvent], [WorkflowRunPhaseStartedEvent],
+//     [WorkflowRunPhaseEndedEvent], [WorkflowRunErrorEvent],
+//     [WorkflowRunStatusEndedEvent];
 //   - the stream's previews (event_start, event_delta): [SessionEventStart],
 //     [SessionEventDelta];
 //   - anything else: [UnknownSessionEvent].
@@ -94,6 +99,13 @@ var sessionEventUnion = codec.NewUnion[SessionEvent]("SessionEvent", UnknownSess
 	Add("span.outcome_evaluation_start", SpanOutcomeEvaluationStartEvent{}).
 	Add("span.outcome_evaluation_ongoing", SpanOutcomeEvaluationOngoingEvent{}).
 	Add("span.outcome_evaluation_end", SpanOutcomeEvaluationEndEvent{}).
+	Add("workflow_run.created", WorkflowRunCreatedEvent{}).
+	Add("workflow_run.status_running", WorkflowRunStatusRunningEvent{}).
+	Add("workflow_run.status_idle", WorkflowRunStatusIdleEvent{}).
+	Add("workflow_run.phase_started", WorkflowRunPhaseStartedEvent{}).
+	Add("workflow_run.phase_ended", WorkflowRunPhaseEndedEvent{}).
+	Add("workflow_run.error", WorkflowRunErrorEvent{}).
+	Add("workflow_run.status_ended", WorkflowRunStatusEndedEvent{}).
 	Add("event_start", SessionEventStart{}).
 	Add("event_delta", SessionEventDelta{})
 

@@ -202,6 +202,9 @@ type sessionRun struct {
 	done    chan runDone
 	wg      sync.WaitGroup
 	sem     chan struct{}
+	// deadThreads are the threads session.thread_status_terminated named:
+	// their calls are not run, awaited or answered.
+	deadThreads map[string]bool
 }
 
 // runCall is a tool call the session made.
@@ -213,6 +216,9 @@ type runCall struct {
 	asked    bool // needs a decision and has none yet
 	started  bool // a worker took it
 	decided  bool // a worker took its decision
+	// cancel stops the call's worker (its thread terminated); set by the
+	// run loop before the worker starts.
+	cancel context.CancelFunc
 }
 
 type runCallKind uint8
@@ -228,6 +234,7 @@ type runDone struct {
 	step     SessionRunStep
 	err      error // fatal: the result could not be posted
 	progress bool  // a step on the way (a retry); the worker goes on
+	dropped  bool  // the call's thread terminated: nothing was posted, nothing to report
 }
 
 // streamItem is what the stream goroutine hands the run loop.
@@ -311,6 +318,9 @@ func (r *sessionRun) run(ctx context.Context, yield func(SessionRunStep, error) 
 			if !d.progress {
 				r.running--
 			}
+			if d.dropped {
+				continue
+			}
 			if d.err != nil {
 				yield(d.step, d.err)
 				return
@@ -369,6 +379,8 @@ func (r *sessionRun) note(ev SessionEvent) {
 	case SessionStatusIdleEvent:
 		_, r.idle = ev.StopReason.(SessionEndTurn)
 		return
+	case SessionThreadStatusTerminatedEvent:
+		r.terminateThread(ev.SessionThreadID)
 	}
 	switch ev.(type) {
 	case SessionEventStart, SessionEventDelta, SessionUsageEvent, SpanModelRequestEndEvent:
@@ -378,6 +390,9 @@ func (r *sessionRun) note(ev SessionEvent) {
 }
 
 func (r *sessionRun) add(id string, c *runCall) {
+	if r.deadThreads[callThread(c.ev)] {
+		return // a terminated thread's call is not run or awaited
+	}
 	if _, dup := r.calls[id]; !dup && id != "" {
 		r.calls[id] = c
 		r.order = append(r.order, id)
@@ -442,7 +457,9 @@ func (r *sessionRun) dispatch(ctx context.Context) {
 			r.start(ctx, func() runDone { return r.decide(ctx, c) })
 		case r.canRun(c):
 			c.started = true
-			r.start(ctx, func() runDone { return r.execute(ctx, c) })
+			cctx, cancel := context.WithCancelCause(ctx)
+			c.cancel = func() { cancel(errThreadTerminated) }
+			r.start(ctx, func() runDone { defer cancel(nil); return r.execute(cctx, c) })
 		}
 	}
 }
@@ -487,6 +504,9 @@ func (r *sessionRun) execute(ctx context.Context, c *runCall) runDone {
 		step.Kind = StepSandboxResult
 	}
 	step.Output, step.Err = out, err
+	if ctx.Err() != nil && context.Cause(ctx) == errThreadTerminated {
+		return runDone{dropped: true} // its thread terminated: no result is posted
+	}
 	return runDone{step: step, err: r.post(ctx, c.ev, result)}
 }
 

@@ -292,7 +292,7 @@ func TestSessionUpdateListAndPathValidation(t *testing.T) {
 		{"metadata value 512", "sesn_1", mms.SessionUpdateParams{Metadata: mms.MetadataPatch{}.Set("k", strings.Repeat("v", 512))}, ""},
 		{"agent servers match", "sesn_1", mms.SessionUpdateParams{Agent: &mms.SessionAgentUpdate{Tools: t2, MCPServers: s2}}, ""},
 		{"agent server unreferenced", "sesn_1", mms.SessionUpdateParams{Agent: &mms.SessionAgentUpdate{Tools: t2[:1], MCPServers: s2}}, "agent.mcp_servers[1]"},
-		{"agent 129 tools", "sesn_1", mms.SessionUpdateParams{Agent: &mms.SessionAgentUpdate{Tools: make([]mms.AgentTool, 129)}}, "agent.tools"},
+		{"agent 257 tools", "sesn_1", mms.SessionUpdateParams{Agent: &mms.SessionAgentUpdate{Tools: make([]mms.AgentTool, 257)}}, "agent.tools"},
 		{"budget bad amount", "sesn_1", mms.SessionUpdateParams{Budget: mms.Set(mms.BudgetUSD("1,5"))}, "budget.max_list_cost.amount"},
 		{"budget cleared", "sesn_1", mms.SessionUpdateParams{Budget: mms.Clear[mms.SessionBudget]()}, ""},
 	} {

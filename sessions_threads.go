@@ -28,9 +28,12 @@ type SessionThread struct {
 	SessionID string `json:"session_id"`
 	// ParentThreadID is the thread that started this one; nil when null.
 	ParentThreadID *string `json:"parent_thread_id"`
-	// Agent is the thread's agent: [SessionThreadAgent] or
-	// [RosterAdvisor].
+	// Agent is the thread's agent: [SessionThreadAgent], [RosterAdvisor]
+	// or [SessionThreadInlineAgent].
 	Agent ThreadAgent `json:"agent"`
+	// WorkflowRunID is the workflow run that created the thread; nil when
+	// null or absent (a thread not started by a run).
+	WorkflowRunID *string `json:"workflow_run_id"`
 	// Status is the thread's status (the session statuses).
 	Status SessionStatus `json:"status"`
 	// Stats are the thread's times; nil when null.
@@ -75,13 +78,23 @@ type SessionThreadListParams struct {
 	Limit int
 	// Page starts the list at a page returned before as NextPage.
 	Page Cursor
+	// Statuses keeps the threads in any of these statuses (statuses[]):
+	// running, idle, rescheduling or terminated.
+	Statuses []SessionStatus
 }
 
-// Validate reports Limit outside 1–100 when set.
-func (p SessionThreadListParams) Validate() error { return validateLimit(p.Limit, 100) }
+// Validate reports Limit outside 1–100 when set, or an empty status.
+func (p SessionThreadListParams) Validate() error {
+	if err := validateThreadStatuses(p.Statuses); err != nil {
+		return err
+	}
+	return validateLimit(p.Limit, 100)
+}
 
 func (p SessionThreadListParams) listArgs() listArgs {
-	return listArgs{query: limitQuery(p.Limit), start: listPos{page: p.Page}}
+	q := limitQuery(p.Limit)
+	addQueryArray(q, "statuses", p.Statuses)
+	return listArgs{query: q, start: listPos{page: p.Page}}
 }
 
 // List iterates over a session's threads, fetching pages as it goes (GET

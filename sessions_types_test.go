@@ -23,6 +23,7 @@ func TestSessionGoldenRoundTrip(t *testing.T) {
 	}{
 		{"session_full.json", nil},
 		{"session_minimal.json", nil},
+		{"session_multiagent.json", nil},
 		{"session_unknown.json", []string{
 			".Agent.Tools[0]: UnknownAgentTool",
 			".Agent.Multiagent.Agents[0]: UnknownThreadAgent",
@@ -38,6 +39,7 @@ func TestSessionGoldenRoundTrip(t *testing.T) {
 	}{
 		{"thread_agent.json", nil},
 		{"thread_advisor.json", nil},
+		{"thread_inline.json", nil},
 		{"thread_unknown.json", []string{".Agent: UnknownThreadAgent"}},
 	} {
 		t.Run(tt.file, func(t *testing.T) { roundTrip[SessionThread](t, readGolden(t, "sessions", tt.file), tt.unknown) })
@@ -210,14 +212,14 @@ func TestSessionSecretsNotPrinted(t *testing.T) {
 }
 
 func FuzzSession(f *testing.F) {
-	for _, name := range []string{"session_full.json", "session_minimal.json", "session_unknown.json"} {
+	for _, name := range []string{"session_full.json", "session_minimal.json", "session_unknown.json", "session_multiagent.json"} {
 		f.Add(readGolden(f, "sessions", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[Session](t, data) })
 }
 
 func FuzzSessionThread(f *testing.F) {
-	for _, name := range []string{"thread_agent.json", "thread_advisor.json", "thread_unknown.json"} {
+	for _, name := range []string{"thread_agent.json", "thread_advisor.json", "thread_unknown.json", "thread_inline.json"} {
 		f.Add(readGolden(f, "sessions", name))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { checkRecordRoundTrip[SessionThread](t, data) })

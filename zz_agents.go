@@ -11,12 +11,17 @@ func init() {
 		AgentSkill{},
 		AgentToolsetDefaultConfig{},
 		AgentUpdateParams{},
+		ExecutionIdentity{},
 		ModelConfig{},
 		ModelEffort{},
+		MultiagentAdvisor{},
+		MultiagentInlineAgents{},
+		MultiagentSpawn{},
+		SessionMultiagentSpawn{},
 	)
 	codec.Register(Agent{}, codec.Spec{Type: "agent"})
 	codec.Register(AgentMCPServer{}, agentMCPServerSpec)
-	codec.Register(AgentMultiagent{}, codec.Spec{Type: "coordinator"})
+	codec.Register(AgentMultiagent{}, agentMultiagentSpec)
 	codec.Register(ModelConfigParams{}, modelConfigParamsSpec())
 }
 
@@ -143,6 +148,12 @@ func (e EditToolConfig) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
 // UnmarshalJSON decodes EditToolConfig, keeping what this SDK version does not model in [Extra].
 func (e *EditToolConfig) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
 
+// MarshalJSON encodes ExecutionIdentity as the service sends it, [Extra] included.
+func (e ExecutionIdentity) MarshalJSON() ([]byte, error) { return marshalJSON(e) }
+
+// UnmarshalJSON decodes ExecutionIdentity, keeping what this SDK version does not model in [Extra].
+func (e *ExecutionIdentity) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, e) }
+
 // isAgentToolConfig makes GlobToolConfig a [AgentToolConfig].
 func (GlobToolConfig) isAgentToolConfig() {}
 
@@ -178,6 +189,24 @@ func (m ModelEffort) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
 
 // UnmarshalJSON decodes ModelEffort, keeping what this SDK version does not model in [Extra].
 func (m *ModelEffort) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes MultiagentAdvisor as the service sends it, [Extra] included.
+func (m MultiagentAdvisor) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MultiagentAdvisor, keeping what this SDK version does not model in [Extra].
+func (m *MultiagentAdvisor) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes MultiagentInlineAgents as the service sends it, [Extra] included.
+func (m MultiagentInlineAgents) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MultiagentInlineAgents, keeping what this SDK version does not model in [Extra].
+func (m *MultiagentInlineAgents) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
+
+// MarshalJSON encodes MultiagentSpawn as the service sends it, [Extra] included.
+func (m MultiagentSpawn) MarshalJSON() ([]byte, error) { return marshalJSON(m) }
+
+// UnmarshalJSON decodes MultiagentSpawn, keeping what this SDK version does not model in [Extra].
+func (m *MultiagentSpawn) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, m) }
 
 // isAgentToolConfig makes ReadToolConfig a [AgentToolConfig].
 func (ReadToolConfig) isAgentToolConfig() {}
@@ -217,6 +246,12 @@ func (r RosterSelf) MarshalJSON() ([]byte, error) { return marshalJSON(r) }
 
 // UnmarshalJSON decodes RosterSelf, keeping what this SDK version does not model in [Extra].
 func (r *RosterSelf) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, r) }
+
+// MarshalJSON encodes SessionMultiagentSpawn as the service sends it, [Extra] included.
+func (s SessionMultiagentSpawn) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionMultiagentSpawn, keeping what this SDK version does not model in [Extra].
+func (s *SessionMultiagentSpawn) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
 // isAgentTool makes UnknownAgentTool a [AgentTool].
 func (UnknownAgentTool) isAgentTool() {}

@@ -21,13 +21,15 @@ func init() {
 		SessionUpdateParams{},
 		SessionUsage{},
 		SpanModelUsage{},
+		WorkflowRunError{},
+		WorkflowRunPhase{},
 	)
 	codec.Register(OutcomeEvaluation{}, codec.Spec{Type: "outcome_evaluation"})
 	codec.Register(Session{}, codec.Spec{Type: "session"})
 	codec.Register(SessionAgent{}, codec.Spec{Type: "agent"})
 	codec.Register(SessionBudget{}, codec.Spec{Type: "limit"})
 	codec.Register(SessionDeleted{}, codec.Spec{Type: "session_deleted"})
-	codec.Register(SessionMultiagent{}, codec.Spec{Type: "coordinator"})
+	codec.Register(SessionMultiagent{}, agentMultiagentSpec)
 	codec.Register(SessionResourceDeleted{}, codec.Spec{Type: "session_resource_deleted"})
 	codec.Register(SessionThread{}, codec.Spec{Type: "session_thread"})
 	codec.Register(ToolPermission{}, toolPermissionSpec)
@@ -393,6 +395,17 @@ func (s SessionCacheCreation) MarshalJSON() ([]byte, error) { return marshalJSON
 // UnmarshalJSON decodes SessionCacheCreation, keeping what this SDK version does not model in [Extra].
 func (s *SessionCacheCreation) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
+// isSessionError makes SessionCompactionLimitReachedError a [SessionError].
+func (SessionCompactionLimitReachedError) isSessionError() {}
+
+// MarshalJSON encodes SessionCompactionLimitReachedError as the service sends it, [Extra] included.
+func (s SessionCompactionLimitReachedError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionCompactionLimitReachedError, keeping what this SDK version does not model in [Extra].
+func (s *SessionCompactionLimitReachedError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
+
 // isSessionEventDeltaBody makes SessionContentDelta a [SessionEventDeltaBody].
 func (SessionContentDelta) isSessionEventDeltaBody() {}
 
@@ -589,6 +602,68 @@ func (s SessionMultiagent) MarshalJSON() ([]byte, error) { return marshalJSON(s)
 // UnmarshalJSON decodes SessionMultiagent, keeping what this SDK version does not model in [Extra].
 func (s *SessionMultiagent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
 
+// isSessionStopReason makes SessionRefusal a [SessionStopReason].
+func (SessionRefusal) isSessionStopReason() {}
+
+// MarshalJSON encodes SessionRefusal as the service sends it, [Extra] included.
+func (s SessionRefusal) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRefusal, keeping what this SDK version does not model in [Extra].
+func (s *SessionRefusal) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isSessionError makes SessionRepositoryAuthenticationError a [SessionError].
+func (SessionRepositoryAuthenticationError) isSessionError() {}
+
+// MarshalJSON encodes SessionRepositoryAuthenticationError as the service sends it, [Extra] included.
+func (s SessionRepositoryAuthenticationError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRepositoryAuthenticationError, keeping what this SDK version does not model in [Extra].
+func (s *SessionRepositoryAuthenticationError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
+
+// isSessionError makes SessionRepositoryCheckoutError a [SessionError].
+func (SessionRepositoryCheckoutError) isSessionError() {}
+
+// MarshalJSON encodes SessionRepositoryCheckoutError as the service sends it, [Extra] included.
+func (s SessionRepositoryCheckoutError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRepositoryCheckoutError, keeping what this SDK version does not model in [Extra].
+func (s *SessionRepositoryCheckoutError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
+
+// isSessionError makes SessionRepositoryCloneError a [SessionError].
+func (SessionRepositoryCloneError) isSessionError() {}
+
+// MarshalJSON encodes SessionRepositoryCloneError as the service sends it, [Extra] included.
+func (s SessionRepositoryCloneError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRepositoryCloneError, keeping what this SDK version does not model in [Extra].
+func (s *SessionRepositoryCloneError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
+// isSessionError makes SessionRepositoryForbiddenError a [SessionError].
+func (SessionRepositoryForbiddenError) isSessionError() {}
+
+// MarshalJSON encodes SessionRepositoryForbiddenError as the service sends it, [Extra] included.
+func (s SessionRepositoryForbiddenError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRepositoryForbiddenError, keeping what this SDK version does not model in [Extra].
+func (s *SessionRepositoryForbiddenError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
+
+// isSessionError makes SessionRepositoryNotFoundError a [SessionError].
+func (SessionRepositoryNotFoundError) isSessionError() {}
+
+// MarshalJSON encodes SessionRepositoryNotFoundError as the service sends it, [Extra] included.
+func (s SessionRepositoryNotFoundError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionRepositoryNotFoundError, keeping what this SDK version does not model in [Extra].
+func (s *SessionRepositoryNotFoundError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
+
 // isSessionStopReason makes SessionRequiresAction a [SessionStopReason].
 func (SessionRequiresAction) isSessionStopReason() {}
 
@@ -767,6 +842,15 @@ func (SessionThreadCreatedEvent) EventType() string { return "session.thread_cre
 // processedAt returns ProcessedAt.
 func (s SessionThreadCreatedEvent) processedAt() string { return s.ProcessedAt }
 
+// isThreadAgent makes SessionThreadInlineAgent a [ThreadAgent].
+func (SessionThreadInlineAgent) isThreadAgent() {}
+
+// MarshalJSON encodes SessionThreadInlineAgent as the service sends it, [Extra] included.
+func (s SessionThreadInlineAgent) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionThreadInlineAgent, keeping what this SDK version does not model in [Extra].
+func (s *SessionThreadInlineAgent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, s) }
+
 // MarshalJSON encodes SessionThreadStats as the service sends it, [Extra] included.
 func (s SessionThreadStats) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
 
@@ -856,6 +940,17 @@ func (SessionThreadStatusTerminatedEvent) EventType() string {
 
 // processedAt returns ProcessedAt.
 func (s SessionThreadStatusTerminatedEvent) processedAt() string { return s.ProcessedAt }
+
+// isSessionError makes SessionToolUseLimitReachedError a [SessionError].
+func (SessionToolUseLimitReachedError) isSessionError() {}
+
+// MarshalJSON encodes SessionToolUseLimitReachedError as the service sends it, [Extra] included.
+func (s SessionToolUseLimitReachedError) MarshalJSON() ([]byte, error) { return marshalJSON(s) }
+
+// UnmarshalJSON decodes SessionToolUseLimitReachedError, keeping what this SDK version does not model in [Extra].
+func (s *SessionToolUseLimitReachedError) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, s)
+}
 
 // isSessionError makes SessionUnknownError a [SessionError].
 func (SessionUnknownError) isSessionError() {}
@@ -1149,6 +1244,12 @@ func (UnknownThreadAgent) isThreadAgent() {}
 // MarshalJSON writes Raw, the value as it came.
 func (u UnknownThreadAgent) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
 
+// isWorkflowRunResult makes UnknownWorkflowRunResult a [WorkflowRunResult].
+func (UnknownWorkflowRunResult) isWorkflowRunResult() {}
+
+// MarshalJSON writes Raw, the value as it came.
+func (u UnknownWorkflowRunResult) MarshalJSON() ([]byte, error) { return marshalJSON(u) }
+
 // isSessionEvent makes UserCustomToolResultEvent a [SessionEvent].
 func (UserCustomToolResultEvent) isSessionEvent() {}
 
@@ -1325,3 +1426,172 @@ func (u UserToolResultEventParams) MarshalJSON() ([]byte, error) { return marsha
 
 // UnmarshalJSON decodes UserToolResultEventParams.
 func (u *UserToolResultEventParams) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, u) }
+
+// isWorkflowRunResult makes WorkflowRunCompleted a [WorkflowRunResult].
+func (WorkflowRunCompleted) isWorkflowRunResult() {}
+
+// MarshalJSON encodes WorkflowRunCompleted as the service sends it, [Extra] included.
+func (w WorkflowRunCompleted) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunCompleted, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunCompleted) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// isSessionEvent makes WorkflowRunCreatedEvent a [SessionEvent].
+func (WorkflowRunCreatedEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunCreatedEvent as the service sends it, [Extra] included.
+func (w WorkflowRunCreatedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunCreatedEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunCreatedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunCreatedEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.created", the wire type.
+func (WorkflowRunCreatedEvent) EventType() string { return "workflow_run.created" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunCreatedEvent) processedAt() string { return w.ProcessedAt }
+
+// MarshalJSON encodes WorkflowRunError as the service sends it, [Extra] included.
+func (w WorkflowRunError) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunError, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunError) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// isSessionEvent makes WorkflowRunErrorEvent a [SessionEvent].
+func (WorkflowRunErrorEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunErrorEvent as the service sends it, [Extra] included.
+func (w WorkflowRunErrorEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunErrorEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunErrorEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunErrorEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.error", the wire type.
+func (WorkflowRunErrorEvent) EventType() string { return "workflow_run.error" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunErrorEvent) processedAt() string { return w.ProcessedAt }
+
+// isWorkflowRunResult makes WorkflowRunFailed a [WorkflowRunResult].
+func (WorkflowRunFailed) isWorkflowRunResult() {}
+
+// MarshalJSON encodes WorkflowRunFailed as the service sends it, [Extra] included.
+func (w WorkflowRunFailed) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunFailed, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunFailed) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// MarshalJSON encodes WorkflowRunPhase as the service sends it, [Extra] included.
+func (w WorkflowRunPhase) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunPhase, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunPhase) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// isSessionEvent makes WorkflowRunPhaseEndedEvent a [SessionEvent].
+func (WorkflowRunPhaseEndedEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunPhaseEndedEvent as the service sends it, [Extra] included.
+func (w WorkflowRunPhaseEndedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunPhaseEndedEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunPhaseEndedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunPhaseEndedEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.phase_ended", the wire type.
+func (WorkflowRunPhaseEndedEvent) EventType() string { return "workflow_run.phase_ended" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunPhaseEndedEvent) processedAt() string { return w.ProcessedAt }
+
+// isSessionEvent makes WorkflowRunPhaseStartedEvent a [SessionEvent].
+func (WorkflowRunPhaseStartedEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunPhaseStartedEvent as the service sends it, [Extra] included.
+func (w WorkflowRunPhaseStartedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunPhaseStartedEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunPhaseStartedEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, w)
+}
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunPhaseStartedEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.phase_started", the wire type.
+func (WorkflowRunPhaseStartedEvent) EventType() string { return "workflow_run.phase_started" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunPhaseStartedEvent) processedAt() string { return w.ProcessedAt }
+
+// isSessionEvent makes WorkflowRunStatusEndedEvent a [SessionEvent].
+func (WorkflowRunStatusEndedEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunStatusEndedEvent as the service sends it, [Extra] included.
+func (w WorkflowRunStatusEndedEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunStatusEndedEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunStatusEndedEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunStatusEndedEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.status_ended", the wire type.
+func (WorkflowRunStatusEndedEvent) EventType() string { return "workflow_run.status_ended" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunStatusEndedEvent) processedAt() string { return w.ProcessedAt }
+
+// isSessionEvent makes WorkflowRunStatusIdleEvent a [SessionEvent].
+func (WorkflowRunStatusIdleEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunStatusIdleEvent as the service sends it, [Extra] included.
+func (w WorkflowRunStatusIdleEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunStatusIdleEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunStatusIdleEvent) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunStatusIdleEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.status_idle", the wire type.
+func (WorkflowRunStatusIdleEvent) EventType() string { return "workflow_run.status_idle" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunStatusIdleEvent) processedAt() string { return w.ProcessedAt }
+
+// isSessionEvent makes WorkflowRunStatusRunningEvent a [SessionEvent].
+func (WorkflowRunStatusRunningEvent) isSessionEvent() {}
+
+// MarshalJSON encodes WorkflowRunStatusRunningEvent as the service sends it, [Extra] included.
+func (w WorkflowRunStatusRunningEvent) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunStatusRunningEvent, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunStatusRunningEvent) UnmarshalJSON(data []byte) error {
+	return unmarshalJSON(data, w)
+}
+
+// EventID returns ID, the event's id.
+func (w WorkflowRunStatusRunningEvent) EventID() string { return w.ID }
+
+// EventType returns "workflow_run.status_running", the wire type.
+func (WorkflowRunStatusRunningEvent) EventType() string { return "workflow_run.status_running" }
+
+// processedAt returns ProcessedAt.
+func (w WorkflowRunStatusRunningEvent) processedAt() string { return w.ProcessedAt }
+
+// isWorkflowRunResult makes WorkflowRunStopped a [WorkflowRunResult].
+func (WorkflowRunStopped) isWorkflowRunResult() {}
+
+// MarshalJSON encodes WorkflowRunStopped as the service sends it, [Extra] included.
+func (w WorkflowRunStopped) MarshalJSON() ([]byte, error) { return marshalJSON(w) }
+
+// UnmarshalJSON decodes WorkflowRunStopped, keeping what this SDK version does not model in [Extra].
+func (w *WorkflowRunStopped) UnmarshalJSON(data []byte) error { return unmarshalJSON(data, w) }

@@ -22,7 +22,7 @@ import (
 //     body is checked strictly (unknown members are a 400) with the
 //     service's rules (the lengths in internal/wire/limits.go): a name of
 //     1–256 characters, a description of at most 2,048, a model (a bare
-//     id or an object with id), at most 128 tools, custom tools named
+//     id or an object with id), at most 256 tools, custom tools named
 //     1–128 of [a-zA-Z0-9_-] with a 1–1,024 character description,
 //     mcp_toolset config names of 1–128, at most 20 MCP servers with
 //     unique names of 1–255 characters and URLs of at most 2,048, each
@@ -77,6 +77,9 @@ type agentWire struct {
 	Multiagent  json.RawMessage   `json:"multiagent"`
 	Metadata    map[string]string `json:"metadata"`
 	Version     int               `json:"version"`
+
+	// ExecutionIdentity is R2's member (agents_multiagent.go).
+	ExecutionIdentity json.RawMessage `json:"execution_identity"`
 	recordTimes
 }
 
@@ -93,6 +96,10 @@ type agentBody struct {
 	Skills      json.RawMessage `json:"skills"`
 	Multiagent  json.RawMessage `json:"multiagent"`
 	Metadata    json.RawMessage `json:"metadata"`
+	// ExecutionIdentity is R2's member (agents_multiagent.go).
+	ExecutionIdentity json.RawMessage `json:"execution_identity"`
+	// resolve gives a predefined agent's latest version.
+	resolve resolveAgentFunc
 }
 
 // agentTool is the part of a tool entry the rules look at.
@@ -275,8 +282,11 @@ func checkSkills(field string, raw json.RawMessage) error {
 // checkRoster applies the roster rules to a multiagent member: each agent
 // id (a bare string or an agent entry's id) of 1–128 characters.
 func checkRoster(raw json.RawMessage) error {
-	if raw == nil || isNullJSON(raw) {
-		return nil
+	if raw == nil || isNullJSON(raw) || multiagentType(raw) == multiagent20261001 {
+		return nil // recordMultiagent checks the newer form
+	}
+	if err := checkCoordinatorMembers(raw); err != nil {
+		return err
 	}
 	var m struct {
 		Agents []json.RawMessage `json:"agents"`
@@ -398,6 +408,16 @@ func (b *agentBody) apply(rec *agentWire, create bool) error {
 	}
 	if b.Multiagent != nil {
 		rec.Multiagent = b.Multiagent
+		if multiagentType(b.Multiagent) == multiagent20261001 {
+			if rec.Multiagent, err = recordMultiagent(b.Multiagent, b.resolve); err != nil {
+				return err
+			}
+		}
+	}
+	if b.ExecutionIdentity != nil || create {
+		if rec.ExecutionIdentity, err = recordExecutionIdentity(b.ExecutionIdentity); err != nil {
+			return err
+		}
 	}
 	if b.Metadata != nil {
 		var err error
@@ -425,6 +445,7 @@ func (st *agentStore) create(w http.ResponseWriter, r *http.Request) {
 	ts := now.UTC().Format(fileTimeLayout)
 	rec := agentWire{Type: "agent", Tools: json.RawMessage("[]"), MCPServers: json.RawMessage("[]"), Skills: json.RawMessage("[]"),
 		Multiagent: json.RawMessage("null"), Metadata: map[string]string{}, Version: 1, recordTimes: createdAt(ts)}
+	b.resolve = st.latestVersionLocked
 	if badIf(w, r, b.apply(&rec, true)) {
 		return
 	}
@@ -476,6 +497,7 @@ func (st *agentStore) update(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "version: Input should be a valid integer")
 		return
 	}
+	b.resolve = st.latestVersion // st.mu is held in the closure
 	withFound(&st.mu, w, r, st.lookup, func(a *storedAgent) {
 		cur := a.latest()
 		// The body's rules first (a 400 whatever the version), then the

@@ -359,7 +359,11 @@ func (st *environmentStore) heartbeat(w http.ResponseWriter, r *http.Request) {
 		DesiredTTLSeconds     *int    `json:"desired_ttl_seconds"`
 		ExpectedLastHeartbeat *string `json:"expected_last_heartbeat"`
 	}
-	if badBody(w, r, &b) {
+	// a body is what clients before R2 send
+	if r.ContentLength != 0 && badBody(w, r, &b) {
+		return
+	}
+	if badIf(w, r, heartbeatQuery(r, &b.DesiredTTLSeconds, &b.ExpectedLastHeartbeat)) {
 		return
 	}
 	ttl := defaultWorkTTL

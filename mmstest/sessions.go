@@ -134,6 +134,8 @@ type sessionAgentWire struct {
 	MCPServers  json.RawMessage `json:"mcp_servers"`
 	Skills      json.RawMessage `json:"skills"`
 	Multiagent  json.RawMessage `json:"multiagent,omitempty"`
+	// ExecutionIdentity is R2's member; absent for an advisor.
+	ExecutionIdentity json.RawMessage `json:"execution_identity,omitempty"`
 }
 
 type outcomeWire struct {
@@ -289,7 +291,7 @@ func (st *sessionStore) findAgentVersion(id string, version int) (agentWire, err
 // roster.
 func snapshotOf(a agentWire) sessionAgentWire {
 	return sessionAgentWire{Type: "agent", ID: a.ID, Version: a.Version, Name: a.Name, Description: a.Description, System: a.System,
-		Model: a.Model, Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills}
+		Model: a.Model, Tools: a.Tools, MCPServers: a.MCPServers, Skills: a.Skills, ExecutionIdentity: a.ExecutionIdentity}
 }
 
 // resolveAgent resolves the body's agent to a snapshot with its overrides
@@ -358,7 +360,11 @@ func (st *sessionStore) resolveAgent(b *sessionCreateBody) error {
 	}
 	b.version = a.Version
 	snap.Multiagent = json.RawMessage("null")
-	if !isNullJSON(a.Multiagent) && a.Multiagent != nil {
+	if multiagentType(a.Multiagent) == multiagent20261001 {
+		if snap.Multiagent, b.roster, err = st.snapshotMultiagent(a); err != nil {
+			return err
+		}
+	} else if !isNullJSON(a.Multiagent) && a.Multiagent != nil {
 		roster, err := st.resolveRoster(a)
 		if err != nil {
 			return err
@@ -623,6 +629,10 @@ func (st *sessionStore) create(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, r, err)
 		return
 	}
+	if m := b.unbudgetableModel(); m != "" && b.Budget != nil && !isNullJSON(b.Budget) {
+		writeCoded(w, r, codeModelNotBudgetable, "budget: model "+m+" has no public list price")
+		return
+	}
 	out, err := st.start(&b)
 	if err != nil {
 		writeErr(w, r, err)
@@ -797,6 +807,10 @@ func (st *sessionStore) update(w http.ResponseWriter, r *http.Request) {
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
 		if s.rec.ArchivedAt != nil {
 			writeError(w, r, http.StatusBadRequest, wire.ErrInvalidRequest, "Archived sessions cannot be updated: "+s.rec.ID)
+			return
+		}
+		if code, msg := budgetUpdateRefusal(s, b.Budget); msg != "" {
+			writeCoded(w, r, code, msg)
 			return
 		}
 		next := s.rec

@@ -163,6 +163,9 @@ func parseEventFilter(q url.Values) (eventFilter, error) {
 	if err != nil {
 		return f, err
 	}
+	if err := checkEventTypes(f.types); err != nil {
+		return f, err
+	}
 	switch q.Get("order") {
 	case "", "asc":
 	case "desc":

@@ -3,6 +3,7 @@ package mmstest
 import (
 	"encoding/json"
 	"net/http"
+	"slices"
 )
 
 // The session threads (/v1/sessions/{session_id}/threads): one per roster
@@ -19,6 +20,7 @@ type threadWire struct {
 	SessionID      string          `json:"session_id"`
 	ParentThreadID *string         `json:"parent_thread_id"`
 	Agent          json.RawMessage `json:"agent"`
+	WorkflowRunID  *string         `json:"workflow_run_id"` // a run's thread; the fake starts none
 	Status         string          `json:"status"`
 	Stats          json.RawMessage `json:"stats"`
 	Usage          json.RawMessage `json:"usage"`
@@ -49,10 +51,17 @@ func (st *sessionStore) archiveThread(w http.ResponseWriter, r *http.Request) {
 
 // listThreads serves GET /v1/sessions/{session_id}/threads.
 func (st *sessionStore) listThreads(w http.ResponseWriter, r *http.Request) {
+	statuses, err := threadStatuses(r)
+	if err != nil {
+		badRequest(w, r, err)
+		return
+	}
 	withFound(&st.mu, w, r, st.lookup, func(s *storedSession) {
 		var recs []threadWire
 		for _, t := range s.threads {
-			recs = append(recs, *t)
+			if len(statuses) == 0 || slices.Contains(statuses, t.Status) {
+				recs = append(recs, *t)
+			}
 		}
 		writeCursorList(w, r, recs, orderByID(func(t threadWire) string { return t.ID }, false))
 	})

@@ -18,7 +18,7 @@ const (
 	MaxAgentNameLen         = 256     // characters of name; at least 1
 	MaxAgentDescriptionLen  = 2048    // characters of description
 	MaxAgentSystemLen       = 100_000 // characters of system
-	MaxAgentTools           = 128
+	MaxAgentTools           = 256     // tools across all toolsets (R2; 128 before)
 	MaxAgentMCPServers      = 20
 	MaxAgentMCPServerName   = 255  // characters
 	MaxAgentMCPServerURLLen = 2048 // characters of mcp_servers[].url
@@ -27,6 +27,7 @@ const (
 	MaxCustomToolDescLength = 1024 // characters of a custom tool's description; at least 1
 	MaxSkillIDLen           = 64   // characters of skills[].skill_id; at least 1 (a version, when sent, too)
 	MaxAgentIDLen           = 128  // characters of an agent id a roster or a session names
+	MaxPredefinedAgents     = 20   // entries of a multiagent_20261001 subagents or workflows predefined_agents list
 
 	// Environments.
 	MaxEnvironmentNameLen        = 256  // characters; at least 1
