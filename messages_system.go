@@ -128,6 +128,9 @@ func (p MessageParam) validateSystemOnly(path string) error {
 // user or assistant message (system messages alone give the model nothing
 // to answer).
 func validateTurns(messages []MessageParam) error {
+	if len(messages) == 0 {
+		return nil // "must not be empty", or a thread continuation's []
+	}
 	for _, m := range messages {
 		if m.Role != RoleSystem {
 			return nil

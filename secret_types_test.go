@@ -57,6 +57,7 @@ func secretHolders() []any {
 		&BatchJob{},
 		ToolRunnerParams{Params: MessageCreateParams{MCPServers: MCPServers{{AuthorizationToken: s}}}},
 		&ToolRunner{},
+		(&MessagesService{}).NewThread(MessageCreateParams{Model: "m", MCPServers: MCPServers{{Name: "m", AuthorizationToken: s}}}),
 	}
 }
 

@@ -18,7 +18,7 @@ func TestUserProfileGAGoldenRoundTrip(t *testing.T) {
 		t.Run(file, func(t *testing.T) { roundTrip[UserProfile](t, readGolden(t, "user_profiles", file), nil) })
 	}
 	t.Run("deleted", func(t *testing.T) {
-		roundTrip[UserProfileDeleted](t, readGolden(t, "user_profiles", "profile_deleted.json"), nil)
+		roundTrip[UserProfileDeleted](t, readGolden(t, "user_profiles", "deleted.json"), nil)
 	})
 	t.Run("action_url", func(t *testing.T) {
 		roundTrip[UserProfileActionURL](t, readGolden(t, "user_profiles", "action_url.json"), nil)

@@ -68,6 +68,9 @@ var responseFixtures = []struct {
 	{"tunnels/certificate*.json", formRecord[TunnelCertificate]},
 	{"user_profiles/profile_*.json", formRecord[UserProfile]},
 	{"user_profiles/enrollment_url*.json", formRecord[UserProfileEnrollmentURL]},
+	{"user_profiles/action_url.json", formRecord[UserProfileActionURL]},
+	{"user_profiles/deleted.json", formRecord[UserProfileDeleted]},
+	{"user_profiles/data_controls_*.json", formRecord[UserProfileDataControls]},
 	{"vaults/vault*.json", formRecord[Vault]},
 	{"vaults/credential_*.json", formRecord[VaultCredential]},
 	{"vaults/validation_*.json", formRecord[VaultCredentialValidation]},
@@ -292,11 +295,17 @@ func TestResponseFormMembers(t *testing.T) {
 }
 
 // isMapEntry reports whether path names an entry of a map (metadata, trust
-// grants): not a member of a record, so not the codec's to keep; the
-// service never sends such an entry null or leaves one out of a record.
+// grants, a program's tiers and features, a data control's regions): not a
+// member of a record, so not the codec's to keep; the service never sends
+// such an entry null or leaves one out of a record.
 func isMapEntry(path string) bool {
 	parent := path[:strings.LastIndexByte(path, '.')]
-	return strings.HasSuffix(parent, ".metadata") || strings.HasSuffix(parent, ".trust_grants")
+	for _, m := range []string{".metadata", ".trust_grants", ".tiers", ".features", ".external_key_ids", ".buckets", ".status"} {
+		if strings.HasSuffix(parent, m) {
+			return true
+		}
+	}
+	return false
 }
 
 // eachMember calls fn for every member of every object in v (depth first,

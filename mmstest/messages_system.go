@@ -119,7 +119,7 @@ func systemMessageRules(body []byte, prefix string, betas []string) *apiError {
 			}
 		}
 	}
-	if turns == 0 {
+	if turns == 0 && i >= 0 { // none at all is the schema's (or a thread continuation's)
 		return invalid("%smessages: at least one user or assistant message is required besides system messages", prefix)
 	}
 	return nil

@@ -138,17 +138,17 @@ func TestSystemMessages(t *testing.T) {
 				withSystem(systemOf("", addition(definition(`{"type":"mcp_toolset","mcp_server_name":"s"}`)))))},
 		{name: "definition repeats a declared tool", betas: inline,
 			body: create(`"tools":[` + customDef + `],` + withSystem(systemOf("", addition(definition(customDef))))),
-			msg:  `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition (tool_name_conflict)`},
+			msg:  `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition`},
 		{name: "definition repeats an earlier one", betas: inline,
 			body: create(`"messages":[{"role":"user","content":[` + addition(definition(customDef)) + `]},` +
 				systemOf("", addition(definition(customDef))) + `]`),
-			msg: `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition (tool_name_conflict)`},
+			msg: `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition`},
 		{name: "definitions with other names", status: 200, betas: inline,
 			body: create(`"tools":[{"name":"get","input_schema":{"type":"object"}}],"messages":[{"role":"user","content":[` +
 				addition(definition(customDef)) + `]},` + systemOf("", addition(definition(`{"name":"other","input_schema":{"type":"object"}}`))) + `]`)},
 		{name: "definition conflict count_tokens", path: countPath, betas: inline,
 			body: count(`"tools":[` + customDef + `],` + withSystem(systemOf("", addition(definition(customDef))))),
-			msg:  `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition (tool_name_conflict)`},
+			msg:  `messages.1.content.0.tool.definition: tool name "lookup" is already defined by the request's tools or an earlier tool_definition`},
 	}
 	s := newTestServer(t)
 	for _, tt := range tests {

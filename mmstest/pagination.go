@@ -329,7 +329,9 @@ func pageBidirectional[T any](items []T, order listOrder[T], q url.Values, maxLi
 	if end < len(items) && end > 0 {
 		page.NextPage = pageToken{Order: orderName, After: keys[end-1]}.encode()
 	}
-	if start > 0 {
+	// A page past the last item (the items after the token were deleted)
+	// is empty and has no item to end a previous page before.
+	if start > 0 && start < len(keys) {
 		page.PrevPage = pageToken{Order: orderName, Before: keys[start]}.encode()
 	}
 	return page, nil

@@ -379,6 +379,15 @@ func TestPageTokenOfDeletedItem(t *testing.T) {
 	}
 	assert.Equal(t, []string{ids[3], ids[4]}, idsOf(page("limit=2&order=asc&page="+*first.NextPage)))
 	assert.Equal(t, []string{ids[0]}, idsOf(page("limit=2&order=asc&page="+*second.PrevPage)))
+	// A token whose later items are all gone gives an empty page without
+	// tokens (the fake used to panic on it).
+	third := page("limit=1&order=asc&page=" + *second.NextPage)
+	require.Equal(t, []string{ids[4]}, idsOf(third))
+	sessionOK(t, s, "DELETE", "/v1/sessions/"+ids[5], "")
+	last := page("limit=1&order=asc&page=" + *third.NextPage)
+	assert.Empty(t, last.Data)
+	assert.Nil(t, last.NextPage)
+	assert.Nil(t, last.PrevPage)
 	for _, bad := range []string{"", "not json", "{}", `{"order":"asc"}`, `{"order":"asc","after":["x"],"before":["y"]}`} {
 		resp, b := agentCall(t, s, "GET", "/v1/sessions?order=asc&page=page_"+base64.RawURLEncoding.EncodeToString([]byte(bad)), "")
 		wantError(t, resp, b, http.StatusBadRequest, wire.ErrInvalidRequest, "page")
