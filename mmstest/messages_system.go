@@ -3,6 +3,7 @@ package mmstest
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/http"
 	"slices"
 	"strconv"
@@ -100,19 +101,7 @@ func systemMessageRules(body []byte, prefix string, betas []string) *apiError {
 		} else if err := checkSystemContent(path, m); err != nil {
 			return err
 		}
-		if jsonKind(m.Content) != '[' {
-			continue
-		}
-		j := -1
-		for block := range jsonElements(m.Content) {
-			j++
-			var b toolChangeMembers
-			_ = json.Unmarshal(block, &b)
-			if b.Type != "tool_addition" || b.Tool == nil || b.Tool.Type != "tool_definition" {
-				continue
-			}
-			var d definitionName
-			_ = json.Unmarshal(b.Tool.Definition, &d)
+		for j, d := range inlineDefinitions(m.Content) {
 			if d.Type == "mcp_toolset" && !slices.Contains(betas, betaInlineMCPToolset) {
 				return invalid("%s.content.%d.tool.definition: an inline 'mcp_toolset' requires the vendor-beta header value `%s`",
 					path, j, betaInlineMCPToolset)
@@ -174,19 +163,7 @@ func (p *msgParams) checkInlineToolNames() *apiError {
 		taken[d.key()] = true
 	}
 	for i, m := range p.Messages {
-		if jsonKind(m.Content) != '[' {
-			continue
-		}
-		j := -1
-		for block := range jsonElements(m.Content) {
-			j++
-			var b toolChangeMembers
-			_ = json.Unmarshal(block, &b)
-			if b.Type != "tool_addition" || b.Tool == nil || b.Tool.Type != "tool_definition" {
-				continue
-			}
-			var d definitionName
-			_ = json.Unmarshal(b.Tool.Definition, &d)
+		for j, d := range inlineDefinitions(m.Content) {
 			k := d.key()
 			if k == "" {
 				continue // a toolset without a name: nothing to collide with
@@ -225,4 +202,28 @@ func (p *msgParams) checkMessageEffort(caps *ModelCapabilities) *apiError {
 		}
 	}
 	return nil
+}
+
+// inlineDefinitions yields the tool definitions of a message's
+// tool_addition blocks, each with its block's index.
+func inlineDefinitions(content json.RawMessage) iter.Seq2[int, definitionName] {
+	return func(yield func(int, definitionName) bool) {
+		if jsonKind(content) != '[' {
+			return
+		}
+		j := -1
+		for block := range jsonElements(content) {
+			j++
+			var b toolChangeMembers
+			_ = json.Unmarshal(block, &b)
+			if b.Type != "tool_addition" || b.Tool == nil || b.Tool.Type != "tool_definition" {
+				continue
+			}
+			var d definitionName
+			_ = json.Unmarshal(b.Tool.Definition, &d)
+			if !yield(j, d) {
+				return
+			}
+		}
+	}
 }
