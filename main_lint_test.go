@@ -84,26 +84,10 @@ func TestNoEnvGatedSkips(t *testing.T) {
 
 // TestNoEnvGatedSkipsCatches checks the check on the shape it replaced.
 func TestNoEnvGatedSkipsCatches(t *testing.T) {
-	src := `package p
-
-func TestChild(t *testing.T) {
-	if os.Getenv("CHILD") != "1" {
-		t.Skip("runs only as a child")
-	}
-}
-
-func TestLookup(t *testing.T) {
-	if _, ok := os.LookupEnv("CHILD"); !ok {
-		t.SkipNow()
-	}
-}
-
-func TestShort(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow")
-	}
-}
-`
+	// The fixture is a data file: as Go source in a test file it would
+	// itself look like the skips it stands for.
+	src, err := os.ReadFile(filepath.Join("testdata", "lint", "env_gated_skips.txt"))
+	require.NoError(t, err)
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p_test.go", src, parser.SkipObjectResolution)
 	require.NoError(t, err)
