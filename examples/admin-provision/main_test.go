@@ -26,12 +26,8 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), client, p, &out); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"created workspace ml (wrkspc_", "added ada@example.com as workspace_developer",
-		"limit requests_per_minute on Large models: 500 (organization: 4000)", "limit output_tokens_per_minute on Large models: 80000"} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	exampletest.OutputHas(t, out.String(), []string{"created workspace ml (wrkspc_", "added ada@example.com as workspace_developer",
+		"limit requests_per_minute on Large models: 500 (organization: 4000)", "limit output_tokens_per_minute on Large models: 80000"})
 	var wss []admin.Workspace
 	for ws, err := range client.Workspaces.List(context.Background(), admin.WorkspaceListParams{}) {
 		if err != nil {

@@ -17,7 +17,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), client, "mms-large-1", &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{
+	exampletest.OutputHas(t, out.String(), []string{
 		"created agent agent_", "(version 1, 3 tools)",
 		`updated agent to version 2: "You triage support tickets. Be brief.", metadata map[owner:ops]`,
 		"  version 2, updated", "  version 1, updated",
@@ -26,11 +26,7 @@ func TestRun(t *testing.T) {
 		`newest first: "ticket 3" "ticket 2" "ticket 1"`,
 		`back from the second page: "ticket 1" "ticket 3" "ticket 2"`,
 		"archived the environment and the agent",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	})
 }
 
 // TestMainWithoutCredentials runs main as `go run` does on a machine with

@@ -17,16 +17,12 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), client, "mms-large-1", &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{
+	exampletest.OutputHas(t, out.String(), []string{
 		"store Support playbook, 2 sessions",
 		"is pending\n",
 		"completed: wrote \"Support playbook (dream)\" (2000 input tokens)",
 		"archived the dream: true",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	})
 }
 
 // TestMainWithoutCredentials runs main as `go run` does on a machine with

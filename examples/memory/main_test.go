@@ -17,7 +17,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), client, &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range []string{
+	exampletest.OutputHas(t, out.String(), []string{
 		`created store memstore_`, `"Support playbook"`,
 		"wrote /customers/acme.md (19 bytes)", "wrote /style.md (9 bytes)",
 		"under /customers/, depth 1:\n  memory /customers/acme.md\n  directory /customers/emea/\n",
@@ -26,11 +26,7 @@ func TestRun(t *testing.T) {
 		": modified, 44 bytes\n", ": created, 19 bytes\n",
 		"path erased true, redacted at ",
 		"deleted the store",
-	} {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	})
 }
 
 // TestMainWithoutCredentials runs main as `go run` does on a machine with

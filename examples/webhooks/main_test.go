@@ -27,11 +27,7 @@ func TestRun(t *testing.T) {
 	if err := run(context.Background(), &out); err != nil {
 		t.Fatalf("%v\n%s", err, out.String())
 	}
-	for _, want := range wantLines {
-		if !strings.Contains(out.String(), want) {
-			t.Errorf("output lacks %q:\n%s", want, out.String())
-		}
-	}
+	exampletest.OutputHas(t, out.String(), wantLines)
 }
 
 // TestMainWithoutCredentials runs main as `go run` does: against the

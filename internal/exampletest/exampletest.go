@@ -72,3 +72,14 @@ func read(t *testing.T, f *os.File) string {
 	}
 	return string(b)
 }
+
+// OutputHas fails the test for each of wants that out does not contain,
+// showing the whole output.
+func OutputHas(t *testing.T, out string, wants []string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
