@@ -54,16 +54,14 @@ func profileBetaOnly(path string) bool {
 	return strings.HasSuffix(path, "/enrollment_url") || strings.HasSuffix(path, "/data_controls")
 }
 
-// gaProfileFields are the body members a GA request may send.
-var gaProfileFields = map[string]bool{"name": true, "metadata": true, "access_type": true, "external_user_details": true}
-
-// checkGAProfileBody refuses a member the GA body does not have.
+// checkGAProfileBody refuses the members the GA body does not have (it
+// takes name, metadata, access_type and external_user_details).
 func checkGAProfileBody(b *userProfileBody) error {
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
 	}{{"external_id", b.ExternalID}, {"relationship", b.Relationship}, {"external_user_onboarded_at", b.ExternalUserOnboardedAt}} {
-		if f.raw != nil && !gaProfileFields[f.name] {
+		if f.raw != nil {
 			return fmt.Errorf("%s: Extra inputs are not permitted (the GA API has no %s; send a user-profiles beta to use it)", f.name, f.name)
 		}
 	}
